@@ -3,14 +3,13 @@
  * poly1305.h - the Poly1305 one-time authenticator (RFC 8439 section 2.5)
  * as used by ChaCha20-Poly1305.
  *
- * OWNER: the Poly1305 engineer (poly1305_generic.c, poly1305_avx2.c,
- * poly1305_avx512.c).  This first version was written by the ChaCha20
- * side only so that chachapoly.h, which embeds the state, compiles; the
- * layout of struct tlsx_poly1305_state is a placeholder for its owner to
- * replace.  The API below is the agreed one.
- *
  * The state is of fixed size, needs no allocation and is wiped by
- * tlsx_poly1305_final().
+ * tlsx_poly1305_final().  Between calls the accumulator is always kept in
+ * the scalar form (radix 2^64), so the engines (poly1305_generic.c,
+ * poly1305_avx2.c, poly1305_avx512.c) may take turns on one message; the
+ * vector engines compute the powers of r they need into @simd the first
+ * time a message is long enough for them, so short records pay nothing
+ * for them.
  */
 #ifndef TLSX_CRYPTO_POLY1305_H
 #define TLSX_CRYPTO_POLY1305_H
@@ -25,32 +24,46 @@
 enum tlsx_aead_impl;
 
 #define TLSX_POLY1305_BLOCK	16
+#define TLSX_POLY1305_KEY_LEN	32
+#define TLSX_POLY1305_TAG_LEN	16
+/* Room for the powers of r of the widest engine (poly1305_impl.h). */
+#define TLSX_POLY1305_SIMD_BYTES	512
 
 struct tlsx_poly1305_state {
-	u64 h[3];		/* accumulator */
+	u64 h[3];		/* accumulator, radix 2^64, h < 2^131 */
 	u64 r[2];		/* clamped r */
 	u64 s[2];		/* s, added at the end */
 	u8 buf[TLSX_POLY1305_BLOCK];	/* partial block */
-	u32 buf_len;
-	u32 impl;		/* enum tlsx_aead_impl */
-	u8 simd[512] __aligned(64);	/* powers of r for vector engines */
+	u32 buf_len;		/* bytes in @buf */
+	u32 engine;		/* POLY1305_ENGINE_* (poly1305_impl.h) */
+	u32 simd_ready;		/* @simd holds the engine's powers of r */
+	u8 simd[TLSX_POLY1305_SIMD_BYTES] __aligned(16);
 };
 
 /*
  * tlsx_poly1305_init() - start a MAC with the 32-byte one-time key @key
- * (r || s), for @impl.  Plain C: may be called inside or outside a SIMD
- * section.
+ * (r || s), for @impl: GENERIC and SSE use the scalar code, AVX2 adds the
+ * 4-way AVX2 engine for long inputs, AVX512 the AVX-512 IFMA engine where
+ * the CPU has it (else AVX2).  Plain C: may be called inside or outside a
+ * SIMD section.
  */
 void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 			enum tlsx_aead_impl impl);
 
 /*
  * tlsx_poly1305_update() - absorb @len bytes (any length; partial blocks
- * are buffered).  When the state's impl is not GENERIC, this must be
- * called inside a SIMD section.
+ * are buffered).  When the state's impl is not GENERIC or SSE, this must
+ * be called inside a SIMD section.
  */
 void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 			  size_t len);
+
+/*
+ * tlsx_poly1305_use_generic() - from now on absorb with the scalar code
+ * only (for a caller that finds the FPU unusable in the middle of a
+ * message); the tag is unchanged.
+ */
+void tlsx_poly1305_use_generic(struct tlsx_poly1305_state *st);
 
 /* tlsx_poly1305_final() - write the 16-byte tag and wipe @st. */
 void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16]);
