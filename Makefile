@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tlsx: top-level build.  `make help` lists the targets.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+B := build
+CRYPTO := userspace/crypto
+
+# The module builds against the newest installed 6.12 headers unless told.
+KVER ?= $(shell ls -1 /lib/modules 2>/dev/null | grep '^6\.12\.' | sort -V | tail -1)
+KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
+
+CC := gcc
+WARN := -Wall -Wextra
+CFLAGS ?= -O2 -g
+KSRC_DIR := build/ksrc
+CPPFLAGS_ALL := -I$(CRYPTO) -I$(KSRC_DIR)/tools/testing/selftests \
+	-D_GNU_SOURCE
+CFLAGS_ALL = $(CFLAGS) $(WARN) -std=gnu11 -fno-strict-aliasing
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+KSRC := $(KSRC_DIR)/.stamp
+
+# --- the AEAD library, the same sources as in tlsx.ko -----------------
+include $(CRYPTO)/aead.mk
+present = $(filter $(notdir $(wildcard $(CRYPTO)/*.c)),$(1))
+AEAD_SRCS := $(addprefix $(CRYPTO)/,$(call present,$(TLSX_AEAD_SRCS)))
+AEAD_SIMD := $(addprefix $(CRYPTO)/,$(call present,$(TLSX_AEAD_SIMD_SRCS)))
+HAVE_FLAGS := $(foreach f,$(AEAD_SIMD),\
+	-DTLSX_HAVE_$(shell basename $(f) .c | tr a-z A-Z))
+# Handshake primitives (userspace only): every other .c in crypto/.
+HS_SRCS := $(filter-out $(AEAD_SRCS) $(AEAD_SIMD) \
+	$(addprefix $(CRYPTO)/,$(TLSX_AEAD_SRCS) $(TLSX_AEAD_SIMD_SRCS)),\
+	$(wildcard $(CRYPTO)/*.c))
+LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS)
+
+LIB := $(B)/lib/libtlsx_crypto.a
+LIB_ASAN := $(B)/lib/libtlsx_crypto-asan.a
+LIB_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
+LIB_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(LIB_SRCS))
+
+# --- unit tests: every userspace/*/test/test_*.c is one program -------
+TEST_SRCS := $(wildcard userspace/*/test/test_*.c)
+TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(TEST_SRCS)))
+TESTS_ASAN := $(patsubst %.c,$(B)/test-asan/%,$(notdir $(TEST_SRCS)))
+# Constant-time checks run under valgrind: userspace/*/test/ct_*.c.
+CT_SRCS := $(wildcard userspace/*/test/ct_*.c)
+CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
+TEST_LIBS := -lcrypto -lpthread
+
+# --- tools ------------------------------------------------------------
+BENCH_SRCS := $(wildcard tools/bench/*.c)
+BENCH := $(if $(BENCH_SRCS),$(B)/bin/tlsx-bench)
+
+# --- VM selftests: selftests/*.c, static, run in the guest ------------
+SELFTEST_SRCS := $(wildcard selftests/*.c)
+SELFTESTS := $(patsubst selftests/%.c,$(B)/selftests/%,$(SELFTEST_SRCS))
+
+MODULE := tlsx.ko
+
+.PHONY: all help deps lib tests module selftests test test-unit test-vm \
+	lint bench bench-crypto clean print-kdir
+
+all: lib tests $(BENCH) selftests module
+
+help:
+	@echo "make deps       install missing Debian packages (root)"
+	@echo "make            libraries, programs, tests and tlsx.ko"
+	@echo "make test       unit tests natively, then selftests in the VM"
+	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
+	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
+	@echo "make lint       checkpatch.pl and -Werror builds"
+	@echo "make bench      benchmarks"
+	@echo "KDIR=...        kernel build tree (default: $(KDIR))"
+
+deps:
+	@tools/deps
+
+$(KSRC):
+	@tools/ksrc $(KSRC_DIR)
+
+lib: $(LIB)
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB_ASAN): $(LIB_OBJS_ASAN)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/obj/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(B)/obj-asan/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(SAN) -MMD -MP \
+		-c $< -o $@
+
+tests: $(TESTS) $(TESTS_ASAN) $(CT_TESTS)
+
+vpath test_%.c $(sort $(dir $(TEST_SRCS)))
+vpath ct_%.c $(sort $(dir $(CT_SRCS)))
+
+$(B)/test/%: %.c $(LIB) | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -I$(<D) -MMD -MP \
+		$< $(LIB) $(TEST_LIBS) -o $@
+
+$(B)/test-asan/%: %.c $(LIB_ASAN) | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(SAN) -I$(<D) \
+		-MMD -MP $< $(LIB_ASAN) $(TEST_LIBS) -o $@
+
+$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -Itools/bench \
+		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
+
+# Selftests are static so the initramfs needs no libc.
+selftests: $(SELFTESTS)
+
+$(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Iselftests -static $< \
+		-lpthread -o $@
+
+module: $(MODULE)
+
+KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(CRYPTO)/aead.mk \
+	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(CRYPTO)/*.h)
+
+$(MODULE): $(KBUILD_SRCS)
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "no 6.12 kernel headers: run 'make deps' as root" >&2; \
+		  exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# --- tests ------------------------------------------------------------
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS)
+	@mkdir -p $(B)/results
+	@tools/run-tests --summary $(B)/results/unit.sum \
+		$(TESTS) $(TESTS_ASAN) \
+		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)')
+
+test-vm: $(MODULE) $(SELFTESTS)
+	@mkdir -p $(B)/results
+	@tools/vm/run --load tlsx --summary $(B)/results/vm.sum -- \
+		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS)))
+
+test:
+	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum
+	@$(MAKE) --no-print-directory test-unit || true
+	@$(MAKE) --no-print-directory test-vm || true
+	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum
+
+lint: $(KSRC)
+	@tools/lint
+
+bench: bench-crypto
+
+bench-crypto: $(BENCH)
+	$(BENCH) crypto
+
+clean:
+	rm -rf $(B)
+	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+-include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
+-include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d)
+
+print-kdir:
+	@echo $(KDIR)

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlsx_test.h - helpers shared by the module selftests: connected TCP
+ * pairs over loopback and ULP lookups.  Every selftest runs as variants
+ * against both tlsx and the kernel's tls, so a difference shows.
+ */
+#ifndef TLSX_SELFTEST_H
+#define TLSX_SELFTEST_H
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef SOL_TLS
+#define SOL_TLS 282
+#endif
+
+/*
+ * tcp_pair() - a connected TCP pair over 127.0.0.1: *cfd the client end,
+ * *sfd the accepted end.  Return: 0, or -errno.
+ */
+static inline int tcp_pair(int *cfd, int *sfd)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int lfd, err = 0;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0)
+		return -errno;
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(lfd, 1) ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &len)) {
+		err = -errno;
+		goto out;
+	}
+	*cfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (*cfd < 0 || connect(*cfd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		goto out;
+	}
+	*sfd = accept(lfd, NULL, NULL);
+	if (*sfd < 0)
+		err = -errno;
+out:
+	close(lfd);
+	return err;
+}
+
+/* Is @ulp listed in /proc/sys/net/ipv4/tcp_available_ulp? */
+static inline int ulp_available(const char *ulp)
+{
+	char buf[256], *tok, *save;
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_ulp", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		for (tok = strtok_r(buf, " \n", &save); tok;
+		     tok = strtok_r(NULL, " \n", &save))
+			if (!strcmp(tok, ulp))
+				found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+#endif /* TLSX_SELFTEST_H */
