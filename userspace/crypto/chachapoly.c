@@ -108,9 +108,8 @@ static __always_inline void chachapoly_crypt(union tlsx_aead_state *ust,
 	}
 }
 
-static __always_inline void chachapoly_final(union tlsx_aead_state *ust,
-					     const struct tlsx_aead_key *k,
-					     u8 *tag)
+static void chachapoly_final(union tlsx_aead_state *ust,
+			     const struct tlsx_aead_key *k, u8 *tag)
 {
 	struct tlsx_chachapoly_state *st = &ust->chachapoly;
 	u8 lens[16];
@@ -124,14 +123,10 @@ static __always_inline void chachapoly_final(union tlsx_aead_state *ust,
 }
 
 /*
- * One engine: init, encrypt, decrypt and final bound to a ChaCha20
- * primitive, a batch size and the impl handed to Poly1305.  @SCALAR_MAC
- * is true for the engines that may run outside a SIMD section: the
- * dispatcher switches to the generic engine in the middle of a message
- * when the FPU becomes unusable, so that engine first tells Poly1305 to
- * keep to its scalar code.
+ * One engine: init, encrypt and decrypt bound to a ChaCha20 primitive, a
+ * batch size and the impl handed to Poly1305.
  */
-#define CHACHAPOLY_ENGINE(NAME, IMPL, XOR, BATCH, SCALAR_MAC)		\
+#define CHACHAPOLY_ENGINE(NAME, IMPL, XOR, BATCH)			\
 static void chachapoly_init_##NAME(union tlsx_aead_state *st,		\
 				   const struct tlsx_aead_key *k,	\
 				   const u8 *nonce, const u8 *ad,	\
@@ -144,8 +139,6 @@ static void chachapoly_encrypt_##NAME(union tlsx_aead_state *st,	\
 				      const u8 *src, u8 *dst,		\
 				      size_t len)			\
 {									\
-	if (SCALAR_MAC)							\
-		tlsx_poly1305_use_generic(&st->chachapoly.poly);	\
 	chachapoly_crypt(st, k, src, dst, len, XOR, BATCH, true);	\
 }									\
 static void chachapoly_decrypt_##NAME(union tlsx_aead_state *st,	\
@@ -153,39 +146,27 @@ static void chachapoly_decrypt_##NAME(union tlsx_aead_state *st,	\
 				      const u8 *src, u8 *dst,		\
 				      size_t len)			\
 {									\
-	if (SCALAR_MAC)							\
-		tlsx_poly1305_use_generic(&st->chachapoly.poly);	\
 	chachapoly_crypt(st, k, src, dst, len, XOR, BATCH, false);	\
-}									\
-static void chachapoly_final_##NAME(union tlsx_aead_state *st,		\
-				    const struct tlsx_aead_key *k,	\
-				    u8 *tag)				\
-{									\
-	if (SCALAR_MAC)							\
-		tlsx_poly1305_use_generic(&st->chachapoly.poly);	\
-	chachapoly_final(st, k, tag);					\
 }									\
 static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
 	.name = "chacha20-poly1305-" #NAME,				\
 	.init = chachapoly_init_##NAME,					\
 	.encrypt = chachapoly_encrypt_##NAME,				\
 	.decrypt = chachapoly_decrypt_##NAME,				\
-	.final = chachapoly_final_##NAME,				\
+	.final = chachapoly_final,					\
 }
 
 CHACHAPOLY_ENGINE(generic, TLSX_IMPL_GENERIC, tlsx_chacha20_xor_generic,
-		  256, true);
+		  256);
 #ifdef TLSX_HAVE_CHACHA_SSSE3
-CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, tlsx_chacha20_xor_ssse3, 512,
-		  false);
+CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, tlsx_chacha20_xor_ssse3, 512);
 #endif
 #ifdef TLSX_HAVE_CHACHA_AVX2
-CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, tlsx_chacha20_xor_avx2, 1024,
-		  false);
+CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, tlsx_chacha20_xor_avx2, 1024);
 #endif
 #ifdef TLSX_HAVE_CHACHA_AVX512
 CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, tlsx_chacha20_xor_avx512,
-		  1024, false);
+		  1024);
 #endif
 
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl)
