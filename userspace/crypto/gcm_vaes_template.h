@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The wide AES-GCM engines, written once for two
+ * vector widths.  Private to gcm_vaes_avx2.c (GCM_VW 256: VAES and
+ * VPCLMULQDQ on ymm, AVX2, 16 vector registers) and gcm_avx512.c
+ * (GCM_VW 512: the same on zmm, with AVX-512BW masks and 32 registers).
+ * The including file defines GCM_VW, GCM_NB (blocks per main-loop batch),
+ * GCM_TARGET (the target attribute of every function) and the vector
+ * primitives listed under "Vector primitives" below, then includes this
+ * file once.
+ *
+ * Representation of GF(2^128)
+ * ---------------------------
+ * GCM numbers the bits of a block from the most significant bit of byte 0
+ * (coefficient of x^0) to the least significant bit of byte 15 (x^127) and
+ * reduces modulo P(x) = x^128 + x^7 + x^2 + x + 1.  We byte-reverse every
+ * block as it enters a register (vpshufb), so that the 128-bit lane read as
+ * a little-endian integer has the coefficient of x^i in bit 127 - i.  Read
+ * naturally as a polynomial in y (bit j = coefficient of y^j), the lane
+ * then holds y^127 * a(1/y).  The map a(x) -> a(1/y) is a ring isomorphism
+ * from GF(2)[x]/P to GF(2)[y]/Q with the reversed polynomial
+ * Q(y) = y^128 + y^127 + y^126 + y^121 + 1, so we compute in the y world,
+ * where a carryless multiply of two lanes is an ordinary polynomial
+ * product.
+ *
+ * A data lane holds A = y^127 a' (a' = a(1/y)).  Each stored key power
+ * holds K_i = y^128 h'^i mod Q (one more factor y than a data lane).  The
+ * 255-bit product A * K_i = y^255 a' h'^i, and a Montgomery reduction
+ * (multiply by y^-128 mod Q) gives y^127 (a h^i)', a data lane again.  The
+ * same reduction turns K_i * K_j into K_(i+j), which is how the powers are
+ * built.  K_1 = y * (byte-reversed H) mod Q: a one-bit left shift with a
+ * conditional XOR of Q's low terms (0xc2000...0001).
+ *
+ * Montgomery reduction by y^128, 64 bits at a time: since Q = 1 (mod y^64),
+ * the multiple of Q that clears the low 64 bits L of T is L * Q, and
+ * (T + L*Q) / y^64 = (T >> 64) + L * y^64 + L * (y^57 + y^62 + y^63).  The
+ * last term is one carryless multiply of L by 0xc200000000000000.  With
+ * the schoolbook product kept as LO (bits 0..127), MI (64..191) and HI
+ * (128..255), the first step folds LO into MI:
+ *	MI ^= swap64(LO) ^ clmul(LO.lo, 0xc2..)
+ * and the second folds MI into HI the same way; HI is then the reduced
+ * lane.  The reduction is linear, so we add the LO/MI/HI products of many
+ * blocks (each multiplied by its own power of H) and reduce once: GHASH
+ * over n blocks is sum_i (X_i [+ acc if i = 0]) * H^(n - i).
+ *
+ * Main loop
+ * ---------
+ * A batch is GCM_NB blocks = GCM_NV vectors.  The powers table holds
+ * K_NB, ..., K_1 followed by GCM_LANES - 1 zero blocks, so vector i of a
+ * batch loads its lanes' powers with one plain load, and a tail of n < NB
+ * blocks uses the table from entry NB - n (the zero padding covers the
+ * lanes beyond the tail, whose data are zero anyway).  Decryption hashes
+ * the ciphertext of the batch it is decrypting; encryption hashes the
+ * previous batch's ciphertext (still in registers) while running the AES
+ * rounds of the next one.  One GHASH step (4 carryless multiplies of one
+ * vector) goes between two AES rounds, and the reduction after the last
+ * step, so the AES and carryless-multiply units both stay busy.
+ *
+ * Counters: the counter vector is kept byte-reversed, which makes the
+ * 32-bit big-endian block counter the low dword of each lane; vpaddd then
+ * increments it modulo 2^32 exactly as GCM's inc32, and one vpshufb per
+ * vector turns it back into AES input.  The last AES round takes the round
+ * key XORed with the input text (aesenclast(x, k ^ p) = aesenclast(x, k)
+ * ^ p), saving an XOR per vector.
+ *
+ * Tails: lengths are public, so branching on them is fine.  The last
+ * vector of a message is loaded and stored with a byte mask (AVX-512BW) or
+ * through a register-sized stack buffer (AVX2); the GHASH input beyond the
+ * text is zero.
+ *
+ * Interface with the other engines (gcm_engines.h): st->acc is in the
+ * spec's byte order between calls and st->ctr is the 32-bit counter of the
+ * next keystream block, so any engine can continue an operation.
+ */
+
+#define GCM_LANES	(GCM_VW / 128)
+#define GCM_VB		(GCM_VW / 8)		/* bytes per vector */
+#define GCM_NV		(GCM_NB / GCM_LANES)	/* vectors per batch */
+#define GCM_BATCH	(GCM_NB * 16)		/* bytes per batch */
+#define GCM_TABLE_BLOCKS (GCM_NB + GCM_LANES - 1)
+
+_Static_assert(GCM_TABLE_BLOCKS * 16 <= TLSX_GCM_SIMD_BYTES,
+	       "powers of H do not fit in tlsx_gcm_key.simd");
+
+/* A 128-bit lane with every byte reversed (spec order <-> register). */
+static __always_inline GCM_TARGET
+__m128i gcm_bswap128(__m128i x)
+{
+	return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+						10, 11, 12, 13, 14, 15));
+}
+
+static __always_inline GCM_TARGET
+gvec gcm_bswap_mask(void)
+{
+	return v_bcast128(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+				       12, 13, 14, 15));
+}
+
+/* 0xc200000000000000 in every qword: Q's terms y^121..y^127, over y^64. */
+static __always_inline GCM_TARGET
+gvec gcm_poly(void)
+{
+	return v_set1_64(0xc200000000000000ULL);
+}
+
+/* The schoolbook product of a vector of blocks, kept unreduced. */
+struct gcm_prod {
+	gvec lo, mi, hi;
+};
+
+static __always_inline GCM_TARGET
+void gcm_prod_init(struct gcm_prod *p, gvec a, gvec k)
+{
+	p->lo = v_clmul(a, k, 0x00);
+	p->mi = v_xor(v_clmul(a, k, 0x01), v_clmul(a, k, 0x10));
+	p->hi = v_clmul(a, k, 0x11);
+}
+
+static __always_inline GCM_TARGET
+void gcm_prod_add(struct gcm_prod *p, gvec a, gvec k)
+{
+	p->lo = v_xor(p->lo, v_clmul(a, k, 0x00));
+	p->mi = v_xor3(p->mi, v_clmul(a, k, 0x01), v_clmul(a, k, 0x10));
+	p->hi = v_xor(p->hi, v_clmul(a, k, 0x11));
+}
+
+/* Montgomery reduction of every lane, then the sum of the lanes. */
+static __always_inline GCM_TARGET
+__m128i gcm_prod_reduce(const struct gcm_prod *p)
+{
+	const gvec poly = gcm_poly();
+	gvec mi, hi;
+
+	mi = v_xor3(p->mi, v_swap64(p->lo), v_clmul(p->lo, poly, 0x00));
+	hi = v_xor3(p->hi, v_swap64(mi), v_clmul(mi, poly, 0x00));
+	return v_fold128(hi);
+}
+
+/* a * b * y^-128 mod Q on single lanes (key powers, final block). */
+static __always_inline GCM_TARGET
+__m128i gcm_mul128(__m128i a, __m128i b)
+{
+	const __m128i poly = _mm_set1_epi64x(0xc200000000000000ULL);
+	__m128i lo, mi, hi;
+
+	lo = _mm_clmulepi64_si128(a, b, 0x00);
+	mi = _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+			   _mm_clmulepi64_si128(a, b, 0x10));
+	hi = _mm_clmulepi64_si128(a, b, 0x11);
+	mi = _mm_xor_si128(mi, _mm_shuffle_epi32(lo, 0x4e));
+	mi = _mm_xor_si128(mi, _mm_clmulepi64_si128(lo, poly, 0x00));
+	hi = _mm_xor_si128(hi, _mm_shuffle_epi32(mi, 0x4e));
+	return _mm_xor_si128(hi, _mm_clmulepi64_si128(mi, poly, 0x00));
+}
+
+static __always_inline GCM_TARGET
+const u8 *gcm_powers(const struct tlsx_gcm_key *k)
+{
+	return k->simd;
+}
+
+/* Round keys, each broadcast to every lane. */
+static __always_inline GCM_TARGET
+void gcm_load_round_keys(gvec *rk, const struct tlsx_gcm_key *k,
+			 const u32 rounds)
+{
+	u32 r;
+
+	for (r = 0; r <= rounds; r++)
+		rk[r] = v_bcast128(_mm_loadu_si128((const void *)
+						   (k->rk + 16 * r)));
+}
+
+/* One vector of AES-CTR keystream XORed into @in (full rounds). */
+static __always_inline GCM_TARGET
+gvec gcm_aes_xor(const gvec *rk, const u32 rounds, gvec ctr, gvec bswap,
+		 gvec in)
+{
+	gvec x = v_xor(v_shuffle8(ctr, bswap), rk[0]);
+	u32 r;
+
+	for (r = 1; r < rounds; r++)
+		x = v_aesenc(x, rk[r]);
+	return v_aesenclast(x, v_xor(rk[rounds], in));
+}
+
+/*
+ * GHASH of up to one batch of text at @p (@len bytes, the last block
+ * zero-padded), continuing from @acc.  For the associated data.
+ */
+static __always_inline GCM_TARGET
+__m128i gcm_ghash_part(const struct tlsx_gcm_key *k, __m128i acc, const u8 *p,
+		       size_t len)
+{
+	const gvec bswap = gcm_bswap_mask();
+	size_t nb = (len + 15) / 16;
+	const u8 *hp = gcm_powers(k) + (GCM_NB - nb) * 16;
+	struct gcm_prod prod;
+	size_t i, n;
+	gvec x;
+
+	for (i = 0; i * GCM_VB < len; i++) {
+		n = len - i * GCM_VB;
+		if (n >= GCM_VB)
+			x = v_load(p + i * GCM_VB);
+		else
+			x = v_load_part(p + i * GCM_VB, n);
+		x = v_shuffle8(x, bswap);
+		if (i == 0) {
+			x = v_xor(x, v_zext128(acc));
+			gcm_prod_init(&prod, x, v_load(hp));
+		} else {
+			gcm_prod_add(&prod, x, v_load(hp + i * GCM_VB));
+		}
+	}
+	return gcm_prod_reduce(&prod);
+}
+
+static __always_inline GCM_TARGET
+__m128i gcm_ghash(const struct tlsx_gcm_key *k, __m128i acc, const u8 *p,
+		  size_t len)
+{
+	while (len > GCM_BATCH) {
+		acc = gcm_ghash_part(k, acc, p, GCM_BATCH);
+		p += GCM_BATCH;
+		len -= GCM_BATCH;
+	}
+	if (len)
+		acc = gcm_ghash_part(k, acc, p, len);
+	return acc;
+}
+
+/* GHASH of one batch of ciphertext held in registers (byte order). */
+static __always_inline GCM_TARGET
+__m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
+			const gvec *ct, gvec bswap)
+{
+	const u8 *hp = gcm_powers(k);
+	struct gcm_prod prod;
+	int i;
+
+	gcm_prod_init(&prod, v_xor(v_shuffle8(ct[0], bswap), v_zext128(acc)),
+		      v_load(hp));
+#pragma GCC unroll 16
+	for (i = 1; i < GCM_NV; i++)
+		gcm_prod_add(&prod, v_shuffle8(ct[i], bswap),
+			     v_load(hp + i * GCM_VB));
+	return gcm_prod_reduce(&prod);
+}
+
+/*
+ * One batch: AES-CTR on GCM_NV vectors of counters, XORed with @in into
+ * @out, stitched with the GHASH of @gh (GCM_NV vectors, byte order) into
+ * @acc.  @in and @gh may be the same array (decryption).
+ */
+static __always_inline GCM_TARGET
+__m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const gvec *rk,
+			   const u32 rounds, gvec *ctr, gvec bswap,
+			   const gvec *in, gvec *out, const gvec *gh,
+			   __m128i acc)
+{
+	const u8 *hp = gcm_powers(k);
+	const gvec inc = v_ctr_inc(GCM_LANES);
+	struct gcm_prod prod;
+	gvec x[GCM_NV], g;
+	u32 r;
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++) {
+		x[i] = v_xor(v_shuffle8(*ctr, bswap), rk[0]);
+		*ctr = v_add32(*ctr, inc);
+	}
+#pragma GCC unroll 16
+	for (r = 1; r < rounds; r++) {
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_NV; i++)
+			x[i] = v_aesenc(x[i], rk[r]);
+		if (r - 1 < GCM_NV) {
+			i = r - 1;
+			g = v_shuffle8(gh[i], bswap);
+			if (i == 0)
+				gcm_prod_init(&prod,
+					      v_xor(g, v_zext128(acc)),
+					      v_load(hp));
+			else
+				gcm_prod_add(&prod, g,
+					     v_load(hp + i * GCM_VB));
+		}
+	}
+	acc = gcm_prod_reduce(&prod);
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++)
+		out[i] = v_aesenclast(x[i], v_xor(rk[rounds], in[i]));
+	return acc;
+}
+
+/*
+ * The last (short) part of an update: @len < GCM_BATCH bytes, counters
+ * from @ctr.  Keystream vector by vector, then one aggregated GHASH of
+ * the ciphertext (zero beyond the text).
+ */
+static __always_inline GCM_TARGET
+__m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const gvec *rk,
+		       const u32 rounds, gvec ctr, gvec bswap, const u8 *src,
+		       u8 *dst, size_t len, __m128i acc, const bool enc)
+{
+	const gvec inc = v_ctr_inc(GCM_LANES);
+	size_t nb = (len + 15) / 16;
+	const u8 *hp = gcm_powers(k) + (GCM_NB - nb) * 16;
+	struct gcm_prod prod;
+	size_t i, n;
+	gvec in, out, c;
+
+	for (i = 0; i * GCM_VB < len; i++) {
+		n = len - i * GCM_VB;
+		if (n >= GCM_VB) {
+			in = v_load(src + i * GCM_VB);
+			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
+			v_store(dst + i * GCM_VB, out);
+			c = enc ? out : in;
+		} else {
+			in = v_load_part(src + i * GCM_VB, n);
+			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
+			v_store_part(dst + i * GCM_VB, out, n);
+			c = enc ? v_zero_beyond(out, n) : in;
+		}
+		ctr = v_add32(ctr, inc);
+		c = v_shuffle8(c, bswap);
+		if (i == 0) {
+			c = v_xor(c, v_zext128(acc));
+			gcm_prod_init(&prod, c, v_load(hp));
+		} else {
+			gcm_prod_add(&prod, c, v_load(hp + i * GCM_VB));
+		}
+	}
+	return gcm_prod_reduce(&prod);
+}
+
+/* The first counters of an update, byte-reversed, lane j = ctr + j. */
+static __always_inline GCM_TARGET
+gvec gcm_first_ctr(const struct tlsx_gcm_state *st)
+{
+	__m128i c = gcm_bswap128(_mm_loadu_si128((const void *)st->j0));
+
+	c = _mm_insert_epi32(c, (int)st->ctr, 0);
+	return v_add32(v_bcast128(c), v_ctr_lane_index());
+}
+
+static __always_inline GCM_TARGET
+void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
+		const u8 *src, u8 *dst, size_t len, const bool enc,
+		const u32 rounds)
+{
+	const gvec bswap = gcm_bswap_mask();
+	gvec rk[15], ctr, in[GCM_NV], ct[GCM_NV];
+	size_t total = len;
+	__m128i acc;
+	int i;
+
+	if (!len)
+		return;
+	gcm_load_round_keys(rk, k, rounds);
+	acc = gcm_bswap128(_mm_loadu_si128((const void *)st->acc));
+	ctr = gcm_first_ctr(st);
+
+	if (enc && len >= GCM_BATCH) {
+		/* First batch: AES only; its GHASH rides on the next one. */
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_NV; i++) {
+			ct[i] = gcm_aes_xor(rk, rounds, ctr, bswap,
+					    v_load(src + i * GCM_VB));
+			ctr = v_add32(ctr, v_ctr_inc(GCM_LANES));
+			v_store(dst + i * GCM_VB, ct[i]);
+		}
+		src += GCM_BATCH;
+		dst += GCM_BATCH;
+		len -= GCM_BATCH;
+		while (len >= GCM_BATCH) {
+#pragma GCC unroll 16
+			for (i = 0; i < GCM_NV; i++)
+				in[i] = v_load(src + i * GCM_VB);
+			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
+						 in, ct, ct, acc);
+#pragma GCC unroll 16
+			for (i = 0; i < GCM_NV; i++)
+				v_store(dst + i * GCM_VB, ct[i]);
+			src += GCM_BATCH;
+			dst += GCM_BATCH;
+			len -= GCM_BATCH;
+		}
+		acc = gcm_ghash_batch(k, acc, ct, bswap);
+	} else if (!enc) {
+		while (len >= GCM_BATCH) {
+#pragma GCC unroll 16
+			for (i = 0; i < GCM_NV; i++)
+				in[i] = v_load(src + i * GCM_VB);
+			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
+						 in, ct, in, acc);
+#pragma GCC unroll 16
+			for (i = 0; i < GCM_NV; i++)
+				v_store(dst + i * GCM_VB, ct[i]);
+			src += GCM_BATCH;
+			dst += GCM_BATCH;
+			len -= GCM_BATCH;
+		}
+	}
+	if (len)
+		acc = gcm_crypt_tail(k, rk, rounds, ctr, bswap, src, dst, len,
+				     acc, enc);
+
+	_mm_storeu_si128((void *)st->acc, gcm_bswap128(acc));
+	st->ctr += (u32)((total + 15) / 16);
+	st->text_len += total;
+}
+
+GCM_TARGET static void gcm_encrypt(union tlsx_aead_state *st,
+				   const struct tlsx_aead_key *k,
+				   const u8 *src, u8 *dst, size_t len)
+{
+	if (k->u.gcm.rounds == 10)
+		gcm_update(&st->gcm, &k->u.gcm, src, dst, len, true, 10);
+	else
+		gcm_update(&st->gcm, &k->u.gcm, src, dst, len, true, 14);
+}
+
+GCM_TARGET static void gcm_decrypt(union tlsx_aead_state *st,
+				   const struct tlsx_aead_key *k,
+				   const u8 *src, u8 *dst, size_t len)
+{
+	if (k->u.gcm.rounds == 10)
+		gcm_update(&st->gcm, &k->u.gcm, src, dst, len, false, 10);
+	else
+		gcm_update(&st->gcm, &k->u.gcm, src, dst, len, false, 14);
+}
+
+GCM_TARGET static void gcm_init(union tlsx_aead_state *st,
+				const struct tlsx_aead_key *k,
+				const u8 *nonce, const u8 *ad, size_t ad_len)
+{
+	struct tlsx_gcm_state *s = &st->gcm;
+	__m128i acc = _mm_setzero_si128();
+
+	__builtin_memcpy(s->j0, nonce, 12);
+	put_unaligned_be32(1, s->j0 + 12);
+	s->ctr = 2;
+	s->ad_len = ad_len;
+	s->text_len = 0;
+	if (ad_len)
+		acc = gcm_ghash(&k->u.gcm, acc, ad, ad_len);
+	_mm_storeu_si128((void *)s->acc, gcm_bswap128(acc));
+}
+
+GCM_TARGET static void gcm_final(union tlsx_aead_state *st,
+				 const struct tlsx_aead_key *k, u8 *tag)
+{
+	const struct tlsx_gcm_key *g = &k->u.gcm;
+	struct tlsx_gcm_state *s = &st->gcm;
+	const u8 *h1 = gcm_powers(g) + (GCM_NB - 1) * 16;
+	__m128i acc, x;
+	u32 r;
+
+	acc = gcm_bswap128(_mm_loadu_si128((const void *)s->acc));
+	/* The lengths block, in bits, byte-reversed. */
+	acc = _mm_xor_si128(acc, _mm_set_epi64x((long long)(s->ad_len * 8),
+						(long long)(s->text_len * 8)));
+	acc = gcm_mul128(acc, _mm_loadu_si128((const void *)h1));
+
+	/* E_K(J0) masks the hash. */
+	x = _mm_xor_si128(_mm_loadu_si128((const void *)s->j0),
+			  _mm_loadu_si128((const void *)g->rk));
+	for (r = 1; r < g->rounds; r++)
+		x = _mm_aesenc_si128(x, _mm_loadu_si128((const void *)
+							(g->rk + 16 * r)));
+	x = _mm_aesenclast_si128(x, _mm_loadu_si128((const void *)
+						    (g->rk + 16 * r)));
+	_mm_storeu_si128((void *)tag, _mm_xor_si128(x, gcm_bswap128(acc)));
+}
+
+/*
+ * Fill k->simd with K_NB .. K_1 (K_i = y^128 h'^i mod Q, see above) and
+ * GCM_LANES - 1 zero blocks.
+ */
+static __always_inline GCM_TARGET
+void gcm_precompute(struct tlsx_gcm_key *k)
+{
+	const u64 q_hi = 0xc200000000000000ULL;
+	u8 *table = k->simd;
+	__m128i h, k1, carry, ki;
+	int i;
+
+	h = gcm_bswap128(_mm_loadu_si128((const void *)k->h));
+	/* k1 = h * y mod Q: shift left by one, fold the carry into Q. */
+	carry = _mm_srai_epi32(_mm_shuffle_epi32(h, 0xff), 31);
+	k1 = _mm_or_si128(_mm_slli_epi64(h, 1),
+			  _mm_slli_si128(_mm_srli_epi64(h, 63), 8));
+	k1 = _mm_xor_si128(k1, _mm_and_si128(carry,
+			   _mm_set_epi64x((long long)q_hi, 1)));
+	ki = k1;
+	_mm_storeu_si128((void *)(table + (GCM_NB - 1) * 16), ki);
+	for (i = 2; i <= GCM_NB; i++) {
+		ki = gcm_mul128(ki, k1);
+		_mm_storeu_si128((void *)(table + (GCM_NB - i) * 16), ki);
+	}
+	for (i = GCM_NB; i < GCM_TABLE_BLOCKS; i++)
+		_mm_storeu_si128((void *)(table + i * 16),
+				 _mm_setzero_si128());
+}
