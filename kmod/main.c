@@ -20,10 +20,9 @@ static int tlsx_init(struct sock *sk)
 	struct tlsx_context *ctx;
 
 	/*
-	 * Like kTLS, only an established connection: a listening socket
-	 * would need its context cloned on accept.  (The TCP core refuses
-	 * a listening socket with -EINVAL before calling us, as it does
-	 * for kTLS, because this ULP has no clone operation.)
+	 * Like kTLS, only an established connection (-ENOTCONN otherwise,
+	 * listening sockets included): a listening socket would need its
+	 * context cloned on accept.
 	 */
 	if (sk->sk_state != TCP_ESTABLISHED)
 		return -ENOTCONN;

@@ -61,7 +61,8 @@ TEST_F(ulp, second_attach_is_eexist)
 	EXPECT_EQ(EEXIST, errno);
 }
 
-TEST_F(ulp, listening_socket_is_einval)
+/* 6.12's tls refuses a listening socket in its init: ENOTCONN. */
+TEST_F(ulp, listening_socket_is_enotconn)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	int lfd = socket(AF_INET, SOCK_STREAM, 0);
@@ -72,7 +73,7 @@ TEST_F(ulp, listening_socket_is_einval)
 	ASSERT_EQ(0, listen(lfd, 1));
 	EXPECT_EQ(-1, setsockopt(lfd, IPPROTO_TCP, TCP_ULP, variant->name,
 				 strlen(variant->name)));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(ENOTCONN, errno);
 	close(lfd);
 }
 
@@ -97,7 +98,7 @@ TEST_F(ulp, plain_data_flows_before_keys)
 	ASSERT_EQ(0, setsockopt(self->sfd, IPPROTO_TCP, TCP_ULP,
 				variant->name, strlen(variant->name)));
 	ASSERT_EQ(5, send(self->cfd, "hello", 5, 0));
-	ASSERT_EQ(5, recv(self->sfd, buf, sizeof(buf), MSG_WAITALL));
+	ASSERT_EQ(5, recv(self->sfd, buf, 5, MSG_WAITALL));
 	EXPECT_EQ(0, memcmp(buf, "hello", 5));
 	ASSERT_EQ(3, send(self->sfd, "bye", 3, 0));
 	ASSERT_EQ(3, recv(self->cfd, buf, 3, MSG_WAITALL));
