@@ -4,15 +4,10 @@
  * partial-block buffer, and the scalar engine.
  *
  * Scalar arithmetic is in radix 2^64: h = h0 + h1 * 2^64 + h2 * 2^128 with
- * h2 a few bits, r = r0 + r1 * 2^64.  Clamping leaves r0, r1 < 2^60 and
- * clears the low two bits of r1, so with 2^130 = 5 (mod p)
- *
- *   h1 * r1 * 2^128 = h1 * (r1 / 4) * 2^130 = h1 * (5 * r1 / 4)
- *
- * and s1 = r1 + (r1 >> 2) is exactly 5 * r1 / 4.  One block costs four
- * 64x64->128 multiplies and two small ones; h is only partially reduced
- * (below 2^130 + 2^66) between blocks and fully reduced, by masking, at
- * the end.
+ * h2 a few bits, r = r0 + r1 * 2^64 (poly1305_mul_r() in poly1305_impl.h
+ * explains the multiplication).  One block costs four 64x64->128
+ * multiplies and two small ones; h is only partially reduced (below
+ * 2^130 + 2^66) between blocks and fully reduced, by masking, at the end.
  *
  * Runs of at least POLY1305_*_MIN_BLOCKS whole blocks go to the vector
  * engine chosen at init when the caller asked for one: below that the
@@ -27,10 +22,9 @@ void tlsx_poly1305_blocks_scalar(u64 h[3], const u64 r[2], const u8 *p,
 	unsigned __int128 d0, d1;
 	const u64 r0 = r[0], r1 = r[1], s1 = r1 + (r1 >> 2);
 	u64 h0 = h[0], h1 = h[1], h2 = h[2];
-	u64 d2, c;
 
 	while (nblocks--) {
-		/* h += m | hibit << 128 */
+		/* h += m | hibit << 128; h2 <= 6 after this */
 		d0 = (unsigned __int128)h0 + get_unaligned_le64(p);
 		d1 = (unsigned __int128)h1 + get_unaligned_le64(p + 8) +
 		     (u64)(d0 >> 64);
@@ -38,23 +32,7 @@ void tlsx_poly1305_blocks_scalar(u64 h[3], const u64 r[2], const u8 *p,
 		h1 = (u64)d1;
 		h2 += (u64)(d1 >> 64) + hibit;
 
-		/* h *= r (mod p), h2 <= 6 here so h2 * s1 fits 64 bits */
-		d0 = (unsigned __int128)h0 * r0 + (unsigned __int128)h1 * s1;
-		d1 = (unsigned __int128)h0 * r1 + (unsigned __int128)h1 * r0 +
-		     h2 * s1 + (u64)(d0 >> 64);
-		d2 = h2 * r0 + (u64)(d1 >> 64);
-		h0 = (u64)d0;
-		h1 = (u64)d1;
-
-		/* Fold bits 130 and up back in: 2^130 * x = 5 * x. */
-		c = (d2 >> 2) + (d2 & ~3ULL);
-		h2 = d2 & 3;
-		d0 = (unsigned __int128)h0 + c;
-		d1 = (unsigned __int128)h1 + (u64)(d0 >> 64);
-		h0 = (u64)d0;
-		h1 = (u64)d1;
-		h2 += (u64)(d1 >> 64);
-
+		poly1305_mul_r(&h0, &h1, &h2, r0, r1, s1);
 		p += TLSX_POLY1305_BLOCK;
 	}
 	h[0] = h0;
@@ -96,13 +74,19 @@ void tlsx_poly1305_use_generic(struct tlsx_poly1305_state *st)
 static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
 			    size_t nblocks)
 {
-	size_t done = 0;
+	size_t done = 0, nblocks_min;
 
-	if (st->engine == POLY1305_ENGINE_IFMA &&
-	    nblocks >= POLY1305_IFMA_MIN_BLOCKS)
+	/* Once the powers of r are there, shorter runs pay too. */
+	if (st->simd_ready)
+		nblocks_min = POLY1305_SIMD_MIN_BLOCKS_READY;
+	else if (st->engine == POLY1305_ENGINE_IFMA)
+		nblocks_min = POLY1305_IFMA_MIN_BLOCKS;
+	else
+		nblocks_min = POLY1305_AVX2_MIN_BLOCKS;
+
+	if (st->engine == POLY1305_ENGINE_IFMA && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_ifma(st, p, nblocks);
-	else if (st->engine == POLY1305_ENGINE_AVX2 &&
-		 nblocks >= POLY1305_AVX2_MIN_BLOCKS)
+	else if (st->engine == POLY1305_ENGINE_AVX2 && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_avx2(st, p, nblocks);
 	if (done < nblocks)
 		tlsx_poly1305_blocks_scalar(st->h, st->r,
@@ -143,7 +127,7 @@ void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16])
 {
 	unsigned __int128 d;
-	u64 h0, h1, h2, g0, g1, g2, mask;
+	u64 h0, h1;
 
 	if (st->buf_len) {
 		/* The last partial block, padded with 1 then zeros. */
@@ -153,21 +137,9 @@ void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16])
 		tlsx_poly1305_blocks_scalar(st->h, st->r, st->buf, 1, 0);
 	}
 
-	/*
-	 * h < 2^130 + 2^66 < 2p, so h mod p is h or h - p = h + 5 - 2^130:
-	 * the latter exactly when h + 5 reaches 2^130.
-	 */
+	poly1305_reduce(st->h);
 	h0 = st->h[0];
 	h1 = st->h[1];
-	h2 = st->h[2];
-	d = (unsigned __int128)h0 + 5;
-	g0 = (u64)d;
-	d = (unsigned __int128)h1 + (u64)(d >> 64);
-	g1 = (u64)d;
-	g2 = h2 + (u64)(d >> 64);
-	mask = 0 - (g2 >> 2);
-	h0 = (h0 & ~mask) | (g0 & mask);
-	h1 = (h1 & ~mask) | (g1 & mask);
 
 	/* tag = (h + s) mod 2^128 */
 	d = (unsigned __int128)h0 + st->s[0];

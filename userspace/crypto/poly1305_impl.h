@@ -26,8 +26,10 @@ enum poly1305_engine {
  * counting its one-time cost of computing powers of r (measured on AMD
  * Zen 4, see the commit messages).
  */
-#define POLY1305_AVX2_MIN_BLOCKS	16
+#define POLY1305_AVX2_MIN_BLOCKS	32
 #define POLY1305_IFMA_MIN_BLOCKS	16
+/* The same once a message has the powers (a later piece of the text). */
+#define POLY1305_SIMD_MIN_BLOCKS_READY	8
 
 /*
  * tlsx_poly1305_blocks_scalar() - absorb @nblocks whole blocks at @p into
@@ -63,66 +65,79 @@ static inline void poly1305_to26(u32 l[5], const u64 h[3])
 }
 
 /*
- * poly1305_mul26() - @a = @a * @b mod 2^130 - 5, fully reduced, for
- * computing powers of r (so speed does not matter: a handful per
- * message).  Both in 26-bit limbs, each below 2^26.  Constant time.
+ * poly1305_mul_r() - h = h * r mod 2^130 - 5, partially reduced, in radix
+ * 2^64: the scalar engine's step, also used to compute powers of r.
+ *
+ * Clamping leaves r0, r1 < 2^60 and clears the low two bits of r1, so
+ * with 2^130 = 5 (mod p), h1 * r1 * 2^128 = h1 * (r1 / 4) * 2^130 =
+ * h1 * s1 with s1 = r1 + (r1 >> 2) = 5 * r1 / 4 exactly.  On entry h2 may
+ * be up to 7 (so h2 * s1 fits 64 bits); on return h < 2^130 + 2^66 with
+ * h2 <= 4.
  */
-static inline void poly1305_mul26(u32 a[5], const u32 b[5])
+static __always_inline void poly1305_mul_r(u64 *h0p, u64 *h1p, u64 *h2p,
+					   u64 r0, u64 r1, u64 s1)
 {
-	u64 s1 = b[1] * 5ULL, s2 = b[2] * 5ULL, s3 = b[3] * 5ULL;
-	u64 s4 = b[4] * 5ULL;
-	u64 d[5], g[5], c, mask;
+	unsigned __int128 d0, d1;
+	u64 h0 = *h0p, h1 = *h1p, h2 = *h2p, d2, c;
+
+	d0 = (unsigned __int128)h0 * r0 + (unsigned __int128)h1 * s1;
+	d1 = (unsigned __int128)h0 * r1 + (unsigned __int128)h1 * r0 +
+	     h2 * s1 + (u64)(d0 >> 64);
+	d2 = h2 * r0 + (u64)(d1 >> 64);
+	h0 = (u64)d0;
+	h1 = (u64)d1;
+
+	/* Fold bits 130 and up back in: 2^130 * x = 5 * x. */
+	c = (d2 >> 2) + (d2 & ~3ULL);
+	h2 = d2 & 3;
+	d0 = (unsigned __int128)h0 + c;
+	d1 = (unsigned __int128)h1 + (u64)(d0 >> 64);
+	*h0p = (u64)d0;
+	*h1p = (u64)d1;
+	*h2p = h2 + (u64)(d1 >> 64);
+}
+
+/*
+ * poly1305_reduce() - h mod 2^130 - 5 for h < 2^130 + 2^66 < 2p (as
+ * poly1305_mul_r() leaves it): h or h - p = h + 5 - 2^130, the latter
+ * exactly when h + 5 reaches 2^130, chosen by masking.
+ */
+static __always_inline void poly1305_reduce(u64 h[3])
+{
+	unsigned __int128 d;
+	u64 g0, g1, g2, mask;
+
+	d = (unsigned __int128)h[0] + 5;
+	g0 = (u64)d;
+	d = (unsigned __int128)h[1] + (u64)(d >> 64);
+	g1 = (u64)d;
+	g2 = h[2] + (u64)(d >> 64);
+	mask = 0 - (g2 >> 2);
+	h[0] = (h[0] & ~mask) | (g0 & mask);
+	h[1] = (h[1] & ~mask) | (g1 & mask);
+	h[2] = (h[2] & ~mask) | (g2 & 3 & mask);
+}
+
+/*
+ * poly1305_powers() - p[i] = r^(i+1) mod 2^130 - 5, fully reduced, for
+ * i = 0 .. n-1 (radix 2^64), for the vector engines.  Constant time.
+ */
+static inline void poly1305_powers(u64 (*p)[3], const u64 r[2], int n)
+{
+	const u64 s1 = r[1] + (r[1] >> 2);
+	u64 h0 = r[0], h1 = r[1], h2 = 0;
 	int i;
 
-	/* Schoolbook, with 2^130 = 5 folding the upper half in. */
-	d[0] = (u64)a[0] * b[0] + a[1] * s4 + a[2] * s3 + a[3] * s2 +
-	       a[4] * s1;
-	d[1] = (u64)a[0] * b[1] + (u64)a[1] * b[0] + a[2] * s4 + a[3] * s3 +
-	       a[4] * s2;
-	d[2] = (u64)a[0] * b[2] + (u64)a[1] * b[1] + (u64)a[2] * b[0] +
-	       a[3] * s4 + a[4] * s3;
-	d[3] = (u64)a[0] * b[3] + (u64)a[1] * b[2] + (u64)a[2] * b[1] +
-	       (u64)a[3] * b[0] + a[4] * s4;
-	d[4] = (u64)a[0] * b[4] + (u64)a[1] * b[3] + (u64)a[2] * b[2] +
-	       (u64)a[3] * b[1] + (u64)a[4] * b[0];
-
-	/*
-	 * Two carry rounds around the ring and one along it leave limbs 0-3
-	 * below 2^26 and the value below 2^130 + 5 * 2^26 < 2p.
-	 */
-	for (i = 0; i < 2; i++) {
-		c = d[0] >> 26;
-		d[0] &= POLY1305_M26;
-		d[1] += c;
-		c = d[1] >> 26;
-		d[1] &= POLY1305_M26;
-		d[2] += c;
-		c = d[2] >> 26;
-		d[2] &= POLY1305_M26;
-		d[3] += c;
-		c = d[3] >> 26;
-		d[3] &= POLY1305_M26;
-		d[4] += c;
-		c = d[4] >> 26;
-		d[4] &= POLY1305_M26;
-		d[0] += c * 5;
+	p[0][0] = h0;
+	p[0][1] = h1;
+	p[0][2] = 0;
+	for (i = 1; i < n; i++) {
+		poly1305_mul_r(&h0, &h1, &h2, r[0], r[1], s1);
+		p[i][0] = h0;
+		p[i][1] = h1;
+		p[i][2] = h2;
+		poly1305_reduce(p[i]);
 	}
-	for (i = 0; i < 4; i++) {
-		c = d[i] >> 26;
-		d[i] &= POLY1305_M26;
-		d[i + 1] += c;
-	}
-
-	/* g = d + 5 - 2^130; keep it when it did not go negative. */
-	c = 5;
-	for (i = 0; i < 5; i++) {
-		g[i] = d[i] + c;
-		c = g[i] >> 26;
-		g[i] &= POLY1305_M26;
-	}
-	mask = 0 - c;		/* all ones when d + 5 >= 2^130 */
-	for (i = 0; i < 5; i++)
-		a[i] = (u32)((d[i] & ~mask) | (g[i] & mask));
 }
 
 #endif /* TLSX_CRYPTO_POLY1305_IMPL_H */
