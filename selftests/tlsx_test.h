@@ -62,8 +62,8 @@ static inline int ulp_available(const char *ulp)
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f)) {
-		for (tok = strtok_r(buf, " \n", &save); tok;
-		     tok = strtok_r(NULL, " \n", &save))
+		for (tok = strtok_r(buf, "\n ", &save); tok;
+		     tok = strtok_r(NULL, "\n ", &save))
 			if (!strcmp(tok, ulp))
 				found = 1;
 	}
