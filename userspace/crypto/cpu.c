@@ -89,8 +89,8 @@ static bool tlsx_zmm_penalty(u32 vendor_ebx, u32 family, u32 model)
 
 static void tlsx_cpu_detect(struct tlsx_cpu *c)
 {
-	u32 a, b, cx, d, max, vendor, family, model;
-	u32 ecx1, ebx7 = 0, ecx7 = 0;
+	u32 a = 0, b, cx, d, max, vendor, family, model;
+	u32 ecx1 = 0, ebx7 = 0, ecx7 = 0;
 	bool osxsave, ymm = false, zmm = false;
 
 	memset(c, 0, sizeof(*c));
