@@ -58,7 +58,7 @@ void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 	if (impl == TLSX_IMPL_AVX2 || impl == TLSX_IMPL_AVX512) {
 		cpu = tlsx_cpu_features();
 		if (impl == TLSX_IMPL_AVX512 && cpu->avx512ifma &&
-		    cpu->avx512vl)
+		    cpu->zmm_ok)
 			st->engine = POLY1305_ENGINE_IFMA;
 		else if (cpu->avx2)
 			st->engine = POLY1305_ENGINE_AVX2;
