@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * AES-GCM with VAES and VPCLMULQDQ on 512-bit vectors
- * (AVX-512F/BW/VL): four blocks per instruction, 16 blocks per main-loop
+ * (AVX-512F/BW/VL): four blocks per instruction, 32 blocks per main-loop
  * batch, byte-masked loads and stores for the last vector of a message.
  * The algorithm is in gcm_vaes_template.h.
  *
@@ -20,7 +20,13 @@
 #include <immintrin.h>
 
 #define GCM_VW		512
-#define GCM_NB		16
+/*
+ * 32 blocks (8 zmm) per batch: the GHASH accumulator's dependency chain
+ * (multiply, reduce, sum the lanes) then costs half as much per byte as
+ * with 16, which measured 13% faster at 16 KiB.  The powers table (35
+ * blocks) fits in tlsx_gcm_key.simd only without the Karatsuba halves.
+ */
+#define GCM_NB		32
 #define GCM_ISA		"avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmul"
 #define GCM_TARGET	__attribute__((target(GCM_ISA)))
 
@@ -39,6 +45,7 @@
 #define v_set1_64(x)		_mm512_set1_epi64((long long)(x))
 #define v_add32(a, b)		_mm512_add_epi32((a), (b))
 #define v_swap64(x)		_mm512_shuffle_epi32((x), _MM_PERM_BADC)
+#define v_pin(x)		__asm__("" : "+v"(x))
 #define v_zext128(x)		_mm512_zextsi128_si512(x)
 #define v_ctr_inc(n)		_mm512_set_epi32(0, 0, 0, (n), 0, 0, 0, (n), \
 						 0, 0, 0, (n), 0, 0, 0, (n))

@@ -22,7 +22,13 @@
 #include <immintrin.h>
 
 #define GCM_VW		256
+/*
+ * 16 blocks (8 ymm) per batch: the most that fits the 16 ymm registers
+ * (8 AES states, 3 GHASH sums, the data vector, the byte-swap mask...).
+ * The Karatsuba key halves are stored, saving registers in the loop.
+ */
 #define GCM_NB		16
+#define GCM_KX_TABLE
 #define GCM_ISA		"avx2,vaes,vpclmulqdq,aes,pclmul"
 #define GCM_TARGET	__attribute__((target(GCM_ISA)))
 
@@ -41,6 +47,7 @@
 #define v_set1_64(x)		_mm256_set1_epi64x((long long)(x))
 #define v_add32(a, b)		_mm256_add_epi32((a), (b))
 #define v_swap64(x)		_mm256_shuffle_epi32((x), 0x4e)
+#define v_pin(x)		__asm__("" : "+x"(x))
 #define v_zext128(x)		_mm256_zextsi128_si256(x)
 #define v_ctr_inc(n)		_mm256_set_epi32(0, 0, 0, (n), 0, 0, 0, (n))
 #define v_ctr_lane_index()	_mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)
