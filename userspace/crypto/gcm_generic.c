@@ -202,7 +202,7 @@ static __always_inline u64 shift_rows_plane(u64 x)
 	       ((x << 4) & 0xfff0000000000000ULL);
 }
 
-static __always_inline u64 ror64(u64 x, unsigned int n)
+static __always_inline u64 rotr_plane(u64 x, unsigned int n)
 {
 	return (x >> n) | (x << (64 - n));
 }
@@ -220,17 +220,17 @@ static void mix_columns(u64 q[8])
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		r[i] = ror64(q[i], 16);
+		r[i] = rotr_plane(q[i], 16);
 		t[i] = q[i] ^ r[i];
 	}
-	q[0] = t[7] ^ r[0] ^ ror64(t[0], 32);
-	q[1] = t[0] ^ t[7] ^ r[1] ^ ror64(t[1], 32);
-	q[2] = t[1] ^ r[2] ^ ror64(t[2], 32);
-	q[3] = t[2] ^ t[7] ^ r[3] ^ ror64(t[3], 32);
-	q[4] = t[3] ^ t[7] ^ r[4] ^ ror64(t[4], 32);
-	q[5] = t[4] ^ r[5] ^ ror64(t[5], 32);
-	q[6] = t[5] ^ r[6] ^ ror64(t[6], 32);
-	q[7] = t[6] ^ r[7] ^ ror64(t[7], 32);
+	q[0] = t[7] ^ r[0] ^ rotr_plane(t[0], 32);
+	q[1] = t[0] ^ t[7] ^ r[1] ^ rotr_plane(t[1], 32);
+	q[2] = t[1] ^ r[2] ^ rotr_plane(t[2], 32);
+	q[3] = t[2] ^ t[7] ^ r[3] ^ rotr_plane(t[3], 32);
+	q[4] = t[3] ^ t[7] ^ r[4] ^ rotr_plane(t[4], 32);
+	q[5] = t[4] ^ r[5] ^ rotr_plane(t[5], 32);
+	q[6] = t[5] ^ r[6] ^ rotr_plane(t[6], 32);
+	q[7] = t[6] ^ r[7] ^ rotr_plane(t[7], 32);
 }
 
 /* Transpose the 8 x 8 bit matrix whose rows are the bytes of @x. */
@@ -316,34 +316,59 @@ static void store_planes(u8 out[64], u64 q[8])
 		put_unaligned_le64(transpose_bits8(q[i]), out + 8 * i);
 }
 
-/* Bitsliced round keys: every round key repeated for the four blocks. */
+/*
+ * Bitsliced round keys, packed.  In a plane of a round key repeated for
+ * the four blocks, each nibble (one byte position, four blocks) is 0 or
+ * 0xf, so the key bit alone at the bottom of the nibble says it all, and
+ * multiplying by 0xf restores the nibble.  Four planes share one word:
+ * plane b at bit b & 3 of the nibbles of w[r][b >> 2].  This keeps the
+ * schedule at 16 bytes a round (small kernel stack frames) for three
+ * operations per plane and round.
+ */
 struct aes_planes_key {
-	u64 rk[AES_MAX_ROUNDS + 1][8];
+	u64 w[AES_MAX_ROUNDS + 1][2];
 	u32 rounds;
 };
 
+#define NIBBLE_LOW	0x1111111111111111ULL
+
+/*
+ * Round keys r .. r + 3 go through load_planes() together, as if they
+ * were four blocks: block j's bit at the bottom of each nibble is then
+ * round key r + j's.
+ */
 static void aes_planes_setkey(struct aes_planes_key *pk,
 			      const struct tlsx_gcm_key *k)
 {
 	u8 four[64];
-	u32 r;
-	int j;
+	u64 q[8];
+	u32 r, n = k->rounds + 1;
+	int b, j;
 
 	pk->rounds = k->rounds;
-	for (r = 0; r <= k->rounds; r++) {
-		for (j = 0; j < 4; j++)
-			__builtin_memcpy(four + 16 * j, k->rk + 16 * r, 16);
-		load_planes(pk->rk[r], four);
+	for (r = 0; r < n; r += 4) {
+		__builtin_memset(four, 0, sizeof(four));
+		__builtin_memcpy(four, k->rk + 16 * r,
+				 16 * (n - r < 4 ? n - r : 4));
+		load_planes(q, four);
+		for (j = 0; j < 4 && r + j < n; j++) {
+			pk->w[r + j][0] = 0;
+			pk->w[r + j][1] = 0;
+			for (b = 0; b < 8; b++)
+				pk->w[r + j][b >> 2] |=
+					((q[b] >> j) & NIBBLE_LOW) << (b & 3);
+		}
 	}
 	memzero_explicit(four, sizeof(four));
+	memzero_explicit(q, sizeof(q));
 }
 
-static __always_inline void add_round_key(u64 q[8], const u64 rk[8])
+static __always_inline void add_round_key(u64 q[8], const u64 w[2])
 {
-	int i;
+	int b;
 
-	for (i = 0; i < 8; i++)
-		q[i] ^= rk[i];
+	for (b = 0; b < 8; b++)
+		q[b] ^= ((w[b >> 2] >> (b & 3)) & NIBBLE_LOW) * 0xf;
 }
 
 static void aes_planes_encrypt(const struct aes_planes_key *pk, u64 q[8])
@@ -351,18 +376,18 @@ static void aes_planes_encrypt(const struct aes_planes_key *pk, u64 q[8])
 	u32 r;
 	int i;
 
-	add_round_key(q, pk->rk[0]);
+	add_round_key(q, pk->w[0]);
 	for (r = 1; r < pk->rounds; r++) {
 		sub_bytes(q);
 		for (i = 0; i < 8; i++)
 			q[i] = shift_rows_plane(q[i]);
 		mix_columns(q);
-		add_round_key(q, pk->rk[r]);
+		add_round_key(q, pk->w[r]);
 	}
 	sub_bytes(q);
 	for (i = 0; i < 8; i++)
 		q[i] = shift_rows_plane(q[i]);
-	add_round_key(q, pk->rk[pk->rounds]);
+	add_round_key(q, pk->w[pk->rounds]);
 }
 
 /* Encrypt four blocks from @in to @out (may be equal). */
