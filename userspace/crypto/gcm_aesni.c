@@ -156,6 +156,21 @@ static AESNI_TARGET void store_partial(u8 *p, __m128i x, unsigned int n)
 	}
 }
 
+/*
+ * Key material (round keys, powers of H) is loaded where it is used.  The
+ * address goes through an empty volatile asm so that the compiler can
+ * neither hoist the loads out of loops nor merge those of different code
+ * paths: it would then keep every round key or power live at once and
+ * spill some of them to the stack.
+ */
+static __always_inline AESNI_TARGET __m128i load_key(const void *addr)
+{
+	const __m128i *p = addr;
+
+	__asm__ __volatile__("" : "+r"(p));
+	return _mm_load_si128(p);
+}
+
 /* ------------------------------------------------------------------ */
 /* GHASH                                                                */
 /* ------------------------------------------------------------------ */
@@ -182,6 +197,12 @@ static __always_inline AESNI_TARGET void ghash_acc_mul(struct ghash_acc *a,
 	a->lo = _mm_xor_si128(a->lo, _mm_clmulepi64_si128(x, h, 0x00));
 	a->hi = _mm_xor_si128(a->hi, _mm_clmulepi64_si128(x, h, 0x11));
 	a->mid = _mm_xor_si128(a->mid, _mm_clmulepi64_si128(xk, hk, 0x00));
+	/*
+	 * Keep the three sums as running sums in registers: left free, the
+	 * compiler reassociates the XORs into a tree and spills the partial
+	 * products (values derived from H) to the stack.
+	 */
+	__asm__("" : "+x"(a->lo), "+x"(a->hi), "+x"(a->mid));
 }
 
 /* hi:lo (256 bits, hi holding degrees 0..127) modulo P. */
@@ -263,7 +284,8 @@ static AESNI_TARGET __m128i ghash_data(__m128i y,
 			x = bswap128(load_block(p + 16 * i));
 			if (i == 0)
 				x = _mm_xor_si128(x, y);
-			ghash_acc_mul(&a, x, pw->h[7 - i], pw->hk[7 - i]);
+			ghash_acc_mul(&a, x, load_key(&pw->h[7 - i]),
+				      load_key(&pw->hk[7 - i]));
 		}
 		y = ghash_acc_reduce(&a);
 		p += 128;
@@ -282,7 +304,8 @@ static AESNI_TARGET __m128i ghash_data(__m128i y,
 		x = bswap128(x);
 		if (i == 0)
 			x = _mm_xor_si128(x, y);
-		ghash_acc_mul(&a, x, pw->h[nb - 1 - i], pw->hk[nb - 1 - i]);
+		ghash_acc_mul(&a, x, load_key(&pw->h[nb - 1 - i]),
+			      load_key(&pw->hk[nb - 1 - i]));
 	}
 	return ghash_acc_reduce(&a);
 }
@@ -294,7 +317,29 @@ static AESNI_TARGET __m128i ghash_data(__m128i y,
 static __always_inline AESNI_TARGET __m128i round_key(
 	const struct tlsx_gcm_key *k, int r)
 {
-	return _mm_load_si128((const __m128i *)(k->rk + 16 * r));
+	return load_key(k->rk + 16 * r);
+}
+
+/*
+ * An empty asm that claims to modify the @n blocks together: placed after
+ * each round it keeps the rounds in order, all blocks of one round before
+ * any of the next.  Without it GCC may reorder the unrolled code block by
+ * block, which serialises the AES latency and keeps every round key live
+ * at once, so some of them get spilled to the stack.
+ */
+static __always_inline AESNI_TARGET void round_barrier(__m128i *b, int n)
+{
+	int i;
+
+	if (n == 8) {
+		__asm__("" : "+x"(b[0]), "+x"(b[1]), "+x"(b[2]), "+x"(b[3]),
+			"+x"(b[4]), "+x"(b[5]), "+x"(b[6]), "+x"(b[7]));
+	} else if (n == 4) {
+		__asm__("" : "+x"(b[0]), "+x"(b[1]), "+x"(b[2]), "+x"(b[3]));
+	} else {
+		for (i = 0; i < n; i++)
+			__asm__("" : "+x"(b[i]));
+	}
 }
 
 /* AES of @n blocks in place; @rounds is a constant after inlining. */
@@ -314,6 +359,7 @@ static __always_inline AESNI_TARGET void aes_blocks(__m128i *b, int n,
 #pragma GCC unroll 16
 		for (i = 0; i < n; i++)
 			b[i] = _mm_aesenc_si128(b[i], rk);
+		round_barrier(b, n);
 	}
 	rk = round_key(k, rounds);
 #pragma GCC unroll 16
@@ -365,7 +411,8 @@ static __always_inline AESNI_TARGET __m128i ctr8_ghash8(
 			x = bswap128(load_block(gsrc + 16 * (r - 1)));
 			if (r == 1)
 				x = _mm_xor_si128(x, y);
-			ghash_acc_mul(&a, x, pw->h[8 - r], pw->hk[8 - r]);
+			ghash_acc_mul(&a, x, load_key(&pw->h[8 - r]),
+				      load_key(&pw->hk[8 - r]));
 		}
 	}
 	rk = round_key(k, rounds);
@@ -386,29 +433,45 @@ static __always_inline AESNI_TARGET __m128i ctr8_ghash8(
  * whose length is a multiple of 64 but not of 128).  The keystream of
  * up to eight blocks comes from one batch; the caller does the GHASH.
  */
+static __always_inline AESNI_TARGET void ctr_tail_n(__m128i ctr,
+						    const u8 *src, u8 *dst,
+						    size_t len,
+						    const struct tlsx_gcm_key *k,
+						    int rounds, int n)
+{
+	int full = len / 16, rest = len % 16;
+	__m128i b[8];
+	int i;
+
+	counter_blocks(b, n, ctr);
+	aes_blocks(b, n, k, rounds);
+	/*
+	 * Constant indices only (the branches test public lengths), so that
+	 * b[] lives in registers rather than in a stack array.
+	 */
+#pragma GCC unroll 16
+	for (i = 0; i < n; i++) {
+		if (i < full) {
+			store_block(dst + 16 * i, _mm_xor_si128(b[i],
+						load_block(src + 16 * i)));
+		} else if (i == full && rest) {
+			__m128i x = load_partial(src + 16 * i, rest);
+
+			store_partial(dst + 16 * i, _mm_xor_si128(x, b[i]),
+				      rest);
+		}
+	}
+}
+
 static __always_inline AESNI_TARGET void ctr_tail(__m128i ctr, const u8 *src,
 						  u8 *dst, size_t len,
 						  const struct tlsx_gcm_key *k,
 						  int rounds)
 {
-	__m128i b[8];
-	unsigned int i, full = len / 16, rest = len % 16;
-
-	if (len <= 64) {
-		counter_blocks(b, 4, ctr);
-		aes_blocks(b, 4, k, rounds);
-	} else {
-		counter_blocks(b, 8, ctr);
-		aes_blocks(b, 8, k, rounds);
-	}
-	for (i = 0; i < full; i++)
-		store_block(dst + 16 * i,
-			    _mm_xor_si128(b[i], load_block(src + 16 * i)));
-	if (rest) {
-		__m128i x = load_partial(src + 16 * full, rest);
-
-		store_partial(dst + 16 * full, _mm_xor_si128(x, b[full]), rest);
-	}
+	if (len <= 64)
+		ctr_tail_n(ctr, src, dst, len, k, rounds, 4);
+	else
+		ctr_tail_n(ctr, src, dst, len, k, rounds, 8);
 }
 
 /* One update of encryption or decryption with a constant round count. */
@@ -512,7 +575,7 @@ static AESNI_TARGET void gcm_aesni_final(union tlsx_aead_state *st,
 		aes_blocks(b, 1, &k->u.gcm, 10);
 	else
 		aes_blocks(b, 1, &k->u.gcm, 14);
-	y = gf_mul(_mm_xor_si128(y, lens), pw->h[0]);
+	y = gf_mul(_mm_xor_si128(y, lens), load_key(&pw->h[0]));
 	store_block(tag, _mm_xor_si128(bswap128(y), b[0]));
 }
 
