@@ -415,16 +415,17 @@ static __always_inline AESNI_TARGET __m128i ctr8_ghash8(
 				      load_key(&pw->hk[8 - r]));
 		}
 	}
+	/* aesenclast(x, k) ^ t = aesenclast(x, k ^ t): the text joins the key. */
 	rk = round_key(k, rounds);
 #pragma GCC unroll 16
 	for (i = 0; i < 8; i++)
-		b[i] = _mm_aesenclast_si128(b[i], rk);
+		b[i] = _mm_aesenclast_si128(b[i], _mm_xor_si128(rk,
+					    load_block(src + 16 * i)));
 	if (gsrc)
 		y = ghash_acc_reduce(&a);
 #pragma GCC unroll 16
 	for (i = 0; i < 8; i++)
-		store_block(dst + 16 * i,
-			    _mm_xor_si128(b[i], load_block(src + 16 * i)));
+		store_block(dst + 16 * i, b[i]);
 	return y;
 }
 
