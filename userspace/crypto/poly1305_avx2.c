@@ -6,32 +6,38 @@
  * h' = (h + m_1) r^n + m_2 r^(n-1) + ... + m_n r.  Splitting the blocks
  * into four streams j = 0..3 (blocks 4t + j + 1), each stream is a Horner
  * evaluation in r^4, and the stream of block j is finally multiplied by
- * r^(4-j):
+ * r^(4-j).  With G_t the t-th group of four blocks:
  *
  *   A = (h, 0, 0, 0)
- *   for t = 0 .. k-1:  A = (A + M_t) * (t < k-1 ? r^4 : (r^4, r^3, r^2, r))
+ *   A = (A + G_t) * r^4  for the groups but the last
+ *   A = (A + G_last) * (r^4, r^3, r^2, r)
  *   h' = A_0 + A_1 + A_2 + A_3
  *
- * so the last multiplication also applies the per-stream powers, and the
- * four products of one step are independent: one vector each.
+ * The four products of one step are independent: one vector each.  Two
+ * groups go in at once as A = (A + G_t) * r^8 + G_(t+1) * r^4, which
+ * shares one carry pass between two products and lets the product of
+ * G_(t+1) proceed while A is still being carried.
  *
  * Representation.  Numbers are in radix 2^26, five limbs, one limb of
  * each of the four streams per ymm register (a 64-bit lane each), so
  * VPMULUDQ (32x32->64 per lane) forms four limb products at once.  With
  * 2^130 = 5 (mod p), (A * R)_i = sum over j+k=i of A_j R_k plus
  * 5 * sum over j+k=i+5 of A_j R_k; the factors 5 R_k (k = 1..4) are
- * precomputed.  Limbs stay below 2^27 between steps (a partial carry pass
- * after each multiplication), the message adds at most 2^26, and 5 R_k <
- * 2^29, so each of the five products in a sum is below 2^56 and the sums
- * fit 64 bits with room to spare.  Messages are split into limbs with
- * shifts and masks, the 2^128 pad bit being 1 << 24 in limb 4.
+ * precomputed.
  *
- * Register plan per step: five sums d0..d4, the five limbs of A + M, the
- * mask and a product or two; the nine broadcast limbs of r^4 (r0..r4,
- * 5r1..5r4) would not fit in the 16 ymm registers as well, so they stay
- * on the stack and the multiplies read them as memory operands (the loop
- * hides their address from the optimiser so it does not hoist them and
- * spill sums instead).
+ * Bounds.  The powers of r are fully reduced (limbs below 2^26, 5 R_k
+ * below 2^28.4).  A carry pass leaves limbs below 2^26 + 2^10, the
+ * message adds at most 2^26, so a product is below 2^55.5 and a sum of
+ * ten (two products per step) below 2^59: 64-bit lanes do not overflow.
+ * Messages are split into limbs with shifts and masks, the 2^128 pad bit
+ * being 1 << 24 in limb 4.
+ *
+ * Register plan: five sums, the five limbs of A, then of G, and a few
+ * temporaries; the nine factors of a key (r0..r4, 5r1..5r4) are
+ * broadcast from the state where they are used, not hoisted.  That is
+ * still more than the 16 ymm registers, and the compiler spills products
+ * to the stack: the step costs about 60 instructions per 16 bytes, half
+ * of them multiplies and adds.
  *
  * Loading 64 bytes as two ymm of two blocks each and unpacking their
  * 64-bit halves puts the blocks in lane order (0, 2, 1, 3), so the powers
@@ -50,37 +56,40 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-/* The layout of st->simd for this engine. */
+/*
+ * The layout of st->simd for this engine: the nine factors of r^4 and of
+ * r^8 (limbs 0..4, then 5 * limbs 1..4) for broadcasting, and the same
+ * nine of (r^4, r^2, r^3, r) in lane order, as 64-bit lanes.
+ */
 struct poly1305_avx2_powers {
-	/* limb i (0..4), then 5 * limb i (i = 1..4), of r^4 */
-	u32 r4[9];
-	/* the same nine limbs of (r^4, r^2, r^3, r) in lane order */
-	u32 last[9][4];
+	u64 r4[9];
+	u64 r8[9];
+	u64 last[9][4];
 };
 
-struct poly1305_avx2_key {
-	__m256i r[5];	/* r_0..r_4 */
-	__m256i s[5];	/* s[k] = 5 r_k for k = 1..4 (s[0] unused) */
-};
+_Static_assert(sizeof(struct poly1305_avx2_powers) <= TLSX_POLY1305_SIMD_BYTES,
+	       "poly1305_avx2_powers does not fit the state");
 
 static AVX2 void poly1305_avx2_setup(struct tlsx_poly1305_state *st)
 {
 	struct poly1305_avx2_powers *pw = (void *)st->simd;
 	static const int lane_power[4] = { 3, 1, 2, 0 };	/* r^4 r^2 r^3 r */
-	u64 p64[4][3];		/* r, r^2, r^3, r^4 */
-	u32 p[4][5];
+	u64 p64[8][3];		/* r .. r^8 */
+	u32 p[8][5];
 	int i, j;
 
-	poly1305_powers(p64, st->r, 4);
-	for (j = 0; j < 4; j++)
+	poly1305_powers(p64, st->r, 8);
+	for (j = 0; j < 8; j++)
 		poly1305_to26(p[j], p64[j]);
 	for (i = 0; i < 5; i++) {
 		pw->r4[i] = p[3][i];
+		pw->r8[i] = p[7][i];
 		for (j = 0; j < 4; j++)
 			pw->last[i][j] = p[lane_power[j]][i];
 	}
 	for (i = 1; i < 5; i++) {
 		pw->r4[4 + i] = 5 * p[3][i];
+		pw->r8[4 + i] = 5 * p[7][i];
 		for (j = 0; j < 4; j++)
 			pw->last[4 + i][j] = 5 * p[lane_power[j]][i];
 	}
@@ -127,83 +136,125 @@ poly1305_avx2_add(struct poly1305_avx2_vec a, struct poly1305_avx2_vec b)
 	return a;
 }
 
-/* h * key, partially reduced: limbs below 2^26 + 2^10. */
-static __always_inline AVX2 struct poly1305_avx2_vec
-poly1305_avx2_mul(struct poly1305_avx2_vec h, const struct poly1305_avx2_key *k)
-{
-	const __m256i mask = _mm256_set1_epi64x(POLY1305_M26);
-	__m256i d0, d1, d2, d3, d4, c;
+/* Five sums of products, one per limb. */
+struct poly1305_avx2_sums {
+	__m256i d0, d1, d2, d3, d4;
+};
+
+/*
+ * The nine factors of a key are read from memory at each use: a key
+ * broadcast from k[9] (r0..r4, 5r1..5r4), or per lane from k[9][4].
+ */
+#define POLY1305_AVX2_BCAST(k, i) _mm256_set1_epi64x((k)[i])
+#define POLY1305_AVX2_LANES(k, i) \
+	_mm256_loadu_si256((const __m256i_u *)((k) + 4 * (i)))
+
+/*
+ * s += h * key.  Limb by limb of h, so that only the five sums, the limbs
+ * of h not yet used and a product or two are live.
+ */
+#define POLY1305_AVX2_MADD(s, h, K, k)					\
+	do {								\
+		__m256i t_;						\
+									\
+		t_ = (h).l0;						\
+		(s).d0 = ADD((s).d0, MUL(t_, K(k, 0)));			\
+		(s).d1 = ADD((s).d1, MUL(t_, K(k, 1)));			\
+		(s).d2 = ADD((s).d2, MUL(t_, K(k, 2)));			\
+		(s).d3 = ADD((s).d3, MUL(t_, K(k, 3)));			\
+		(s).d4 = ADD((s).d4, MUL(t_, K(k, 4)));			\
+		t_ = (h).l1;						\
+		(s).d0 = ADD((s).d0, MUL(t_, K(k, 8)));			\
+		(s).d1 = ADD((s).d1, MUL(t_, K(k, 0)));			\
+		(s).d2 = ADD((s).d2, MUL(t_, K(k, 1)));			\
+		(s).d3 = ADD((s).d3, MUL(t_, K(k, 2)));			\
+		(s).d4 = ADD((s).d4, MUL(t_, K(k, 3)));			\
+		t_ = (h).l2;						\
+		(s).d0 = ADD((s).d0, MUL(t_, K(k, 7)));			\
+		(s).d1 = ADD((s).d1, MUL(t_, K(k, 8)));			\
+		(s).d2 = ADD((s).d2, MUL(t_, K(k, 0)));			\
+		(s).d3 = ADD((s).d3, MUL(t_, K(k, 1)));			\
+		(s).d4 = ADD((s).d4, MUL(t_, K(k, 2)));			\
+		t_ = (h).l3;						\
+		(s).d0 = ADD((s).d0, MUL(t_, K(k, 6)));			\
+		(s).d1 = ADD((s).d1, MUL(t_, K(k, 7)));			\
+		(s).d2 = ADD((s).d2, MUL(t_, K(k, 8)));			\
+		(s).d3 = ADD((s).d3, MUL(t_, K(k, 0)));			\
+		(s).d4 = ADD((s).d4, MUL(t_, K(k, 1)));			\
+		t_ = (h).l4;						\
+		(s).d0 = ADD((s).d0, MUL(t_, K(k, 5)));			\
+		(s).d1 = ADD((s).d1, MUL(t_, K(k, 6)));			\
+		(s).d2 = ADD((s).d2, MUL(t_, K(k, 7)));			\
+		(s).d3 = ADD((s).d3, MUL(t_, K(k, 8)));			\
+		(s).d4 = ADD((s).d4, MUL(t_, K(k, 0)));			\
+	} while (0)
 
 #define MUL(a, b) _mm256_mul_epu32(a, b)
 #define ADD(a, b) _mm256_add_epi64(a, b)
-	/*
-	 * Limb by limb of h, so that only the five sums, the limbs of h not
-	 * yet used and a product are live: the key is read from memory.
-	 */
-	d0 = MUL(h.l0, k->r[0]);
-	d1 = MUL(h.l0, k->r[1]);
-	d2 = MUL(h.l0, k->r[2]);
-	d3 = MUL(h.l0, k->r[3]);
-	d4 = MUL(h.l0, k->r[4]);
-	d0 = ADD(d0, MUL(h.l1, k->s[4]));
-	d1 = ADD(d1, MUL(h.l1, k->r[0]));
-	d2 = ADD(d2, MUL(h.l1, k->r[1]));
-	d3 = ADD(d3, MUL(h.l1, k->r[2]));
-	d4 = ADD(d4, MUL(h.l1, k->r[3]));
-	d0 = ADD(d0, MUL(h.l2, k->s[3]));
-	d1 = ADD(d1, MUL(h.l2, k->s[4]));
-	d2 = ADD(d2, MUL(h.l2, k->r[0]));
-	d3 = ADD(d3, MUL(h.l2, k->r[1]));
-	d4 = ADD(d4, MUL(h.l2, k->r[2]));
-	d0 = ADD(d0, MUL(h.l3, k->s[2]));
-	d1 = ADD(d1, MUL(h.l3, k->s[3]));
-	d2 = ADD(d2, MUL(h.l3, k->s[4]));
-	d3 = ADD(d3, MUL(h.l3, k->r[0]));
-	d4 = ADD(d4, MUL(h.l3, k->r[1]));
-	d0 = ADD(d0, MUL(h.l4, k->s[1]));
-	d1 = ADD(d1, MUL(h.l4, k->s[2]));
-	d2 = ADD(d2, MUL(h.l4, k->s[3]));
-	d3 = ADD(d3, MUL(h.l4, k->s[4]));
-	d4 = ADD(d4, MUL(h.l4, k->r[0]));
+
+/* The sums as limbs below 2^26 + 2^10 (see the top of the file). */
+static __always_inline AVX2 struct poly1305_avx2_vec
+poly1305_avx2_carry(struct poly1305_avx2_sums s)
+{
+	const __m256i mask = _mm256_set1_epi64x(POLY1305_M26);
+	struct poly1305_avx2_vec h;
+	__m256i c;
 
 	/*
 	 * Two carry chains side by side, d0 -> d1 -> d2 -> d3 -> d4 and
 	 * d3 -> d4 -> d0 (times 5, as 2^130 = 5): every limb ends below
 	 * 2^26 except d1 and d4, which may exceed it by a small carry.
 	 */
-	c = _mm256_srli_epi64(d0, 26);
-	d0 = _mm256_and_si256(d0, mask);
-	d1 = ADD(d1, c);
-	c = _mm256_srli_epi64(d3, 26);
-	d3 = _mm256_and_si256(d3, mask);
-	d4 = ADD(d4, c);
+	c = _mm256_srli_epi64(s.d0, 26);
+	s.d0 = _mm256_and_si256(s.d0, mask);
+	s.d1 = ADD(s.d1, c);
+	c = _mm256_srli_epi64(s.d3, 26);
+	s.d3 = _mm256_and_si256(s.d3, mask);
+	s.d4 = ADD(s.d4, c);
 
-	c = _mm256_srli_epi64(d1, 26);
-	d1 = _mm256_and_si256(d1, mask);
-	d2 = ADD(d2, c);
-	c = _mm256_srli_epi64(d4, 26);
-	d4 = _mm256_and_si256(d4, mask);
-	d0 = ADD(d0, ADD(c, _mm256_slli_epi64(c, 2)));
+	c = _mm256_srli_epi64(s.d1, 26);
+	s.d1 = _mm256_and_si256(s.d1, mask);
+	s.d2 = ADD(s.d2, c);
+	c = _mm256_srli_epi64(s.d4, 26);
+	s.d4 = _mm256_and_si256(s.d4, mask);
+	s.d0 = ADD(s.d0, ADD(c, _mm256_slli_epi64(c, 2)));
 
-	c = _mm256_srli_epi64(d2, 26);
-	d2 = _mm256_and_si256(d2, mask);
-	d3 = ADD(d3, c);
-	c = _mm256_srli_epi64(d0, 26);
-	d0 = _mm256_and_si256(d0, mask);
-	d1 = ADD(d1, c);
+	c = _mm256_srli_epi64(s.d2, 26);
+	s.d2 = _mm256_and_si256(s.d2, mask);
+	s.d3 = ADD(s.d3, c);
+	c = _mm256_srli_epi64(s.d0, 26);
+	s.d0 = _mm256_and_si256(s.d0, mask);
+	s.d1 = ADD(s.d1, c);
 
-	c = _mm256_srli_epi64(d3, 26);
-	d3 = _mm256_and_si256(d3, mask);
-	d4 = ADD(d4, c);
-#undef MUL
-#undef ADD
-	h.l0 = d0;
-	h.l1 = d1;
-	h.l2 = d2;
-	h.l3 = d3;
-	h.l4 = d4;
+	c = _mm256_srli_epi64(s.d3, 26);
+	s.d3 = _mm256_and_si256(s.d3, mask);
+	s.d4 = ADD(s.d4, c);
+
+	h.l0 = s.d0;
+	h.l1 = s.d1;
+	h.l2 = s.d2;
+	h.l3 = s.d3;
+	h.l4 = s.d4;
 	return h;
 }
+
+static __always_inline AVX2 struct poly1305_avx2_sums poly1305_avx2_zero(void)
+{
+	struct poly1305_avx2_sums s;
+
+	s.d0 = _mm256_setzero_si256();
+	s.d1 = s.d0;
+	s.d2 = s.d0;
+	s.d3 = s.d0;
+	s.d4 = s.d0;
+	return s;
+}
+
+/*
+ * Hide a key's address from the optimiser, so that it does not hoist the
+ * nine factors out of the loop into registers (there are 16).
+ */
+#define POLY1305_AVX2_OPAQUE(k) __asm__("" : "+r"(k))
 
 /* Sum of the four 64-bit lanes of @v. */
 static __always_inline AVX2 u64 poly1305_avx2_hsum(__m256i v)
@@ -220,29 +271,17 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 {
 	unsigned __int128 d;
 	const struct poly1305_avx2_powers *pw = (const void *)st->simd;
-	struct poly1305_avx2_key k4, kl, *kp;
-	struct poly1305_avx2_vec h;
+	const u64 *k4, *k8, *kl;
+	struct poly1305_avx2_sums s;
+	struct poly1305_avx2_vec h, m;
 	u32 l[5];
 	u64 t[5], c;
-	size_t n = nblocks / 4, i;
+	size_t n = nblocks / 4;
 
 	if (!n)
 		return 0;
 	if (st->simd_ready != POLY1305_ENGINE_AVX2)
 		poly1305_avx2_setup(st);
-
-	for (i = 0; i < 5; i++) {
-		k4.r[i] = _mm256_set1_epi32(pw->r4[i]);
-		kl.r[i] = _mm256_cvtepu32_epi64(
-			_mm_loadu_si128((const __m128i *)pw->last[i]));
-	}
-	k4.s[0] = k4.r[0];
-	kl.s[0] = kl.r[0];
-	for (i = 1; i < 5; i++) {
-		k4.s[i] = _mm256_set1_epi32(pw->r4[4 + i]);
-		kl.s[i] = _mm256_cvtepu32_epi64(
-			_mm_loadu_si128((const __m128i *)pw->last[4 + i]));
-	}
 
 	/* The incoming accumulator joins stream 0 (lane 0). */
 	poly1305_to26(l, st->h);
@@ -252,21 +291,46 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	h.l3 = _mm256_set_epi64x(0, 0, 0, l[3]);
 	h.l4 = _mm256_set_epi64x(0, 0, 0, l[4]);
 
-	for (;;) {
+	/*
+	 * Groups of four blocks G_0 .. G_(n-1).  h always waits for the next
+	 * group to be added; two groups at a time go in as
+	 * (h + G) * r^8 + G' * r^4 with a single carry pass.
+	 */
+	if (n & 1) {
 		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
 		p += 64;
 		if (!--n)
-			break;
-		/*
-		 * Hide the key's address from the optimiser, so that it
-		 * reads the key as memory operands instead of hoisting it
-		 * into registers and spilling partial products.
-		 */
-		kp = &k4;
-		__asm__("" : "+r"(kp));
-		h = poly1305_avx2_mul(h, kp);
+			goto last;
+		k4 = pw->r4;
+		s = poly1305_avx2_zero();
+		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k4);
+		h = poly1305_avx2_carry(s);
 	}
-	h = poly1305_avx2_mul(h, &kl);
+	while (n > 2) {
+		k4 = pw->r4;
+		k8 = pw->r8;
+		POLY1305_AVX2_OPAQUE(k4);
+		POLY1305_AVX2_OPAQUE(k8);
+		m = poly1305_avx2_load(p + 64);
+		s = poly1305_avx2_zero();
+		POLY1305_AVX2_MADD(s, m, POLY1305_AVX2_BCAST, k4);
+		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
+		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k8);
+		h = poly1305_avx2_carry(s);
+		p += 128;
+		n -= 2;
+	}
+	k4 = pw->r4;
+	h = poly1305_avx2_add(h, poly1305_avx2_load(p));
+	s = poly1305_avx2_zero();
+	POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k4);
+	h = poly1305_avx2_carry(s);
+	h = poly1305_avx2_add(h, poly1305_avx2_load(p + 64));
+last:
+	kl = &pw->last[0][0];
+	s = poly1305_avx2_zero();
+	POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_LANES, kl);
+	h = poly1305_avx2_carry(s);
 
 	/*
 	 * Add the streams and return to radix 2^64.  Each limb sum is below
@@ -294,7 +358,5 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	st->h[2] += (u64)(d >> 64);
 
 	memzero_explicit(l, sizeof(l));
-	memzero_explicit(&k4, sizeof(k4));
-	memzero_explicit(&kl, sizeof(kl));
 	return nblocks & ~(size_t)3;
 }

@@ -81,6 +81,9 @@ struct poly1305_ifma_powers {
 	u64 last[5][8];
 };
 
+_Static_assert(sizeof(struct poly1305_ifma_powers) <= TLSX_POLY1305_SIMD_BYTES,
+	       "poly1305_ifma_powers does not fit the state");
+
 /* Three limbs of eight numbers, one per 64-bit lane. */
 struct poly1305_ifma_vec {
 	__m512i l0, l1, l2;
@@ -276,7 +279,6 @@ static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 
 	memzero_explicit(p64, sizeof(p64));
 	memzero_explicit(p, sizeof(p));
-	memzero_explicit(&k, sizeof(k));
 	st->simd_ready = POLY1305_ENGINE_IFMA;
 }
 
@@ -324,7 +326,6 @@ size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 			p += 256;
 			n -= 2;
 		} while (n > 2);
-		memzero_explicit(&k16, sizeof(k16));
 	}
 	a = poly1305_ifma_add(a, poly1305_ifma_load(p));
 	a = poly1305_ifma_mul(a, &k8);
@@ -354,8 +355,7 @@ last:
 	st->h[1] = (u64)d;
 	st->h[2] += (u64)(d >> 64);
 
+	/* The key vectors live in registers only (32 of them), not here. */
 	memzero_explicit(l, sizeof(l));
-	memzero_explicit(&k8, sizeof(k8));
-	memzero_explicit(&kl, sizeof(kl));
 	return nblocks & ~(size_t)7;
 }

@@ -11,7 +11,9 @@
  *
  * Runs of at least POLY1305_*_MIN_BLOCKS whole blocks go to the vector
  * engine chosen at init when the caller asked for one: below that the
- * scalar code wins, counting the powers of r the vector code needs.
+ * scalar code wins, counting the powers of r the vector code needs.  A
+ * vector engine is used only where the build has it (the build defines
+ * TLSX_HAVE_POLY1305_AVX2 / _AVX512 for the SIMD files it compiles).
  */
 #include "aead.h"
 #include "poly1305_impl.h"
@@ -55,14 +57,19 @@ void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 	st->buf_len = 0;
 	st->simd_ready = 0;
 	st->engine = POLY1305_ENGINE_SCALAR;
-	if (impl == TLSX_IMPL_AVX2 || impl == TLSX_IMPL_AVX512) {
-		cpu = tlsx_cpu_features();
-		if (impl == TLSX_IMPL_AVX512 && cpu->avx512ifma &&
-		    cpu->zmm_ok)
-			st->engine = POLY1305_ENGINE_IFMA;
-		else if (cpu->avx2)
-			st->engine = POLY1305_ENGINE_AVX2;
+	if (impl != TLSX_IMPL_AVX2 && impl != TLSX_IMPL_AVX512)
+		return;
+	cpu = tlsx_cpu_features();
+#ifdef TLSX_HAVE_POLY1305_AVX512
+	if (impl == TLSX_IMPL_AVX512 && cpu->avx512ifma && cpu->zmm_ok) {
+		st->engine = POLY1305_ENGINE_IFMA;
+		return;
 	}
+#endif
+#ifdef TLSX_HAVE_POLY1305_AVX2
+	if (cpu->avx2)
+		st->engine = POLY1305_ENGINE_AVX2;
+#endif
 }
 
 void tlsx_poly1305_use_generic(struct tlsx_poly1305_state *st)
@@ -84,10 +91,14 @@ static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
 	else
 		nblocks_min = POLY1305_AVX2_MIN_BLOCKS;
 
+#ifdef TLSX_HAVE_POLY1305_AVX512
 	if (st->engine == POLY1305_ENGINE_IFMA && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_ifma(st, p, nblocks);
-	else if (st->engine == POLY1305_ENGINE_AVX2 && nblocks >= nblocks_min)
+#endif
+#ifdef TLSX_HAVE_POLY1305_AVX2
+	if (st->engine == POLY1305_ENGINE_AVX2 && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_avx2(st, p, nblocks);
+#endif
 	if (done < nblocks)
 		tlsx_poly1305_blocks_scalar(st->h, st->r,
 					    p + done * TLSX_POLY1305_BLOCK,
