@@ -189,17 +189,17 @@ static void sub_bytes(u64 q[8])
 
 /*
  * ShiftRows: row r (the 16-bit lane at bit 16 * r) turns left by r
- * columns, i.e. its nibbles move down by r places, wrapping.
+ * columns, i.e. its nibbles move down by r places, wrapping.  Done in two
+ * steps: rows 1 and 3 move by one nibble, then rows 2 and 3 by two.
  */
 static __always_inline u64 shift_rows_plane(u64 x)
 {
-	return (x & 0x000000000000ffffULL) |
-	       ((x >> 4) & 0x000000000fff0000ULL) |
-	       ((x << 12) & 0x00000000f0000000ULL) |
-	       ((x >> 8) & 0x000000ff00000000ULL) |
-	       ((x << 8) & 0x0000ff0000000000ULL) |
-	       ((x >> 12) & 0x000f000000000000ULL) |
-	       ((x << 4) & 0xfff0000000000000ULL);
+	x = (x & 0x0000ffff0000ffffULL) |
+	    ((x >> 4) & 0x0fff00000fff0000ULL) |
+	    ((x << 12) & 0xf0000000f0000000ULL);
+	return (x & 0x00000000ffffffffULL) |
+	       ((x >> 8) & 0x00ff00ff00000000ULL) |
+	       ((x << 8) & 0xff00ff0000000000ULL);
 }
 
 static __always_inline u64 rotr_plane(u64 x, unsigned int n)
