@@ -45,7 +45,8 @@
 #define v_set1_64(x)		_mm512_set1_epi64((long long)(x))
 #define v_add32(a, b)		_mm512_add_epi32((a), (b))
 #define v_swap64(x)		_mm512_shuffle_epi32((x), _MM_PERM_BADC)
-#define v_pin(x)		__asm__("" : "+v"(x))
+#define GCM_VREG(x)		"v"(x)	/* asm operand: a vector register */
+#define v_pin(x)		__asm__("" : "+" GCM_VREG(x))
 #define v_zext128(x)		_mm512_zextsi128_si512(x)
 #define v_ctr_inc(n)		_mm512_set_epi32(0, 0, 0, (n), 0, 0, 0, (n), \
 						 0, 0, 0, (n), 0, 0, 0, (n))

@@ -47,7 +47,8 @@
 #define v_set1_64(x)		_mm256_set1_epi64x((long long)(x))
 #define v_add32(a, b)		_mm256_add_epi32((a), (b))
 #define v_swap64(x)		_mm256_shuffle_epi32((x), 0x4e)
-#define v_pin(x)		__asm__("" : "+x"(x))
+#define GCM_VREG(x)		"x"(x)	/* asm operand: a vector register */
+#define v_pin(x)		__asm__("" : "+" GCM_VREG(x))
 #define v_zext128(x)		_mm256_zextsi128_si256(x)
 #define v_ctr_inc(n)		_mm256_set_epi32(0, 0, 0, (n), 0, 0, 0, (n))
 #define v_ctr_lane_index()	_mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)
@@ -58,11 +59,14 @@ __m256i v_load_part(const u8 *p, size_t n)
 {
 	u8 buf[32] __aligned(32);
 	size_t i;
+	__m256i v;
 
 	v_store(buf, _mm256_setzero_si256());
 	for (i = 0; i < n; i++)
 		buf[i] = p[i];
-	return _mm256_load_si256((const void *)buf);
+	v = _mm256_load_si256((const void *)buf);
+	memzero_explicit(buf, sizeof(buf));	/* it held text */
+	return v;
 }
 
 /* Store the first @n (< 32) bytes of @v at @p. */

@@ -82,6 +82,18 @@
 #define GCM_BATCH	(GCM_NB * 16)		/* bytes per batch */
 #define GCM_TABLE_BLOCKS (GCM_NB + GCM_LANES - 1)
 
+/*
+ * The kernel builds with -ftrivial-auto-var-init=zero, which zeroes local
+ * arrays of vectors and thereby keeps them in memory: the main loop's
+ * registers end up on a 2.5 KiB stack frame.  Every such array here is
+ * written before it is read, so exempt them.
+ */
+#if __has_attribute(__uninitialized__)
+#define GCM_NOINIT	__attribute__((__uninitialized__))
+#else
+#define GCM_NOINIT
+#endif
+
 #ifdef GCM_KX_TABLE
 _Static_assert(GCM_TABLE_BLOCKS * 32 <= TLSX_GCM_SIMD_BYTES,
 #else
@@ -203,29 +215,34 @@ const u8 *gcm_powers(const struct tlsx_gcm_key *k)
 	return k->simd;
 }
 
-/* Round keys, each broadcast to every lane. */
+/*
+ * Round key @r, broadcast to every lane, loaded from the key each time it
+ * is used (a load is cheap next to an AES round).  The empty volatile asm
+ * stops the compiler from hoisting the loads out of the loops and keeping
+ * 11 to 15 broadcast keys in registers, where they would crowd out the
+ * data and be spilled: key material would then be copied to the stack.
+ */
 static __always_inline GCM_TARGET
-void gcm_load_round_keys(gvec *rk, const struct tlsx_gcm_key *k,
-			 const u32 rounds)
+gvec gcm_rk(const u8 *rk, u32 r)
 {
-	u32 r;
+	gvec v = v_bcast128(_mm_loadu_si128((const void *)(rk + 16 * r)));
 
-	for (r = 0; r <= rounds; r++)
-		rk[r] = v_bcast128(_mm_loadu_si128((const void *)
-						   (k->rk + 16 * r)));
+	__asm__ volatile("" : "+" GCM_VREG(v));
+	return v;
 }
 
 /* One vector of AES-CTR keystream XORed into @in (full rounds). */
 static __always_inline GCM_TARGET
-gvec gcm_aes_xor(const gvec *rk, const u32 rounds, gvec ctr, gvec bswap,
+gvec gcm_aes_xor(const u8 *rk, const u32 rounds, gvec ctr, gvec bswap,
 		 gvec in)
 {
-	gvec x = v_xor(v_shuffle8(ctr, bswap), rk[0]);
+	gvec x = v_xor(v_shuffle8(ctr, bswap), gcm_rk(rk, 0));
 	u32 r;
 
+#pragma GCC unroll 16
 	for (r = 1; r < rounds; r++)
-		x = v_aesenc(x, rk[r]);
-	return v_aesenclast(x, v_xor(rk[rounds], in));
+		x = v_aesenc(x, gcm_rk(rk, r));
+	return v_aesenclast(x, v_xor(gcm_rk(rk, rounds), in));
 }
 
 /*
@@ -239,7 +256,7 @@ __m128i gcm_ghash_part(const struct tlsx_gcm_key *k, __m128i acc, const u8 *p,
 	const gvec bswap = gcm_bswap_mask();
 	size_t nb = (len + 15) / 16;
 	const u8 *hp = gcm_powers(k) + (GCM_NB - nb) * 16;
-	struct gcm_prod prod;
+	struct gcm_prod prod GCM_NOINIT;
 	size_t i, n;
 	gvec x;
 
@@ -280,7 +297,7 @@ __m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
 			const gvec *ct, gvec bswap)
 {
 	const u8 *hp = gcm_powers(k);
-	struct gcm_prod prod;
+	struct gcm_prod prod GCM_NOINIT;
 	int i;
 
 	gcm_prod_init(&prod, v_xor(v_shuffle8(ct[0], bswap), v_zext128(acc)),
@@ -298,47 +315,61 @@ __m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
  * @acc.  @in and @gh may be the same array (decryption).
  */
 static __always_inline GCM_TARGET
-__m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const gvec *rk,
+__m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 			   const u32 rounds, gvec *ctr, gvec bswap,
 			   const gvec *in, gvec *out, const gvec *gh,
 			   __m128i acc)
 {
 	const u8 *hp = gcm_powers(k);
 	const gvec inc = v_ctr_inc(GCM_LANES);
-	struct gcm_prod prod;
-	gvec x[GCM_NV], g;
+	struct gcm_prod prod GCM_NOINIT;
+	gvec x[GCM_NV] GCM_NOINIT, g, kr;
 	u32 r;
-	int i;
+	int i, j;
 
+	kr = gcm_rk(rk, 0);
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_NV; i++) {
-		x[i] = v_xor(v_shuffle8(*ctr, bswap), rk[0]);
+		x[i] = v_xor(v_shuffle8(*ctr, bswap), kr);
 		*ctr = v_add32(*ctr, inc);
+		/*
+		 * One add after another: otherwise the compiler precomputes
+		 * ctr + i * inc for every i and keeps those in registers
+		 * (or on the stack) across the loop.
+		 */
+		v_pin(*ctr);
 	}
 #pragma GCC unroll 16
 	for (r = 1; r < rounds; r++) {
+		kr = gcm_rk(rk, r);
 #pragma GCC unroll 16
 		for (i = 0; i < GCM_NV; i++)
-			x[i] = v_aesenc(x[i], rk[r]);
-		/* Spread the GHASH steps evenly over the rounds. */
+			x[i] = v_aesenc(x[i], kr);
+		/*
+		 * Spread the GHASH steps evenly over the rounds.  Step j
+		 * hashes vector (j + 1) mod NV: vector 0, the one that needs
+		 * the accumulator of the previous batch, goes last, so the
+		 * previous reduction has a whole batch of time to finish.
+		 */
 #pragma GCC unroll 16
-		for (i = 0; i < GCM_NV; i++) {
-			if (i * (rounds - 1) / GCM_NV != r - 1)
+		for (j = 0; j < GCM_NV; j++) {
+			if (j * (rounds - 1) / GCM_NV != r - 1)
 				continue;
+			i = (j + 1) % GCM_NV;
 			g = v_shuffle8(gh[i], bswap);
 			if (i == 0)
-				gcm_prod_init(&prod,
-					      v_xor(g, v_zext128(acc)),
-					      hp);
+				g = v_xor(g, v_zext128(acc));
+			if (j == 0)
+				gcm_prod_init(&prod, g, hp + i * GCM_VB);
 			else
-				gcm_prod_add(&prod, g,
-					     hp + i * GCM_VB);
+				gcm_prod_add(&prod, g, hp + i * GCM_VB);
 		}
 	}
 	acc = gcm_prod_reduce(&prod);
+	kr = gcm_rk(rk, rounds);
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_NV; i++)
-		out[i] = v_aesenclast(x[i], v_xor(rk[rounds], in[i]));
+		out[i] = v_aesenclast(x[i], v_xor(kr, in[i]));
 	return acc;
 }
 
@@ -348,14 +379,14 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const gvec *rk,
  * the ciphertext (zero beyond the text).
  */
 static __always_inline GCM_TARGET
-__m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const gvec *rk,
+__m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const u8 *rk,
 		       const u32 rounds, gvec ctr, gvec bswap, const u8 *src,
 		       u8 *dst, size_t len, __m128i acc, const bool enc)
 {
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	size_t nb = (len + 15) / 16;
 	const u8 *hp = gcm_powers(k) + (GCM_NB - nb) * 16;
-	struct gcm_prod prod;
+	struct gcm_prod prod GCM_NOINIT;
 	size_t i, n;
 	gvec in, out, c;
 
@@ -400,14 +431,15 @@ void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 		const u32 rounds)
 {
 	const gvec bswap = gcm_bswap_mask();
-	gvec rk[15], ctr, in[GCM_NV], ct[GCM_NV];
+	const u8 *rk = k->rk;
+	gvec ctr;
+	gvec in[GCM_NV] GCM_NOINIT, ct[GCM_NV] GCM_NOINIT;
 	size_t total = len;
 	__m128i acc;
 	int i;
 
 	if (!len)
 		return;
-	gcm_load_round_keys(rk, k, rounds);
 	acc = gcm_bswap128(_mm_loadu_si128((const void *)st->acc));
 	ctr = gcm_first_ctr(st);
 
