@@ -4,12 +4,12 @@
  * as used by ChaCha20-Poly1305.
  *
  * The state is of fixed size, needs no allocation and is wiped by
- * tlsx_poly1305_final().  Between calls the accumulator is always kept in
- * the scalar form (radix 2^64), so the engines (poly1305_generic.c,
- * poly1305_avx2.c, poly1305_avx512.c) may take turns on one message; the
- * vector engines compute the powers of r they need into @simd the first
- * time a message is long enough for them, so short records pay nothing
- * for them.
+ * tlsx_poly1305_final().  The vector engines (poly1305_avx2.c,
+ * poly1305_avx512.c) compute the powers of r they need into @simd the
+ * first time a message is long enough for them, so short records pay
+ * nothing for them, and keep their lanes of the accumulator there between
+ * calls, so a message fed in many pieces pays for combining the lanes
+ * once (see poly1305_impl.h).
  */
 #ifndef TLSX_CRYPTO_POLY1305_H
 #define TLSX_CRYPTO_POLY1305_H
@@ -27,7 +27,7 @@ enum tlsx_aead_impl;
 #define TLSX_POLY1305_KEY_LEN	32
 #define TLSX_POLY1305_TAG_LEN	16
 /* Room for the powers of r of the widest engine (poly1305_impl.h). */
-#define TLSX_POLY1305_SIMD_BYTES	448
+#define TLSX_POLY1305_SIMD_BYTES	592
 
 struct tlsx_poly1305_state {
 	u64 h[3];		/* accumulator, radix 2^64, h < 2^131 */
@@ -37,6 +37,7 @@ struct tlsx_poly1305_state {
 	u32 buf_len;		/* bytes in @buf */
 	u32 engine;		/* POLY1305_ENGINE_* (poly1305_impl.h) */
 	u32 simd_ready;		/* @simd holds the engine's powers of r */
+	u32 simd_lanes;		/* @simd holds the accumulator, not @h */
 	u8 simd[TLSX_POLY1305_SIMD_BYTES] __aligned(16);
 };
 
@@ -52,20 +53,16 @@ void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 
 /*
  * tlsx_poly1305_update() - absorb @len bytes (any length; partial blocks
- * are buffered).  When the state's impl is not GENERIC or SSE, this must
- * be called inside a SIMD section.
+ * are buffered).  When @impl was AVX2 or AVX512, this must be called
+ * inside a SIMD section.
  */
 void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 			  size_t len);
 
 /*
- * tlsx_poly1305_use_generic() - from now on absorb with the scalar code
- * only (for a caller that finds the FPU unusable in the middle of a
- * message); the tag is unchanged.
+ * tlsx_poly1305_final() - write the 16-byte tag and wipe @st.  When @impl
+ * was AVX2 or AVX512, this too must be called inside a SIMD section.
  */
-void tlsx_poly1305_use_generic(struct tlsx_poly1305_state *st);
-
-/* tlsx_poly1305_final() - write the 16-byte tag and wipe @st. */
 void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16]);
 
 #endif /* TLSX_CRYPTO_POLY1305_H */

@@ -43,9 +43,12 @@
  * 64-bit halves puts the blocks in lane order (0, 2, 1, 3), so the powers
  * for the last step are laid out as (r^4, r^2, r^3, r).
  *
- * The accumulator enters and leaves in the scalar form (radix 2^64), and
- * the powers of r are computed into the state's @simd area the first time
- * this engine runs on a message.
+ * The powers of r are computed into the state's @simd area the first time
+ * this engine runs on a message.  The lanes stay there between calls,
+ * with the last group added but not yet multiplied; the first call takes
+ * the scalar accumulator into lane 0, and tlsx_poly1305_fold_*() applies
+ * the per-lane powers and adds the lanes back into the scalar form
+ * (radix 2^64) when the scalar code needs it (see poly1305_impl.h).
  */
 #ifdef __KERNEL__
 #define _MM_MALLOC_H_INCLUDED
@@ -65,6 +68,8 @@ struct poly1305_avx2_powers {
 	u64 r4[9];
 	u64 r8[9];
 	u64 last[9][4];
+	/* the lanes of the accumulator between calls (st->simd_lanes) */
+	u64 acc[5][4];
 };
 
 _Static_assert(sizeof(struct poly1305_avx2_powers) <= TLSX_POLY1305_SIMD_BYTES,
@@ -269,13 +274,11 @@ static __always_inline AVX2 u64 poly1305_avx2_hsum(__m256i v)
 size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 				      const u8 *p, size_t nblocks)
 {
-	unsigned __int128 d;
-	const struct poly1305_avx2_powers *pw = (const void *)st->simd;
-	const u64 *k4, *k8, *kl;
+	struct poly1305_avx2_powers *pw = (void *)st->simd;
+	const u64 *k4, *k8;
 	struct poly1305_avx2_sums s;
 	struct poly1305_avx2_vec h, m;
 	u32 l[5];
-	u64 t[5], c;
 	size_t n = nblocks / 4;
 
 	if (!n)
@@ -283,51 +286,79 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	if (st->simd_ready != POLY1305_ENGINE_AVX2)
 		poly1305_avx2_setup(st);
 
-	/* The incoming accumulator joins stream 0 (lane 0). */
-	poly1305_to26(l, st->h);
-	h.l0 = _mm256_set_epi64x(0, 0, 0, l[0]);
-	h.l1 = _mm256_set_epi64x(0, 0, 0, l[1]);
-	h.l2 = _mm256_set_epi64x(0, 0, 0, l[2]);
-	h.l3 = _mm256_set_epi64x(0, 0, 0, l[3]);
-	h.l4 = _mm256_set_epi64x(0, 0, 0, l[4]);
-
 	/*
-	 * Groups of four blocks G_0 .. G_(n-1).  h always waits for the next
-	 * group to be added; two groups at a time go in as
-	 * (h + G) * r^8 + G' * r^4 with a single carry pass.
+	 * Groups of four blocks G_0 .. G_(n-1).  h holds the lanes with the
+	 * last group added but not yet multiplied: from the previous call,
+	 * or the scalar accumulator (in lane 0) plus the first group.
 	 */
-	if (n & 1) {
+	if (st->simd_lanes) {
+		h.l0 = _mm256_loadu_si256((const __m256i_u *)pw->acc[0]);
+		h.l1 = _mm256_loadu_si256((const __m256i_u *)pw->acc[1]);
+		h.l2 = _mm256_loadu_si256((const __m256i_u *)pw->acc[2]);
+		h.l3 = _mm256_loadu_si256((const __m256i_u *)pw->acc[3]);
+		h.l4 = _mm256_loadu_si256((const __m256i_u *)pw->acc[4]);
+	} else {
+		poly1305_to26(l, st->h);
+		h.l0 = _mm256_set_epi64x(0, 0, 0, l[0]);
+		h.l1 = _mm256_set_epi64x(0, 0, 0, l[1]);
+		h.l2 = _mm256_set_epi64x(0, 0, 0, l[2]);
+		h.l3 = _mm256_set_epi64x(0, 0, 0, l[3]);
+		h.l4 = _mm256_set_epi64x(0, 0, 0, l[4]);
+		memzero_explicit(l, sizeof(l));
 		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
 		p += 64;
-		if (!--n)
-			goto last;
+		n--;
+	}
+
+	/*
+	 * h = h * r^4 + G, two groups at a time as
+	 * h * r^8 + G * r^4 + G' with a single carry pass.
+	 */
+	if (n & 1) {
 		k4 = pw->r4;
 		s = poly1305_avx2_zero();
 		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k4);
 		h = poly1305_avx2_carry(s);
+		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
+		p += 64;
 	}
-	while (n > 2) {
+	for (n /= 2; n; n--) {
 		k4 = pw->r4;
 		k8 = pw->r8;
 		POLY1305_AVX2_OPAQUE(k4);
 		POLY1305_AVX2_OPAQUE(k8);
-		m = poly1305_avx2_load(p + 64);
+		m = poly1305_avx2_load(p);
 		s = poly1305_avx2_zero();
 		POLY1305_AVX2_MADD(s, m, POLY1305_AVX2_BCAST, k4);
-		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
 		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k8);
 		h = poly1305_avx2_carry(s);
+		h = poly1305_avx2_add(h, poly1305_avx2_load(p + 64));
 		p += 128;
-		n -= 2;
 	}
-	k4 = pw->r4;
-	h = poly1305_avx2_add(h, poly1305_avx2_load(p));
-	s = poly1305_avx2_zero();
-	POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k4);
-	h = poly1305_avx2_carry(s);
-	h = poly1305_avx2_add(h, poly1305_avx2_load(p + 64));
-last:
-	kl = &pw->last[0][0];
+
+	_mm256_storeu_si256((__m256i_u *)pw->acc[0], h.l0);
+	_mm256_storeu_si256((__m256i_u *)pw->acc[1], h.l1);
+	_mm256_storeu_si256((__m256i_u *)pw->acc[2], h.l2);
+	_mm256_storeu_si256((__m256i_u *)pw->acc[3], h.l3);
+	_mm256_storeu_si256((__m256i_u *)pw->acc[4], h.l4);
+	st->simd_lanes = 1;
+	return nblocks & ~(size_t)3;
+}
+
+void AVX2 tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st)
+{
+	unsigned __int128 d;
+	const struct poly1305_avx2_powers *pw = (const void *)st->simd;
+	const u64 *kl = &pw->last[0][0];
+	struct poly1305_avx2_sums s;
+	struct poly1305_avx2_vec h;
+	u64 t[5], c;
+
+	h.l0 = _mm256_loadu_si256((const __m256i_u *)pw->acc[0]);
+	h.l1 = _mm256_loadu_si256((const __m256i_u *)pw->acc[1]);
+	h.l2 = _mm256_loadu_si256((const __m256i_u *)pw->acc[2]);
+	h.l3 = _mm256_loadu_si256((const __m256i_u *)pw->acc[3]);
+	h.l4 = _mm256_loadu_si256((const __m256i_u *)pw->acc[4]);
 	s = poly1305_avx2_zero();
 	POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_LANES, kl);
 	h = poly1305_avx2_carry(s);
@@ -356,7 +387,5 @@ last:
 	d = (unsigned __int128)st->h[1] + (u64)(d >> 64);
 	st->h[1] = (u64)d;
 	st->h[2] += (u64)(d >> 64);
-
-	memzero_explicit(l, sizeof(l));
-	return nblocks & ~(size_t)3;
+	st->simd_lanes = 0;
 }

@@ -56,9 +56,12 @@
  * blocks in lane order (0, 4, 1, 5, 2, 6, 3, 7), and the powers for the
  * last step are laid out in that order.
  *
- * The accumulator enters and leaves in the scalar form (radix 2^64), and
- * the powers of r are computed into the state's @simd area the first time
- * this engine runs on a message.
+ * The powers of r are computed into the state's @simd area the first time
+ * this engine runs on a message.  The lanes stay there between calls,
+ * with the last group added but not yet multiplied; the first call takes
+ * the scalar accumulator into lane 0, and tlsx_poly1305_fold_*() applies
+ * the per-lane powers and adds the lanes back into the scalar form
+ * (radix 2^64) when the scalar code needs it (see poly1305_impl.h).
  */
 #ifdef __KERNEL__
 #define _MM_MALLOC_H_INCLUDED
@@ -79,6 +82,8 @@ struct poly1305_ifma_powers {
 	u64 r16[5];
 	/* the same five of r^8, r^4, r^7, r^3, r^6, r^2, r^5, r in lanes */
 	u64 last[5][8];
+	/* the lanes of the accumulator between calls (st->simd_lanes) */
+	u64 acc[3][8];
 };
 
 _Static_assert(sizeof(struct poly1305_ifma_powers) <= TLSX_POLY1305_SIMD_BYTES,
@@ -285,11 +290,10 @@ static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 				      const u8 *p, size_t nblocks)
 {
-	unsigned __int128 d;
-	const struct poly1305_ifma_powers *pw = (const void *)st->simd;
-	struct poly1305_ifma_key k8, k16, kl;
-	struct poly1305_ifma_vec a, m;
-	u64 l[3], t0, t1, t2, c;
+	struct poly1305_ifma_powers *pw = (void *)st->simd;
+	struct poly1305_ifma_key k8, k16;
+	struct poly1305_ifma_vec a;
+	u64 l[3];
 	size_t n = nblocks / 8;
 
 	if (!n)
@@ -298,39 +302,64 @@ size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 		poly1305_ifma_setup(st);
 	poly1305_ifma_key_load(&k8, pw->r8, 0);
 
-	/* The incoming accumulator joins stream 0 (lane 0). */
-	poly1305_to44(l, st->h);
-	a.l0 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[0]);
-	a.l1 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[1]);
-	a.l2 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[2]);
-
 	/*
-	 * Groups of eight blocks G_0 .. G_(n-1).  a always waits for the
-	 * next group to be added; two groups at a time go in as
-	 * (a + G) * r^16 + G' * r^8 with a single carry pass, the product
-	 * of G' overlapping the wait for a.
+	 * Groups of eight blocks G_0 .. G_(n-1).  a holds the lanes with the
+	 * last group added but not yet multiplied: from the previous call,
+	 * or the scalar accumulator (in lane 0) plus the first group.
 	 */
-	if (n & 1) {
+	if (st->simd_lanes) {
+		a.l0 = _mm512_loadu_si512((const void *)pw->acc[0]);
+		a.l1 = _mm512_loadu_si512((const void *)pw->acc[1]);
+		a.l2 = _mm512_loadu_si512((const void *)pw->acc[2]);
+	} else {
+		poly1305_to44(l, st->h);
+		a.l0 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[0]);
+		a.l1 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[1]);
+		a.l2 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[2]);
+		memzero_explicit(l, sizeof(l));
 		a = poly1305_ifma_add(a, poly1305_ifma_load(p));
 		p += 128;
-		if (!--n)
-			goto last;
-		a = poly1305_ifma_mul(a, &k8);
+		n--;
 	}
-	if (n > 2) {
+
+	/*
+	 * a = a * r^8 + G, two groups at a time as
+	 * a * r^16 + G * r^8 + G' with a single carry pass.
+	 */
+	if (n & 1) {
+		a = poly1305_ifma_mul(a, &k8);
+		a = poly1305_ifma_add(a, poly1305_ifma_load(p));
+		p += 128;
+	}
+	n /= 2;
+	if (n) {
 		poly1305_ifma_key_load(&k16, pw->r16, 0);
 		do {
-			m = poly1305_ifma_load(p + 128);
-			a = poly1305_ifma_add(a, poly1305_ifma_load(p));
-			a = poly1305_ifma_mul2(a, &k16, m, &k8);
+			a = poly1305_ifma_mul2(a, &k16, poly1305_ifma_load(p),
+					       &k8);
+			a = poly1305_ifma_add(a, poly1305_ifma_load(p + 128));
 			p += 256;
-			n -= 2;
-		} while (n > 2);
+		} while (--n);
 	}
-	a = poly1305_ifma_add(a, poly1305_ifma_load(p));
-	a = poly1305_ifma_mul(a, &k8);
-	a = poly1305_ifma_add(a, poly1305_ifma_load(p + 128));
-last:
+
+	_mm512_storeu_si512((void *)pw->acc[0], a.l0);
+	_mm512_storeu_si512((void *)pw->acc[1], a.l1);
+	_mm512_storeu_si512((void *)pw->acc[2], a.l2);
+	st->simd_lanes = 1;
+	return nblocks & ~(size_t)7;
+}
+
+void IFMA tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st)
+{
+	unsigned __int128 d;
+	const struct poly1305_ifma_powers *pw = (const void *)st->simd;
+	struct poly1305_ifma_key kl;
+	struct poly1305_ifma_vec a;
+	u64 t0, t1, t2, c;
+
+	a.l0 = _mm512_loadu_si512((const void *)pw->acc[0]);
+	a.l1 = _mm512_loadu_si512((const void *)pw->acc[1]);
+	a.l2 = _mm512_loadu_si512((const void *)pw->acc[2]);
 	poly1305_ifma_key_load(&kl, &pw->last[0][0], 8);
 	a = poly1305_ifma_mul(a, &kl);
 
@@ -354,8 +383,5 @@ last:
 	d = (unsigned __int128)st->h[1] + (u64)(d >> 64);
 	st->h[1] = (u64)d;
 	st->h[2] += (u64)(d >> 64);
-
-	/* The key vectors live in registers only (32 of them), not here. */
-	memzero_explicit(l, sizeof(l));
-	return nblocks & ~(size_t)7;
+	st->simd_lanes = 0;
 }

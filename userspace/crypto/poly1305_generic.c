@@ -56,6 +56,7 @@ void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 	st->s[1] = get_unaligned_le64(key + 24);
 	st->buf_len = 0;
 	st->simd_ready = 0;
+	st->simd_lanes = 0;
 	st->engine = POLY1305_ENGINE_SCALAR;
 	if (impl != TLSX_IMPL_AVX2 && impl != TLSX_IMPL_AVX512)
 		return;
@@ -72,9 +73,19 @@ void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 #endif
 }
 
-void tlsx_poly1305_use_generic(struct tlsx_poly1305_state *st)
+/* Bring the accumulator back from a vector engine's lanes into st->h. */
+static void poly1305_fold(struct tlsx_poly1305_state *st)
 {
-	st->engine = POLY1305_ENGINE_SCALAR;
+	if (!st->simd_lanes)
+		return;
+#ifdef TLSX_HAVE_POLY1305_AVX512
+	if (st->engine == POLY1305_ENGINE_IFMA)
+		tlsx_poly1305_fold_ifma(st);
+#endif
+#ifdef TLSX_HAVE_POLY1305_AVX2
+	if (st->engine == POLY1305_ENGINE_AVX2)
+		tlsx_poly1305_fold_avx2(st);
+#endif
 }
 
 /* Absorb @nblocks whole blocks, with a vector engine if they are many. */
@@ -83,8 +94,13 @@ static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
 {
 	size_t done = 0, nblocks_min;
 
-	/* Once the powers of r are there, shorter runs pay too. */
-	if (st->simd_ready)
+	/*
+	 * Once the powers of r are there, shorter runs pay too; once the
+	 * lanes hold the accumulator, any run the width allows.
+	 */
+	if (st->simd_lanes)
+		nblocks_min = 1;
+	else if (st->simd_ready)
 		nblocks_min = POLY1305_SIMD_MIN_BLOCKS_READY;
 	else if (st->engine == POLY1305_ENGINE_IFMA)
 		nblocks_min = POLY1305_IFMA_MIN_BLOCKS;
@@ -99,10 +115,12 @@ static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
 	if (st->engine == POLY1305_ENGINE_AVX2 && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_avx2(st, p, nblocks);
 #endif
-	if (done < nblocks)
+	if (done < nblocks) {
+		poly1305_fold(st);
 		tlsx_poly1305_blocks_scalar(st->h, st->r,
 					    p + done * TLSX_POLY1305_BLOCK,
 					    nblocks - done, 1);
+	}
 }
 
 void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
@@ -120,6 +138,7 @@ void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 		len -= n;
 		if (st->buf_len < TLSX_POLY1305_BLOCK)
 			return;
+		poly1305_fold(st);
 		tlsx_poly1305_blocks_scalar(st->h, st->r, st->buf, 1, 1);
 		st->buf_len = 0;
 	}
@@ -140,6 +159,7 @@ void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16])
 	unsigned __int128 d;
 	u64 h0, h1;
 
+	poly1305_fold(st);
 	if (st->buf_len) {
 		/* The last partial block, padded with 1 then zeros. */
 		st->buf[st->buf_len] = 1;
@@ -157,7 +177,7 @@ void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16])
 	put_unaligned_le64((u64)d, tag);
 	put_unaligned_le64(h1 + st->s[1] + (u64)(d >> 64), tag + 8);
 
-	/* The powers of r are only there if a vector engine ran. */
+	/* The powers of r and lanes are only there if a vector engine ran. */
 	if (st->simd_ready)
 		memzero_explicit(st, sizeof(*st));
 	else

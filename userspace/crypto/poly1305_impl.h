@@ -5,10 +5,17 @@
  *
  * poly1305_generic.c owns the API: it buffers partial blocks, runs the
  * scalar engine and hands runs of whole blocks that are long enough to a
- * vector engine.  A vector engine takes the accumulator in the scalar form
- * (radix 2^64) from the state, absorbs as many whole blocks as its width
- * allows, and puts the accumulator back in the scalar form, so every call
- * leaves the state usable by any engine.
+ * vector engine.
+ *
+ * A vector engine evaluates the MAC polynomial as several interleaved
+ * streams, one per lane, which must finally be multiplied by different
+ * powers of r and added.  Doing that at the end of every call would cost
+ * a multiplication and a horizontal sum per piece of the message, so the
+ * engine keeps its lanes in the state between calls instead (and sets
+ * st->simd_lanes): the first call takes the scalar accumulator @h into
+ * lane 0, later calls go on from the stored lanes, and the lanes are
+ * combined back into @h only when the scalar code needs it (a short run
+ * of blocks, the last partial block, or the tag): tlsx_poly1305_*_fold().
  */
 #ifndef TLSX_CRYPTO_POLY1305_IMPL_H
 #define TLSX_CRYPTO_POLY1305_IMPL_H
@@ -40,14 +47,20 @@ void tlsx_poly1305_blocks_scalar(u64 h[3], const u64 r[2], const u8 *p,
 				 size_t nblocks, u64 hibit);
 
 /*
- * The vector engines: absorb the largest number of whole blocks at @p, at
- * most @nblocks, that their width allows, and return that number.  SIMD
- * code: call only inside a SIMD section.
+ * The vector engines: *_blocks() absorbs the largest number of whole
+ * blocks at @p, at most @nblocks, that the engine's width allows (4 for
+ * AVX2, 8 for IFMA) and returns that number; *_fold() combines the lanes
+ * back into st->h and clears st->simd_lanes.  SIMD code: call only inside
+ * a SIMD section.
  */
+#define POLY1305_AVX2_WIDTH	4
+#define POLY1305_IFMA_WIDTH	8
 size_t tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 				 const u8 *p, size_t nblocks);
+void tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st);
 size_t tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 				 const u8 *p, size_t nblocks);
+void tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st);
 
 #define POLY1305_M26	0x3ffffffU
 
