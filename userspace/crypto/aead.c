@@ -45,16 +45,13 @@
 #include "aead_impl.h"
 
 /*
- * Test seams.  A test may compile this file itself with these defined:
- * tlsx_aead_declassify() to tell valgrind that a value is public (the
- * constant-time check), tlsx_aead_simd_begin() to make SIMD sections fail
- * (the fallback tests).
+ * Test seam: the constant-time check compiles this file itself with
+ * tlsx_aead_declassify() telling valgrind that a value is public.  (The
+ * dispatch tests also compile it, renaming tlsx_simd_begin() and the
+ * like to their own hooks.)
  */
 #ifndef tlsx_aead_declassify
 #define tlsx_aead_declassify(p, n) ((void)(p), (void)(n))
-#endif
-#ifndef tlsx_aead_simd_begin
-#define tlsx_aead_simd_begin() tlsx_simd_begin()
 #endif
 
 #define TLSX_AEAD_BLOCK	TLSX_AEAD_UPDATE_ALIGN
@@ -276,7 +273,7 @@ int tlsx_aead_setkey(struct tlsx_aead_key *k, enum tlsx_aead_alg alg,
 	if (!tlsx_aead_ops_for(alg, TLSX_IMPL_GENERIC))
 		return -EOPNOTSUPP;
 
-	if (impl != TLSX_IMPL_GENERIC && !tlsx_aead_simd_begin())
+	if (impl != TLSX_IMPL_GENERIC && !tlsx_simd_begin())
 		impl = TLSX_IMPL_GENERIC;	/* see the top of this file */
 	ret = tlsx_aead_alg_setkey(k, alg, impl, key, key_len);
 	if (impl != TLSX_IMPL_GENERIC)
@@ -426,7 +423,7 @@ static int tlsx_run_start(struct tlsx_aead_run *r,
 		r->ops = tlsx_aead_ops_for(k->alg, impl);
 		if (unlikely(!r->ops))
 			return -EINVAL;
-		r->simd = tlsx_aead_simd_begin();
+		r->simd = tlsx_simd_begin();
 		if (unlikely(!r->simd))
 			impl = TLSX_IMPL_GENERIC;
 	}
@@ -450,7 +447,7 @@ static bool tlsx_run_room(struct tlsx_aead_run *r)
 		return true;
 	tlsx_simd_end();
 	r->section = 0;
-	r->simd = tlsx_aead_simd_begin();
+	r->simd = tlsx_simd_begin();
 	return r->simd;
 }
 
