@@ -9,17 +9,7 @@
 #include "platform.h"
 #include "chacha_engines.h"
 
-static inline u32 rol32_c(u32 v, int n)
-{
-	return (v << n) | (v >> (32 - n));
-}
-
-#define QR(a, b, c, d) do {				\
-	a += b; d ^= a; d = rol32_c(d, 16);		\
-	c += d; b ^= c; b = rol32_c(b, 12);		\
-	a += b; d ^= a; d = rol32_c(d, 8);		\
-	c += d; b ^= c; b = rol32_c(b, 7);		\
-} while (0)
+#define QR TLSX_CHACHA_QR
 
 /* The 16 words of keystream block @counter, in little-endian order. */
 static void chacha20_block_words(const u32 key[8], const u32 nonce[3],
@@ -92,4 +82,16 @@ void tlsx_chacha20_xor_generic(const u32 key[8], const u32 nonce[3],
 		memzero_explicit(tail, sizeof(tail));
 	}
 	memzero_explicit(ks, sizeof(ks));
+}
+
+void tlsx_chacha20_xor0_generic(const u32 key[8], const u32 nonce[3],
+				u8 otk[32], const u8 *src, u8 *dst,
+				size_t len)
+{
+	u8 block0[64];
+
+	tlsx_chacha20_block_generic(key, nonce, 0, block0);
+	memcpy(otk, block0, 32);
+	memzero_explicit(block0, sizeof(block0));
+	tlsx_chacha20_xor_generic(key, nonce, 1, src, dst, len);
 }

@@ -18,7 +18,8 @@
  * one block, then XORed with the text.  In a partial last group of four
  * blocks the whole 16-byte pieces are XORed directly and the last few
  * bytes through a stack buffer (the length is public) that is wiped
- * afterwards.
+ * afterwards.  The first pass of an operation runs blocks 0-3, so the
+ * Poly1305 key (block 0) comes with the first 192 bytes of keystream.
  */
 #ifdef __KERNEL__
 #define _MM_MALLOC_H_INCLUDED
@@ -123,13 +124,31 @@ TARGET static inline void chacha20_x4(const __m128i in[16], __m128i out[16])
 	out[15] = x15;
 }
 
-TARGET void tlsx_chacha20_xor_ssse3(const u32 key[8], const u32 nonce[3],
-				    u32 counter, const u8 *src, u8 *dst,
-				    size_t len)
+/* XOR @len bytes (at most 16 vectors of @ks) with the keystream @ks. */
+TARGET static __always_inline void xor_x4(const __m128i *ks, const u8 *src,
+					  u8 *dst, size_t len)
 {
-	__m128i in[16], ks[16];
 	u8 buf[16] __aligned(16);
 	size_t i;
+
+	for (i = 0; i < len / 16; i++) {
+		__m128i m = _mm_loadu_si128((const __m128i *)src + i);
+
+		_mm_storeu_si128((__m128i *)dst + i, _mm_xor_si128(m, ks[i]));
+	}
+	if (len & 15) {
+		_mm_store_si128((__m128i *)buf, ks[i]);
+		for (i *= 16; i < len; i++)
+			dst[i] = src[i] ^ buf[i & 15];
+		memzero_explicit(buf, sizeof(buf));
+	}
+}
+
+TARGET static inline void chacha20_x4_setup(__m128i in[16],
+					    const u32 key[8],
+					    const u32 nonce[3], u32 counter)
+{
+	int i;
 
 	in[0] = _mm_set1_epi32(TLSX_CHACHA_C0);
 	in[1] = _mm_set1_epi32(TLSX_CHACHA_C1);
@@ -142,32 +161,40 @@ TARGET void tlsx_chacha20_xor_ssse3(const u32 key[8], const u32 nonce[3],
 	in[13] = _mm_set1_epi32(nonce[0]);
 	in[14] = _mm_set1_epi32(nonce[1]);
 	in[15] = _mm_set1_epi32(nonce[2]);
+}
 
+TARGET void tlsx_chacha20_xor_ssse3(const u32 key[8], const u32 nonce[3],
+				    u32 counter, const u8 *src, u8 *dst,
+				    size_t len)
+{
+	__m128i in[16], ks[16];
+
+	chacha20_x4_setup(in, key, nonce, counter);
 	for (; len >= 256; len -= 256, src += 256, dst += 256) {
 		chacha20_x4(in, ks);
-		for (i = 0; i < 16; i++) {
-			__m128i m = _mm_loadu_si128((const __m128i *)src + i);
-
-			_mm_storeu_si128((__m128i *)dst + i,
-					 _mm_xor_si128(m, ks[i]));
-		}
+		xor_x4(ks, src, dst, 256);
 		in[12] = _mm_add_epi32(in[12], _mm_set1_epi32(4));
 	}
 	if (len) {
 		chacha20_x4(in, ks);
-		for (i = 0; i < len / 16; i++) {
-			__m128i m = _mm_loadu_si128((const __m128i *)src + i);
-
-			_mm_storeu_si128((__m128i *)dst + i,
-					 _mm_xor_si128(m, ks[i]));
-		}
-		if (len & 15) {
-			_mm_store_si128((__m128i *)buf, ks[i]);
-			for (i *= 16; i < len; i++)
-				dst[i] = src[i] ^ buf[i & 15];
-			memzero_explicit(buf, sizeof(buf));
-		}
+		xor_x4(ks, src, dst, len);
 	}
+	memzero_explicit(ks, sizeof(ks));
+	memzero_explicit(in, sizeof(in));
+}
+
+/* Blocks 0-3 in one pass: the Poly1305 key and up to 192 bytes. */
+TARGET void tlsx_chacha20_xor0_ssse3(const u32 key[8], const u32 nonce[3],
+				     u8 otk[32], const u8 *src, u8 *dst,
+				     size_t len)
+{
+	__m128i in[16], ks[16];
+
+	chacha20_x4_setup(in, key, nonce, 0);
+	chacha20_x4(in, ks);
+	_mm_storeu_si128((__m128i *)otk, ks[0]);
+	_mm_storeu_si128((__m128i *)(otk + 16), ks[1]);
+	xor_x4(ks + 4, src, dst, len);
 	memzero_explicit(ks, sizeof(ks));
 	memzero_explicit(in, sizeof(in));
 }
