@@ -216,19 +216,25 @@ const u8 *gcm_powers(const struct tlsx_gcm_key *k)
 }
 
 /*
- * Round key @r, broadcast to every lane, loaded from the key each time it
- * is used (a load is cheap next to an AES round).  The empty volatile asm
- * stops the compiler from hoisting the loads out of the loops and keeping
- * 11 to 15 broadcast keys in registers, where they would crowd out the
- * data and be spilled: key material would then be copied to the stack.
+ * Round keys are broadcast from the key as they are used (a load is cheap
+ * next to an AES round), and each batch loads them again: left alone, the
+ * compiler would hoist the 11 to 15 broadcasts out of the loops and keep
+ * them in registers, where they crowd out the data and get spilled, which
+ * copies key material to the stack.  gcm_rk_fresh() hides the key pointer
+ * behind an empty volatile asm once per batch, so the loads cannot be
+ * hoisted past it yet stay free to be scheduled within the batch.
  */
+static __always_inline GCM_TARGET
+const u8 *gcm_rk_fresh(const u8 *rk)
+{
+	__asm__ volatile("" : "+r"(rk));
+	return rk;
+}
+
 static __always_inline GCM_TARGET
 gvec gcm_rk(const u8 *rk, u32 r)
 {
-	gvec v = v_bcast128(_mm_loadu_si128((const void *)(rk + 16 * r)));
-
-	__asm__ volatile("" : "+" GCM_VREG(v));
-	return v;
+	return v_bcast128(_mm_loadu_si128((const void *)(rk + 16 * r)));
 }
 
 /* One vector of AES-CTR keystream XORed into @in (full rounds). */
@@ -236,7 +242,10 @@ static __always_inline GCM_TARGET
 gvec gcm_aes_xor(const u8 *rk, const u32 rounds, gvec ctr, gvec bswap,
 		 gvec in)
 {
-	gvec x = v_xor(v_shuffle8(ctr, bswap), gcm_rk(rk, 0));
+	gvec x;
+
+	rk = gcm_rk_fresh(rk);
+	x = v_xor(v_shuffle8(ctr, bswap), gcm_rk(rk, 0));
 	u32 r;
 
 #pragma GCC unroll 16
@@ -327,6 +336,7 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 	u32 r;
 	int i, j;
 
+	rk = gcm_rk_fresh(rk);
 	kr = gcm_rk(rk, 0);
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_NV; i++) {
