@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The wide AES-GCM engines, written once for two
- * vector widths.  Private to gcm_vaes_avx2.c (GCM_VW 256: VAES and
+ * The wide AES-GCM engines, written once for two vector widths.
+ * Private to gcm_vaes_avx2.c (GCM_VW 256: VAES and
  * VPCLMULQDQ on ymm, AVX2, 16 vector registers) and gcm_avx512.c
  * (GCM_VW 512: the same on zmm, with AVX-512BW masks and 32 registers).
  * The including file defines GCM_VW, GCM_NB (blocks per main-loop batch),
@@ -36,8 +36,8 @@
  * the multiple of Q that clears the low 64 bits L of T is L * Q, and
  * (T + L*Q) / y^64 = (T >> 64) + L * y^64 + L * (y^57 + y^62 + y^63).  The
  * last term is one carryless multiply of L by 0xc200000000000000.  With
- * the schoolbook product kept as LO (bits 0..127), MI (64..191) and HI
- * (128..255), the first step folds LO into MI:
+ * the product kept as LO (bits 0..127), MI (64..191) and HI (128..255),
+ * the first step folds LO into MI:
  *	MI ^= swap64(LO) ^ clmul(LO.lo, 0xc2..)
  * and the second folds MI into HI the same way; HI is then the reduced
  * lane.  The reduction is linear, so we add the LO/MI/HI products of many
@@ -50,14 +50,16 @@
  * K_NB, ..., K_1 followed by GCM_LANES - 1 zero blocks (then, with
  * GCM_KX_TABLE, the same again with each power's two qwords XORed), so
  * vector i of a batch loads its lanes' powers with one plain load, and a
- * tail of n < NB blocks uses the table from entry NB - n (the zero padding
- * covers the lanes beyond the tail, whose data are zero anyway).  Decryption hashes
- * the ciphertext of the batch it is decrypting; encryption hashes the
- * previous batch's ciphertext (still in registers) while running the AES
- * rounds of the next one.  The GHASH steps (3 carryless multiplies of one
- * vector each) are spread evenly between the AES rounds and the reduction
- * follows the last step, so the AES and carryless-multiply units both stay
- * busy.
+ * tail of n < NB blocks uses the table from entry NB - n (the zero
+ * padding covers the lanes beyond the tail, whose data are zero anyway).
+ * Decryption hashes the ciphertext of the batch it is decrypting;
+ * encryption hashes the previous batch's ciphertext (still in registers)
+ * while running the AES rounds of the next one.  The GHASH steps (3
+ * carryless multiplies of one vector each) are spread evenly between the
+ * AES rounds and the reduction follows the last step, so the AES and
+ * carryless-multiply units both stay busy.  The step that takes the
+ * previous batch's accumulator goes last, giving the previous reduction a
+ * whole batch of time to complete.
  *
  * Counters: the counter vector is kept byte-reversed, which makes the
  * 32-bit big-endian block counter the low dword of each lane; vpaddd then
@@ -70,6 +72,14 @@
  * vector of a message is loaded and stored with a byte mask (AVX-512BW) or
  * through a register-sized stack buffer (AVX2); the GHASH input beyond the
  * text is zero.
+ *
+ * Registers and stack: the helpers below are all inlined into the four
+ * update functions (encrypt/decrypt x 10/14 rounds), so arrays of vectors
+ * become registers.  Round keys are reloaded (broadcast) from the key in
+ * every batch rather than held in registers, and nothing key-derived is
+ * kept in a local array, so the 512-bit engine needs no stack frame at
+ * all; the 256-bit one, with 16 registers, spills counters, ciphertext
+ * and GHASH sums (about 0.5 KiB).
  *
  * Interface with the other engines (gcm_engines.h): st->acc is in the
  * spec's byte order between calls and st->ctr is the 32-bit counter of the
@@ -123,7 +133,7 @@ gvec gcm_poly(void)
 	return v_set1_64(0xc200000000000000ULL);
 }
 
-/* The schoolbook product of a vector of blocks, kept unreduced. */
+/* Sums of products of blocks by powers of H, unreduced (see above). */
 struct gcm_prod {
 	gvec lo, mi, hi;
 };
@@ -135,9 +145,10 @@ struct gcm_prod {
  * are loaded (two cheap shuffle/XOR operations, which leaves room in the
  * table for more powers).  The sums of lo and hi are added to mi once, in
  * the reduction.  Three carryless multiplies per vector instead of four:
- * on the CPUs we measured (AMD Zen 4 class), VPCLMULQDQ issues about once
- * per cycle whatever the width, against two VAES per cycle, so GHASH, not
- * AES, bounds the main loop and every multiply saved counts.
+ * on the AMD EPYC (Zen 4 class) we measured, VPCLMULQDQ sustains one
+ * instruction per ~1.05 TSC cycles whether on ymm or zmm, against one VAES
+ * per ~0.3, so GHASH, not AES, bounds the main loop and every multiply
+ * saved counts (Karatsuba measured 10-15% faster than four multiplies).
  */
 static __always_inline GCM_TARGET
 gvec gcm_load_kx(const u8 *kp, gvec k)
