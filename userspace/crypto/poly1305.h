@@ -26,8 +26,8 @@ enum tlsx_aead_impl;
 #define TLSX_POLY1305_BLOCK	16
 #define TLSX_POLY1305_KEY_LEN	32
 #define TLSX_POLY1305_TAG_LEN	16
-/* Room for the powers of r of the widest engine (poly1305_impl.h). */
-#define TLSX_POLY1305_SIMD_BYTES	592
+/* Room for a vector engine's powers of r and lanes (poly1305_impl.h). */
+#define TLSX_POLY1305_SIMD_BYTES	736
 
 struct tlsx_poly1305_state {
 	u64 h[3];		/* accumulator, radix 2^64, h < 2^131 */

@@ -65,19 +65,20 @@
  * nine of (r^4, r^2, r^3, r) in lane order, as 64-bit lanes.
  */
 struct poly1305_avx2_powers {
-	u64 r4[9];
-	u64 r8[9];
 	u64 last[9][4];
 	/* the lanes of the accumulator between calls (st->simd_lanes) */
 	u64 acc[5][4];
+	u64 r4[9];
+	u64 r8[9];
 };
 
-_Static_assert(sizeof(struct poly1305_avx2_powers) <= TLSX_POLY1305_SIMD_BYTES,
+_Static_assert(sizeof(struct poly1305_avx2_powers) + POLY1305_SIMD_ALIGN_SLACK <=
+	       TLSX_POLY1305_SIMD_BYTES,
 	       "poly1305_avx2_powers does not fit the state");
 
 static AVX2 void poly1305_avx2_setup(struct tlsx_poly1305_state *st)
 {
-	struct poly1305_avx2_powers *pw = (void *)st->simd;
+	struct poly1305_avx2_powers *pw = poly1305_simd_area(st);
 	static const int lane_power[4] = { 3, 1, 2, 0 };	/* r^4 r^2 r^3 r */
 	u64 p64[8][3];		/* r .. r^8 */
 	u32 p[8][5];
@@ -274,7 +275,7 @@ static __always_inline AVX2 u64 poly1305_avx2_hsum(__m256i v)
 size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 				      const u8 *p, size_t nblocks)
 {
-	struct poly1305_avx2_powers *pw = (void *)st->simd;
+	struct poly1305_avx2_powers *pw = poly1305_simd_area(st);
 	const u64 *k4, *k8;
 	struct poly1305_avx2_sums s;
 	struct poly1305_avx2_vec h, m;
@@ -348,7 +349,7 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 void AVX2 tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st)
 {
 	unsigned __int128 d;
-	const struct poly1305_avx2_powers *pw = (const void *)st->simd;
+	const struct poly1305_avx2_powers *pw = poly1305_simd_area(st);
 	const u64 *kl = &pw->last[0][0];
 	struct poly1305_avx2_sums s;
 	struct poly1305_avx2_vec h;

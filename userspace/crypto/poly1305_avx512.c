@@ -14,9 +14,10 @@
  *   h' = A_0 + ... + A_7
  *
  * One step is a chain of dependent multiply-adds and a carry pass, which
- * leaves most of the machine idle while it waits, so two groups go in at
- * once as A = (A + G_t) * r^16 + G_(t+1) * r^8: the product of G_(t+1)
- * does not depend on A, and the two products share one carry pass.
+ * leaves most of the machine idle while it waits, so four groups go in at
+ * once as A = (A + G_1) * r^32 + G_2 * r^24 + G_3 * r^16 + G_4 * r^8 (and
+ * two, (A + G_1) * r^16 + G_2 * r^8, for shorter runs): the products of
+ * the later groups do not depend on A, and all share one carry pass.
  *
  * Representation.  Numbers are in radix 2^44: limbs of 44, 44 and 42 bits
  * (130 in all), one limb of each of the eight streams per zmm register.
@@ -43,15 +44,17 @@
  *
  * Bounds.  After a carry pass the limbs are below 2^44 + 2^16, 2^44 +
  * 2^16 and 2^42 + 2^16, so with the message added they are below 2^45.1,
- * 2^45.1 and 2^43.  The powers r..r^8 are fully reduced and r^16 (made by
- * the vector code) has limbs like a carried A, so 20 r1 < 2^48.4 and
- * 20 r2 < 2^46.4.  Every product is then below 2^92: with at most six per
- * sum, Li < 2^55 and Hi < 2^43, so L0 < 2^57 before the carry, the
- * carries are below 2^13 (5 c2 < 2^16) and the bounds above hold again.
+ * 2^45.1 and 2^43.  The powers r..r^8 are fully reduced and r^16..r^32
+ * (made by the vector code) have limbs like a carried A, so 20 r1 <
+ * 2^48.4 and 20 r2 < 2^46.4.  Every product is then below 2^92: with at
+ * most twelve per sum, Li < 2^56 and Hi < 2^44, so L0 < 2^58 before the
+ * carry, the carries are below 2^14 (5 c2 < 2^17) and the bounds above
+ * hold again.
  *
  * Register plan: three limbs of A, three of each message group, six sums,
- * ten broadcast key vectors (r0, r1, r2, 20 r1, 20 r2 of r^8 and r^16) and
- * three constants, within the 32 zmm registers.  Loading 128 bytes as two
+ * twenty broadcast key vectors (r0, r1, r2, 20 r1, 20 r2 of r^8 .. r^32)
+ * and three constants: a little more than the 32 zmm registers, so the
+ * compiler reads some key vectors from the stack.  Loading 128 bytes as two
  * zmm of four blocks each and unpacking their 64-bit halves puts the
  * blocks in lane order (0, 4, 1, 5, 2, 6, 3, 7), and the powers for the
  * last step are laid out in that order.
@@ -77,16 +80,20 @@
 
 /* The layout of st->simd for this engine. */
 struct poly1305_ifma_powers {
-	/* r0, r1, r2, 20 r1, 20 r2 of r^8 and of r^16 */
-	u64 r8[5];
-	u64 r16[5];
-	/* the same five of r^8, r^4, r^7, r^3, r^6, r^2, r^5, r in lanes */
+	/* r0, r1, r2, 20 r1, 20 r2 of r^8, r^4, r^7, r^3, r^6, r^2, r^5, r */
 	u64 last[5][8];
 	/* the lanes of the accumulator between calls (st->simd_lanes) */
 	u64 acc[3][8];
+	/* the same five of r^8, r^16, r^24 and r^32, for broadcasting */
+	u64 r8[5];
+	u64 r16[5];
+	u64 r24[5];
+	u64 r32[5];		/* r24 and r32 only when r32_ready */
+	u64 r32_ready;
 };
 
-_Static_assert(sizeof(struct poly1305_ifma_powers) <= TLSX_POLY1305_SIMD_BYTES,
+_Static_assert(sizeof(struct poly1305_ifma_powers) + POLY1305_SIMD_ALIGN_SLACK <=
+	       TLSX_POLY1305_SIMD_BYTES,
 	       "poly1305_ifma_powers does not fit the state");
 
 /* Three limbs of eight numbers, one per 64-bit lane. */
@@ -94,9 +101,6 @@ struct poly1305_ifma_vec {
 	__m512i l0, l1, l2;
 };
 
-struct poly1305_ifma_key {
-	__m512i r0, r1, r2, s1, s2;	/* s1 = 20 r1, s2 = 20 r2 */
-};
 
 /* @h (radix 2^64, h[2] < 8) in radix 2^44. */
 static __always_inline void poly1305_to44(u64 l[3], const u64 h[3])
@@ -131,31 +135,52 @@ struct poly1305_ifma_sums {
 	__m512i l0, l1, l2, h0, h1, h2;
 };
 
-/* s += a * key (nine multiply-adds on each half, see the top of file) */
+/*
+ * Factor @i (r0, r1, r2, 20 r1, 20 r2) of the key at @k: broadcast from
+ * k[i] when @stride is 0, else the vector at k + i * stride.
+ */
+static __always_inline IFMA __m512i
+poly1305_ifma_k(const u64 *k, int i, int stride)
+{
+	if (stride)
+		return _mm512_loadu_si512((const void *)(k + i * stride));
+	return _mm512_set1_epi64(k[i]);
+}
+
+/*
+ * s += a * key (nine multiply-adds on each half, see the top of file).
+ * The key is read from memory at each call (its address is hidden from
+ * the optimiser): a step with four products has twenty key vectors, and
+ * hoisting them all out of the loop would run out of registers and spill
+ * key material to the stack.
+ */
 static __always_inline IFMA void
 poly1305_ifma_madd(struct poly1305_ifma_sums *s, struct poly1305_ifma_vec a,
-		   const struct poly1305_ifma_key *k)
+		   const u64 *k, int stride)
 {
-	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l0, k->r0);
-	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l0, k->r0);
-	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l0, k->r1);
-	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l0, k->r1);
-	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l0, k->r2);
-	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l0, k->r2);
+	__asm__ __volatile__("" : "+r"(k));
+#define K(i) poly1305_ifma_k(k, i, stride)
+	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l0, K(0));
+	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l0, K(0));
+	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l0, K(1));
+	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l0, K(1));
+	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l0, K(2));
+	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l0, K(2));
 
-	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l1, k->s2);
-	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l1, k->s2);
-	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l1, k->r0);
-	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l1, k->r0);
-	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l1, k->r1);
-	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l1, k->r1);
+	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l1, K(4));
+	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l1, K(4));
+	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l1, K(0));
+	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l1, K(0));
+	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l1, K(1));
+	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l1, K(1));
 
-	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l2, k->s1);
-	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l2, k->s1);
-	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l2, k->s2);
-	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l2, k->s2);
-	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l2, k->r0);
-	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l2, k->r0);
+	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l2, K(3));
+	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l2, K(3));
+	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l2, K(4));
+	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l2, K(4));
+	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l2, K(0));
+	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l2, K(0));
+#undef K
 }
 
 /* The sums as limbs below 2^44 + 2^16, 2^44 + 2^16, 2^42 + 2^16. */
@@ -192,9 +217,7 @@ poly1305_ifma_add(struct poly1305_ifma_vec a, struct poly1305_ifma_vec b)
 	return a;
 }
 
-/* a * key */
-static __always_inline IFMA struct poly1305_ifma_vec
-poly1305_ifma_mul(struct poly1305_ifma_vec a, const struct poly1305_ifma_key *k)
+static __always_inline IFMA struct poly1305_ifma_sums poly1305_ifma_zero(void)
 {
 	struct poly1305_ifma_sums s;
 
@@ -204,56 +227,79 @@ poly1305_ifma_mul(struct poly1305_ifma_vec a, const struct poly1305_ifma_key *k)
 	s.h0 = s.l0;
 	s.h1 = s.l0;
 	s.h2 = s.l0;
-	poly1305_ifma_madd(&s, a, k);
+	return s;
+}
+
+/* a * key (see poly1305_ifma_k() for @k and @stride) */
+static __always_inline IFMA struct poly1305_ifma_vec
+poly1305_ifma_mul(struct poly1305_ifma_vec a, const u64 *k, int stride)
+{
+	struct poly1305_ifma_sums s = poly1305_ifma_zero();
+
+	poly1305_ifma_madd(&s, a, k, stride);
 	return poly1305_ifma_carry(s);
 }
 
-/* a * k1 + b * k2, with one carry pass */
+/* a * k1 + b * k2 (broadcast keys), with one carry pass */
 static __always_inline IFMA struct poly1305_ifma_vec
-poly1305_ifma_mul2(struct poly1305_ifma_vec a, const struct poly1305_ifma_key *k1,
-		   struct poly1305_ifma_vec b, const struct poly1305_ifma_key *k2)
+poly1305_ifma_mul2(struct poly1305_ifma_vec a, const u64 *k1,
+		   struct poly1305_ifma_vec b, const u64 *k2)
 {
-	struct poly1305_ifma_sums s;
+	struct poly1305_ifma_sums s = poly1305_ifma_zero();
 
-	s.l0 = _mm512_setzero_si512();
-	s.l1 = s.l0;
-	s.l2 = s.l0;
-	s.h0 = s.l0;
-	s.h1 = s.l0;
-	s.h2 = s.l0;
 	/* b first: it does not wait for the previous step */
-	poly1305_ifma_madd(&s, b, k2);
-	poly1305_ifma_madd(&s, a, k1);
+	poly1305_ifma_madd(&s, b, k2, 0);
+	poly1305_ifma_madd(&s, a, k1, 0);
 	return poly1305_ifma_carry(s);
 }
 
-static __always_inline IFMA void
-poly1305_ifma_key_load(struct poly1305_ifma_key *k, const u64 *src, int stride)
+/* a * k1 + b * k2 + c * k3 + d * k4 (broadcast keys), one carry pass */
+static __always_inline IFMA struct poly1305_ifma_vec
+poly1305_ifma_mul4(struct poly1305_ifma_vec a, const u64 *k1,
+		   struct poly1305_ifma_vec b, const u64 *k2,
+		   struct poly1305_ifma_vec c, const u64 *k3,
+		   struct poly1305_ifma_vec d, const u64 *k4)
 {
-	if (stride) {
-		k->r0 = _mm512_loadu_si512((const void *)(src + 0 * stride));
-		k->r1 = _mm512_loadu_si512((const void *)(src + 1 * stride));
-		k->r2 = _mm512_loadu_si512((const void *)(src + 2 * stride));
-		k->s1 = _mm512_loadu_si512((const void *)(src + 3 * stride));
-		k->s2 = _mm512_loadu_si512((const void *)(src + 4 * stride));
-	} else {
-		k->r0 = _mm512_set1_epi64(src[0]);
-		k->r1 = _mm512_set1_epi64(src[1]);
-		k->r2 = _mm512_set1_epi64(src[2]);
-		k->s1 = _mm512_set1_epi64(src[3]);
-		k->s2 = _mm512_set1_epi64(src[4]);
-	}
+	struct poly1305_ifma_sums s = poly1305_ifma_zero();
+
+	/* a last: the others do not wait for the previous step */
+	poly1305_ifma_madd(&s, b, k2, 0);
+	poly1305_ifma_madd(&s, c, k3, 0);
+	poly1305_ifma_madd(&s, d, k4, 0);
+	poly1305_ifma_madd(&s, a, k1, 0);
+	return poly1305_ifma_carry(s);
+}
+
+/* The three limbs of the key at @k, broadcast. */
+static __always_inline IFMA struct poly1305_ifma_vec
+poly1305_ifma_bcast(const u64 *k)
+{
+	struct poly1305_ifma_vec a;
+
+	a.l0 = _mm512_set1_epi64(k[0]);
+	a.l1 = _mm512_set1_epi64(k[1]);
+	a.l2 = _mm512_set1_epi64(k[2]);
+	return a;
+}
+
+/* The five factors of the key in lane 0 of @a. */
+static __always_inline IFMA void
+poly1305_ifma_key_store(u64 k[5], struct poly1305_ifma_vec a)
+{
+	k[0] = _mm_cvtsi128_si64(_mm512_castsi512_si128(a.l0));
+	k[1] = _mm_cvtsi128_si64(_mm512_castsi512_si128(a.l1));
+	k[2] = _mm_cvtsi128_si64(_mm512_castsi512_si128(a.l2));
+	k[3] = 20 * k[1];
+	k[4] = 20 * k[2];
 }
 
 static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 {
-	struct poly1305_ifma_powers *pw = (void *)st->simd;
+	struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
 	/* r^8 r^4 r^7 r^3 r^6 r^2 r^5 r, less one */
 	static const int lane_power[8] = { 7, 3, 6, 2, 5, 1, 4, 0 };
 	u64 p64[8][3];		/* r .. r^8 */
 	u64 p[8][3];
-	struct poly1305_ifma_key k;
-	struct poly1305_ifma_vec a;
 	int i, j;
 
 	poly1305_powers(p64, st->r, 8);
@@ -270,28 +316,34 @@ static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 			pw->last[2 + i][j] = 20 * p[lane_power[j]][i];
 	}
 
-	/* r^16 = r^8 * r^8 in the vector code, carried but not reduced */
-	poly1305_ifma_key_load(&k, pw->r8, 0);
-	a.l0 = k.r0;
-	a.l1 = k.r1;
-	a.l2 = k.r2;
-	a = poly1305_ifma_mul(a, &k);
-	pw->r16[0] = _mm_cvtsi128_si64(_mm512_castsi512_si128(a.l0));
-	pw->r16[1] = _mm_cvtsi128_si64(_mm512_castsi512_si128(a.l1));
-	pw->r16[2] = _mm_cvtsi128_si64(_mm512_castsi512_si128(a.l2));
-	pw->r16[3] = 20 * pw->r16[1];
-	pw->r16[4] = 20 * pw->r16[2];
+	/* r^16 = r^8 * r^8 in the vector code: carried, not fully reduced */
+	poly1305_ifma_key_store(pw->r16,
+				poly1305_ifma_mul(poly1305_ifma_bcast(pw->r8),
+						  pw->r8, 0));
+	pw->r32_ready = 0;
 
 	memzero_explicit(p64, sizeof(p64));
 	memzero_explicit(p, sizeof(p));
 	st->simd_ready = POLY1305_ENGINE_IFMA;
 }
 
+/*
+ * r^24 = r^16 * r^8 and r^32 = r^16 * r^16, for the runs long enough to
+ * take four groups at a time (so a 1 KiB record does without).
+ */
+static IFMA void poly1305_ifma_setup_r32(struct poly1305_ifma_powers *pw)
+{
+	struct poly1305_ifma_vec a = poly1305_ifma_bcast(pw->r16);
+
+	poly1305_ifma_key_store(pw->r24, poly1305_ifma_mul(a, pw->r8, 0));
+	poly1305_ifma_key_store(pw->r32, poly1305_ifma_mul(a, pw->r16, 0));
+	pw->r32_ready = 1;
+}
+
 size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 				      const u8 *p, size_t nblocks)
 {
-	struct poly1305_ifma_powers *pw = (void *)st->simd;
-	struct poly1305_ifma_key k8, k16;
+	struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
 	struct poly1305_ifma_vec a;
 	u64 l[3];
 	size_t n = nblocks / 8;
@@ -300,7 +352,6 @@ size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 		return 0;
 	if (st->simd_ready != POLY1305_ENGINE_IFMA)
 		poly1305_ifma_setup(st);
-	poly1305_ifma_key_load(&k8, pw->r8, 0);
 
 	/*
 	 * Groups of eight blocks G_0 .. G_(n-1).  a holds the lanes with the
@@ -323,23 +374,38 @@ size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 	}
 
 	/*
-	 * a = a * r^8 + G, two groups at a time as
-	 * a * r^16 + G * r^8 + G' with a single carry pass.
+	 * a = a * r^8 + G, four groups G_1..G_4 at a time as
+	 * a * r^32 + G_1 * r^24 + G_2 * r^16 + G_3 * r^8 + G_4 with a
+	 * single carry pass (once the run is long enough to pay for r^24
+	 * and r^32), then two at a time, then one.
 	 */
-	if (n & 1) {
-		a = poly1305_ifma_mul(a, &k8);
-		a = poly1305_ifma_add(a, poly1305_ifma_load(p));
-		p += 128;
-	}
-	n /= 2;
-	if (n) {
-		poly1305_ifma_key_load(&k16, pw->r16, 0);
+	if (n >= 8 || (n >= 4 && pw->r32_ready)) {
+		if (!pw->r32_ready)
+			poly1305_ifma_setup_r32(pw);
 		do {
-			a = poly1305_ifma_mul2(a, &k16, poly1305_ifma_load(p),
-					       &k8);
+			a = poly1305_ifma_mul4(a, pw->r32,
+					       poly1305_ifma_load(p), pw->r24,
+					       poly1305_ifma_load(p + 128),
+					       pw->r16,
+					       poly1305_ifma_load(p + 256),
+					       pw->r8);
+			a = poly1305_ifma_add(a, poly1305_ifma_load(p + 384));
+			p += 512;
+			n -= 4;
+		} while (n >= 4);
+	}
+	if (n >= 2) {
+		do {
+			a = poly1305_ifma_mul2(a, pw->r16,
+					       poly1305_ifma_load(p), pw->r8);
 			a = poly1305_ifma_add(a, poly1305_ifma_load(p + 128));
 			p += 256;
-		} while (--n);
+			n -= 2;
+		} while (n >= 2);
+	}
+	if (n) {
+		a = poly1305_ifma_mul(a, pw->r8, 0);
+		a = poly1305_ifma_add(a, poly1305_ifma_load(p));
 	}
 
 	_mm512_storeu_si512((void *)pw->acc[0], a.l0);
@@ -352,16 +418,14 @@ size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 void IFMA tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st)
 {
 	unsigned __int128 d;
-	const struct poly1305_ifma_powers *pw = (const void *)st->simd;
-	struct poly1305_ifma_key kl;
+	const struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
 	struct poly1305_ifma_vec a;
 	u64 t0, t1, t2, c;
 
 	a.l0 = _mm512_loadu_si512((const void *)pw->acc[0]);
 	a.l1 = _mm512_loadu_si512((const void *)pw->acc[1]);
 	a.l2 = _mm512_loadu_si512((const void *)pw->acc[2]);
-	poly1305_ifma_key_load(&kl, &pw->last[0][0], 8);
-	a = poly1305_ifma_mul(a, &kl);
+	a = poly1305_ifma_mul(a, &pw->last[0][0], 8);
 
 	/*
 	 * Add the streams and return to radix 2^64.  Each limb sum is below

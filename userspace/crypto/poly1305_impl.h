@@ -62,6 +62,19 @@ size_t tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 				 const u8 *p, size_t nblocks);
 void tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st);
 
+/*
+ * poly1305_simd_area() - where a vector engine keeps its powers and lanes:
+ * st->simd rounded up to 64 bytes, so that whole-vector loads and stores
+ * never straddle cache lines (and the lanes stored at the end of one call
+ * forward to the loads of the next) wherever the caller put the state.
+ */
+#define POLY1305_SIMD_ALIGN_SLACK	48	/* st->simd is 16-byte aligned */
+
+static inline void *poly1305_simd_area(struct tlsx_poly1305_state *st)
+{
+	return (void *)(((unsigned long)st->simd + 63) & ~63UL);
+}
+
 #define POLY1305_M26	0x3ffffffU
 
 /*
