@@ -32,12 +32,13 @@
  * Messages are split into limbs with shifts and masks, the 2^128 pad bit
  * being 1 << 24 in limb 4.
  *
- * Register plan: five sums, the five limbs of A, then of G, and a few
- * temporaries; the nine factors of a key (r0..r4, 5r1..5r4) are
- * broadcast from the state where they are used, not hoisted.  That is
- * still more than the 16 ymm registers, and the compiler spills products
- * to the stack: the step costs about 60 instructions per 16 bytes, half
- * of them multiplies and adds.
+ * Register plan: five sums, the five limbs of A, then of G, and a
+ * product; the nine factors of each key (r0..r4, 5r1..5r4 of r^4 and
+ * r^8) are broadcast once per call into vectors on the stack (wiped at
+ * the end) and the multiplies read them as memory operands, and the sums
+ * are accumulated in program order (MAC()), which keeps the step within
+ * the 16 ymm registers: about 165 instructions per 128 bytes, 50 of them
+ * multiplies.
  *
  * Loading 64 bytes as two ymm of two blocks each and unpacking their
  * 64-bit halves puts the blocks in lane order (0, 2, 1, 3), so the powers
@@ -148,10 +149,11 @@ struct poly1305_avx2_sums {
 };
 
 /*
- * The nine factors of a key are read from memory at each use: a key
- * broadcast from k[9] (r0..r4, 5r1..5r4), or per lane from k[9][4].
+ * The nine factors of a key (r0..r4, 5r1..5r4) are read from memory at
+ * each use, as k[i] of an array of vectors, or per lane from a u64
+ * k[9][4].
  */
-#define POLY1305_AVX2_BCAST(k, i) _mm256_set1_epi64x((k)[i])
+#define POLY1305_AVX2_VEC(k, i) ((k)[i])
 #define POLY1305_AVX2_LANES(k, i) \
 	_mm256_loadu_si256((const __m256i_u *)((k) + 4 * (i)))
 
@@ -164,39 +166,49 @@ struct poly1305_avx2_sums {
 		__m256i t_;						\
 									\
 		t_ = (h).l0;						\
-		(s).d0 = ADD((s).d0, MUL(t_, K(k, 0)));			\
-		(s).d1 = ADD((s).d1, MUL(t_, K(k, 1)));			\
-		(s).d2 = ADD((s).d2, MUL(t_, K(k, 2)));			\
-		(s).d3 = ADD((s).d3, MUL(t_, K(k, 3)));			\
-		(s).d4 = ADD((s).d4, MUL(t_, K(k, 4)));			\
+		MAC((s).d0, MUL(t_, K(k, 0)));			\
+		MAC((s).d1, MUL(t_, K(k, 1)));			\
+		MAC((s).d2, MUL(t_, K(k, 2)));			\
+		MAC((s).d3, MUL(t_, K(k, 3)));			\
+		MAC((s).d4, MUL(t_, K(k, 4)));			\
 		t_ = (h).l1;						\
-		(s).d0 = ADD((s).d0, MUL(t_, K(k, 8)));			\
-		(s).d1 = ADD((s).d1, MUL(t_, K(k, 0)));			\
-		(s).d2 = ADD((s).d2, MUL(t_, K(k, 1)));			\
-		(s).d3 = ADD((s).d3, MUL(t_, K(k, 2)));			\
-		(s).d4 = ADD((s).d4, MUL(t_, K(k, 3)));			\
+		MAC((s).d0, MUL(t_, K(k, 8)));			\
+		MAC((s).d1, MUL(t_, K(k, 0)));			\
+		MAC((s).d2, MUL(t_, K(k, 1)));			\
+		MAC((s).d3, MUL(t_, K(k, 2)));			\
+		MAC((s).d4, MUL(t_, K(k, 3)));			\
 		t_ = (h).l2;						\
-		(s).d0 = ADD((s).d0, MUL(t_, K(k, 7)));			\
-		(s).d1 = ADD((s).d1, MUL(t_, K(k, 8)));			\
-		(s).d2 = ADD((s).d2, MUL(t_, K(k, 0)));			\
-		(s).d3 = ADD((s).d3, MUL(t_, K(k, 1)));			\
-		(s).d4 = ADD((s).d4, MUL(t_, K(k, 2)));			\
+		MAC((s).d0, MUL(t_, K(k, 7)));			\
+		MAC((s).d1, MUL(t_, K(k, 8)));			\
+		MAC((s).d2, MUL(t_, K(k, 0)));			\
+		MAC((s).d3, MUL(t_, K(k, 1)));			\
+		MAC((s).d4, MUL(t_, K(k, 2)));			\
 		t_ = (h).l3;						\
-		(s).d0 = ADD((s).d0, MUL(t_, K(k, 6)));			\
-		(s).d1 = ADD((s).d1, MUL(t_, K(k, 7)));			\
-		(s).d2 = ADD((s).d2, MUL(t_, K(k, 8)));			\
-		(s).d3 = ADD((s).d3, MUL(t_, K(k, 0)));			\
-		(s).d4 = ADD((s).d4, MUL(t_, K(k, 1)));			\
+		MAC((s).d0, MUL(t_, K(k, 6)));			\
+		MAC((s).d1, MUL(t_, K(k, 7)));			\
+		MAC((s).d2, MUL(t_, K(k, 8)));			\
+		MAC((s).d3, MUL(t_, K(k, 0)));			\
+		MAC((s).d4, MUL(t_, K(k, 1)));			\
 		t_ = (h).l4;						\
-		(s).d0 = ADD((s).d0, MUL(t_, K(k, 5)));			\
-		(s).d1 = ADD((s).d1, MUL(t_, K(k, 6)));			\
-		(s).d2 = ADD((s).d2, MUL(t_, K(k, 7)));			\
-		(s).d3 = ADD((s).d3, MUL(t_, K(k, 8)));			\
-		(s).d4 = ADD((s).d4, MUL(t_, K(k, 0)));			\
+		MAC((s).d0, MUL(t_, K(k, 5)));			\
+		MAC((s).d1, MUL(t_, K(k, 6)));			\
+		MAC((s).d2, MUL(t_, K(k, 7)));			\
+		MAC((s).d3, MUL(t_, K(k, 8)));			\
+		MAC((s).d4, MUL(t_, K(k, 0)));			\
 	} while (0)
 
 #define MUL(a, b) _mm256_mul_epu32(a, b)
 #define ADD(a, b) _mm256_add_epi64(a, b)
+/*
+ * d += x, kept in this order: the empty asm stops the compiler from
+ * reassociating the sums, which otherwise forms all 25 or 50 products
+ * first and spills most of them.
+ */
+#define MAC(d, x)							\
+	do {								\
+		(d) = ADD((d), (x));					\
+		__asm__("" : "+x"(d));					\
+	} while (0)
 
 /* The sums as limbs below 2^26 + 2^10 (see the top of the file). */
 static __always_inline AVX2 struct poly1305_avx2_vec
@@ -276,7 +288,19 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 				      const u8 *p, size_t nblocks)
 {
 	struct poly1305_avx2_powers *pw = poly1305_simd_area(st);
-	const u64 *k4, *k8;
+	/*
+	 * r^4 and r^8 broadcast into vectors once per call, on the stack
+	 * and wiped at the end: the multiplies take them as memory operands
+	 * (the loop hides their address so they are not hoisted into
+	 * registers, of which there are 16), so the compiler spills partial
+	 * products, not key vectors.
+	 */
+	struct {
+		__m256i r4[9];
+		__m256i r8[9];
+	} kb;
+	const __m256i *k4, *k8;
+	int i;
 	struct poly1305_avx2_sums s;
 	struct poly1305_avx2_vec h, m;
 	u32 l[5];
@@ -286,6 +310,10 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 		return 0;
 	if (st->simd_ready != POLY1305_ENGINE_AVX2)
 		poly1305_avx2_setup(st);
+	for (i = 0; i < 9; i++) {
+		kb.r4[i] = _mm256_set1_epi64x(pw->r4[i]);
+		kb.r8[i] = _mm256_set1_epi64x(pw->r8[i]);
+	}
 
 	/*
 	 * Groups of four blocks G_0 .. G_(n-1).  h holds the lanes with the
@@ -316,22 +344,22 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	 * h * r^8 + G * r^4 + G' with a single carry pass.
 	 */
 	if (n & 1) {
-		k4 = pw->r4;
+		k4 = kb.r4;
 		s = poly1305_avx2_zero();
-		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k4);
+		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_VEC, k4);
 		h = poly1305_avx2_carry(s);
 		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
 		p += 64;
 	}
 	for (n /= 2; n; n--) {
-		k4 = pw->r4;
-		k8 = pw->r8;
+		k4 = kb.r4;
+		k8 = kb.r8;
 		POLY1305_AVX2_OPAQUE(k4);
 		POLY1305_AVX2_OPAQUE(k8);
 		m = poly1305_avx2_load(p);
 		s = poly1305_avx2_zero();
-		POLY1305_AVX2_MADD(s, m, POLY1305_AVX2_BCAST, k4);
-		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_BCAST, k8);
+		POLY1305_AVX2_MADD(s, m, POLY1305_AVX2_VEC, k4);
+		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_VEC, k8);
 		h = poly1305_avx2_carry(s);
 		h = poly1305_avx2_add(h, poly1305_avx2_load(p + 64));
 		p += 128;
@@ -343,6 +371,7 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	_mm256_storeu_si256((__m256i_u *)pw->acc[3], h.l3);
 	_mm256_storeu_si256((__m256i_u *)pw->acc[4], h.l4);
 	st->simd_lanes = 1;
+	memzero_explicit(&kb, sizeof(kb));
 	return nblocks & ~(size_t)3;
 }
 
