@@ -372,7 +372,7 @@ TEST(no_simd_at_start)
 				EXPECT_EQ(0, begins);
 				n++;
 			}
-			EXPECT_EQ(impl, k.impl);
+			EXPECT_EQ(impl, (int)k.impl);
 		}
 	}
 	if (!n)
@@ -399,7 +399,7 @@ TEST(simd_lost_midway)
 			track_reset(-1);
 			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
 						 impl));
-			ASSERT_EQ(impl, k.impl);
+			ASSERT_EQ(impl, (int)k.impl);
 			/* Lost at the 2nd..5th begin; both kinds; in place. */
 			for (v = 0; v < 16; v++) {
 				int fail_from = 1 + v / 4;
@@ -442,7 +442,7 @@ TEST(setkey_without_simd)
 			track_reset(0);
 			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
 						 impl));
-			ASSERT_EQ(TLSX_IMPL_GENERIC, k.impl);
+			ASSERT_EQ(TLSX_IMPL_GENERIC, (int)k.impl);
 			ASSERT_EQ(0, tr.depth);
 			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, 1000,
 					     OP_ONESHOT, false, -1, &begins))
