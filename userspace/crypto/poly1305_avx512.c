@@ -44,9 +44,9 @@
  *
  * Bounds.  After a carry pass the limbs are below 2^44 + 2^16, 2^44 +
  * 2^16 and 2^42 + 2^16, so with the message added they are below 2^45.1,
- * 2^45.1 and 2^43.  The powers r..r^8 are fully reduced and r^16..r^32
- * (made by the vector code) have limbs like a carried A, so 20 r1 <
- * 2^48.4 and 20 r2 < 2^46.4.  Every product is then below 2^92: with at
+ * 2^45.1 and 2^43.  The powers of r are made by the same multiplication,
+ * so their limbs are those of a carried A (r itself: below 2^44), and
+ * 20 r1 < 2^48.4, 20 r2 < 2^46.4.  Every product is then below 2^92: with at
  * most twelve per sum, Li < 2^56 and Hi < 2^44, so L0 < 2^58 before the
  * carry, the carries are below 2^14 (5 c2 < 2^17) and the bounds above
  * hold again.
@@ -135,52 +135,69 @@ struct poly1305_ifma_sums {
 	__m512i l0, l1, l2, h0, h1, h2;
 };
 
-/*
- * Factor @i (r0, r1, r2, 20 r1, 20 r2) of the key at @k: broadcast from
- * k[i] when @stride is 0, else the vector at k + i * stride.
- */
-static __always_inline IFMA __m512i
-poly1305_ifma_k(const u64 *k, int i, int stride)
+/* A key's five factors r0, r1, r2, 20 r1, 20 r2, as vectors. */
+struct poly1305_ifma_key {
+	__m512i k[5];
+};
+
+/* s += a * key (nine multiply-adds on each half, see the top of file) */
+static __always_inline IFMA void
+poly1305_ifma_madd_key(struct poly1305_ifma_sums *s,
+		       struct poly1305_ifma_vec a,
+		       const struct poly1305_ifma_key *key)
 {
-	if (stride)
-		return _mm512_loadu_si512((const void *)(k + i * stride));
-	return _mm512_set1_epi64(k[i]);
+	const __m512i *k = key->k;
+
+	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l0, k[0]);
+	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l0, k[0]);
+	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l0, k[1]);
+	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l0, k[1]);
+	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l0, k[2]);
+	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l0, k[2]);
+
+	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l1, k[4]);
+	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l1, k[4]);
+	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l1, k[0]);
+	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l1, k[0]);
+	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l1, k[1]);
+	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l1, k[1]);
+
+	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l2, k[3]);
+	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l2, k[3]);
+	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l2, k[4]);
+	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l2, k[4]);
+	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l2, k[0]);
+	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l2, k[0]);
 }
 
 /*
- * s += a * key (nine multiply-adds on each half, see the top of file).
- * The key is read from memory at each call (its address is hidden from
- * the optimiser): a step with four products has twenty key vectors, and
- * hoisting them all out of the loop would run out of registers and spill
- * key material to the stack.
+ * s += a * the key at @k: its factors broadcast from k[0..4] when @stride
+ * is 0, else the vectors at k + i * stride.  The key is read from memory
+ * at each call (its address is hidden from the optimiser): a step with
+ * four products has twenty key vectors, and hoisting them all out of the
+ * loop would run out of registers and spill key material to the stack.
  */
 static __always_inline IFMA void
 poly1305_ifma_madd(struct poly1305_ifma_sums *s, struct poly1305_ifma_vec a,
 		   const u64 *k, int stride)
 {
+	struct poly1305_ifma_key key;
+
 	__asm__ __volatile__("" : "+r"(k));
-#define K(i) poly1305_ifma_k(k, i, stride)
-	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l0, K(0));
-	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l0, K(0));
-	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l0, K(1));
-	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l0, K(1));
-	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l0, K(2));
-	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l0, K(2));
-
-	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l1, K(4));
-	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l1, K(4));
-	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l1, K(0));
-	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l1, K(0));
-	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l1, K(1));
-	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l1, K(1));
-
-	s->l0 = _mm512_madd52lo_epu64(s->l0, a.l2, K(3));
-	s->h0 = _mm512_madd52hi_epu64(s->h0, a.l2, K(3));
-	s->l1 = _mm512_madd52lo_epu64(s->l1, a.l2, K(4));
-	s->h1 = _mm512_madd52hi_epu64(s->h1, a.l2, K(4));
-	s->l2 = _mm512_madd52lo_epu64(s->l2, a.l2, K(0));
-	s->h2 = _mm512_madd52hi_epu64(s->h2, a.l2, K(0));
-#undef K
+	if (stride) {
+		key.k[0] = _mm512_loadu_si512((const void *)k);
+		key.k[1] = _mm512_loadu_si512((const void *)(k + stride));
+		key.k[2] = _mm512_loadu_si512((const void *)(k + 2 * stride));
+		key.k[3] = _mm512_loadu_si512((const void *)(k + 3 * stride));
+		key.k[4] = _mm512_loadu_si512((const void *)(k + 4 * stride));
+	} else {
+		key.k[0] = _mm512_set1_epi64(k[0]);
+		key.k[1] = _mm512_set1_epi64(k[1]);
+		key.k[2] = _mm512_set1_epi64(k[2]);
+		key.k[3] = _mm512_set1_epi64(k[3]);
+		key.k[4] = _mm512_set1_epi64(k[4]);
+	}
+	poly1305_ifma_madd_key(s, a, &key);
 }
 
 /* The sums as limbs below 2^44 + 2^16, 2^44 + 2^16, 2^42 + 2^16. */
@@ -240,6 +257,33 @@ poly1305_ifma_mul(struct poly1305_ifma_vec a, const u64 *k, int stride)
 	return poly1305_ifma_carry(s);
 }
 
+/* a * key */
+static __always_inline IFMA struct poly1305_ifma_vec
+poly1305_ifma_mul_key(struct poly1305_ifma_vec a,
+		      const struct poly1305_ifma_key *key)
+{
+	struct poly1305_ifma_sums s = poly1305_ifma_zero();
+
+	poly1305_ifma_madd_key(&s, a, key);
+	return poly1305_ifma_carry(s);
+}
+
+/* The key whose limbs are @a (20 x = 16 x + 4 x). */
+static __always_inline IFMA struct poly1305_ifma_key
+poly1305_ifma_key_of(struct poly1305_ifma_vec a)
+{
+	struct poly1305_ifma_key key;
+
+	key.k[0] = a.l0;
+	key.k[1] = a.l1;
+	key.k[2] = a.l2;
+	key.k[3] = _mm512_add_epi64(_mm512_slli_epi64(a.l1, 4),
+				    _mm512_slli_epi64(a.l1, 2));
+	key.k[4] = _mm512_add_epi64(_mm512_slli_epi64(a.l2, 4),
+				    _mm512_slli_epi64(a.l2, 2));
+	return key;
+}
+
 /* a * k1 + b * k2 (broadcast keys), with one carry pass */
 static __always_inline IFMA struct poly1305_ifma_vec
 poly1305_ifma_mul2(struct poly1305_ifma_vec a, const u64 *k1,
@@ -293,37 +337,74 @@ poly1305_ifma_key_store(u64 k[5], struct poly1305_ifma_vec a)
 	k[4] = 20 * k[2];
 }
 
+/*
+ * The powers of r for this engine, computed in the vector unit by
+ * doubling: r^2 = r * r in every lane, then (r, r^2, ...) * r^2 gives
+ * r^3 and r^4, and (r, r^2, r^3, r^4, ...) * r^4 gives r^5 .. r^8; four
+ * dependent multiplications with r^16.  The powers come out carried,
+ * not fully reduced (see the bounds at the top of the file).
+ */
 static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 {
 	struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
-	/* r^8 r^4 r^7 r^3 r^6 r^2 r^5 r, less one */
-	static const int lane_power[8] = { 7, 3, 6, 2, 5, 1, 4, 0 };
-	u64 p64[8][3];		/* r .. r^8 */
-	u64 p[8][3];
-	int i, j;
+	/* lane i of the result takes lane perm[i] of (r, r^2, .. r^8) */
+	const __m512i perm = _mm512_set_epi64(0, 4, 1, 5, 2, 6, 3, 7);
+	const __m512i seven = _mm512_set1_epi64(7);
+	struct poly1305_ifma_key key;
+	struct poly1305_ifma_vec r, x, y;
+	u64 l[3];
 
-	poly1305_powers(p64, st->r, 8);
-	for (j = 0; j < 8; j++)
-		poly1305_to44(p[j], p64[j]);
-	for (i = 0; i < 3; i++) {
-		pw->r8[i] = p[7][i];
-		for (j = 0; j < 8; j++)
-			pw->last[i][j] = p[lane_power[j]][i];
-	}
-	for (i = 1; i < 3; i++) {
-		pw->r8[2 + i] = 20 * p[7][i];
-		for (j = 0; j < 8; j++)
-			pw->last[2 + i][j] = 20 * p[lane_power[j]][i];
-	}
+	l[0] = st->r[0] & M44;
+	l[1] = ((st->r[0] >> 44) | (st->r[1] << 20)) & M44;
+	l[2] = st->r[1] >> 24;
+	r.l0 = _mm512_set1_epi64(l[0]);
+	r.l1 = _mm512_set1_epi64(l[1]);
+	r.l2 = _mm512_set1_epi64(l[2]);
+	memzero_explicit(l, sizeof(l));
 
-	/* r^16 = r^8 * r^8 in the vector code: carried, not fully reduced */
-	poly1305_ifma_key_store(pw->r16,
-				poly1305_ifma_mul(poly1305_ifma_bcast(pw->r8),
-						  pw->r8, 0));
+	/* x = r^2 everywhere; y = (r, r^2, r, r^2, ...) */
+	key = poly1305_ifma_key_of(r);
+	x = poly1305_ifma_mul_key(r, &key);
+	y.l0 = _mm512_mask_blend_epi64(0xaa, r.l0, x.l0);
+	y.l1 = _mm512_mask_blend_epi64(0xaa, r.l1, x.l1);
+	y.l2 = _mm512_mask_blend_epi64(0xaa, r.l2, x.l2);
+
+	/* x = (r^3, r^4, ...); y = (r, r^2, r^3, r^4, r, r^2, r^3, r^4) */
+	key = poly1305_ifma_key_of(x);
+	x = poly1305_ifma_mul_key(y, &key);
+	y.l0 = _mm512_mask_blend_epi64(0xcc, y.l0, x.l0);
+	y.l1 = _mm512_mask_blend_epi64(0xcc, y.l1, x.l1);
+	y.l2 = _mm512_mask_blend_epi64(0xcc, y.l2, x.l2);
+
+	/* x = r^4 everywhere; then y = (r, r^2, .. r^8) */
+	x.l0 = _mm512_permutexvar_epi64(_mm512_set1_epi64(3), y.l0);
+	x.l1 = _mm512_permutexvar_epi64(_mm512_set1_epi64(3), y.l1);
+	x.l2 = _mm512_permutexvar_epi64(_mm512_set1_epi64(3), y.l2);
+	key = poly1305_ifma_key_of(x);
+	x = poly1305_ifma_mul_key(y, &key);
+	y.l0 = _mm512_mask_blend_epi64(0xf0, y.l0, x.l0);
+	y.l1 = _mm512_mask_blend_epi64(0xf0, y.l1, x.l1);
+	y.l2 = _mm512_mask_blend_epi64(0xf0, y.l2, x.l2);
+
+	/* the last step's key, in lane order; r^8 for broadcasting */
+	x.l0 = _mm512_permutexvar_epi64(perm, y.l0);
+	x.l1 = _mm512_permutexvar_epi64(perm, y.l1);
+	x.l2 = _mm512_permutexvar_epi64(perm, y.l2);
+	key = poly1305_ifma_key_of(x);
+	_mm512_storeu_si512((void *)pw->last[0], key.k[0]);
+	_mm512_storeu_si512((void *)pw->last[1], key.k[1]);
+	_mm512_storeu_si512((void *)pw->last[2], key.k[2]);
+	_mm512_storeu_si512((void *)pw->last[3], key.k[3]);
+	_mm512_storeu_si512((void *)pw->last[4], key.k[4]);
+	x.l0 = _mm512_permutexvar_epi64(seven, y.l0);
+	x.l1 = _mm512_permutexvar_epi64(seven, y.l1);
+	x.l2 = _mm512_permutexvar_epi64(seven, y.l2);
+	poly1305_ifma_key_store(pw->r8, x);
+
+	/* r^16 = r^8 * r^8 */
+	key = poly1305_ifma_key_of(x);
+	poly1305_ifma_key_store(pw->r16, poly1305_ifma_mul_key(x, &key));
 	pw->r32_ready = 0;
-
-	memzero_explicit(p64, sizeof(p64));
-	memzero_explicit(p, sizeof(p));
 	st->simd_ready = POLY1305_ENGINE_IFMA;
 }
 
