@@ -11,8 +11,10 @@
  * Each group of eight blocks (512 bytes) is XORed 32 bytes at a time; in
  * a partial last group the whole 32-byte pieces are XORed directly and
  * the last few bytes through a stack buffer (the length is public) that
- * is wiped afterwards.  The first pass of an operation computes block 0
- * alongside blocks 1-8 (tlsx_chacha20_xor0_avx2()).
+ * is wiped afterwards.  A last single block runs in scalar code, whose
+ * dependency chain is shorter than a vector pass.  The first pass of an
+ * operation computes block 0 alongside blocks 1-8
+ * (tlsx_chacha20_xor0_avx2()).
  */
 #ifdef __KERNEL__
 #define _MM_MALLOC_H_INCLUDED
@@ -39,64 +41,62 @@ X8_TARGET static inline __m256i rol_avx2(__m256i v, int n)
 
 #define X8_ROL(v, n) rol_avx2(v, n)
 
-#include "chacha_x8_template.h"
-
-/* XOR @len (at most 512) bytes with the keystream @ks of eight blocks. */
-X8_TARGET static __always_inline void xor_x8(const __m256i ks[16],
-					     const u8 *src, u8 *dst,
-					     size_t len)
+/*
+ * The last, partial piece: through a stack buffer (the length is public)
+ * that is wiped afterwards.
+ */
+X8_TARGET static void x8_xor_partial(const u8 *src, u8 *dst, size_t n,
+				     __m256i ks)
 {
 	u8 buf[32] __aligned(32);
 	size_t i;
 
-	for (i = 0; i < len / 32; i++) {
-		__m256i m = _mm256_loadu_si256((const __m256i *)src + i);
+	_mm256_store_si256((__m256i *)buf, ks);
+	for (i = 0; i < n; i++)
+		dst[i] = src[i] ^ buf[i];
+	memzero_explicit(buf, sizeof(buf));
+}
 
-		_mm256_storeu_si256((__m256i *)dst + i,
-				    _mm256_xor_si256(m, ks[i]));
-	}
-	if (len & 31) {
-		_mm256_store_si256((__m256i *)buf, ks[i]);
-		for (i *= 32; i < len; i++)
-			dst[i] = src[i] ^ buf[i & 31];
-		memzero_explicit(buf, sizeof(buf));
+/* XOR the 32 keystream bytes @ks into bytes @off.. below @len. */
+X8_TARGET static __always_inline void x8_xor32(const u8 *src, u8 *dst,
+					       size_t len, size_t off,
+					       __m256i ks)
+{
+	if (off + 32 <= len) {
+		__m256i m = _mm256_loadu_si256((const __m256i *)(src + off));
+
+		_mm256_storeu_si256((__m256i *)(dst + off),
+				    _mm256_xor_si256(m, ks));
+	} else if (off < len) {
+		x8_xor_partial(src + off, dst + off, len - off, ks);
 	}
 }
+
+#include "chacha_x8_template.h"
 
 X8_TARGET void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 				      u32 counter, const u8 *src, u8 *dst,
 				      size_t len)
 {
-	__m256i in[16], ks[16];
+	while (len > TLSX_CHACHA_BLOCK) {
+		size_t n = len < 512 ? len : 512;
 
-	chacha20_x8_setup(in, key, nonce, counter);
-	for (; len >= 512; len -= 512, src += 512, dst += 512) {
-		chacha20_x8(in, ks);
-		xor_x8(ks, src, dst, 512);
-		in[12] = _mm256_add_epi32(in[12], _mm256_set1_epi32(8));
+		chacha20_x8_pass(key, nonce, counter, src, dst, n, false,
+				 NULL);
+		src += n;
+		dst += n;
+		len -= n;
 		counter += 8;
 	}
-	if (len > TLSX_CHACHA_BLOCK) {
-		chacha20_x8(in, ks);
-		xor_x8(ks, src, dst, len);
-	} else if (len) {
-		/* One block: the scalar code has the shorter chain. */
-		tlsx_chacha20_xor_generic(key, nonce, counter, src, dst,
-					  len);
-	}
-	memzero_explicit(ks, sizeof(ks));
-	memzero_explicit(in, sizeof(in));
+	/* One block: the scalar code has the shorter chain. */
+	if (len)
+		tlsx_chacha20_xor_generic(key, nonce, counter, src, dst, len);
 }
 
+/* The first pass: block 0 in scalar registers alongside blocks 1-8. */
 X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 				       u8 otk[32], const u8 *src, u8 *dst,
 				       size_t len)
 {
-	__m256i in[16], ks[16];
-
-	chacha20_x8_setup(in, key, nonce, 1);
-	chacha20_x8_core(in, ks, true, key, nonce, otk);
-	xor_x8(ks, src, dst, len);
-	memzero_explicit(ks, sizeof(ks));
-	memzero_explicit(in, sizeof(in));
+	chacha20_x8_pass(key, nonce, 1, src, dst, len, true, otk);
 }

@@ -20,7 +20,9 @@
  * register holding state, GCC keeps them all in registers only when the
  * ten double rounds are unrolled (a loop back edge makes it spill), so
  * that core is unrolled: about 12 KB of code.  The input state for the
- * final addition is read from memory.
+ * final addition is broadcast again from the key and nonce words, so no
+ * copy of the key lies in a stack array, and keystream never goes to
+ * memory.
  *
  * Output: after the rounds and the addition of the input state, a 4x4
  * transpose of 32-bit words within each 128-bit lane (VPUNPCK{L,H}DQ,
@@ -53,9 +55,43 @@
 
 #define X8_TARGET __attribute__((target("avx512f,avx512vl,avx512bw")))
 #define X8_ROL(v, n) _mm256_rol_epi32(v, n)
-#include "chacha_x8_template.h"
-
 #define X16_TARGET X8_TARGET
+
+/* XOR 32 keystream bytes at @off, under a byte mask where @len cuts. */
+X8_TARGET static __always_inline void x8_xor32(const u8 *src, u8 *dst,
+					       size_t len, size_t off,
+					       __m256i ks)
+{
+	if (off + 32 <= len) {
+		__m256i m = _mm256_loadu_si256((const __m256i *)(src + off));
+
+		_mm256_storeu_si256((__m256i *)(dst + off),
+				    _mm256_xor_si256(m, ks));
+	} else if (off < len) {
+		__mmask32 k = (1U << (len - off)) - 1;	/* len - off < 32 */
+
+		_mm256_mask_storeu_epi8(dst + off, k, _mm256_xor_si256(
+			_mm256_maskz_loadu_epi8(k, src + off), ks));
+	}
+}
+
+/* The same for a whole 64-byte block. */
+X16_TARGET static __always_inline void x16_xor64(const u8 *src, u8 *dst,
+						 size_t len, size_t off,
+						 __m512i ks)
+{
+	if (off + 64 <= len) {
+		_mm512_storeu_si512(dst + off, _mm512_xor_si512(
+			_mm512_loadu_si512(src + off), ks));
+	} else if (off < len) {
+		__mmask64 k = (1ULL << (len - off)) - 1; /* len - off < 64 */
+
+		_mm512_mask_storeu_epi8(dst + off, k, _mm512_xor_si512(
+			_mm512_maskz_loadu_epi8(k, src + off), ks));
+	}
+}
+
+#include "chacha_x8_template.h"
 
 #define X16_QR(a, b, c, d) do {						\
 	a = _mm512_add_epi32(a, b); d = _mm512_xor_si512(d, a);	\
@@ -66,6 +102,22 @@
 	d = _mm512_rol_epi32(d, 8);					\
 	c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c);	\
 	b = _mm512_rol_epi32(b, 7);					\
+} while (0)
+
+/*
+ * The state of a set of sixteen blocks is sixteen named variables p0..p15
+ * (an array would stay in memory: GCC does not split one this large into
+ * registers).
+ */
+#define X16_DOUBLE_ROUND(p) do {					\
+	X16_QR(p##0, p##4, p##8, p##12);				\
+	X16_QR(p##1, p##5, p##9, p##13);				\
+	X16_QR(p##2, p##6, p##10, p##14);				\
+	X16_QR(p##3, p##7, p##11, p##15);				\
+	X16_QR(p##0, p##5, p##10, p##15);				\
+	X16_QR(p##1, p##6, p##11, p##12);				\
+	X16_QR(p##2, p##7, p##8, p##13);				\
+	X16_QR(p##3, p##4, p##9, p##14);				\
 } while (0)
 
 /* 4x4 transpose of 32-bit words within each 128-bit lane. */
@@ -92,270 +144,196 @@
 	d = _mm512_shuffle_i32x4(u1, u3, 0xdd);				\
 } while (0)
 
-X16_TARGET static inline void chacha20_x16_setup(__m512i in[16],
-						 const u32 key[8],
-						 const u32 nonce[3],
-						 u32 counter)
+/* Word @i of the input state of blocks @counter.. (lane j: + j). */
+X16_TARGET static __always_inline __m512i x16_input(const u32 key[8],
+						    const u32 nonce[3],
+						    u32 counter, int i)
 {
-	int i;
+	static const u32 c[4] = {
+		TLSX_CHACHA_C0, TLSX_CHACHA_C1, TLSX_CHACHA_C2, TLSX_CHACHA_C3
+	};
 
-	in[0] = _mm512_set1_epi32(TLSX_CHACHA_C0);
-	in[1] = _mm512_set1_epi32(TLSX_CHACHA_C1);
-	in[2] = _mm512_set1_epi32(TLSX_CHACHA_C2);
-	in[3] = _mm512_set1_epi32(TLSX_CHACHA_C3);
-	for (i = 0; i < 8; i++)
-		in[4 + i] = _mm512_set1_epi32(key[i]);
-	in[12] = _mm512_add_epi32(_mm512_set1_epi32(counter),
-				  _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8,
-						   7, 6, 5, 4, 3, 2, 1, 0));
-	in[13] = _mm512_set1_epi32(nonce[0]);
-	in[14] = _mm512_set1_epi32(nonce[1]);
-	in[15] = _mm512_set1_epi32(nonce[2]);
+	if (i < 4)
+		return _mm512_set1_epi32(c[i]);
+	if (i < 12)
+		return _mm512_set1_epi32(key[i - 4]);
+	if (i == 12)
+		return _mm512_add_epi32(_mm512_set1_epi32(counter),
+					_mm512_set_epi32(15, 14, 13, 12,
+							 11, 10, 9, 8,
+							 7, 6, 5, 4,
+							 3, 2, 1, 0));
+	return _mm512_set1_epi32(nonce[i - 13]);
 }
 
-/* Column and diagonal round on the sixteen state vectors @x. */
-#define X16_DOUBLE_ROUND(x) do {					\
-	X16_QR(x[0], x[4], x[8], x[12]);				\
-	X16_QR(x[1], x[5], x[9], x[13]);				\
-	X16_QR(x[2], x[6], x[10], x[14]);				\
-	X16_QR(x[3], x[7], x[11], x[15]);				\
-	X16_QR(x[0], x[5], x[10], x[15]);				\
-	X16_QR(x[1], x[6], x[11], x[12]);				\
-	X16_QR(x[2], x[7], x[8], x[13]);				\
-	X16_QR(x[3], x[4], x[9], x[14]);				\
+/*
+ * Load (op = set) or add (op = add) the input state of blocks @ctr.. from
+ * the words at @k (key) and @n (nonce).
+ */
+#define X16_INPUT(p, op, ctr, k, n) do {				\
+	X16_##op(p##0, x16_input(k, n, ctr, 0));			\
+	X16_##op(p##1, x16_input(k, n, ctr, 1));			\
+	X16_##op(p##2, x16_input(k, n, ctr, 2));			\
+	X16_##op(p##3, x16_input(k, n, ctr, 3));			\
+	X16_##op(p##4, x16_input(k, n, ctr, 4));			\
+	X16_##op(p##5, x16_input(k, n, ctr, 5));			\
+	X16_##op(p##6, x16_input(k, n, ctr, 6));			\
+	X16_##op(p##7, x16_input(k, n, ctr, 7));			\
+	X16_##op(p##8, x16_input(k, n, ctr, 8));			\
+	X16_##op(p##9, x16_input(k, n, ctr, 9));			\
+	X16_##op(p##10, x16_input(k, n, ctr, 10));		\
+	X16_##op(p##11, x16_input(k, n, ctr, 11));		\
+	X16_##op(p##12, x16_input(k, n, ctr, 12));		\
+	X16_##op(p##13, x16_input(k, n, ctr, 13));		\
+	X16_##op(p##14, x16_input(k, n, ctr, 14));		\
+	X16_##op(p##15, x16_input(k, n, ctr, 15));		\
+} while (0)
+#define X16_set(v, w)	((v) = (w))
+#define X16_add(v, w)	((v) = _mm512_add_epi32((v), (w)))
+
+/*
+ * After the rounds of the sixteen blocks from @ctr in p0..p15: add the
+ * input state, transpose (block j into one vector) and XOR into @n bytes
+ * (at most 1024) of @s to @d.
+ */
+#define X16_FINISH(p, ctr, s, d, n) do {				\
+	const u32 *k_ = key, *n_ = nonce;				\
+									\
+	tlsx_chacha_reload(k_, n_);					\
+	X16_INPUT(p, add, ctr, k_, n_);					\
+	X16_TRANSPOSE4(p##0, p##1, p##2, p##3);				\
+	X16_TRANSPOSE4(p##4, p##5, p##6, p##7);				\
+	X16_TRANSPOSE4(p##8, p##9, p##10, p##11);			\
+	X16_TRANSPOSE4(p##12, p##13, p##14, p##15);			\
+	X16_LANES4(p##0, p##4, p##8, p##12);				\
+	X16_LANES4(p##1, p##5, p##9, p##13);				\
+	X16_LANES4(p##2, p##6, p##10, p##14);				\
+	X16_LANES4(p##3, p##7, p##11, p##15);				\
+	x16_xor64(s, d, n, 0, p##0);					\
+	x16_xor64(s, d, n, 64, p##1);					\
+	x16_xor64(s, d, n, 128, p##2);					\
+	x16_xor64(s, d, n, 192, p##3);					\
+	x16_xor64(s, d, n, 256, p##4);					\
+	x16_xor64(s, d, n, 320, p##5);					\
+	x16_xor64(s, d, n, 384, p##6);					\
+	x16_xor64(s, d, n, 448, p##7);					\
+	x16_xor64(s, d, n, 512, p##8);					\
+	x16_xor64(s, d, n, 576, p##9);					\
+	x16_xor64(s, d, n, 640, p##10);					\
+	x16_xor64(s, d, n, 704, p##11);					\
+	x16_xor64(s, d, n, 768, p##12);					\
+	x16_xor64(s, d, n, 832, p##13);					\
+	x16_xor64(s, d, n, 896, p##14);					\
+	x16_xor64(s, d, n, 960, p##15);					\
 } while (0)
 
 /*
- * Add the input state (@in, with @ctr_add more on the counter word) to
- * the sixteen vectors @x after the rounds and transpose them into
- * keystream: ks[j] = block j.
+ * One pass of sixteen blocks from @counter over @len bytes (at most
+ * 1024); and when @with_otk the Poly1305 key into @otk, from block 0
+ * computed in scalar registers alongside (chacha_x8_template.h).
  */
-X16_TARGET static __always_inline void chacha20_x16_finish(__m512i x[16],
-							   const __m512i in[16],
-							   int ctr_add,
-							   __m512i ks[16])
-{
-	int i;
-
-	for (i = 0; i < 16; i++)
-		x[i] = _mm512_add_epi32(x[i], in[i]);
-	x[12] = _mm512_add_epi32(x[12], _mm512_set1_epi32(ctr_add));
-	X16_TRANSPOSE4(x[0], x[1], x[2], x[3]);
-	X16_TRANSPOSE4(x[4], x[5], x[6], x[7]);
-	X16_TRANSPOSE4(x[8], x[9], x[10], x[11]);
-	X16_TRANSPOSE4(x[12], x[13], x[14], x[15]);
-	X16_LANES4(x[0], x[4], x[8], x[12]);
-	X16_LANES4(x[1], x[5], x[9], x[13]);
-	X16_LANES4(x[2], x[6], x[10], x[14]);
-	X16_LANES4(x[3], x[7], x[11], x[15]);
-	for (i = 0; i < 16; i++)
-		ks[i] = x[i];
-}
-
-/*
- * Sixteen keystream blocks of @in into @ks; and when @with_otk the
- * Poly1305 key of @key and @nonce into @otk, from the scalar block 0
- * stitched into the rounds.
- */
-X16_TARGET static __always_inline void chacha20_x16_core(const __m512i in[16],
-							 __m512i ks[16],
+X16_TARGET static __always_inline void chacha20_x16_pass(const u32 key[8],
+							 const u32 nonce[3],
+							 u32 counter,
+							 const u8 *src,
+							 u8 *dst, size_t len,
 							 bool with_otk,
-							 const u32 *key,
-							 const u32 *nonce,
 							 u8 *otk)
 {
-	__m512i x[16];
+	__m512i x0, x1, x2, x3, x4, x5, x6, x7;
+	__m512i x8, x9, x10, x11, x12, x13, x14, x15;
 	u32 s[16];
 	int i;
 
-	for (i = 0; i < 16; i++)
-		x[i] = in[i];
+	X16_INPUT(x, set, counter, key, nonce);
 	if (with_otk)
 		chacha20_s_setup(s, key, nonce);
 	for (i = 0; i < 10; i++) {
-		X16_QR(x[0], x[4], x[8], x[12]);
+		X16_QR(x0, x4, x8, x12);
 		if (with_otk)
 			S_QR(s, 0);
-		X16_QR(x[1], x[5], x[9], x[13]);
+		X16_QR(x1, x5, x9, x13);
 		if (with_otk)
 			S_QR(s, 1);
-		X16_QR(x[2], x[6], x[10], x[14]);
+		X16_QR(x2, x6, x10, x14);
 		if (with_otk)
 			S_QR(s, 2);
-		X16_QR(x[3], x[7], x[11], x[15]);
+		X16_QR(x3, x7, x11, x15);
 		if (with_otk)
 			S_QR(s, 3);
-		X16_QR(x[0], x[5], x[10], x[15]);
+		X16_QR(x0, x5, x10, x15);
 		if (with_otk)
 			S_QR(s, 4);
-		X16_QR(x[1], x[6], x[11], x[12]);
+		X16_QR(x1, x6, x11, x12);
 		if (with_otk)
 			S_QR(s, 5);
-		X16_QR(x[2], x[7], x[8], x[13]);
+		X16_QR(x2, x7, x8, x13);
 		if (with_otk)
 			S_QR(s, 6);
-		X16_QR(x[3], x[4], x[9], x[14]);
+		X16_QR(x3, x4, x9, x14);
 		if (with_otk)
 			S_QR(s, 7);
 	}
-	if (with_otk) {
+	if (with_otk)
 		chacha20_s_otk(s, key, otk);
-		memzero_explicit(s, sizeof(s));
-	}
-	chacha20_x16_finish(x, in, 0, ks);
+	X16_FINISH(x, counter, src, dst, len);
 }
 
 /*
- * Thirty-two keystream blocks: ks[j] = block j of @in's counter on (the
- * second set of sixteen has the counter of @in plus 16).  The rounds are
- * unrolled so that GCC keeps the 32 state vectors in registers.
+ * One pass of 32 blocks from @counter over @len bytes (1024 < @len <=
+ * 2048): two independent sets of sixteen, the rounds unrolled so that
+ * GCC keeps the 32 state vectors in registers.
  */
-X16_TARGET static __always_inline void chacha20_x32(const __m512i in[16],
-						    __m512i ks[32])
+X16_TARGET static __always_inline void chacha20_x32_pass(const u32 key[8],
+							 const u32 nonce[3],
+							 u32 counter,
+							 const u8 *src,
+							 u8 *dst, size_t len)
 {
-	__m512i x[16], y[16];
+	__m512i x0, x1, x2, x3, x4, x5, x6, x7;
+	__m512i x8, x9, x10, x11, x12, x13, x14, x15;
+	__m512i y0, y1, y2, y3, y4, y5, y6, y7;
+	__m512i y8, y9, y10, y11, y12, y13, y14, y15;
 	int i;
 
-	for (i = 0; i < 16; i++) {
-		x[i] = in[i];
-		y[i] = in[i];
-	}
-	y[12] = _mm512_add_epi32(y[12], _mm512_set1_epi32(16));
+	X16_INPUT(x, set, counter, key, nonce);
+	X16_INPUT(y, set, counter + 16, key, nonce);
 #pragma GCC unroll 10
 	for (i = 0; i < 10; i++) {
 		X16_DOUBLE_ROUND(x);
 		X16_DOUBLE_ROUND(y);
 	}
-	chacha20_x16_finish(x, in, 0, ks);
-	chacha20_x16_finish(y, in, 16, ks + 16);
+	X16_FINISH(x, counter, src, dst, 1024);
+	X16_FINISH(y, counter + 16, src + 1024, dst + 1024, len - 1024);
 }
 
-/*
- * XOR piece @i of @W bytes (64 or 32) with @ks; a piece cut by @len is
- * read and written under a byte mask of its first n < @W bytes.
- */
-#define XOR_PIECE(W, i, ks, len) do {					\
-	if ((len) >= (size_t)(W) * ((i) + 1))				\
-		XOR_FULL##W(src + (W) * (i), dst + (W) * (i), ks);	\
-	else if ((len) > (size_t)(W) * (i))				\
-		XOR_PART##W(src + (W) * (i), dst + (W) * (i), ks,	\
-			    (len) - (W) * (i));				\
-} while (0)
-
-#define XOR_FULL64(s, d, ks)						\
-	_mm512_storeu_si512((d), _mm512_xor_si512(			\
-		_mm512_loadu_si512((s)), (ks)))
-#define XOR_PART64(s, d, ks, n) do {					\
-	__mmask64 m = (1ULL << (n)) - 1;				\
-	_mm512_mask_storeu_epi8((d), m, _mm512_xor_si512(		\
-		_mm512_maskz_loadu_epi8(m, (s)), (ks)));		\
-} while (0)
-#define XOR_FULL32(s, d, ks)						\
-	_mm256_storeu_si256((__m256i *)(d), _mm256_xor_si256(		\
-		_mm256_loadu_si256((const __m256i *)(s)), (ks)))
-#define XOR_PART32(s, d, ks, n) do {					\
-	__mmask32 m = (1U << (n)) - 1;					\
-	_mm256_mask_storeu_epi8((d), m, _mm256_xor_si256(		\
-		_mm256_maskz_loadu_epi8(m, (s)), (ks)));		\
-} while (0)
-
-/* XOR @len (at most 512) bytes with the eight-block keystream @ks. */
-X16_TARGET static __always_inline void xor_x8(const __m256i ks[16],
-					      const u8 *src, u8 *dst,
-					      size_t len)
-{
-	XOR_PIECE(32, 0, ks[0], len);
-	XOR_PIECE(32, 1, ks[1], len);
-	XOR_PIECE(32, 2, ks[2], len);
-	XOR_PIECE(32, 3, ks[3], len);
-	XOR_PIECE(32, 4, ks[4], len);
-	XOR_PIECE(32, 5, ks[5], len);
-	XOR_PIECE(32, 6, ks[6], len);
-	XOR_PIECE(32, 7, ks[7], len);
-	XOR_PIECE(32, 8, ks[8], len);
-	XOR_PIECE(32, 9, ks[9], len);
-	XOR_PIECE(32, 10, ks[10], len);
-	XOR_PIECE(32, 11, ks[11], len);
-	XOR_PIECE(32, 12, ks[12], len);
-	XOR_PIECE(32, 13, ks[13], len);
-	XOR_PIECE(32, 14, ks[14], len);
-	XOR_PIECE(32, 15, ks[15], len);
-}
-
-/* XOR @len (at most 1024) bytes with the sixteen-block keystream @ks. */
-X16_TARGET static __always_inline void xor_x16(const __m512i ks[16],
-					       const u8 *src, u8 *dst,
-					       size_t len)
-{
-	XOR_PIECE(64, 0, ks[0], len);
-	XOR_PIECE(64, 1, ks[1], len);
-	XOR_PIECE(64, 2, ks[2], len);
-	XOR_PIECE(64, 3, ks[3], len);
-	XOR_PIECE(64, 4, ks[4], len);
-	XOR_PIECE(64, 5, ks[5], len);
-	XOR_PIECE(64, 6, ks[6], len);
-	XOR_PIECE(64, 7, ks[7], len);
-	XOR_PIECE(64, 8, ks[8], len);
-	XOR_PIECE(64, 9, ks[9], len);
-	XOR_PIECE(64, 10, ks[10], len);
-	XOR_PIECE(64, 11, ks[11], len);
-	XOR_PIECE(64, 12, ks[12], len);
-	XOR_PIECE(64, 13, ks[13], len);
-	XOR_PIECE(64, 14, ks[14], len);
-	XOR_PIECE(64, 15, ks[15], len);
-}
-
-/*
- * The last @len (1..1024) bytes from block @counter: sixteen, eight or
- * one block wide, whichever covers them.
- */
+/* The last @len (1..1024) bytes: sixteen, eight or one block wide. */
 X16_TARGET static void chacha20_tail(const u32 key[8], const u32 nonce[3],
 				     u32 counter, const u8 *src, u8 *dst,
 				     size_t len)
 {
-	if (len > 512) {
-		__m512i in[16], ks[16];
-
-		chacha20_x16_setup(in, key, nonce, counter);
-		chacha20_x16_core(in, ks, false, NULL, NULL, NULL);
-		xor_x16(ks, src, dst, len);
-		memzero_explicit(in, sizeof(in));
-	} else if (len > TLSX_CHACHA_BLOCK) {
-		__m256i in[16], ks[16];
-
-		chacha20_x8_setup(in, key, nonce, counter);
-		chacha20_x8(in, ks);
-		xor_x8(ks, src, dst, len);
-		memzero_explicit(in, sizeof(in));
-	} else {
+	if (len > 512)
+		chacha20_x16_pass(key, nonce, counter, src, dst, len, false,
+				  NULL);
+	else if (len > TLSX_CHACHA_BLOCK)
+		chacha20_x8_pass(key, nonce, counter, src, dst, len, false,
+				 NULL);
+	else
 		tlsx_chacha20_xor_generic(key, nonce, counter, src, dst, len);
-	}
 }
 
 X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
 					 const u32 nonce[3], u32 counter,
 					 const u8 *src, u8 *dst, size_t len)
 {
-	__m512i in[16], ks[32];
+	while (len > 1024) {
+		size_t n = len < 2048 ? len : 2048;
 
-	if (len > 1024) {
-		chacha20_x16_setup(in, key, nonce, counter);
-		while (len > 1024) {
-			chacha20_x32(in, ks);
-			xor_x16(ks, src, dst, len);
-			xor_x16(ks + 16, src + 1024, dst + 1024, len - 1024);
-			if (len <= 2048) {
-				len = 0;
-				break;
-			}
-			len -= 2048;
-			src += 2048;
-			dst += 2048;
-			counter += 32;
-			in[12] = _mm512_add_epi32(in[12],
-						  _mm512_set1_epi32(32));
-		}
-		memzero_explicit(in, sizeof(in));
+		chacha20_x32_pass(key, nonce, counter, src, dst, n);
+		src += n;
+		dst += n;
+		len -= n;
+		counter += 32;
 	}
 	if (len)
 		chacha20_tail(key, nonce, counter, src, dst, len);
@@ -369,19 +347,8 @@ X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
 					  const u32 nonce[3], u8 otk[32],
 					  const u8 *src, u8 *dst, size_t len)
 {
-	if (len <= 512) {
-		__m256i in[16], ks[16];
-
-		chacha20_x8_setup(in, key, nonce, 1);
-		chacha20_x8_core(in, ks, true, key, nonce, otk);
-		xor_x8(ks, src, dst, len);
-		memzero_explicit(in, sizeof(in));
-	} else {
-		__m512i in[16], ks[16];
-
-		chacha20_x16_setup(in, key, nonce, 1);
-		chacha20_x16_core(in, ks, true, key, nonce, otk);
-		xor_x16(ks, src, dst, len);
-		memzero_explicit(in, sizeof(in));
-	}
+	if (len <= 512)
+		chacha20_x8_pass(key, nonce, 1, src, dst, len, true, otk);
+	else
+		chacha20_x16_pass(key, nonce, 1, src, dst, len, true, otk);
 }

@@ -30,13 +30,13 @@
 
 #define TARGET __attribute__((target("ssse3")))
 
-TARGET static inline __m128i rol16(__m128i v)
+TARGET static inline __m128i x4_rol16(__m128i v)
 {
 	return _mm_shuffle_epi8(v, _mm_set_epi8(13, 12, 15, 14, 9, 8, 11, 10,
 						5, 4, 7, 6, 1, 0, 3, 2));
 }
 
-TARGET static inline __m128i rol8(__m128i v)
+TARGET static inline __m128i x4_rol8(__m128i v)
 {
 	return _mm_shuffle_epi8(v, _mm_set_epi8(14, 13, 12, 15, 10, 9, 8, 11,
 						6, 5, 4, 7, 2, 1, 0, 3));
@@ -45,9 +45,9 @@ TARGET static inline __m128i rol8(__m128i v)
 #define ROL(v, n) _mm_or_si128(_mm_slli_epi32(v, n), _mm_srli_epi32(v, 32 - n))
 
 #define QR(a, b, c, d) do {					\
-	a = _mm_add_epi32(a, b); d = _mm_xor_si128(d, a); d = rol16(d); \
+	a = _mm_add_epi32(a, b); d = _mm_xor_si128(d, a); d = x4_rol16(d); \
 	c = _mm_add_epi32(c, d); b = _mm_xor_si128(b, c); b = ROL(b, 12); \
-	a = _mm_add_epi32(a, b); d = _mm_xor_si128(d, a); d = rol8(d); \
+	a = _mm_add_epi32(a, b); d = _mm_xor_si128(d, a); d = x4_rol8(d); \
 	c = _mm_add_epi32(c, d); b = _mm_xor_si128(b, c); b = ROL(b, 7); \
 } while (0)
 

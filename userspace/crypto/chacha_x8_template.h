@@ -7,7 +7,11 @@
  * The includer defines, before including it:
  *	X8_TARGET	the function attribute of its ISA;
  *	X8_ROL(v, n)	rotate each 32-bit lane of __m256i @v left by the
- *			constant @n (16, 12, 8 or 7).
+ *			constant @n (16, 12, 8 or 7);
+ *	x8_xor32(src, dst, len, off, ks)
+ *			an always-inline function that XORs the 32 bytes
+ *			of keystream @ks into bytes @off.. of @src to @dst,
+ *			or only those below @len (none if @off >= @len).
  *
  * Layout: vector i holds word i of the state of eight consecutive blocks
  * (lane j = block counter + j), so the column and diagonal rounds are the
@@ -15,9 +19,8 @@
  * After the rounds and the final addition, the 4x4 word transposes
  * within each 128-bit half leave 16 bytes of block j (half 0) or block
  * j + 4 (half 1) in each vector, and one cross-half permute per 32 bytes
- * puts every block's bytes in order:
- *	ks[2j]     = bytes  0..31 of block j,
- *	ks[2j + 1] = bytes 32..63 of block j	(j = 0..7).
+ * puts every block's bytes in order, ready to XOR.  Keystream never goes
+ * to memory.
  *
  * Block 0 (the Poly1305 key) rides along.  An AEAD operation needs one
  * block more than its text fills, and a lone block costs about as much
@@ -62,6 +65,15 @@ X8_TARGET static __always_inline void chacha20_s_otk(const u32 s[16],
 		put_unaligned_le32(s[4 + i] + key[i], otk + 16 + 4 * i);
 }
 
+/*
+ * Make GCC read the key and nonce words again for the final addition
+ * instead of keeping the broadcast input vectors from the start of the
+ * pass, which it would spill to the stack during the rounds (a copy of
+ * the key in memory, and a large frame).  An empty asm that "changes"
+ * the pointers hides that they are the same.
+ */
+#define tlsx_chacha_reload(k, n) __asm__("" : "+r"(k), "+r"(n))
+
 /* Quarter-round @i (0-3 column, 4-7 diagonal) of the scalar block. */
 #define S_QR(s, i) do {							\
 	if ((i) < 4)							\
@@ -96,45 +108,106 @@ X8_TARGET static __always_inline void chacha20_s_otk(const u32 s[16],
 	d = _mm256_unpackhi_epi64(t2, t3);				\
 } while (0)
 
-/* The 16 input words of eight blocks from @counter on, broadcast. */
-X8_TARGET static inline void chacha20_x8_setup(__m256i in[16],
-					       const u32 key[8],
-					       const u32 nonce[3],
-					       u32 counter)
+/*
+ * Word @i of the input state of blocks @counter.. (lane j: counter + j),
+ * broadcast from memory.  Read again for the final addition rather than
+ * kept: no copy of the key lies in a stack array.
+ */
+X8_TARGET static __always_inline __m256i x8_input(const u32 key[8],
+						  const u32 nonce[3],
+						  u32 counter, int i)
 {
-	int i;
+	static const u32 c[4] = {
+		TLSX_CHACHA_C0, TLSX_CHACHA_C1, TLSX_CHACHA_C2, TLSX_CHACHA_C3
+	};
 
-	in[0] = _mm256_set1_epi32(TLSX_CHACHA_C0);
-	in[1] = _mm256_set1_epi32(TLSX_CHACHA_C1);
-	in[2] = _mm256_set1_epi32(TLSX_CHACHA_C2);
-	in[3] = _mm256_set1_epi32(TLSX_CHACHA_C3);
-	for (i = 0; i < 8; i++)
-		in[4 + i] = _mm256_set1_epi32(key[i]);
-	in[12] = _mm256_add_epi32(_mm256_set1_epi32(counter),
-				  _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
-	in[13] = _mm256_set1_epi32(nonce[0]);
-	in[14] = _mm256_set1_epi32(nonce[1]);
-	in[15] = _mm256_set1_epi32(nonce[2]);
+	if (i < 4)
+		return _mm256_set1_epi32(c[i]);
+	if (i < 12)
+		return _mm256_set1_epi32(key[i - 4]);
+	if (i == 12)
+		return _mm256_add_epi32(_mm256_set1_epi32(counter),
+					_mm256_set_epi32(7, 6, 5, 4,
+							 3, 2, 1, 0));
+	return _mm256_set1_epi32(nonce[i - 13]);
 }
 
+/* The sixteen state vectors x0..x15 for blocks @counter.. */
+#define X8_LOAD(ctr) do {						\
+	x0 = x8_input(key, nonce, ctr, 0);				\
+	x1 = x8_input(key, nonce, ctr, 1);				\
+	x2 = x8_input(key, nonce, ctr, 2);				\
+	x3 = x8_input(key, nonce, ctr, 3);				\
+	x4 = x8_input(key, nonce, ctr, 4);				\
+	x5 = x8_input(key, nonce, ctr, 5);				\
+	x6 = x8_input(key, nonce, ctr, 6);				\
+	x7 = x8_input(key, nonce, ctr, 7);				\
+	x8 = x8_input(key, nonce, ctr, 8);				\
+	x9 = x8_input(key, nonce, ctr, 9);				\
+	x10 = x8_input(key, nonce, ctr, 10);				\
+	x11 = x8_input(key, nonce, ctr, 11);				\
+	x12 = x8_input(key, nonce, ctr, 12);				\
+	x13 = x8_input(key, nonce, ctr, 13);				\
+	x14 = x8_input(key, nonce, ctr, 14);				\
+	x15 = x8_input(key, nonce, ctr, 15);				\
+} while (0)
+
+/* x += input state of blocks @counter.. (see tlsx_chacha_reload()) */
+#define X8_ADD_INPUT(ctr) do {						\
+	const u32 *key_ = key, *nonce_ = nonce;				\
+									\
+	tlsx_chacha_reload(key_, nonce_);				\
+	x0 = _mm256_add_epi32(x0, x8_input(key_, nonce_, ctr, 0));	\
+	x1 = _mm256_add_epi32(x1, x8_input(key_, nonce_, ctr, 1));	\
+	x2 = _mm256_add_epi32(x2, x8_input(key_, nonce_, ctr, 2));	\
+	x3 = _mm256_add_epi32(x3, x8_input(key_, nonce_, ctr, 3));	\
+	x4 = _mm256_add_epi32(x4, x8_input(key_, nonce_, ctr, 4));	\
+	x5 = _mm256_add_epi32(x5, x8_input(key_, nonce_, ctr, 5));	\
+	x6 = _mm256_add_epi32(x6, x8_input(key_, nonce_, ctr, 6));	\
+	x7 = _mm256_add_epi32(x7, x8_input(key_, nonce_, ctr, 7));	\
+	x8 = _mm256_add_epi32(x8, x8_input(key_, nonce_, ctr, 8));	\
+	x9 = _mm256_add_epi32(x9, x8_input(key_, nonce_, ctr, 9));	\
+	x10 = _mm256_add_epi32(x10, x8_input(key_, nonce_, ctr, 10));	\
+	x11 = _mm256_add_epi32(x11, x8_input(key_, nonce_, ctr, 11));	\
+	x12 = _mm256_add_epi32(x12, x8_input(key_, nonce_, ctr, 12));	\
+	x13 = _mm256_add_epi32(x13, x8_input(key_, nonce_, ctr, 13));	\
+	x14 = _mm256_add_epi32(x14, x8_input(key_, nonce_, ctr, 14));	\
+	x15 = _mm256_add_epi32(x15, x8_input(key_, nonce_, ctr, 15));	\
+} while (0)
+
+/* Block j's bytes 0-31 and 32-63 (j = 0-3 low halves, 4-7 high). */
+#define X8_XOR_BLOCKS(a, b, c, d, j) do {				\
+	x8_xor32(src, dst, len, 64 * (j),				\
+		 _mm256_permute2x128_si256(a, b, 0x20));		\
+	x8_xor32(src, dst, len, 64 * (j) + 32,				\
+		 _mm256_permute2x128_si256(c, d, 0x20));		\
+	x8_xor32(src, dst, len, 64 * (j) + 256,				\
+		 _mm256_permute2x128_si256(a, b, 0x31));		\
+	x8_xor32(src, dst, len, 64 * (j) + 288,				\
+		 _mm256_permute2x128_si256(c, d, 0x31));		\
+} while (0)
+
 /*
- * Eight keystream blocks of @in into @ks (see the top of this file), and
- * when @with_otk the Poly1305 key of @key and @nonce into @otk.
+ * One pass: eight keystream blocks from @counter XORed into @len bytes
+ * (at most 512) of @src to @dst, 32 bytes at a time by the includer's
+ * x8_xor32(); and when @with_otk the Poly1305 key of @key and @nonce into
+ * @otk, from block 0 computed in scalar registers alongside.  The state
+ * is in named variables, not an array, so that GCC keeps it in
+ * registers.
  */
-X8_TARGET static __always_inline void chacha20_x8_core(const __m256i in[16],
-						       __m256i ks[16],
-						       bool with_otk,
-						       const u32 *key,
-						       const u32 *nonce,
-						       u8 *otk)
+X8_TARGET static __always_inline void chacha20_x8_pass(const u32 key[8],
+						       const u32 nonce[3],
+						       u32 counter,
+						       const u8 *src, u8 *dst,
+						       size_t len,
+						       bool with_otk, u8 *otk)
 {
-	__m256i x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
-	__m256i x4 = in[4], x5 = in[5], x6 = in[6], x7 = in[7];
-	__m256i x8 = in[8], x9 = in[9], x10 = in[10], x11 = in[11];
-	__m256i x12 = in[12], x13 = in[13], x14 = in[14], x15 = in[15];
+	__m256i x0, x1, x2, x3, x4, x5, x6, x7;
+	__m256i x8, x9, x10, x11, x12, x13, x14, x15;
 	u32 s[16];
 	int i;
 
+	X8_LOAD(counter);
 	if (with_otk)
 		chacha20_s_setup(s, key, nonce);
 	for (i = 0; i < 10; i++) {
@@ -163,50 +236,15 @@ X8_TARGET static __always_inline void chacha20_x8_core(const __m256i in[16],
 		if (with_otk)
 			S_QR(s, 7);
 	}
-	if (with_otk) {
+	if (with_otk)
 		chacha20_s_otk(s, key, otk);
-		memzero_explicit(s, sizeof(s));
-	}
-	x0 = _mm256_add_epi32(x0, in[0]);
-	x1 = _mm256_add_epi32(x1, in[1]);
-	x2 = _mm256_add_epi32(x2, in[2]);
-	x3 = _mm256_add_epi32(x3, in[3]);
-	x4 = _mm256_add_epi32(x4, in[4]);
-	x5 = _mm256_add_epi32(x5, in[5]);
-	x6 = _mm256_add_epi32(x6, in[6]);
-	x7 = _mm256_add_epi32(x7, in[7]);
-	x8 = _mm256_add_epi32(x8, in[8]);
-	x9 = _mm256_add_epi32(x9, in[9]);
-	x10 = _mm256_add_epi32(x10, in[10]);
-	x11 = _mm256_add_epi32(x11, in[11]);
-	x12 = _mm256_add_epi32(x12, in[12]);
-	x13 = _mm256_add_epi32(x13, in[13]);
-	x14 = _mm256_add_epi32(x14, in[14]);
-	x15 = _mm256_add_epi32(x15, in[15]);
+	X8_ADD_INPUT(counter);
 	X8_TRANSPOSE4(x0, x1, x2, x3);
 	X8_TRANSPOSE4(x4, x5, x6, x7);
 	X8_TRANSPOSE4(x8, x9, x10, x11);
 	X8_TRANSPOSE4(x12, x13, x14, x15);
-	ks[0] = _mm256_permute2x128_si256(x0, x4, 0x20);
-	ks[1] = _mm256_permute2x128_si256(x8, x12, 0x20);
-	ks[2] = _mm256_permute2x128_si256(x1, x5, 0x20);
-	ks[3] = _mm256_permute2x128_si256(x9, x13, 0x20);
-	ks[4] = _mm256_permute2x128_si256(x2, x6, 0x20);
-	ks[5] = _mm256_permute2x128_si256(x10, x14, 0x20);
-	ks[6] = _mm256_permute2x128_si256(x3, x7, 0x20);
-	ks[7] = _mm256_permute2x128_si256(x11, x15, 0x20);
-	ks[8] = _mm256_permute2x128_si256(x0, x4, 0x31);
-	ks[9] = _mm256_permute2x128_si256(x8, x12, 0x31);
-	ks[10] = _mm256_permute2x128_si256(x1, x5, 0x31);
-	ks[11] = _mm256_permute2x128_si256(x9, x13, 0x31);
-	ks[12] = _mm256_permute2x128_si256(x2, x6, 0x31);
-	ks[13] = _mm256_permute2x128_si256(x10, x14, 0x31);
-	ks[14] = _mm256_permute2x128_si256(x3, x7, 0x31);
-	ks[15] = _mm256_permute2x128_si256(x11, x15, 0x31);
-}
-
-X8_TARGET static __always_inline void chacha20_x8(const __m256i in[16],
-						  __m256i ks[16])
-{
-	chacha20_x8_core(in, ks, false, NULL, NULL, NULL);
+	X8_XOR_BLOCKS(x0, x4, x8, x12, 0);
+	X8_XOR_BLOCKS(x1, x5, x9, x13, 1);
+	X8_XOR_BLOCKS(x2, x6, x10, x14, 2);
+	X8_XOR_BLOCKS(x3, x7, x11, x15, 3);
 }
