@@ -128,6 +128,8 @@ void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 {
 	size_t n;
 
+	if (!len)
+		return;		/* @data may be NULL then */
 	if (st->buf_len) {
 		n = TLSX_POLY1305_BLOCK - st->buf_len;
 		if (n > len)
