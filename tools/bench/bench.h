@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench.h - what the parts of tlsx-bench share: the subcommand table
+ * entry, the clock (TSC calibrated against CLOCK_MONOTONIC_RAW) and
+ * summary statistics of repeated measurements.
+ */
+#ifndef TLSX_BENCH_H
+#define TLSX_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One subcommand: "tlsx-bench NAME [ARGS]" runs fn(argc, argv). */
+struct bench_cmd {
+	const char *name;
+	const char *summary;
+	int (*fn)(int argc, char **argv);
+	void (*usage)(void);
+};
+
+/* Subcommands (one file each). */
+int bench_crypto(int argc, char **argv);
+void bench_crypto_usage(void);
+
+/* --- clock ----------------------------------------------------------- */
+
+static inline uint64_t bench_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) : :
+			     "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Nanoseconds of CLOCK_MONOTONIC_RAW. */
+uint64_t bench_now_ns(void);
+
+/*
+ * TSC ticks per nanosecond, measured once against CLOCK_MONOTONIC_RAW
+ * (the best of a few 20 ms windows).
+ */
+double bench_tsc_per_ns(void);
+
+/* --- statistics -------------------------------------------------------- */
+
+struct bench_stats {
+	double median;
+	double min;
+	double max;
+};
+
+/* Summary of @n samples (sorted in place). */
+struct bench_stats bench_summarize(double *samples, size_t n);
+
+#endif /* TLSX_BENCH_H */

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * crypto.c - "tlsx-bench crypto": the AEADs as a TLS record layer uses
+ * them, tlsx against OpenSSL's EVP.
+ *
+ * A record is sealed (or opened) with 5 bytes of associated data (the
+ * TLS 1.3 record header), a 12-byte nonce and a 16-byte tag, out of
+ * place.  Both sides set their key once; per record tlsx makes one
+ * tlsx_aead_seal()/open() call and OpenSSL sets the IV only
+ * (EVP_EncryptInit_ex with NULL cipher and key), feeds the AD and the
+ * payload, finishes and gets or sets the tag.  Seal uses a new nonce per
+ * record; open reopens one record (its tag must verify every time).
+ *
+ * For every algorithm, operation, size (64 B, 1 KiB, 16 KiB) and
+ * implementation this CPU has, the two sides run alternately in batches
+ * of about --batch-ms milliseconds, for --rounds rounds (who goes first
+ * alternates too).  Reported: the median ns per record and its spread
+ * (min-max over rounds), GB/s, TSC cycles per byte, and the ratio of the
+ * medians tlsx/OpenSSL (below 1: tlsx is faster).  Before timing, each
+ * configuration checks that tlsx and OpenSSL give the same bytes.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include "aead.h"
+#include "bench.h"
+
+#define AD_LEN		5
+#define MAX_ROUNDS	1001
+
+struct crypto_opts {
+	int rounds;
+	double batch_ms;
+	bool csv;
+	int alg;		/* 0: all */
+	int impl;		/* -1: all */
+	size_t size;		/* 0: all */
+};
+
+/* One configuration: the record and both sides' state. */
+struct record {
+	enum tlsx_aead_alg alg;
+	bool seal;
+	size_t len;
+	u8 key[32];
+	u8 nonce[12];
+	u8 ad[AD_LEN];
+	u8 tag[16];
+	u8 *in;
+	u8 *out;
+	struct tlsx_aead_key k;
+	EVP_CIPHER_CTX *evp;
+	unsigned long failures;
+};
+
+static const EVP_CIPHER *evp_cipher(enum tlsx_aead_alg alg)
+{
+	switch (alg) {
+	case TLSX_AEAD_AES_128_GCM:
+		return EVP_aes_128_gcm();
+	case TLSX_AEAD_AES_256_GCM:
+		return EVP_aes_256_gcm();
+	case TLSX_AEAD_CHACHA20_POLY1305:
+		return EVP_chacha20_poly1305();
+	}
+	return NULL;
+}
+
+/* The nonce of the next sealed record: the last 8 bytes count up. */
+static void next_nonce(struct record *r)
+{
+	u64 v;
+
+	memcpy(&v, r->nonce + 4, 8);
+	v++;
+	memcpy(r->nonce + 4, &v, 8);
+}
+
+static void run_tlsx(struct record *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r->seal) {
+			next_nonce(r);
+			if (tlsx_aead_seal(&r->k, r->nonce, r->ad, AD_LEN,
+					   r->in, r->out, r->len, r->tag))
+				r->failures++;
+		} else if (tlsx_aead_open(&r->k, r->nonce, r->ad, AD_LEN,
+					  r->in, r->out, r->len, r->tag)) {
+			r->failures++;
+		}
+	}
+}
+
+static bool evp_seal_one(struct record *r)
+{
+	int l;
+
+	return EVP_EncryptInit_ex(r->evp, NULL, NULL, NULL, r->nonce) &&
+	       EVP_EncryptUpdate(r->evp, NULL, &l, r->ad, AD_LEN) &&
+	       EVP_EncryptUpdate(r->evp, r->out, &l, r->in, (int)r->len) &&
+	       EVP_EncryptFinal_ex(r->evp, r->out + l, &l) &&
+	       EVP_CIPHER_CTX_ctrl(r->evp, EVP_CTRL_AEAD_GET_TAG, 16, r->tag);
+}
+
+static bool evp_open_one(struct record *r)
+{
+	int l;
+
+	return EVP_DecryptInit_ex(r->evp, NULL, NULL, NULL, r->nonce) &&
+	       EVP_DecryptUpdate(r->evp, NULL, &l, r->ad, AD_LEN) &&
+	       EVP_DecryptUpdate(r->evp, r->out, &l, r->in, (int)r->len) &&
+	       EVP_CIPHER_CTX_ctrl(r->evp, EVP_CTRL_AEAD_SET_TAG, 16, r->tag) &&
+	       EVP_DecryptFinal_ex(r->evp, r->out + l, &l) > 0;
+}
+
+static void run_evp(struct record *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r->seal) {
+			next_nonce(r);
+			if (!evp_seal_one(r))
+				r->failures++;
+		} else if (!evp_open_one(r)) {
+			r->failures++;
+		}
+	}
+}
+
+typedef void (*run_fn)(struct record *r, size_t n);
+
+/* Nanoseconds per record over a batch of @n. */
+static double time_batch(run_fn run, struct record *r, size_t n)
+{
+	u64 c0, c1;
+
+	c0 = bench_rdtsc();
+	run(r, n);
+	c1 = bench_rdtsc();
+	return (double)(c1 - c0) / bench_tsc_per_ns() / (double)n;
+}
+
+/* Records per batch so that a batch lasts about @ms milliseconds. */
+static size_t batch_size(run_fn run, struct record *r, double ms)
+{
+	size_t n = 1;
+	double ns;
+
+	run(r, 4);		/* warm the caches and the branch predictors */
+	for (;;) {
+		ns = time_batch(run, r, n) * (double)n;
+		if (ns > ms * 1e6 / 8 || n > (1u << 24))
+			break;
+		n *= 2;
+	}
+	n = (size_t)((double)n * ms * 1e6 / ns);
+	return n ? n : 1;
+}
+
+/*
+ * Set both sides up for @alg/@impl and one record of @len bytes; check
+ * that they agree.  Returns 0, or -1 with a message.
+ */
+static int record_setup(struct record *r, enum tlsx_aead_alg alg,
+			enum tlsx_aead_impl impl, bool seal, size_t len)
+{
+	size_t kl = tlsx_aead_key_len(alg), i;
+	u8 tag_tlsx[16];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->alg = alg;
+	r->seal = seal;
+	r->len = len;
+	for (i = 0; i < sizeof(r->key); i++)
+		r->key[i] = (u8)(i * 7 + 1);
+	for (i = 0; i < sizeof(r->nonce); i++)
+		r->nonce[i] = (u8)(0xa0 + i);
+	memcpy(r->ad, "\x17\x03\x03\x40\x11", AD_LEN);
+	r->in = aligned_alloc(64, len + 64);
+	r->out = aligned_alloc(64, len + 64);
+	r->evp = EVP_CIPHER_CTX_new();
+	if (!r->in || !r->out || !r->evp)
+		return -1;
+	for (i = 0; i < len; i++)
+		r->in[i] = (u8)(i * 131 + 17);
+
+	ret = tlsx_aead_setkey(&r->k, alg, impl, r->key, kl);
+	if (ret) {
+		fprintf(stderr, "setkey %s %s: %d\n", tlsx_aead_alg_name(alg),
+			tlsx_aead_impl_name(impl), ret);
+		return -1;
+	}
+	if (!EVP_EncryptInit_ex(r->evp, evp_cipher(alg), NULL, r->key,
+				r->nonce))
+		return -1;
+
+	/* Both sides seal the record alike. */
+	if (tlsx_aead_seal(&r->k, r->nonce, r->ad, AD_LEN, r->in, r->out, len,
+			   tag_tlsx) || !evp_seal_one(r) ||
+	    memcmp(tag_tlsx, r->tag, 16)) {
+		fprintf(stderr, "%s %s: tlsx and OpenSSL disagree\n",
+			tlsx_aead_alg_name(alg), tlsx_aead_impl_name(impl));
+		return -1;
+	}
+	if (!seal) {
+		/* Open the ciphertext just made: input = it, tag = its tag. */
+		u8 *t = r->in;
+
+		r->in = r->out;
+		r->out = t;
+		EVP_CIPHER_CTX_free(r->evp);
+		r->evp = EVP_CIPHER_CTX_new();
+		if (!r->evp || !EVP_DecryptInit_ex(r->evp, evp_cipher(alg),
+						   NULL, r->key, r->nonce))
+			return -1;
+		if (!evp_open_one(r) ||
+		    tlsx_aead_open(&r->k, r->nonce, r->ad, AD_LEN, r->in,
+				   r->out, len, r->tag)) {
+			fprintf(stderr, "%s %s: open of a sealed record fails\n",
+				tlsx_aead_alg_name(alg),
+				tlsx_aead_impl_name(impl));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void record_free(struct record *r)
+{
+	tlsx_aead_wipe(&r->k);
+	EVP_CIPHER_CTX_free(r->evp);
+	free(r->in);
+	free(r->out);
+}
+
+struct result {
+	struct bench_stats tlsx;
+	struct bench_stats evp;
+	double ratio;
+};
+
+static int measure(struct record *r, const struct crypto_opts *o,
+		   struct result *res)
+{
+	static double t[MAX_ROUNDS], e[MAX_ROUNDS];
+	size_t nt, ne;
+	int i;
+
+	nt = batch_size(run_tlsx, r, o->batch_ms);
+	ne = batch_size(run_evp, r, o->batch_ms);
+	for (i = 0; i < o->rounds; i++) {
+		if (i % 2) {
+			e[i] = time_batch(run_evp, r, ne);
+			t[i] = time_batch(run_tlsx, r, nt);
+		} else {
+			t[i] = time_batch(run_tlsx, r, nt);
+			e[i] = time_batch(run_evp, r, ne);
+		}
+	}
+	if (r->failures) {
+		fprintf(stderr, "%lu records failed\n", r->failures);
+		return -1;
+	}
+	res->tlsx = bench_summarize(t, o->rounds);
+	res->evp = bench_summarize(e, o->rounds);
+	res->ratio = res->tlsx.median / res->evp.median;
+	return 0;
+}
+
+static void print_header(const struct crypto_opts *o)
+{
+	char model[128] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && c) {
+			snprintf(model, sizeof(model), "%s", c + 2);
+			model[strcspn(model, "\n")] = 0;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	printf("# tlsx-bench crypto: %s, TSC %.3f GHz, %s\n", model,
+	       bench_tsc_per_ns(), OpenSSL_version(OPENSSL_VERSION));
+	printf("# %d rounds of ~%.1f ms batches per side, alternating; "
+	       "median [min-max] ns per record; AD %d B\n", o->rounds,
+	       o->batch_ms, AD_LEN);
+	printf("%-18s %-4s %6s %-7s %22s %6s %6s %22s %6s %6s %6s\n",
+	       "alg", "op", "size", "impl", "tlsx ns [min-max]", "GB/s",
+	       "cyc/B", "openssl ns [min-max]", "GB/s", "cyc/B", "ratio");
+}
+
+static void print_row(const struct record *r, enum tlsx_aead_impl impl,
+		      const struct result *res, const struct crypto_opts *o)
+{
+	double tpn = bench_tsc_per_ns(), len = (double)r->len;
+	char a[40], b[40];
+
+	if (o->csv) {
+		printf("%s,%s,%zu,%s,%.1f,%.1f,%.3f\n",
+		       tlsx_aead_alg_name(r->alg), r->seal ? "seal" : "open",
+		       r->len, tlsx_aead_impl_name(impl), res->tlsx.median,
+		       res->evp.median, res->ratio);
+		return;
+	}
+	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", res->tlsx.median,
+		 res->tlsx.min, res->tlsx.max);
+	snprintf(b, sizeof(b), "%.0f [%.0f-%.0f]", res->evp.median,
+		 res->evp.min, res->evp.max);
+	printf("%-18s %-4s %6zu %-7s %22s %6.2f %6.2f %22s %6.2f %6.2f %6.3f\n",
+	       tlsx_aead_alg_name(r->alg), r->seal ? "seal" : "open", r->len,
+	       tlsx_aead_impl_name(impl), a, len / res->tlsx.median,
+	       res->tlsx.median * tpn / len, b, len / res->evp.median,
+	       res->evp.median * tpn / len, res->ratio);
+	fflush(stdout);
+}
+
+void bench_crypto_usage(void)
+{
+	fprintf(stderr,
+		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
+		"                         [--alg NAME] [--impl NAME] [--size N]\n"
+		"                         [--cpu N]\n"
+		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio\n"
+		"  --rounds N   alternating rounds per configuration (15)\n"
+		"  --batch-ms   length of one timed batch (2)\n"
+		"  --alg        aes-128-gcm, aes-256-gcm or chacha20-poly1305\n"
+		"  --impl       generic, sse, avx2 or avx512 (default: all\n"
+		"               this CPU has)\n"
+		"  --size N     one record size (default 64, 1024, 16384)\n"
+		"  --cpu N      pin to CPU N\n");
+}
+
+static int parse_opts(int argc, char **argv, struct crypto_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "csv", no_argument, NULL, 'c' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "batch-ms", required_argument, NULL, 'b' },
+		{ "alg", required_argument, NULL, 'a' },
+		{ "impl", required_argument, NULL, 'i' },
+		{ "size", required_argument, NULL, 's' },
+		{ "cpu", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, a;
+
+	o->rounds = 15;
+	o->batch_ms = 2;
+	o->csv = false;
+	o->alg = 0;
+	o->impl = -1;
+	o->size = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->csv = true;
+			break;
+		case 'r':
+			o->rounds = atoi(optarg);
+			if (o->rounds < 1 || o->rounds > MAX_ROUNDS)
+				return -1;
+			break;
+		case 'b':
+			o->batch_ms = atof(optarg);
+			if (o->batch_ms <= 0)
+				return -1;
+			break;
+		case 'a':
+			for (a = TLSX_AEAD_AES_128_GCM;
+			     a <= TLSX_AEAD_CHACHA20_POLY1305; a++)
+				if (!strcmp(optarg, tlsx_aead_alg_name(a)))
+					o->alg = a;
+			if (!o->alg)
+				return -1;
+			break;
+		case 'i':
+			o->impl = tlsx_aead_impl_parse(optarg);
+			if (o->impl < TLSX_IMPL_GENERIC)
+				return -1;
+			break;
+		case 's':
+			o->size = strtoul(optarg, NULL, 0);
+			if (!o->size || o->size > (1u << 24))
+				return -1;
+			break;
+		case 'p': {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(atoi(optarg), &set);
+			if (sched_setaffinity(0, sizeof(set), &set)) {
+				perror("sched_setaffinity");
+				return -1;
+			}
+			break;
+		}
+		default:
+			return -1;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
+/* Every size and implementation of one operation of @alg. */
+static int bench_op(enum tlsx_aead_alg alg, bool seal,
+		    const struct crypto_opts *o)
+{
+	static const size_t sizes[] = { 64, 1024, 16384 };
+	size_t s, nsizes = o->size ? 1 : sizeof(sizes) / sizeof(*sizes);
+	struct result res;
+	struct record r;
+	int impl;
+
+	for (s = 0; s < nsizes; s++) {
+		size_t len = o->size ? o->size : sizes[s];
+
+		for (impl = TLSX_IMPL_GENERIC; impl < TLSX_IMPL_COUNT; impl++) {
+			if ((o->impl >= 0 && impl != o->impl) ||
+			    !tlsx_aead_impl_available(alg, impl))
+				continue;
+			if (record_setup(&r, alg, impl, seal, len) ||
+			    measure(&r, o, &res)) {
+				record_free(&r);
+				return -1;
+			}
+			print_row(&r, impl, &res, o);
+			record_free(&r);
+		}
+	}
+	return 0;
+}
+
+int bench_crypto(int argc, char **argv)
+{
+	struct crypto_opts o;
+	int alg;
+
+	if (parse_opts(argc, argv, &o)) {
+		bench_crypto_usage();
+		return 2;
+	}
+	bench_tsc_per_ns();
+	if (o.csv)
+		printf("alg,op,size,impl,ns,openssl_ns,ratio\n");
+	else
+		print_header(&o);
+
+	for (alg = TLSX_AEAD_AES_128_GCM; alg <= TLSX_AEAD_CHACHA20_POLY1305;
+	     alg++) {
+		if (o.alg && alg != o.alg)
+			continue;
+		if (bench_op(alg, true, &o) || bench_op(alg, false, &o))
+			return 1;
+	}
+	return 0;
+}
