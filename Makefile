@@ -128,10 +128,10 @@ $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 # Selftests are static so the initramfs needs no libc.
 selftests: $(SELFTESTS)
 
-$(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) | $(KSRC)
+$(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) -Iselftests \
-		-static $< -lpthread -o $@
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
+		-Iselftests -static $< $(LIB) -lpthread -o $@
 
 module: $(MODULE)
 

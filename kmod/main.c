@@ -13,6 +13,7 @@
 #include <net/tcp.h>
 
 #include "tlsx.h"
+#include "tlsx_aead.h"
 
 static int tlsx_init(struct sock *sk)
 {
@@ -60,12 +61,23 @@ static struct tcp_ulp_ops tlsx_ulp_ops __read_mostly = {
 
 static int __init tlsx_module_init(void)
 {
-	return tcp_register_ulp(&tlsx_ulp_ops);
+	int err;
+
+	/* Refuse to load with an engine that gets a known answer wrong. */
+	err = tlsx_aead_module_init();
+	if (err)
+		return err;
+	tlsx_debugfs_init();
+	err = tcp_register_ulp(&tlsx_ulp_ops);
+	if (err)
+		tlsx_debugfs_exit();
+	return err;
 }
 
 static void __exit tlsx_module_exit(void)
 {
 	tcp_unregister_ulp(&tlsx_ulp_ops);
+	tlsx_debugfs_exit();
 }
 
 module_init(tlsx_module_init);

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aead.c - the AEAD engines built into tlsx.ko agree with the same
+ * engines built for userspace: records sealed in the kernel open in
+ * userspace and the reverse, for every implementation the guest CPU has
+ * on either side, contiguous and scattered, in place and not, and with
+ * the FPU unusable (the kernel's portable fallback).  The kernel side is
+ * reached through /sys/kernel/debug/tlsx/aead (kmod/debugfs_aead.c).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/random.h>
+
+#include "aead.h"
+#include "../kmod/debugfs_aead_abi.h"
+#include "tlsx_test.h"
+#include "kselftest_harness.h"
+
+#define DBG_AEAD "/sys/kernel/debug/tlsx/aead"
+#define PARAM_IMPL "/sys/module/tlsx/parameters/aead_impl"
+
+struct kreq {
+	struct tlsx_dbg_aead_req h;
+	u8 body[TLSX_DBG_AEAD_MAX_AD + TLSX_DBG_AEAD_MAX_LEN];
+};
+
+struct kresp {
+	struct tlsx_dbg_aead_resp h;
+	u8 out[TLSX_DBG_AEAD_MAX_LEN];
+};
+
+/* Run one request in the kernel.  Return: the kernel's status, or -errno. */
+static int kernel_aead(struct kreq *rq, struct kresp *rs)
+{
+	size_t len = sizeof(rq->h) + rq->h.ad_len + rq->h.len;
+	int fd = open(DBG_AEAD, O_RDWR), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, rq, len) == (ssize_t)len ? 0 : -errno;
+	if (!ret && read(fd, rs, sizeof(*rs)) <
+		    (ssize_t)(sizeof(rs->h) + rq->h.len))
+		ret = -EIO;
+	close(fd);
+	return ret ? ret : rs->h.status;
+}
+
+static void fill_random(void *p, size_t n)
+{
+	u8 *b = p;
+
+	while (n) {
+		ssize_t r = getrandom(b, n, 0);
+
+		if (r <= 0)
+			abort();
+		b += r;
+		n -= r;
+	}
+}
+
+static const size_t lengths[] = {
+	0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 255, 256, 257, 1000, 1024,
+	4095, 4096, 4097, 8191, 16384, 16384 + 256,
+};
+
+FIXTURE(aead)
+{
+	struct kreq *rq;
+	struct kresp *rs;
+	u8 *pt, *ct, *out;
+};
+
+FIXTURE_VARIANT(aead)
+{
+	enum tlsx_aead_alg alg;
+};
+
+FIXTURE_VARIANT_ADD(aead, aes_128_gcm)
+{
+	.alg = TLSX_AEAD_AES_128_GCM,
+};
+
+FIXTURE_VARIANT_ADD(aead, aes_256_gcm)
+{
+	.alg = TLSX_AEAD_AES_256_GCM,
+};
+
+FIXTURE_VARIANT_ADD(aead, chacha20_poly1305)
+{
+	.alg = TLSX_AEAD_CHACHA20_POLY1305,
+};
+
+FIXTURE_SETUP(aead)
+{
+	ASSERT_EQ(0, access(DBG_AEAD, W_OK)) {
+		TH_LOG("%s missing: is tlsx.ko loaded and debugfs mounted?",
+		       DBG_AEAD);
+	}
+	self->rq = calloc(1, sizeof(*self->rq));
+	self->rs = calloc(1, sizeof(*self->rs));
+	self->pt = malloc(TLSX_DBG_AEAD_MAX_LEN);
+	self->ct = malloc(TLSX_DBG_AEAD_MAX_LEN);
+	self->out = malloc(TLSX_DBG_AEAD_MAX_LEN);
+	ASSERT_TRUE(self->rq && self->rs && self->pt && self->ct && self->out);
+}
+
+FIXTURE_TEARDOWN(aead)
+{
+	free(self->rq);
+	free(self->rs);
+	free(self->pt);
+	free(self->ct);
+	free(self->out);
+}
+
+/* Set up a request for @alg with a random key, nonce and AD. */
+static void new_request(struct kreq *rq, enum tlsx_aead_alg alg,
+			unsigned int impl, unsigned int op, size_t ad_len,
+			size_t len)
+{
+	memset(&rq->h, 0, sizeof(rq->h));
+	rq->h.op = op;
+	rq->h.alg = alg;
+	rq->h.impl = impl;
+	rq->h.key_len = tlsx_aead_key_len(alg);
+	rq->h.ad_len = ad_len;
+	rq->h.len = len;
+	fill_random(rq->h.key, sizeof(rq->h.key));
+	fill_random(rq->h.nonce, sizeof(rq->h.nonce));
+	fill_random(rq->body, ad_len);
+}
+
+/* A random split of a record into up to 16 segments, some tiny or empty. */
+static void random_segments(struct kreq *rq)
+{
+	unsigned int i, r;
+
+	fill_random(&r, sizeof(r));
+	rq->h.nsegs = 1 + r % TLSX_DBG_AEAD_MAX_SEGS;
+	for (i = 0; i < rq->h.nsegs; i++) {
+		fill_random(&r, sizeof(r));
+		rq->h.seg_len[i] = r % 3 == 0 ? r % 3 : r % 2000;
+	}
+}
+
+/*
+ * Seal in the kernel with every kernel impl and open in userspace with
+ * every userspace impl; the tags must match the userspace seal too.
+ */
+TEST_F_TIMEOUT(aead, kernel_seals_userspace_opens, 600)
+{
+	struct tlsx_aead_key uk;
+	unsigned int ki, ui, li;
+	u8 tag[16];
+	int checked = 0, ret;
+
+	for (ki = TLSX_IMPL_GENERIC; ki < TLSX_IMPL_COUNT; ki++) {
+		for (li = 0; li < ARRAY_SIZE(lengths); li++) {
+			size_t len = lengths[li], ad_len = li % 3 ? 13 : 5;
+			u8 *ad = self->rq->body;
+
+			new_request(self->rq, variant->alg, ki,
+				    TLSX_DBG_AEAD_SEAL, ad_len, len);
+			fill_random(self->pt, len);
+			memcpy(self->rq->body + ad_len, self->pt, len);
+			ret = kernel_aead(self->rq, self->rs);
+			if (ret == -EOPNOTSUPP)
+				break;	/* the guest CPU lacks this impl */
+			ASSERT_EQ(0, ret);
+			ASSERT_EQ(ki, self->rs->h.impl);
+			for (ui = TLSX_IMPL_GENERIC; ui < TLSX_IMPL_COUNT;
+			     ui++) {
+				if (tlsx_aead_setkey(&uk, variant->alg, ui,
+						     self->rq->h.key,
+						     self->rq->h.key_len))
+					continue;
+				ASSERT_EQ(0, tlsx_aead_open(&uk,
+					self->rq->h.nonce, ad, ad_len,
+					self->rs->out, self->out, len,
+					self->rs->h.tag)) {
+					TH_LOG("kernel %s -> user %s, len %zu",
+					       tlsx_aead_impl_name(ki),
+					       tlsx_aead_impl_name(ui), len);
+				}
+				ASSERT_EQ(0, memcmp(self->out, self->pt, len));
+				ASSERT_EQ(0, tlsx_aead_seal(&uk,
+					self->rq->h.nonce, ad, ad_len, self->pt,
+					self->ct, len, tag));
+				ASSERT_EQ(0, memcmp(tag, self->rs->h.tag, 16));
+				ASSERT_EQ(0, memcmp(self->ct, self->rs->out,
+						    len));
+				tlsx_aead_wipe(&uk);
+				checked++;
+			}
+		}
+	}
+	EXPECT_GT(checked, 0);
+}
+
+/* Seal in userspace (auto impl), open in the kernel with every impl. */
+TEST_F_TIMEOUT(aead, userspace_seals_kernel_opens, 600)
+{
+	struct tlsx_aead_key uk;
+	unsigned int ki, li;
+	int checked = 0, ret;
+
+	for (ki = TLSX_IMPL_GENERIC; ki < TLSX_IMPL_COUNT; ki++) {
+		for (li = 0; li < ARRAY_SIZE(lengths); li++) {
+			size_t len = lengths[li], ad_len = 13;
+			struct tlsx_dbg_aead_req *h = &self->rq->h;
+
+			new_request(self->rq, variant->alg, ki,
+				    TLSX_DBG_AEAD_OPEN, ad_len, len);
+			fill_random(self->pt, len);
+			ASSERT_EQ(0, tlsx_aead_setkey(&uk, variant->alg,
+						      TLSX_IMPL_AUTO, h->key,
+						      h->key_len));
+			ASSERT_EQ(0, tlsx_aead_seal(&uk, h->nonce,
+						    self->rq->body, ad_len,
+						    self->pt,
+						    self->rq->body + ad_len,
+						    len, h->tag));
+			tlsx_aead_wipe(&uk);
+			ret = kernel_aead(self->rq, self->rs);
+			if (ret == -EOPNOTSUPP)
+				break;
+			ASSERT_EQ(0, ret) {
+				TH_LOG("kernel %s open, len %zu",
+				       tlsx_aead_impl_name(ki), len);
+			}
+			ASSERT_EQ(0, memcmp(self->rs->out, self->pt, len));
+			checked++;
+		}
+	}
+	EXPECT_GT(checked, 0);
+}
+
+/*
+ * The kernel's scattered path, in place and not, and its portable
+ * fallback with the FPU taken, give the userspace answer.
+ */
+TEST_F_TIMEOUT(aead, kernel_scattered_and_no_fpu_paths_agree, 600)
+{
+	static const unsigned int modes[] = {
+		0, TLSX_DBG_AEAD_IN_PLACE, TLSX_DBG_AEAD_NO_FPU,
+		TLSX_DBG_AEAD_NO_FPU | TLSX_DBG_AEAD_IN_PLACE,
+	};
+	struct tlsx_aead_key uk;
+	unsigned int ki, li, mi, round;
+	int checked = 0, ret;
+	u8 tag[16];
+
+	for (ki = TLSX_IMPL_GENERIC; ki < TLSX_IMPL_COUNT; ki++) {
+		for (round = 0; round < 24; round++) {
+			size_t len, ad_len = 13;
+			struct tlsx_dbg_aead_req *h = &self->rq->h;
+			bool sg = round & 1;
+
+			li = round % ARRAY_SIZE(lengths);
+			mi = (round / 2) % ARRAY_SIZE(modes);
+			len = lengths[ARRAY_SIZE(lengths) - 1 - li];
+			new_request(self->rq, variant->alg, ki,
+				    TLSX_DBG_AEAD_SEAL | modes[mi], ad_len,
+				    len);
+			if (sg)
+				random_segments(self->rq);
+			fill_random(self->pt, len);
+			memcpy(self->rq->body + ad_len, self->pt, len);
+			ret = kernel_aead(self->rq, self->rs);
+			if (ret == -EOPNOTSUPP)
+				break;
+			ASSERT_EQ(0, ret);
+			ASSERT_EQ(0, tlsx_aead_setkey(&uk, variant->alg,
+						      TLSX_IMPL_AUTO, h->key,
+						      h->key_len));
+			ASSERT_EQ(0, tlsx_aead_seal(&uk, h->nonce,
+						    self->rq->body, ad_len,
+						    self->pt, self->ct, len,
+						    tag));
+			tlsx_aead_wipe(&uk);
+			ASSERT_EQ(0, memcmp(tag, self->rs->h.tag, 16)) {
+				TH_LOG("impl %s mode %#x sg %d len %zu",
+				       tlsx_aead_impl_name(ki), modes[mi], sg,
+				       len);
+			}
+			ASSERT_EQ(0, memcmp(self->ct, self->rs->out, len));
+
+			/* And back: open the same record the same way. */
+			h->op = TLSX_DBG_AEAD_OPEN | modes[mi];
+			memcpy(h->tag, tag, 16);
+			memcpy(self->rq->body + ad_len, self->ct, len);
+			ASSERT_EQ(0, kernel_aead(self->rq, self->rs));
+			ASSERT_EQ(0, memcmp(self->pt, self->rs->out, len));
+			checked++;
+		}
+	}
+	EXPECT_GT(checked, 0);
+}
+
+/* A wrong tag is refused and no plaintext comes back. */
+TEST_F(aead, kernel_open_rejects_bad_tag_and_wipes)
+{
+	struct tlsx_dbg_aead_req *h = &self->rq->h;
+	size_t len = 1000, i;
+
+	new_request(self->rq, variant->alg, TLSX_IMPL_AUTO,
+		    TLSX_DBG_AEAD_OPEN, 13, len);
+	memset(self->rq->body + 13, 0x5a, len);
+	fill_random(h->tag, 16);
+	ASSERT_EQ(-EBADMSG, kernel_aead(self->rq, self->rs));
+	for (i = 0; i < len; i++)
+		ASSERT_EQ(0, self->rs->out[i]);
+	random_segments(self->rq);
+	ASSERT_EQ(-EBADMSG, kernel_aead(self->rq, self->rs));
+	for (i = 0; i < len; i++)
+		ASSERT_EQ(0, self->rs->out[i]);
+}
+
+/* The aead_impl module parameter chooses the impl of new keys. */
+TEST_F(aead, impl_parameter_forces_choice)
+{
+	char buf[32] = "";
+	int fd, ret;
+	ssize_t n;
+
+	fd = open(PARAM_IMPL, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(7, write(fd, "generic", 7));
+	new_request(self->rq, variant->alg, TLSX_IMPL_AUTO,
+		    TLSX_DBG_AEAD_SEAL, 5, 64);
+	ret = kernel_aead(self->rq, self->rs);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(TLSX_IMPL_GENERIC, self->rs->h.impl);
+	ASSERT_EQ(-1, pwrite(fd, "bogus", 5, 0));
+	EXPECT_EQ(EINVAL, errno);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ASSERT_GT(n, 0);
+	EXPECT_EQ(0, strncmp(buf, "generic", 7));
+	ASSERT_EQ(4, pwrite(fd, "auto", 4, 0));
+	close(fd);
+	ret = kernel_aead(self->rq, self->rs);
+	ASSERT_EQ(0, ret);
+	EXPECT_NE(TLSX_IMPL_GENERIC, self->rs->h.impl);
+}
+
+/* Malformed requests are refused with EINVAL and nothing breaks. */
+TEST_F(aead, debugfs_rejects_malformed_requests)
+{
+	int fd = open(DBG_AEAD, O_RDWR);
+
+	ASSERT_GE(fd, 0);
+	new_request(self->rq, variant->alg, TLSX_IMPL_AUTO, 99, 5, 64);
+	EXPECT_EQ(-1, write(fd, self->rq, sizeof(self->rq->h) + 69));
+	EXPECT_EQ(EINVAL, errno);
+	new_request(self->rq, variant->alg, TLSX_IMPL_AUTO,
+		    TLSX_DBG_AEAD_SEAL, 5, 64);
+	EXPECT_EQ(-1, write(fd, self->rq, sizeof(self->rq->h) + 68));
+	EXPECT_EQ(EINVAL, errno);
+	self->rq->h.len = TLSX_DBG_AEAD_MAX_LEN + 1;
+	EXPECT_EQ(-1, write(fd, self->rq, sizeof(self->rq->h)));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	new_request(self->rq, variant->alg, TLSX_IMPL_AUTO,
+		    TLSX_DBG_AEAD_SEAL, 5, 64);
+	self->rq->h.key_len = 7;
+	EXPECT_EQ(-EINVAL, kernel_aead(self->rq, self->rs));
+}
+
+TEST_HARNESS_MAIN
