@@ -125,13 +125,16 @@ $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -Itools/bench \
 		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
 
-# Selftests are static so the initramfs needs no libc.
+# Selftests are static so the initramfs needs no libc.  A test that
+# needs a library names it in SELFTEST_LIBS_<test>.
 selftests: $(SELFTESTS)
+SELFTEST_LIBS_uring := -luring
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		-Iselftests -static $< $(LIB) -lpthread -o $@
+		-Iselftests -static $< $(LIB) $(SELFTEST_LIBS_$*) -lpthread \
+		-o $@
 
 module: $(MODULE)
 
