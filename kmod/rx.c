@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rx.c - the receive path of tlsx: recvmsg, splice_read, poll, the
+ * data_ready callback and the RX keys.
+ *
+ * The behaviour is kTLS's software RX (6.12 net/tls/tls_sw.c), plus the
+ * TLS 1.3 KeyUpdate handling of later kernels.  A record found by the
+ * parser (strp.c) is taken out of the TCP queue into pages of its own,
+ * authenticated and decrypted there in place by the AEAD engines, and
+ * copied to the reader.  What the reader does not consume (the rest of a
+ * record, records looked at with MSG_PEEK, a record of another type) is
+ * kept on rx->list, in stream order, and served first by the next read.
+ *
+ * Locking: everything runs under the socket lock, except poll and
+ * sock_is_readable (lockless reads of flags, as kTLS) and data_ready
+ * (socket spinlock, runs only the parser).  Readers are serialised as in
+ * kTLS, since a reader sleeps with the socket lock released.
+ */
+#include <net/tcp.h>
+#include <linux/splice.h>
+
+#include "rx.h"
+
+#define TLSX_TYPE_HANDSHAKE	22
+#define TLSX_TYPE_DATA		23
+#define TLSX_HS_KEY_UPDATE	24
+#define TLSX_AAD_SPACE		13	/* TLS 1.2's; 1.3 uses 5 */
+
+/* As kTLS's tls_err_abort(): the connection is broken, say so. */
+static void tlsx_err_abort(struct sock *sk, int err)
+{
+	WRITE_ONCE(sk->sk_err, -err);
+	/* Paired with smp_rmb() in tcp_poll(). */
+	smp_wmb();
+	sk_error_report(sk);
+}
+
+static int tlsx_reader_acquire(struct sock *sk, struct tlsx_rx *rx,
+			       bool nonblock)
+{
+	long timeo = sock_rcvtimeo(sk, nonblock);
+	int ret;
+
+	while (unlikely(rx->reader_present)) {
+		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+		rx->reader_contended = true;
+		add_wait_queue(&rx->wq, &wait);
+		ret = sk_wait_event(sk, &timeo,
+				    !READ_ONCE(rx->reader_present), &wait);
+		remove_wait_queue(&rx->wq, &wait);
+		if (timeo <= 0)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return sock_intr_errno(timeo);
+		if (ret < 0)
+			return ret;
+	}
+	WRITE_ONCE(rx->reader_present, true);
+	return 0;
+}
+
+static void tlsx_reader_release(struct tlsx_rx *rx)
+{
+	if (unlikely(rx->reader_contended)) {
+		if (wq_has_sleeper(&rx->wq))
+			wake_up(&rx->wq);
+		else
+			rx->reader_contended = false;
+	}
+	WRITE_ONCE(rx->reader_present, false);
+}
+
+static int tlsx_reader_lock(struct sock *sk, struct tlsx_rx *rx,
+			    bool nonblock)
+{
+	int err;
+
+	lock_sock(sk);
+	err = tlsx_reader_acquire(sk, rx, nonblock);
+	if (err)
+		release_sock(sk);
+	return err;
+}
+
+static void tlsx_reader_unlock(struct sock *sk, struct tlsx_rx *rx)
+{
+	tlsx_reader_release(rx);
+	release_sock(sk);
+}
+
+/* Can a read return something now?  Lockless, for poll. */
+static bool tlsx_rx_readable(struct tlsx_rx *rx)
+{
+	if (!list_empty_careful(&rx->list) || READ_ONCE(rx->failed))
+		return true;
+	return !READ_ONCE(rx->key_update_pending) &&
+	       tlsx_strp_ready(&rx->strp);
+}
+
+/* Wake whoever waits for a record (the callback tlsx replaced). */
+static void tlsx_rx_wake(struct sock *sk)
+{
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+
+	if (ctx && ctx->sk_data_ready)
+		ctx->sk_data_ready(sk);
+}
+
+/*
+ * Wait for a whole record, as kTLS's tls_rx_rec_wait().  Return: 1 when
+ * one is ready, 0 at end of stream, or -errno.  With @has_copied the
+ * error stays in sk_err, so that the next read reports it rather than a
+ * clean end of stream.
+ */
+static int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
+			bool has_copied)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	long timeo;
+	int ret = 0;
+
+	/* After a KeyUpdate the next records are under the next key. */
+	if (unlikely(rx->key_update_pending))
+		return -EKEYEXPIRED;
+
+	timeo = sock_rcvtimeo(sk, nonblock);
+	while (!rx->failed && !tlsx_strp_ready(&rx->strp)) {
+		if (sk->sk_err)
+			goto err;
+		if (ret < 0)
+			return ret;
+		sk_flush_backlog(sk);
+		if (!skb_queue_empty(&sk->sk_receive_queue)) {
+			tlsx_strp_check(&rx->strp);
+			if (tlsx_strp_ready(&rx->strp))
+				break;
+		}
+		/* The backlog may have held a reset: report it, not EOF. */
+		if (sk->sk_err)
+			goto err;
+		if (sk->sk_shutdown & RCV_SHUTDOWN)
+			return 0;
+		if (sock_flag(sk, SOCK_DONE))
+			return 0;
+		if (!timeo)
+			return -EAGAIN;
+
+		add_wait_queue(sk_sleep(sk), &wait);
+		sk_set_bit(SOCKWQ_ASYNC_WAITDATA, sk);
+		ret = sk_wait_event(sk, &timeo,
+				    tlsx_strp_ready(&rx->strp) ||
+				    READ_ONCE(rx->failed), &wait);
+		sk_clear_bit(SOCKWQ_ASYNC_WAITDATA, sk);
+		remove_wait_queue(sk_sleep(sk), &wait);
+
+		if (signal_pending(current))
+			return sock_intr_errno(timeo);
+	}
+	return 1;
+err:
+	if (has_copied)
+		return -READ_ONCE(sk->sk_err);
+	return sock_error(sk);
+}
+
+/*
+ * Authenticate and decrypt @rec in place.  @nopad_check: kTLS would have
+ * tried to decrypt this record straight into the user's buffer on the
+ * promise of TLS_RX_EXPECT_NO_PAD, and counts a padded record as a
+ * violation of it.
+ */
+static int tlsx_rx_open(struct sock *sk, struct tlsx_rx *rx,
+			struct tlsx_rec *rec, bool nopad_check)
+{
+	struct tlsx_aead_seg seg[TLSX_REC_MAX_PAGES];
+	struct tlsx_crypto *c = rx->crypto;
+	unsigned int prepend = rx->strp.prepend;
+	unsigned int clen = rec->full_len - prepend - TLSX_TAG_LEN;
+	u8 nonce[TLSX_NONCE_LEN], tag[TLSX_TAG_LEN];
+	u8 aad[TLSX_AAD_SPACE];
+	unsigned int aad_len, nseg = 0, off, end, n;
+	int err;
+
+	tlsx_nonce(c, c->rec_seq, c->explicit_iv_len ?
+		   tlsx_rec_addr(rec, TLSX_HEADER_LEN) : NULL, nonce);
+	aad_len = tlsx_aad(c, c->rec_seq, rec->type, clen, aad);
+	tlsx_rec_read(rec, rec->full_len - TLSX_TAG_LEN, tag, TLSX_TAG_LEN);
+	for (off = prepend, end = prepend + clen; off < end; off += n) {
+		n = min_t(unsigned int, end - off, PAGE_SIZE - off % PAGE_SIZE);
+		seg[nseg].data = tlsx_rec_addr(rec, off);
+		seg[nseg].len = n;
+		nseg++;
+	}
+	err = tlsx_aead_open_sg(&c->key, nonce, aad, aad_len, seg, nseg,
+				seg, nseg, clen, tag);
+	memzero_explicit(nonce, sizeof(nonce));
+	if (err) {
+		if (err == -EBADMSG)
+			tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
+		return err;
+	}
+	rec->off = prepend;
+	rec->len = clen;
+
+	if (c->version == TLS_1_3_VERSION) {
+		if (nopad_check &&
+		    (!clen || !*tlsx_rec_addr(rec, prepend + clen - 1)))
+			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
+		/* The content type is the last non-zero byte. */
+		rec->type = 0;
+		while (rec->len && !rec->type) {
+			rec->len--;
+			rec->type = *tlsx_rec_addr(rec, prepend + rec->len);
+		}
+		if (!rec->type)
+			return -EBADMSG;	/* padding only */
+	}
+
+	/* As kTLS: 2^64 records under one key would reuse nonces. */
+	err = tlsx_crypto_advance(c);
+	if (err)
+		return err;
+
+	if (c->version == TLS_1_3_VERSION &&
+	    rec->type == TLSX_TYPE_HANDSHAKE && rec->len &&
+	    *tlsx_rec_addr(rec, rec->off) == TLSX_HS_KEY_UPDATE) {
+		WRITE_ONCE(rx->key_update_pending, true);
+		tlsx_stat_inc(sk, TLSX_STAT_RX_REKEY_RECEIVED);
+	}
+	return 0;
+}
+
+/*
+ * Take the ready record and open it.  A record that fails stays "ready"
+ * in failure, so every later read fails the same way, as in kTLS where
+ * the record is left in the parser.  Return: 0, -ENOMEM (the record is
+ * still queued, nothing lost) or -EBADMSG.
+ */
+static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx, bool nopad_check,
+		       struct tlsx_rec **recp)
+{
+	struct tlsx_rec *rec;
+	int err;
+
+	if (unlikely(rx->failed)) {
+		tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
+		return -EBADMSG;
+	}
+	err = tlsx_strp_take(&rx->strp, &rec);
+	if (err)
+		return err;
+	/* The next record may be complete already: wake its readers. */
+	if (tlsx_strp_check(&rx->strp))
+		tlsx_rx_wake(sk);
+
+	err = tlsx_rx_open(sk, rx, rec, nopad_check);
+	if (err) {
+		tlsx_rec_free(rec);
+		WRITE_ONCE(rx->failed, true);
+		return -EBADMSG;
+	}
+	*recp = rec;
+	return 0;
+}
+
+/*
+ * All records returned by one read have the same type, reported once in
+ * a TLS_GET_RECORD_TYPE cmsg; a non-data record needs room for it.  As
+ * kTLS's tls_record_content_type(): 1 to go on, 0 to stop before a
+ * record of another type, or -errno.
+ */
+static int tlsx_rx_cmsg(struct msghdr *msg, u8 type, u8 *control)
+{
+	int err;
+
+	if (*control)
+		return *control == type;
+	*control = type;
+	if (!type)
+		return -EBADMSG;
+	err = put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE, sizeof(type), &type);
+	if (type != TLSX_TYPE_DATA && (err || msg->msg_flags & MSG_CTRUNC))
+		return -EIO;
+	return 1;
+}
+
+/* Serve the read from rx->list first, as kTLS's process_rx_list(). */
+static int tlsx_rx_list_read(struct tlsx_rx *rx, struct msghdr *msg,
+			     u8 *control, size_t len, bool peek, bool *more)
+{
+	struct tlsx_rec *rec, *tmp;
+	size_t copied = 0;
+	unsigned int chunk;
+	int err = 0;
+
+	list_for_each_entry_safe(rec, tmp, &rx->list, list) {
+		if (!len)
+			break;
+		err = tlsx_rx_cmsg(msg, rec->type, control);
+		if (err <= 0)
+			goto more;
+		chunk = min_t(size_t, rec->len, len);
+		err = tlsx_rec_copy_to_iter(rec, rec->off, chunk,
+					    &msg->msg_iter);
+		if (err)
+			goto more;
+		len -= chunk;
+		copied += chunk;
+		if (!peek) {
+			rec->off += chunk;
+			rec->len -= chunk;
+			if (rec->len)
+				break;
+		}
+		msg->msg_flags |= MSG_EOR;
+		if (!peek) {
+			list_del(&rec->list);
+			tlsx_rec_free(rec);
+		}
+	}
+	return copied;
+more:
+	*more = true;
+	return copied ? copied : err;
+}
+
+int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
+		 int *addr_len)
+{
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+	struct tlsx_rx *rx = READ_ONCE(ctx->rx);
+	bool is_kvec = iov_iter_is_kvec(&msg->msg_iter);
+	bool nonblock = flags & MSG_DONTWAIT;
+	bool peek = flags & MSG_PEEK;
+	ssize_t copied = 0, decrypted = 0;
+	bool more = false, nopad_ok;
+	struct tlsx_rec *rec;
+	u8 control = 0;
+	int target, err;
+
+	if (unlikely(flags & MSG_ERRQUEUE))
+		return sock_recv_errqueue(sk, msg, len, SOL_IP, IP_RECVERR);
+	if (unlikely(!rx))
+		return ctx->sk_proto->recvmsg(sk, msg, len, flags, addr_len);
+
+	err = tlsx_reader_lock(sk, rx, nonblock);
+	if (err < 0)
+		return err;
+
+	err = tlsx_rx_list_read(rx, msg, &control, len, peek, &more);
+	if (err < 0)
+		goto end;
+	copied = err;
+	if (len <= copied || more ||
+	    (control && control != TLSX_TYPE_DATA))
+		goto end;
+
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	len -= copied;
+	/* Where kTLS would decrypt into the user's pages (zero copy). */
+	nopad_ok = !is_kvec && !peek &&
+		   (ctx->rx_no_pad || rx->crypto->version != TLS_1_3_VERSION);
+
+	while (len && (decrypted + copied < target ||
+		       tlsx_strp_ready(&rx->strp))) {
+		unsigned int chunk;
+		int text;
+		bool partial;
+
+		err = tlsx_rx_wait(sk, rx, nonblock, decrypted + copied);
+		if (err <= 0)
+			goto recv_end;
+
+		/* A 1.3 record may be one byte short of the overhead. */
+		text = max_t(int, rx->strp.full_len -
+				  tlsx_overhead(rx->crypto), 0);
+		err = tlsx_rx_one(sk, rx, nopad_ok && text <= len &&
+				  rx->strp.type == TLSX_TYPE_DATA, &rec);
+		if (err < 0) {
+			if (err != -ENOMEM)
+				tlsx_err_abort(sk, -EBADMSG);
+			goto recv_end;
+		}
+
+		err = tlsx_rx_cmsg(msg, rec->type, &control);
+		if (err <= 0) {
+			list_add_tail(&rec->list, &rx->list);
+			goto recv_end;
+		}
+
+		partial = rec->len > len;
+		chunk = partial ? len : rec->len;
+		err = tlsx_rec_copy_to_iter(rec, rec->off, chunk,
+					    &msg->msg_iter);
+		if (err) {
+			list_add_tail(&rec->list, &rx->list);
+			goto recv_end;
+		}
+		decrypted += chunk;
+		len -= chunk;
+
+		if (peek || partial) {
+			if (!peek) {
+				rec->off += chunk;
+				rec->len -= chunk;
+			}
+			list_add_tail(&rec->list, &rx->list);
+			if (control != TLSX_TYPE_DATA)
+				break;
+			continue;
+		}
+		tlsx_rec_free(rec);
+		/* A whole control record goes back alone. */
+		msg->msg_flags |= MSG_EOR;
+		if (control != TLSX_TYPE_DATA)
+			break;
+	}
+recv_end:
+	copied += decrypted;
+end:
+	tlsx_reader_unlock(sk, rx);
+	return copied ? copied : err;
+}
+
+static void tlsx_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	put_page(spd->pages[i]);
+}
+
+/* Hand @len bytes of @rec to @pipe by reference: its pages are final. */
+static ssize_t tlsx_rec_splice(struct tlsx_rec *rec,
+			       struct pipe_inode_info *pipe, unsigned int len)
+{
+	struct partial_page partial[TLSX_REC_MAX_PAGES];
+	struct page *pages[TLSX_REC_MAX_PAGES];
+	struct splice_pipe_desc spd = {
+		.pages = pages,
+		.partial = partial,
+		.nr_pages_max = TLSX_REC_MAX_PAGES,
+		.ops = &nosteal_pipe_buf_ops,
+		.spd_release = tlsx_spd_release,
+	};
+	unsigned int off = rec->off, n;
+
+	while (len) {
+		n = min_t(unsigned int, len, PAGE_SIZE - off % PAGE_SIZE);
+		pages[spd.nr_pages] = rec->pages[off / PAGE_SIZE];
+		get_page(pages[spd.nr_pages]);
+		partial[spd.nr_pages].offset = off % PAGE_SIZE;
+		partial[spd.nr_pages].len = n;
+		partial[spd.nr_pages].private = 0;
+		spd.nr_pages++;
+		off += n;
+		len -= n;
+	}
+	return splice_to_pipe(pipe, &spd);
+}
+
+/* As kTLS's tls_sw_splice_read(): data records only, one per call. */
+ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
+			 struct pipe_inode_info *pipe, size_t len,
+			 unsigned int flags)
+{
+	bool nonblock = flags & SPLICE_F_NONBLOCK;
+	struct sock *sk = sock->sk;
+	struct tlsx_rx *rx = tlsx_rx_of(sk);
+	struct tlsx_rec *rec;
+	ssize_t copied = 0;
+	int err;
+
+	if (unlikely(!rx))
+		return -EINVAL;
+	err = tlsx_reader_lock(sk, rx, nonblock);
+	if (err < 0)
+		return err;
+
+	rec = list_first_entry_or_null(&rx->list, struct tlsx_rec, list);
+	if (rec) {
+		list_del(&rec->list);
+	} else {
+		err = tlsx_rx_wait(sk, rx, nonblock, false);
+		if (err <= 0)
+			goto end;
+		err = tlsx_rx_one(sk, rx, false, &rec);
+		if (err < 0) {
+			if (err != -ENOMEM)
+				tlsx_err_abort(sk, -EBADMSG);
+			goto end;
+		}
+	}
+
+	/* splice cannot carry the record type of a control record */
+	if (rec->type != TLSX_TYPE_DATA) {
+		err = -EINVAL;
+		goto requeue;
+	}
+	copied = tlsx_rec_splice(rec, pipe, min_t(size_t, rec->len, len));
+	if (copied < 0)
+		goto requeue;
+	if (copied < rec->len) {
+		rec->off += copied;
+		rec->len -= copied;
+		goto requeue;
+	}
+	tlsx_rec_free(rec);
+end:
+	tlsx_reader_unlock(sk, rx);
+	return copied ? copied : err;
+requeue:
+	list_add(&rec->list, &rx->list);
+	goto end;
+}
+
+bool tlsx_sock_is_readable(struct sock *sk)
+{
+	struct tlsx_rx *rx = tlsx_rx_of(sk);
+
+	return rx && tlsx_rx_readable(rx);
+}
+
+/*
+ * TCP's own poll, with EPOLLIN only when a record can be returned (as
+ * kTLS's tls_sk_poll(), which also keeps TCP's answer once the stream is
+ * over or not established).
+ */
+__poll_t tlsx_poll(struct file *file, struct socket *sock,
+		   struct poll_table_struct *wait)
+{
+	struct sock *sk = sock->sk;
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+	struct tlsx_rx *rx;
+	__poll_t mask;
+
+	if (ctx && ctx->sk_proto_ops && ctx->sk_proto_ops->poll)
+		mask = ctx->sk_proto_ops->poll(file, sock, wait);
+	else
+		mask = tcp_poll(file, sock, wait);
+
+	if (inet_sk_state_load(sk) != TCP_ESTABLISHED ||
+	    READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+		return mask;
+	rx = ctx ? READ_ONCE(ctx->rx) : NULL;
+	if (rx && !tlsx_rx_readable(rx))
+		mask &= ~(EPOLLIN | EPOLLRDNORM);
+	return mask;
+}
+
+void tlsx_data_ready(struct sock *sk)
+{
+	struct tlsx_rx *rx = tlsx_rx_of(sk);
+
+	/*
+	 * Called with the socket spinlock held; when the socket is owned,
+	 * this is the owner processing its backlog, never in the middle of
+	 * using the parser, so the parser can run either way.
+	 */
+	if (!rx || tlsx_strp_check(&rx->strp))
+		tlsx_rx_wake(sk);
+}
+
+/*
+ * The control plane has set ctx->crypto_rx = @c (first key) and installs
+ * tlsx_data_ready() after this returns; on a rekey @c is a temporary that
+ * replaces the keys in place.
+ */
+int tlsx_rx_setkey(struct sock *sk, struct tlsx_context *ctx,
+		   const struct tlsx_crypto *c, bool rekey)
+{
+	struct tlsx_rx *rx = ctx->rx;
+
+	if (rekey) {
+		if (!rx)
+			return -EINVAL;
+		tlsx_aead_wipe(&rx->crypto->key);
+		memcpy(rx->crypto, c, sizeof(*c));
+		WRITE_ONCE(rx->key_update_pending, false);
+		/* Records may have waited for this key: wake their readers. */
+		tlsx_strp_check(&rx->strp);
+		if (tlsx_rx_readable(rx))
+			tlsx_rx_wake(sk);
+		return 0;
+	}
+	if (rx)
+		return -EBUSY;
+
+	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
+	if (!rx)
+		return -ENOMEM;
+	rx->crypto = ctx->crypto_rx;
+	tlsx_strp_init(&rx->strp, sk, c);
+	INIT_LIST_HEAD(&rx->list);
+	init_waitqueue_head(&rx->wq);
+	WRITE_ONCE(ctx->rx, rx);
+	return 0;
+}
+
+/* Socket locked; the control plane then restores sk_data_ready. */
+void tlsx_rx_stop(struct sock *sk, struct tlsx_context *ctx)
+{
+	struct tlsx_rx *rx = ctx->rx;
+
+	if (rx)
+		tlsx_strp_stop(&rx->strp);
+}
+
+/* Socket unlocked, the callbacks restored: nothing else reaches rx. */
+void tlsx_rx_free(struct sock *sk, struct tlsx_context *ctx)
+{
+	struct tlsx_rx *rx = ctx->rx;
+	struct tlsx_rec *rec, *tmp;
+
+	if (!rx)
+		return;
+	WRITE_ONCE(ctx->rx, NULL);
+	list_for_each_entry_safe(rec, tmp, &rx->list, list) {
+		list_del(&rec->list);
+		tlsx_rec_free(rec);
+	}
+	kfree(rx);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rx.h - the receive state of a tlsx socket (ctx->rx), private to rx.c
+ * and strp.c.
+ */
+#ifndef TLSX_KMOD_RX_H
+#define TLSX_KMOD_RX_H
+
+#include <linux/list.h>
+#include <linux/wait.h>
+
+#include "strp.h"
+#include "tlsx.h"
+
+struct tlsx_rx {
+	/*
+	 * ctx->crypto_rx: owned by the control plane, stable while RX is on;
+	 * advanced here per record (getsockopt reports it), replaced in
+	 * place on a TLS 1.3 rekey.  Under the socket lock.
+	 */
+	struct tlsx_crypto *crypto;
+	struct tlsx_strp strp;
+	/*
+	 * Opened records not yet read in full: the rest of a partial read,
+	 * records looked at with MSG_PEEK, a record of another type than the
+	 * ones just returned.  In stream order, read before the parser.
+	 */
+	struct list_head list;
+	/* One reader at a time, as kTLS: readers sleep with the lock off. */
+	wait_queue_head_t wq;
+	bool reader_present;
+	bool reader_contended;
+	/*
+	 * A KeyUpdate was received: no record is opened until the next key
+	 * is installed (the records after it are under that key).
+	 */
+	bool key_update_pending;
+	/* A record failed authentication: every read fails as in kTLS. */
+	bool failed;
+};
+
+static inline struct tlsx_rx *tlsx_rx_of(const struct sock *sk)
+{
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+
+	return ctx ? READ_ONCE(ctx->rx) : NULL;
+}
+
+#endif /* TLSX_KMOD_RX_H */

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strp.c - the record parser of the receive path: finds TLS records in
+ * the TCP receive queue.
+ *
+ * Like kTLS's tls_strp, it works on the socket's own receive queue rather
+ * than on a private one: the bytes stay in TCP (and count against the
+ * socket's receive buffer, so the peer is flow-controlled) until a whole
+ * record has arrived.  The header is checked as soon as it is there, with
+ * kTLS's rules and errors, so a peer announcing an impossible record is
+ * refused without waiting for (or buffering) its body.
+ *
+ * The parser runs from the data_ready callback (softirq, socket spinlock
+ * held) and from the reader (socket owned); it only reads the queue and
+ * sets flags.  The copy out of the queue (tlsx_strp_take()) is done by
+ * the reader, in process context, so nothing here allocates in softirq.
+ */
+#include <linux/unaligned.h>
+#include <net/tcp.h>
+
+#include "strp.h"
+
+#define TLSX_WIRE_VERSION	3	/* both bytes of the legacy version */
+
+void tlsx_strp_init(struct tlsx_strp *strp, struct sock *sk,
+		    const struct tlsx_crypto *c)
+{
+	/* kTLS's cipher overhead: the tag, and 1.2 AES-GCM's explicit IV. */
+	unsigned int overhead = TLSX_TAG_LEN + c->explicit_iv_len;
+
+	memset(strp, 0, sizeof(*strp));
+	strp->sk = sk;
+	strp->prepend = TLSX_HEADER_LEN + c->explicit_iv_len;
+	strp->min_len = overhead;
+	strp->max_len = TLSX_MAX_PAYLOAD + overhead +
+			(c->version == TLS_1_3_VERSION ? 1 : 0);
+}
+
+/* A bad header: the stream cannot be parsed any further. */
+static void tlsx_strp_abort(struct tlsx_strp *strp, int err)
+{
+	struct sock *sk = strp->sk;
+
+	strp->stopped = true;
+	tlsx_stat_inc(sk, TLSX_STAT_RX_BAD_RECORD);
+	WRITE_ONCE(sk->sk_err, -err);
+	/* Paired with smp_rmb() in tcp_poll(). */
+	smp_wmb();
+	sk_error_report(sk);
+}
+
+/*
+ * Copy the first @len bytes of the receive queue to @buf without
+ * consuming them.  Only the first skb is found by sequence number
+ * (tcp_recv_skb() frees what lies before copied_seq); the next ones are
+ * walked in order, each entered at the sequence number reached so far in
+ * case TCP left overlapping data in the queue.
+ */
+static bool tlsx_strp_peek(struct sock *sk, u8 *buf, unsigned int len)
+{
+	u32 seq = tcp_sk(sk)->copied_seq;
+	struct sk_buff *skb;
+	unsigned int n;
+	u32 off;
+
+	skb = tcp_recv_skb(sk, seq, &off);
+	while (skb) {
+		if (off < skb->len) {
+			n = min_t(unsigned int, len, skb->len - off);
+			if (skb_copy_bits(skb, off, buf, n))
+				return false;
+			buf += n;
+			len -= n;
+			seq += n;
+			if (!len)
+				return true;
+		}
+		if (skb_queue_is_last(&sk->sk_receive_queue, skb))
+			return false;
+		skb = skb->next;
+		off = seq - TCP_SKB_CB(skb)->seq;
+		if ((s32)off < 0)
+			return false;
+	}
+	return false;
+}
+
+bool tlsx_strp_check(struct tlsx_strp *strp)
+{
+	u8 hdr[TLSX_HEADER_LEN + TLSX_MAX_IV_LEN];
+	struct sock *sk = strp->sk;
+	unsigned int len;
+	int inq, err = 0;
+
+	if (strp->stopped || strp->ready)
+		return false;
+	inq = tcp_inq(sk);
+	if (!strp->full_len) {
+		/* As kTLS, judge a header only with its explicit IV. */
+		if (inq < (int)strp->prepend ||
+		    !tlsx_strp_peek(sk, hdr, strp->prepend))
+			return false;
+		len = get_unaligned_be16(hdr + 3);
+		/* kTLS's order of checks, and its errors. */
+		if (len > strp->max_len)
+			err = -EMSGSIZE;
+		else if (len < strp->min_len)
+			err = -EBADMSG;
+		else if (hdr[1] != TLSX_WIRE_VERSION ||
+			 hdr[2] != TLSX_WIRE_VERSION)
+			err = -EINVAL;
+		if (err) {
+			tlsx_strp_abort(strp, err);
+			return false;
+		}
+		strp->type = hdr[0];
+		strp->full_len = TLSX_HEADER_LEN + len;
+	}
+	if (inq < (int)strp->full_len)
+		return false;
+	WRITE_ONCE(strp->ready, true);
+	return true;
+}
+
+void tlsx_rec_free(struct tlsx_rec *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->npages; i++)
+		put_page(rec->pages[i]);
+	kfree(rec);
+}
+
+static struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
+{
+	unsigned int i, n = DIV_ROUND_UP(full_len, PAGE_SIZE);
+	struct tlsx_rec *rec;
+
+	rec = kmalloc(struct_size(rec, pages, n), gfp);
+	if (!rec)
+		return NULL;
+	rec->npages = 0;
+	for (i = 0; i < n; i++) {
+		/* Never highmem: the engines work on page addresses. */
+		rec->pages[i] = alloc_page(gfp & ~__GFP_HIGHMEM);
+		if (!rec->pages[i]) {
+			tlsx_rec_free(rec);
+			return NULL;
+		}
+		rec->npages++;
+	}
+	rec->full_len = full_len;
+	rec->off = 0;
+	rec->len = 0;
+	INIT_LIST_HEAD(&rec->list);
+	return rec;
+}
+
+/* tcp_read_sock() actor: append to the record, rec->len bytes so far. */
+static int tlsx_strp_copy(read_descriptor_t *desc, struct sk_buff *skb,
+			  unsigned int offset, size_t len)
+{
+	struct tlsx_rec *rec = desc->arg.data;
+	size_t want = min(len, desc->count), done = 0;
+	unsigned int n;
+
+	while (done < want) {
+		n = min_t(size_t, want - done, PAGE_SIZE - rec->len % PAGE_SIZE);
+		if (skb_copy_bits(skb, offset + done,
+				  tlsx_rec_addr(rec, rec->len), n))
+			break;
+		rec->len += n;
+		done += n;
+	}
+	desc->count -= done;
+	return done;
+}
+
+int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
+{
+	struct sock *sk = strp->sk;
+	read_descriptor_t desc;
+	struct tlsx_rec *rec;
+
+	rec = tlsx_rec_alloc(strp->full_len, sk->sk_allocation);
+	if (!rec)
+		return -ENOMEM;
+	rec->type = strp->type;
+	desc.arg.data = rec;
+	desc.count = rec->full_len;
+	desc.error = 0;
+	desc.written = 0;
+	tcp_read_sock(sk, &desc, tlsx_strp_copy);
+	if (WARN_ON_ONCE(rec->len != rec->full_len)) {
+		/* The queue held less than tcp_inq() said: lost framing. */
+		tlsx_rec_free(rec);
+		tlsx_strp_abort(strp, -EBADMSG);
+		return -EBADMSG;
+	}
+	rec->len = 0;
+	strp->full_len = 0;
+	WRITE_ONCE(strp->ready, false);
+	*recp = rec;
+	return 0;
+}
+
+void tlsx_strp_stop(struct tlsx_strp *strp)
+{
+	strp->stopped = true;
+	WRITE_ONCE(strp->ready, false);
+}
+
+void tlsx_rec_read(const struct tlsx_rec *rec, unsigned int off, void *buf,
+		   unsigned int len)
+{
+	unsigned int n;
+
+	while (len) {
+		n = min_t(unsigned int, len, PAGE_SIZE - off % PAGE_SIZE);
+		memcpy(buf, tlsx_rec_addr(rec, off), n);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+}
+
+int tlsx_rec_copy_to_iter(const struct tlsx_rec *rec, unsigned int off,
+			  unsigned int len, struct iov_iter *iter)
+{
+	unsigned int n;
+
+	while (len) {
+		n = min_t(unsigned int, len, PAGE_SIZE - off % PAGE_SIZE);
+		if (copy_to_iter(tlsx_rec_addr(rec, off), n, iter) != n)
+			return -EFAULT;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * strp.h - the record parser of the receive path (strp.c) and the
+ * records it hands to rx.c.
+ *
+ * The parser never copies or allocates while it waits: it reads the
+ * header of the record at the head of the TCP receive queue, checks it,
+ * and says "ready" once the whole record is in the queue.  Only then does
+ * the reader take the record out (tlsx_strp_take()), into pages of its
+ * own, in process context.  Memory is therefore bounded by one record per
+ * reader on top of what TCP already holds in its receive buffer.
+ */
+#ifndef TLSX_KMOD_STRP_H
+#define TLSX_KMOD_STRP_H
+
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/uio.h>
+
+#include "tlsx.h"
+
+/* A record on the wire spans at most this many pages. */
+#define TLSX_REC_MAX_PAGES	DIV_ROUND_UP(TLSX_MAX_RECORD, PAGE_SIZE)
+
+/*
+ * One record taken from the stream: the bytes as received (header
+ * included) laid out over @pages, byte i at page i / PAGE_SIZE.  Once
+ * opened, the plaintext not yet read is [@off, @off + @len).
+ */
+struct tlsx_rec {
+	struct list_head list;
+	unsigned int full_len;
+	unsigned int off;
+	unsigned int len;
+	u8 type;		/* content type; TLS 1.3: the inner one */
+	unsigned int npages;
+	struct page *pages[] __counted_by(npages);
+};
+
+struct tlsx_strp {
+	struct sock *sk;
+	unsigned int prepend;	/* header + explicit IV */
+	unsigned int min_len;	/* shortest length field allowed */
+	unsigned int max_len;	/* longest length field allowed */
+	unsigned int full_len;	/* head record on the wire, 0: not known */
+	u8 type;		/* its outer content type */
+	bool ready;		/* the whole head record is in the queue */
+	bool stopped;		/* closed, or a bad header was seen */
+};
+
+void tlsx_strp_init(struct tlsx_strp *strp, struct sock *sk,
+		    const struct tlsx_crypto *c);
+/*
+ * tlsx_strp_check() - look at the receive queue.  Socket lock held (by
+ * the owner or, in the data_ready callback, the BH lock).  Return: true
+ * when a whole record has just become ready (the caller wakes readers).
+ */
+bool tlsx_strp_check(struct tlsx_strp *strp);
+/*
+ * tlsx_strp_take() - move the ready record out of the receive queue into
+ * a new tlsx_rec.  Socket owned by the caller.  Return: 0 or -ENOMEM (the
+ * record then stays in the queue).
+ */
+int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp);
+void tlsx_strp_stop(struct tlsx_strp *strp);
+
+static inline bool tlsx_strp_ready(const struct tlsx_strp *strp)
+{
+	return READ_ONCE(strp->ready);
+}
+
+void tlsx_rec_free(struct tlsx_rec *rec);
+/* Copy @len bytes at @off of @rec to a linear @buf. */
+void tlsx_rec_read(const struct tlsx_rec *rec, unsigned int off, void *buf,
+		   unsigned int len);
+/* Copy @len bytes at @off of @rec to @iter.  Return: 0 or -EFAULT. */
+int tlsx_rec_copy_to_iter(const struct tlsx_rec *rec, unsigned int off,
+			  unsigned int len, struct iov_iter *iter);
+
+static inline u8 *tlsx_rec_addr(const struct tlsx_rec *rec, unsigned int off)
+{
+	return (u8 *)page_address(rec->pages[off / PAGE_SIZE]) +
+	       off % PAGE_SIZE;
+}
+
+#endif /* TLSX_KMOD_STRP_H */

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rx.c - the receive path: a peer builds records in userspace with the
+ * project's AEAD (tlsx_rec.h) and writes them raw to a plain TCP socket;
+ * the other end has TLS_RX set and reads them.  Data, record types and
+ * their cmsgs, partial reads, MSG_PEEK, MSG_WAITALL, records split into
+ * one-byte writes, authentication failure, oversized and badly padded
+ * records, the TLS 1.3 KeyUpdate, poll and splice.
+ *
+ * Variants: tlsx and the kernel's tls, TLS 1.2 and 1.3, three ciphers.
+ * Where kTLS 6.12 lacks a behaviour (RX rekey) its variant skips.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/time.h>
+
+#include "tlsx_test.h"
+#include "tlsx_rec.h"
+#include "kselftest_harness.h"
+
+FIXTURE(rx)
+{
+	int peer;		/* plain TCP: writes sealed records */
+	int fd;			/* TCP_ULP + TLS_RX: under test */
+	struct rec_info ri;
+	struct rec_key rk;
+	unsigned char *wire;	/* room for several records */
+};
+
+FIXTURE_VARIANT(rx)
+{
+	const char *ulp;
+	unsigned short version;
+	unsigned short cipher;
+};
+
+#define RX_VARIANT(u, v, c, ctype)				\
+	FIXTURE_VARIANT_ADD(rx, u##_##v##_##c)			\
+	{							\
+		.ulp = #u,					\
+		.version = TLS_1_##v##_VERSION,			\
+		.cipher = ctype,				\
+	}
+
+RX_VARIANT(tlsx, 2, aes128gcm, TLS_CIPHER_AES_GCM_128);
+RX_VARIANT(tlsx, 3, aes128gcm, TLS_CIPHER_AES_GCM_128);
+RX_VARIANT(tlsx, 2, aes256gcm, TLS_CIPHER_AES_GCM_256);
+RX_VARIANT(tlsx, 3, aes256gcm, TLS_CIPHER_AES_GCM_256);
+RX_VARIANT(tlsx, 2, chacha, TLS_CIPHER_CHACHA20_POLY1305);
+RX_VARIANT(tlsx, 3, chacha, TLS_CIPHER_CHACHA20_POLY1305);
+RX_VARIANT(tls, 2, aes128gcm, TLS_CIPHER_AES_GCM_128);
+RX_VARIANT(tls, 3, aes128gcm, TLS_CIPHER_AES_GCM_128);
+RX_VARIANT(tls, 2, aes256gcm, TLS_CIPHER_AES_GCM_256);
+RX_VARIANT(tls, 3, aes256gcm, TLS_CIPHER_AES_GCM_256);
+RX_VARIANT(tls, 2, chacha, TLS_CIPHER_CHACHA20_POLY1305);
+RX_VARIANT(tls, 3, chacha, TLS_CIPHER_CHACHA20_POLY1305);
+
+#define WIRE_SIZE	(REC_MAX_WIRE * 4)
+
+FIXTURE_SETUP(rx)
+{
+	int one = 1;
+
+	ASSERT_TRUE(ulp_available(variant->ulp)) {
+		TH_LOG("ULP %s is not registered", variant->ulp);
+	}
+	ASSERT_EQ(0, tcp_pair(&self->peer, &self->fd));
+	ASSERT_EQ(0, setsockopt(self->peer, IPPROTO_TCP, TCP_NODELAY, &one,
+				sizeof(one)));
+	ASSERT_EQ(0, setsockopt(self->fd, IPPROTO_TCP, TCP_ULP, variant->ulp,
+				strlen(variant->ulp)));
+	rec_info_init(&self->ri, variant->version, variant->cipher, 1);
+	ASSERT_EQ(0, rec_key_init(&self->rk, &self->ri));
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX, &self->ri,
+				self->ri.len));
+	self->wire = malloc(WIRE_SIZE);
+	ASSERT_NE(NULL, self->wire);
+}
+
+FIXTURE_TEARDOWN(rx)
+{
+	close(self->peer);
+	close(self->fd);
+	free(self->wire);
+}
+
+static bool is13(const FIXTURE_VARIANT(rx) *variant)
+{
+	return variant->version == TLS_1_3_VERSION;
+}
+
+/* Seal one record into self->wire and send it; return its wire size. */
+static size_t send_rec(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rx) *self, unsigned char type,
+		       const void *data, size_t len, size_t pad)
+{
+	size_t n = rec_seal(&self->rk, type, data, len, pad, self->wire);
+
+	EXPECT_EQ((ssize_t)n, send(self->peer, self->wire, n, 0));
+	return n;
+}
+
+/* recvmsg() with room for one cmsg; *type gets the record type or -1. */
+static ssize_t recv_type(int fd, void *buf, size_t len, int flags, int *type)
+{
+	char cbuf[CMSG_SPACE(sizeof(unsigned char))];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = cbuf,
+		.msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t ret;
+
+	*type = -1;
+	ret = recvmsg(fd, &msg, flags);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (ret >= 0 && cmsg && cmsg->cmsg_level == SOL_TLS &&
+	    cmsg->cmsg_type == TLS_GET_RECORD_TYPE)
+		*type = *(unsigned char *)CMSG_DATA(cmsg);
+	return ret;
+}
+
+static void fill(unsigned char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(seed + i * 13 + (i >> 8));
+}
+
+TEST_F(rx, data_and_cmsg)
+{
+	unsigned char out[100];
+	int type;
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "hello", 5, 0);
+	EXPECT_EQ(5, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "hello", 5));
+}
+
+TEST_F(rx, full_size_records)
+{
+	static unsigned char in[REC_MAX_TEXT * 2], out[REC_MAX_TEXT * 2];
+	size_t got = 0;
+	ssize_t n;
+
+	fill(in, sizeof(in), 7);
+	send_rec(_metadata, self, REC_TYPE_DATA, in, REC_MAX_TEXT, 0);
+	send_rec(_metadata, self, REC_TYPE_DATA, in + REC_MAX_TEXT,
+		 REC_MAX_TEXT, 0);
+	while (got < sizeof(out)) {
+		n = recv(self->fd, out + got, sizeof(out) - got, 0);
+		ASSERT_GT(n, 0);
+		got += n;
+	}
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+}
+
+/* A non-data record needs a cmsg buffer (EIO) and is returned alone. */
+TEST_F(rx, types_never_merged)
+{
+	unsigned char out[100];
+	int type;
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "abc", 3, 0);
+	send_rec(_metadata, self, REC_TYPE_ALERT, "\x01\x00", 2, 0);
+	send_rec(_metadata, self, REC_TYPE_DATA, "def", 3, 0);
+	usleep(50000);
+
+	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "abc", 3));
+
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EIO, errno);
+
+	EXPECT_EQ(2, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_ALERT, type);
+	EXPECT_EQ(0, memcmp(out, "\x01\x00", 2));
+
+	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "def", 3));
+}
+
+/* Two data records come back in one read. */
+TEST_F(rx, data_records_merged)
+{
+	unsigned char out[100];
+	int type;
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "abc", 3, 0);
+	send_rec(_metadata, self, REC_TYPE_DATA, "def", 3, 0);
+	usleep(50000);
+	EXPECT_EQ(6, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "abcdef", 6));
+}
+
+TEST_F(rx, partial_reads)
+{
+	unsigned char in[1000], out[1000];
+	size_t got = 0;
+	int type;
+
+	fill(in, sizeof(in), 3);
+	send_rec(_metadata, self, REC_TYPE_DATA, in, sizeof(in), 0);
+	while (got < sizeof(in)) {
+		ASSERT_EQ(100, recv_type(self->fd, out + got, 100, 0, &type));
+		EXPECT_EQ(REC_TYPE_DATA, type);
+		got += 100;
+	}
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+	EXPECT_EQ(-1, recv(self->fd, out, 1, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/* A partial control record: the rest comes with its type again. */
+TEST_F(rx, partial_control_record)
+{
+	unsigned char out[10];
+	int type;
+
+	send_rec(_metadata, self, REC_TYPE_HANDSHAKE, "0123456789", 10, 0);
+	EXPECT_EQ(4, recv_type(self->fd, out, 4, 0, &type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(6, recv_type(self->fd, out + 4, 10, 0, &type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(0, memcmp(out, "0123456789", 10));
+}
+
+TEST_F(rx, peek_across_records)
+{
+	unsigned char out[100];
+	int type;
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "abc", 3, 0);
+	send_rec(_metadata, self, REC_TYPE_DATA, "def", 3, 0);
+	usleep(50000);
+	EXPECT_EQ(6, recv_type(self->fd, out, sizeof(out), MSG_PEEK, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "abcdef", 6));
+	EXPECT_EQ(2, recv(self->fd, out, 2, MSG_PEEK));
+	EXPECT_EQ(0, memcmp(out, "ab", 2));
+	EXPECT_EQ(6, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(out, "abcdef", 6));
+	EXPECT_EQ(-1, recv(self->fd, out, 1, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F(rx, peek_control_record)
+{
+	unsigned char out[100];
+	int type;
+
+	send_rec(_metadata, self, REC_TYPE_HANDSHAKE, "hs", 2, 0);
+	send_rec(_metadata, self, REC_TYPE_DATA, "data", 4, 0);
+	usleep(50000);
+	EXPECT_EQ(2, recv_type(self->fd, out, sizeof(out), MSG_PEEK, &type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(2, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(4, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "data", 4));
+}
+
+struct late_send {
+	struct __test_metadata *md;
+	FIXTURE_DATA(rx) *self;
+};
+
+static void *send_later(void *arg)
+{
+	struct late_send *ls = arg;
+	struct __test_metadata *_metadata = ls->md;
+
+	usleep(200000);
+	send_rec(_metadata, ls->self, REC_TYPE_DATA, "world", 5, 0);
+	return NULL;
+}
+
+TEST_F(rx, waitall)
+{
+	struct late_send ls = { _metadata, self };
+	unsigned char out[10];
+	pthread_t t;
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "hello", 5, 0);
+	ASSERT_EQ(0, pthread_create(&t, NULL, send_later, &ls));
+	EXPECT_EQ(10, recv(self->fd, out, sizeof(out), MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(out, "helloworld", 10));
+	pthread_join(t, NULL);
+}
+
+TEST_F(rx, rcvlowat)
+{
+	struct late_send ls = { _metadata, self };
+	int lowat = 10;
+	unsigned char out[20];
+	pthread_t t;
+
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat,
+				sizeof(lowat)));
+	send_rec(_metadata, self, REC_TYPE_DATA, "hello", 5, 0);
+	ASSERT_EQ(0, pthread_create(&t, NULL, send_later, &ls));
+	EXPECT_EQ(10, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(out, "helloworld", 10));
+	pthread_join(t, NULL);
+}
+
+TEST_F(rx, one_byte_writes)
+{
+	unsigned char in[3000], out[3000];
+	size_t n, i, got = 0;
+	ssize_t r;
+
+	fill(in, sizeof(in), 9);
+	n = rec_seal(&self->rk, REC_TYPE_DATA, in, sizeof(in), 0,
+		     self->wire);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(1, send(self->peer, self->wire + i, 1, 0));
+		if (i < 40 || i % 500 == 0) {
+			/* Nothing is readable before the last byte. */
+			EXPECT_EQ(-1, recv(self->fd, out, 1, MSG_DONTWAIT));
+			EXPECT_EQ(EAGAIN, errno);
+		}
+	}
+	while (got < sizeof(in)) {
+		r = recv(self->fd, out + got, sizeof(out) - got, 0);
+		ASSERT_GT(r, 0);
+		got += r;
+	}
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+}
+
+TEST_F(rx, nonblock_and_timeout)
+{
+	struct timeval tv = { .tv_usec = 100000 };
+	unsigned char out[10];
+
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				sizeof(tv)));
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F(rx, eof)
+{
+	unsigned char out[10];
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "bye", 3, 0);
+	shutdown(self->peer, SHUT_WR);
+	EXPECT_EQ(3, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(0, recv(self->fd, out, sizeof(out), 0));
+}
+
+TEST_F(rx, bad_tag)
+{
+	long long dec0 = ulp_stat(variant->ulp, "TlsDecryptError");
+	unsigned char out[10];
+	size_t n;
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	n = rec_seal(&self->rk, REC_TYPE_DATA, "secret", 6, 0, self->wire);
+	self->wire[n - 1] ^= 1;
+	ASSERT_EQ((ssize_t)n, send(self->peer, self->wire, n, 0));
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EBADMSG, errno);
+	/* The socket is left in error, as kTLS's tls_err_abort(). */
+	EXPECT_EQ(0, getsockopt(self->fd, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(EBADMSG, err);
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EBADMSG, errno);
+	if (dec0 >= 0)
+		EXPECT_LT(dec0, ulp_stat(variant->ulp, "TlsDecryptError"));
+}
+
+TEST_F(rx, oversized)
+{
+	unsigned char hdr[5] = { REC_TYPE_DATA, 3, 3 };
+	unsigned int len = REC_MAX_TEXT + REC_TAG + 1 +
+			   (is13(variant) ? 1 : 0) +
+			   (self->rk.explicit_len);
+	unsigned char out[10];
+
+	hdr[3] = len >> 8;
+	hdr[4] = len & 0xff;
+	ASSERT_EQ(5, send(self->peer, hdr, 5, 0));
+	if (self->rk.explicit_len)
+		ASSERT_EQ(8, send(self->peer, "\0\0\0\0\0\0\0\0", 8, 0));
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EMSGSIZE, errno);
+}
+
+TEST_F(rx, largest_allowed_length_waits)
+{
+	unsigned char hdr[5] = { REC_TYPE_DATA, 3, 3 };
+	unsigned int len = REC_MAX_TEXT + REC_TAG +
+			   (is13(variant) ? 1 : 0) + self->rk.explicit_len;
+	unsigned char out[10];
+
+	hdr[3] = len >> 8;
+	hdr[4] = len & 0xff;
+	ASSERT_EQ(5, send(self->peer, hdr, 5, 0));
+	if (self->rk.explicit_len)
+		ASSERT_EQ(8, send(self->peer, "\0\0\0\0\0\0\0\0", 8, 0));
+	usleep(50000);
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F(rx, too_short)
+{
+	unsigned char rec[5 + 15] = { REC_TYPE_DATA, 3, 3, 0, 15 };
+	unsigned char out[10];
+
+	ASSERT_EQ(sizeof(rec), send(self->peer, rec, sizeof(rec), 0));
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EBADMSG, errno);
+}
+
+TEST_F(rx, bad_version)
+{
+	unsigned char out[10];
+	size_t n;
+
+	n = rec_seal(&self->rk, REC_TYPE_DATA, "x", 1, 0, self->wire);
+	self->wire[2] = 1;
+	ASSERT_EQ((ssize_t)n, send(self->peer, self->wire, n, 0));
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(rx, tls13_padding)
+{
+	unsigned char out[10];
+	int type;
+
+	if (!is13(variant))
+		SKIP(return, "TLS 1.3 only");
+	send_rec(_metadata, self, REC_TYPE_DATA, "pad", 3, 100);
+	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "pad", 3));
+	/* Padding only, no content type: EBADMSG. */
+	send_rec(_metadata, self, 0, "", 0, 20);
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EBADMSG, errno);
+}
+
+TEST_F(rx, tls13_no_pad_violation)
+{
+	long long v0 = ulp_stat(variant->ulp, "TlsRxNoPadViolation");
+	unsigned char out[10];
+	int one = 1;
+
+	if (!is13(variant))
+		SKIP(return, "TLS 1.3 only");
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX_EXPECT_NO_PAD,
+				&one, sizeof(one)));
+	send_rec(_metadata, self, REC_TYPE_DATA, "pad", 3, 5);
+	EXPECT_EQ(3, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(out, "pad", 3));
+	if (v0 >= 0)
+		EXPECT_EQ(v0 + 1,
+			  ulp_stat(variant->ulp, "TlsRxNoPadViolation"));
+}
+
+TEST_F(rx, key_update)
+{
+	static const unsigned char ku[] = { 24, 0, 0, 1, 0 };
+	struct rec_info next;
+	unsigned char out[100];
+	struct pollfd pfd;
+	int type;
+
+	if (!is13(variant))
+		SKIP(return, "TLS 1.3 only");
+	if (!strcmp(variant->ulp, "tls"))
+		SKIP(return, "kTLS 6.12 has no RX rekey (6.14 has)");
+
+	send_rec(_metadata, self, REC_TYPE_DATA, "old", 3, 0);
+	send_rec(_metadata, self, REC_TYPE_HANDSHAKE, ku, sizeof(ku), 0);
+	rec_info_init(&next, variant->version, variant->cipher, 2);
+	ASSERT_EQ(0, rec_key_init(&self->rk, &next));
+	send_rec(_metadata, self, REC_TYPE_DATA, "new", 3, 0);
+	usleep(50000);
+
+	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(sizeof(ku), recv_type(self->fd, out, sizeof(out), 0,
+					&type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(0, memcmp(out, ku, sizeof(ku)));
+
+	/* The data after it is under the next key: refused, not readable. */
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(EKEYEXPIRED, errno);
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), MSG_DONTWAIT));
+	EXPECT_EQ(EKEYEXPIRED, errno);
+	pfd.fd = self->fd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(0, poll(&pfd, 1, 50));
+
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX, &next, next.len));
+	EXPECT_EQ(1, poll(&pfd, 1, 1000));
+	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "new", 3));
+}
+
+TEST_F(rx, poll_whole_record_only)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	unsigned char out[100];
+	size_t n;
+
+	n = rec_seal(&self->rk, REC_TYPE_DATA, "polled", 6, 0, self->wire);
+	ASSERT_EQ((ssize_t)n - 1, send(self->peer, self->wire, n - 1, 0));
+	EXPECT_EQ(0, poll(&pfd, 1, 100));
+	ASSERT_EQ(1, send(self->peer, self->wire + n - 1, 1, 0));
+	EXPECT_EQ(1, poll(&pfd, 1, 1000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	EXPECT_EQ(6, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+}
+
+TEST_F(rx, splice_to_pipe)
+{
+	static unsigned char in[REC_MAX_TEXT], out[REC_MAX_TEXT];
+	int p[2];
+
+	fill(in, sizeof(in), 5);
+	ASSERT_EQ(0, pipe(p));
+	send_rec(_metadata, self, REC_TYPE_DATA, in, 5000, 0);
+	EXPECT_EQ(5000, splice(self->fd, NULL, p[1], NULL, sizeof(in), 0));
+	EXPECT_EQ(5000, read(p[0], out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(in, out, 5000));
+
+	/* Partial splice; the rest stays for recv. */
+	send_rec(_metadata, self, REC_TYPE_DATA, in, 3000, 0);
+	EXPECT_EQ(1000, splice(self->fd, NULL, p[1], NULL, 1000, 0));
+	EXPECT_EQ(1000, read(p[0], out, sizeof(out)));
+	EXPECT_EQ(2000, recv(self->fd, out + 1000, sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(in, out, 3000));
+
+	/* A control record cannot be spliced. */
+	send_rec(_metadata, self, REC_TYPE_ALERT, "\x01\x00", 2, 0);
+	EXPECT_EQ(-1, splice(self->fd, NULL, p[1], NULL, 100, 0));
+	EXPECT_EQ(EINVAL, errno);
+	close(p[0]);
+	close(p[1]);
+}
+
+TEST_HARNESS_MAIN
