@@ -468,10 +468,12 @@ int tlsx_getsockopt(struct sock *sk, int level, int optname,
 
 int tlsx_sockopt_init(void)
 {
-	tlsx_crypto_cache = kmem_cache_create("tlsx_crypto",
-					      sizeof(struct tlsx_crypto),
-					      __alignof__(struct tlsx_crypto),
-					      0, NULL);
+	/* Only the user's struct is ever copied from userspace. */
+	tlsx_crypto_cache = kmem_cache_create_usercopy("tlsx_crypto",
+			sizeof(struct tlsx_crypto),
+			__alignof__(struct tlsx_crypto), 0,
+			offsetof(struct tlsx_crypto, user),
+			sizeof_field(struct tlsx_crypto, user), NULL);
 	return tlsx_crypto_cache ? 0 : -ENOMEM;
 }
 
