@@ -66,7 +66,7 @@ SELFTESTS := $(patsubst selftests/%.c,$(B)/selftests/%,$(SELFTEST_SRCS))
 MODULE := tlsx.ko
 
 .PHONY: all help deps lib tests module selftests test test-unit test-vm \
-	lint bench bench-crypto clean print-kdir
+	lint bench bench-crypto clean print-kdir test-compat test-debug bench-vm
 
 all: lib tests $(BENCH) selftests module
 
@@ -78,6 +78,9 @@ help:
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make bench      benchmarks"
+	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
+	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
+	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
 	@echo "KDIR=...        kernel build tree (default: $(KDIR))"
 
 deps:
@@ -125,6 +128,12 @@ $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -Itools/bench \
 		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
 
+# The benchmark again, static, for the VM (its initramfs has no libc).
+$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -Itools/bench \
+		-static $(BENCH_SRCS) $(LIB) $(TEST_LIBS) -ldl -o $@
+
 # Selftests are static so the initramfs needs no libc.  A test that
 # needs a library names it in SELFTEST_LIBS_<test>.
 selftests: $(SELFTESTS)
@@ -164,6 +173,19 @@ test:
 	@$(MAKE) --no-print-directory test-unit || true
 	@$(MAKE) --no-print-directory test-vm || true
 	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum
+
+# --- long runs, not in CI ---------------------------------------------
+# The kernel's own tls.c selftest against tls and tlsx (ULP=tls or
+# ULP=tlsx for one), a debug kernel run, the throughput benchmark.
+test-compat: $(MODULE) | $(KSRC)
+	@tools/compat/run $(ULP)
+
+test-debug: | $(KSRC)
+	@tools/debug-kernel/run
+
+bench-vm: $(MODULE) $(B)/bin/tlsx-bench-static
+	@tools/vm/run --load tls --load tlsx --timeout 3600 -- \
+		/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS)
 
 lint: $(KSRC)
 	@tools/lint

@@ -21,6 +21,8 @@ struct bench_cmd {
 /* Subcommands (one file each). */
 int bench_crypto(int argc, char **argv);
 void bench_crypto_usage(void);
+int bench_kmod(int argc, char **argv);
+void bench_kmod_usage(void);
 
 /* --- clock ----------------------------------------------------------- */
 

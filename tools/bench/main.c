@@ -3,6 +3,7 @@
  * tlsx-bench - tlsx's benchmarks, one subcommand each:
  *
  *	tlsx-bench crypto [OPTIONS]	AEAD seal/open against OpenSSL
+ *	tlsx-bench kmod [OPTIONS]	tlsx.ko against tls (in the VM)
  *
  * A new benchmark adds a file with its entry point and a line in
  * bench_cmds[] below.
@@ -20,6 +21,12 @@ static const struct bench_cmd bench_cmds[] = {
 		.summary = "AEAD seal/open per implementation vs OpenSSL EVP",
 		.fn = bench_crypto,
 		.usage = bench_crypto_usage,
+	},
+	{
+		.name = "kmod",
+		.summary = "tlsx.ko vs the kernel's tls: throughput, memory",
+		.fn = bench_kmod,
+		.usage = bench_kmod_usage,
 	},
 };
 

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmod.c - "tlsx-bench kmod": bulk throughput of tlsx.ko against the
+ * kernel's tls, and the memory each adds to a socket.  Run inside the
+ * test VM (make bench-vm), where both modules are loaded.
+ *
+ * For each cipher and each mode (send() of 16 KiB, sendfile() of a
+ * --mib MiB file, recv() of records), every round measures tlsx and tls
+ * one after the other, alternating who goes first, on a fresh loopback
+ * pair each time.  Reported per row: the median MB/s over the rounds with
+ * its min-max, and the ratio of the medians tlsx/tls (above 1: tlsx is
+ * faster).  Then per-socket memory with TX and RX keys set, for both.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/tls.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "kmod.h"
+
+#define MAX_ROUNDS	101
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct kmod_cipher kmod_ciphers[] = {
+	{ "aes128gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_128 },
+	{ "aes256gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_256 },
+	{ "chacha20poly1305", TLS_1_3_VERSION, TLS_CIPHER_CHACHA20_POLY1305 },
+};
+
+static const char *const mode_names[KMOD_MODES] = {
+	[KMOD_SEND] = "send",
+	[KMOD_SENDFILE] = "sendfile",
+	[KMOD_RECV] = "recv",
+};
+
+static const char *const ulps[2] = { "tlsx", "tls" };
+
+struct kmod_opts {
+	int rounds;
+	size_t mib;
+	int pairs;
+	int tls12;
+	const char *cipher;	/* NULL: all */
+	const char *file;
+};
+
+void bench_kmod_usage(void)
+{
+	static const char *const lines[] = {
+		"Usage: tlsx-bench kmod [OPTIONS]",
+		"  --rounds N    rounds per row, each measuring tlsx and tls (default 3)",
+		"  --mib N       MiB per transfer (default 64)",
+		"  --cipher NAME aes128gcm, aes256gcm or chacha20poly1305 (default: all)",
+		"  --tls12       TLS 1.2 instead of 1.3",
+		"  --pairs N     socket pairs for the memory figures (default 200; 0: skip)",
+		"  --file PATH   the sendfile source (default /tmp/tlsx-bench-kmod.dat)",
+		"Both ULPs must be loaded (tls and tlsx); root for /proc/slabinfo.",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		fprintf(stderr, "%s\n", lines[i]);
+}
+
+static int parse(int argc, char **argv, struct kmod_opts *o)
+{
+	static const struct option lo[] = {
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "mib", required_argument, NULL, 'm' },
+		{ "cipher", required_argument, NULL, 'c' },
+		{ "tls12", no_argument, NULL, '2' },
+		{ "pairs", required_argument, NULL, 'p' },
+		{ "file", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	*o = (struct kmod_opts){ .rounds = 3, .mib = 64, .pairs = 200,
+				 .file = "/tmp/tlsx-bench-kmod.dat" };
+	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			o->rounds = atoi(optarg);
+			break;
+		case 'm':
+			o->mib = strtoul(optarg, NULL, 10);
+			break;
+		case 'c':
+			o->cipher = optarg;
+			break;
+		case '2':
+			o->tls12 = 1;
+			break;
+		case 'p':
+			o->pairs = atoi(optarg);
+			break;
+		case 'f':
+			o->file = optarg;
+			break;
+		default:
+			bench_kmod_usage();
+			return -EINVAL;
+		}
+	}
+	if (o->rounds < 1 || o->rounds > MAX_ROUNDS || !o->mib ||
+	    o->mib > 4096 || o->pairs < 0) {
+		bench_kmod_usage();
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The sendfile source: @bytes of a pattern, in the page cache. */
+static int make_file(const char *path, size_t bytes)
+{
+	char buf[65536];
+	size_t off, i;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 7);
+	for (off = 0; off < bytes; off += sizeof(buf))
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			close(fd);
+			return -EIO;
+		}
+	return fd;
+}
+
+static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
+		enum kmod_mode mode, int file, const struct kmod_records *r)
+{
+	double mbs[2][MAX_ROUNDS];
+	struct bench_stats st[2];
+	int round, k, u, err[2] = { 0 };
+
+	for (round = 0; round < o->rounds; round++)
+		for (k = 0; k < 2; k++) {
+			/* Alternate who goes first. */
+			u = (round + k) % 2;
+			mbs[u][round] = kmod_xfer(ulps[u], c, mode,
+						  o->mib << 20, file, r);
+			if (mbs[u][round] < 0)
+				err[u] = (int)mbs[u][round];
+		}
+	printf("%-17s %-9s", c->name, mode_names[mode]);
+	for (u = 0; u < 2; u++) {
+		if (err[u]) {
+			printf(" %27s", strerror(-err[u]));
+			continue;
+		}
+		st[u] = bench_summarize(mbs[u], o->rounds);
+		printf(" %9.1f (%7.1f-%7.1f)", st[u].median, st[u].min,
+		       st[u].max);
+	}
+	if (!err[0] && !err[1])
+		printf(" %8.2f", st[0].median / st[1].median);
+	printf("\n");
+	fflush(stdout);
+}
+
+int bench_kmod(int argc, char **argv)
+{
+	struct kmod_cipher ciphers[ARRAY_SIZE(kmod_ciphers)];
+	struct kmod_records rec;
+	struct kmod_opts o;
+	struct kmod_mem m;
+	size_t i, n = 0;
+	int file, mode, u, err;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	for (i = 0; i < ARRAY_SIZE(kmod_ciphers); i++) {
+		if (o.cipher && strcmp(o.cipher, kmod_ciphers[i].name))
+			continue;
+		ciphers[n] = kmod_ciphers[i];
+		if (o.tls12)
+			ciphers[n].version = TLS_1_2_VERSION;
+		n++;
+	}
+	if (!n) {
+		fprintf(stderr, "tlsx-bench kmod: no cipher '%s'\n", o.cipher);
+		return 2;
+	}
+	file = make_file(o.file, o.mib << 20);
+	if (file < 0) {
+		fprintf(stderr, "tlsx-bench kmod: %s: %s\n", o.file,
+			strerror(-file));
+		return 1;
+	}
+	printf("tlsx-bench kmod: TLS 1.%d, %zu MiB per transfer, %d rounds\n",
+	       o.tls12 ? 2 : 3, o.mib, o.rounds);
+	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians\n");
+	printf("%-17s %-9s %27s %27s %8s\n", "cipher", "mode", "tlsx",
+	       "tls", "tlsx/tls");
+	for (i = 0; i < n; i++) {
+		err = kmod_records_build(&ciphers[i], o.mib << 20, &rec);
+		if (err) {
+			fprintf(stderr, "tlsx-bench kmod: records: %s\n",
+				strerror(-err));
+			return 1;
+		}
+		for (mode = 0; mode < KMOD_MODES; mode++)
+			row(&o, &ciphers[i], mode, file, &rec);
+		kmod_records_free(&rec);
+	}
+	close(file);
+	unlink(o.file);
+
+	if (!o.pairs)
+		return 0;
+	printf("\nper-socket memory over plain TCP, TX and RX keys set\n");
+	printf("(%s, %d pairs)\n", ciphers[0].name, o.pairs);
+	printf("%-5s %10s %10s  %s\n", "ulp", "slab B", "total B",
+	       "largest slab growth per socket (B)");
+	for (u = 0; u < 2; u++) {
+		err = kmod_mem_measure(ulps[u], &ciphers[0], o.pairs, &m);
+		if (err) {
+			printf("%-5s %s\n", ulps[u], strerror(-err));
+			continue;
+		}
+		printf("%-5s %10.0f %10.0f  %s\n", ulps[u], m.slab, m.total,
+		       m.top);
+	}
+	return 0;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmod.h - what the parts of "tlsx-bench kmod" share: one measured
+ * transfer over a loopback TCP pair with a TLS ULP, and per-socket
+ * memory.  kmod.c runs the rounds and prints; kmod_xfer.c moves the
+ * bytes; kmod_mem.c counts the memory.
+ */
+#ifndef TLSX_BENCH_KMOD_H
+#define TLSX_BENCH_KMOD_H
+
+#include <stddef.h>
+
+/* What one transfer measures. */
+enum kmod_mode {
+	KMOD_SEND,	/* send() of 16 KiB: TX records, raw TCP reader */
+	KMOD_SENDFILE,	/* sendfile() of a file: TX from the page cache */
+	KMOD_RECV,	/* recv() of records a raw TCP writer sends: RX */
+	KMOD_MODES
+};
+
+struct kmod_cipher {
+	const char *name;
+	unsigned short version;	/* TLS_1_x_VERSION */
+	unsigned short type;	/* TLS_CIPHER_* */
+};
+
+/*
+ * Ready-made input of a KMOD_RECV run: @len bytes of valid records of
+ * @cipher under the keys kmod_set_keys() gives the receiver, carrying
+ * @plain bytes of data.
+ */
+struct kmod_records {
+	unsigned char *wire;
+	size_t len;
+	size_t plain;
+};
+
+/* Seal @plain bytes into records (16 KiB each) for KMOD_RECV. */
+int kmod_records_build(const struct kmod_cipher *c, size_t plain,
+		       struct kmod_records *r);
+void kmod_records_free(struct kmod_records *r);
+
+/*
+ * kmod_xfer() - one transfer of @bytes (KMOD_RECV: r->plain) with @ulp on
+ * the TLS end.  @file: an fd of at least @bytes for KMOD_SENDFILE.
+ * Return: MB/s (10^6 bytes of plaintext per second), or -errno.
+ */
+double kmod_xfer(const char *ulp, const struct kmod_cipher *c,
+		 enum kmod_mode mode, size_t bytes, int file,
+		 const struct kmod_records *r);
+
+/* Attach @ulp to @fd and set its TX and/or RX keys for @c. */
+int kmod_set_keys(int fd, const char *ulp, const struct kmod_cipher *c,
+		  int tx, int rx);
+
+/* Per-socket memory of @ulp with TX and RX keys set, over plain TCP. */
+struct kmod_mem {
+	double slab;		/* bytes of slab per socket */
+	double total;		/* bytes of MemFree per socket */
+	char top[256];		/* the slab caches that grew most */
+};
+
+int kmod_mem_measure(const char *ulp, const struct kmod_cipher *c,
+		     int pairs, struct kmod_mem *m);
+
+#endif /* TLSX_BENCH_KMOD_H */
