@@ -63,7 +63,7 @@ static int new_netns(void)
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		return -errno;
-	strcpy(ifr.ifr_name, "lo");
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
 	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
 		err = -errno;
 	ifr.ifr_flags |= IFF_UP;
@@ -149,11 +149,11 @@ TEST_F(proc, names_and_zero_in_new_netns)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(common); i++)
 		expect_zero(_metadata, variant->file, common[i]);
 	if (!variant->rekey_counters)
 		return;
-	for (i = 0; i < sizeof(tlsx_only) / sizeof(tlsx_only[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tlsx_only); i++)
 		expect_zero(_metadata, variant->file, tlsx_only[i]);
 }
 

@@ -7,7 +7,7 @@
  *
  * Where they differ by design (tlsx takes a TLS 1.3 rekey as kernels
  * from 6.14 do; kTLS 6.12 answers EBUSY; tlsx refuses the ciphers it does
- * not implement), each ULP is held to its own answer: see ktls().
+ * not implement), each ULP is held to its own answer: see is_ktls().
  */
 #include <linux/tls.h>
 #include <stddef.h>
@@ -38,32 +38,35 @@ struct layout {
 	size_t len, iv, iv_len, key, key_len, salt, salt_len, seq;
 };
 
-static struct layout layout_of(unsigned short cipher)
-{
-	struct layout l = { 0 };
-
-#define L(st) do {							\
-	l.len = sizeof(struct st);					\
+#define LAYOUT(st, x) do {						\
+	l.len = sizeof(x);						\
 	l.iv = offsetof(struct st, iv);					\
-	l.iv_len = sizeof(((struct st *)0)->iv);			\
+	l.iv_len = sizeof(x.iv);					\
 	l.key = offsetof(struct st, key);				\
-	l.key_len = sizeof(((struct st *)0)->key);			\
+	l.key_len = sizeof(x.key);					\
 	l.salt = offsetof(struct st, salt);				\
-	l.salt_len = sizeof(((struct st *)0)->salt);			\
+	l.salt_len = sizeof(x.salt);					\
 	l.seq = offsetof(struct st, rec_seq);				\
 } while (0)
+
+static struct layout layout_of(unsigned short cipher)
+{
+	struct tls12_crypto_info_aes_gcm_128 g128;
+	struct tls12_crypto_info_aes_gcm_256 g256;
+	struct tls12_crypto_info_chacha20_poly1305 cc;
+	struct layout l = { 0 };
+
 	switch (cipher) {
 	case TLS_CIPHER_AES_GCM_128:
-		L(tls12_crypto_info_aes_gcm_128);
+		LAYOUT(tls12_crypto_info_aes_gcm_128, g128);
 		break;
 	case TLS_CIPHER_AES_GCM_256:
-		L(tls12_crypto_info_aes_gcm_256);
+		LAYOUT(tls12_crypto_info_aes_gcm_256, g256);
 		break;
 	case TLS_CIPHER_CHACHA20_POLY1305:
-		L(tls12_crypto_info_chacha20_poly1305);
+		LAYOUT(tls12_crypto_info_chacha20_poly1305, cc);
 		break;
 	}
-#undef L
 	return l;
 }
 
@@ -108,21 +111,65 @@ FIXTURE_VARIANT(sockopt)
 	unsigned short cipher;
 };
 
-#define VARIANT(u, v, c, vname, cname)					\
-	FIXTURE_VARIANT_ADD(sockopt, u##_##vname##_##cname)		\
-	{								\
-		.ulp = #u, .version = v, .cipher = c,			\
-	}
-#define VARIANTS(u)							\
-	VARIANT(u, TLS_1_2_VERSION, TLS_CIPHER_AES_GCM_128, 12, gcm128); \
-	VARIANT(u, TLS_1_2_VERSION, TLS_CIPHER_AES_GCM_256, 12, gcm256); \
-	VARIANT(u, TLS_1_2_VERSION, TLS_CIPHER_CHACHA20_POLY1305, 12, chacha); \
-	VARIANT(u, TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_128, 13, gcm128); \
-	VARIANT(u, TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_256, 13, gcm256); \
-	VARIANT(u, TLS_1_3_VERSION, TLS_CIPHER_CHACHA20_POLY1305, 13, chacha)
+FIXTURE_VARIANT_ADD(sockopt, tlsx_12_gcm128)
+{
+	.ulp = "tlsx", .version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_AES_GCM_128,
+};
 
-VARIANTS(tlsx);
-VARIANTS(tls);
+FIXTURE_VARIANT_ADD(sockopt, tlsx_12_gcm256)
+{
+	.ulp = "tlsx", .version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tlsx_12_chacha)
+{
+	.ulp = "tlsx", .version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tlsx_13_gcm128)
+{
+	.ulp = "tlsx", .version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tlsx_13_gcm256)
+{
+	.ulp = "tlsx", .version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tlsx_13_chacha)
+{
+	.ulp = "tlsx", .version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tls_12_gcm128)
+{
+	.ulp = "tls", .version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tls_12_gcm256)
+{
+	.ulp = "tls", .version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tls_12_chacha)
+{
+	.ulp = "tls", .version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tls_13_gcm128)
+{
+	.ulp = "tls", .version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tls_13_gcm256)
+{
+	.ulp = "tls", .version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(sockopt, tls_13_chacha)
+{
+	.ulp = "tls", .version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
 
 FIXTURE_SETUP(sockopt)
 {
@@ -144,9 +191,9 @@ FIXTURE_TEARDOWN(sockopt)
 }
 
 /* Is this the kernel's kTLS (6.12), held to its own answers? */
-static int ktls(const FIXTURE_VARIANT(sockopt) *variant)
+static int is_ktls(const char *ulp)
 {
-	return !strcmp(variant->ulp, "tls");
+	return !strcmp(ulp, "tls");
 }
 
 static int set(int fd, int opt, const void *p, socklen_t len)
@@ -183,7 +230,7 @@ TEST_F(sockopt, wrong_length_einval)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		if (lens[i] == self->in.len)
 			continue;
 		EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX, &self->in, lens[i]));
@@ -199,7 +246,7 @@ TEST_F(sockopt, bad_version_einval)
 				      0xffff };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(versions); i++) {
 		self->in.hdr.version = versions[i];
 		EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX, &self->in,
 				       self->in.len));
@@ -214,7 +261,7 @@ TEST_F(sockopt, unknown_cipher_einval)
 	unsigned short ciphers[] = { 0, 1, 50, 59, 60, 70, 0xffff };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(ciphers) / sizeof(ciphers[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ciphers); i++) {
 		self->in.hdr.cipher_type = ciphers[i];
 		EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX, &self->in,
 				       self->in.len));
@@ -226,7 +273,7 @@ TEST_F(sockopt, unimplemented_cipher_einval)
 {
 	struct tls12_crypto_info_aes_ccm_128 ccm;
 
-	if (ktls(variant))
+	if (is_ktls(variant->ulp))
 		SKIP(return, "kTLS implements AES-CCM");
 	memset(&ccm, 0, sizeof(ccm));
 	ccm.info.version = variant->version;
@@ -289,7 +336,7 @@ TEST_F(sockopt, second_set)
 	int opt, want;
 
 	info_init(&next, variant->version, variant->cipher, 2, 0);
-	want = variant->version == TLS_1_3_VERSION && !ktls(variant) ?
+	want = variant->version == TLS_1_3_VERSION && !is_ktls(variant->ulp) ?
 	       0 : -EBUSY;
 	for (opt = TLS_TX; opt <= TLS_RX; opt++) {
 		ASSERT_EQ(0, set(self->cfd, opt, &self->in, self->in.len));
@@ -306,7 +353,7 @@ TEST_F(sockopt, bad_rekey)
 	unsigned short c2 = variant->cipher == TLS_CIPHER_AES_GCM_256 ?
 			    TLS_CIPHER_CHACHA20_POLY1305 :
 			    TLS_CIPHER_AES_GCM_256;
-	int want = ktls(variant) || variant->version == TLS_1_2_VERSION ?
+	int want = is_ktls(variant->ulp) || variant->version == TLS_1_2_VERSION ?
 		   -EBUSY : -EINVAL;
 	int opt;
 
@@ -319,7 +366,7 @@ TEST_F(sockopt, bad_rekey)
 		EXPECT_EQ(want, set(self->cfd, opt, &next, next.len));
 		/* Wrong length for the cipher, bad version number. */
 		info_init(&next, variant->version, variant->cipher, 2, 0);
-		EXPECT_EQ(ktls(variant) ||
+		EXPECT_EQ(is_ktls(variant->ulp) ||
 			  variant->version == TLS_1_2_VERSION ?
 			  -EBUSY : -EINVAL,
 			  set(self->cfd, opt, &next, next.len - 1));
@@ -339,7 +386,7 @@ TEST_F(sockopt, rekey_getsockopt)
 	struct info next, got;
 	int opt;
 
-	if (ktls(variant) || variant->version != TLS_1_3_VERSION)
+	if (is_ktls(variant->ulp) || variant->version != TLS_1_3_VERSION)
 		SKIP(return, "TLS 1.3 rekey: tlsx only (kTLS 6.12: EBUSY)");
 	for (opt = TLS_TX; opt <= TLS_RX; opt++) {
 		ASSERT_EQ(0, set(self->cfd, opt, &self->in, self->in.len));
