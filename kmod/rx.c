@@ -613,6 +613,7 @@ void tlsx_rx_free(struct sock *sk, struct tlsx_context *ctx)
 	if (!rx)
 		return;
 	WRITE_ONCE(ctx->rx, NULL);
+	tlsx_strp_free(&rx->strp);
 	list_for_each_entry_safe(rec, tmp, &rx->list, list) {
 		list_del(&rec->list);
 		tlsx_rec_free(rec);

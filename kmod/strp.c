@@ -85,43 +85,6 @@ static bool tlsx_strp_peek(struct sock *sk, u8 *buf, unsigned int len)
 	return false;
 }
 
-bool tlsx_strp_check(struct tlsx_strp *strp)
-{
-	u8 hdr[TLSX_HEADER_LEN + TLSX_MAX_IV_LEN];
-	struct sock *sk = strp->sk;
-	unsigned int len;
-	int inq, err = 0;
-
-	if (strp->stopped || strp->ready)
-		return false;
-	inq = tcp_inq(sk);
-	if (!strp->full_len) {
-		/* As kTLS, judge a header only with its explicit IV. */
-		if (inq < (int)strp->prepend ||
-		    !tlsx_strp_peek(sk, hdr, strp->prepend))
-			return false;
-		len = get_unaligned_be16(hdr + 3);
-		/* kTLS's order of checks, and its errors. */
-		if (len > strp->max_len)
-			err = -EMSGSIZE;
-		else if (len < strp->min_len)
-			err = -EBADMSG;
-		else if (hdr[1] != TLSX_WIRE_VERSION ||
-			 hdr[2] != TLSX_WIRE_VERSION)
-			err = -EINVAL;
-		if (err) {
-			tlsx_strp_abort(strp, err);
-			return false;
-		}
-		strp->type = hdr[0];
-		strp->full_len = TLSX_HEADER_LEN + len;
-	}
-	if (inq < (int)strp->full_len)
-		return false;
-	WRITE_ONCE(strp->ready, true);
-	return true;
-}
-
 void tlsx_rec_free(struct tlsx_rec *rec)
 {
 	unsigned int i;
@@ -176,12 +139,86 @@ static int tlsx_strp_copy(read_descriptor_t *desc, struct sk_buff *skb,
 	return done;
 }
 
+/* Move what has arrived of the head record into strp->copy. */
+static bool tlsx_strp_copy_in(struct tlsx_strp *strp)
+{
+	struct tlsx_rec *rec = strp->copy;
+	read_descriptor_t desc;
+
+	desc.arg.data = rec;
+	desc.count = rec->full_len - rec->len;
+	desc.error = 0;
+	desc.written = 0;
+	tcp_read_sock(strp->sk, &desc, tlsx_strp_copy);
+	if (rec->len < rec->full_len)
+		return false;
+	WRITE_ONCE(strp->ready, true);
+	return true;
+}
+
+bool tlsx_strp_check(struct tlsx_strp *strp)
+{
+	u8 hdr[TLSX_HEADER_LEN + TLSX_MAX_IV_LEN];
+	struct sock *sk = strp->sk;
+	unsigned int len;
+	int inq, err = 0;
+
+	if (strp->stopped || strp->ready)
+		return false;
+	if (strp->copy)
+		return tlsx_strp_copy_in(strp);
+	inq = tcp_inq(sk);
+	if (!strp->full_len) {
+		/* As kTLS, judge a header only with its explicit IV. */
+		if (inq < (int)strp->prepend ||
+		    !tlsx_strp_peek(sk, hdr, strp->prepend))
+			return false;
+		len = get_unaligned_be16(hdr + 3);
+		/* kTLS's order of checks, and its errors. */
+		if (len > strp->max_len)
+			err = -EMSGSIZE;
+		else if (len < strp->min_len)
+			err = -EBADMSG;
+		else if (hdr[1] != TLSX_WIRE_VERSION ||
+			 hdr[2] != TLSX_WIRE_VERSION)
+			err = -EINVAL;
+		if (err) {
+			tlsx_strp_abort(strp, err);
+			return false;
+		}
+		strp->type = hdr[0];
+		strp->full_len = TLSX_HEADER_LEN + len;
+	}
+	if (inq >= (int)strp->full_len) {
+		WRITE_ONCE(strp->ready, true);
+		return true;
+	}
+	/*
+	 * TCP may not be able to queue the rest (tcp_epollin_ready() with
+	 * no byte target: receive memory or window nearly exhausted): take
+	 * the record out as it comes.  Atomic: this may be softirq; if it
+	 * fails, the next call (a reader in rx_wait, more data) retries.
+	 */
+	if (!tcp_epollin_ready(sk, INT_MAX))
+		return false;
+	strp->copy = tlsx_rec_alloc(strp->full_len, GFP_ATOMIC);
+	if (!strp->copy)
+		return false;
+	strp->copy->type = strp->type;
+	return tlsx_strp_copy_in(strp);
+}
+
 int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
 {
 	struct sock *sk = strp->sk;
 	read_descriptor_t desc;
 	struct tlsx_rec *rec;
 
+	if (strp->copy) {
+		rec = strp->copy;
+		strp->copy = NULL;
+		goto out;
+	}
 	rec = tlsx_rec_alloc(strp->full_len, sk->sk_allocation);
 	if (!rec)
 		return -ENOMEM;
@@ -197,6 +234,7 @@ int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
 		tlsx_strp_abort(strp, -EBADMSG);
 		return -EBADMSG;
 	}
+out:
 	rec->len = 0;
 	strp->full_len = 0;
 	WRITE_ONCE(strp->ready, false);
@@ -208,6 +246,13 @@ void tlsx_strp_stop(struct tlsx_strp *strp)
 {
 	strp->stopped = true;
 	WRITE_ONCE(strp->ready, false);
+}
+
+void tlsx_strp_free(struct tlsx_strp *strp)
+{
+	if (strp->copy)
+		tlsx_rec_free(strp->copy);
+	strp->copy = NULL;
 }
 
 void tlsx_rec_read(const struct tlsx_rec *rec, unsigned int off, void *buf,

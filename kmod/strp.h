@@ -3,12 +3,14 @@
  * strp.h - the record parser of the receive path (strp.c) and the
  * records it hands to rx.c.
  *
- * The parser never copies or allocates while it waits: it reads the
- * header of the record at the head of the TCP receive queue, checks it,
- * and says "ready" once the whole record is in the queue.  Only then does
- * the reader take the record out (tlsx_strp_take()), into pages of its
- * own, in process context.  Memory is therefore bounded by one record per
- * reader on top of what TCP already holds in its receive buffer.
+ * The parser normally neither copies nor allocates while it waits: it
+ * reads the header of the record at the head of the TCP receive queue,
+ * checks it, and says "ready" once the whole record is in the queue.  The
+ * reader then takes the record out (tlsx_strp_take()) into pages of its
+ * own, in process context.  Only when TCP cannot hold the whole record
+ * (receive buffer too small, memory pressure) is the record copied out as
+ * it arrives, as kTLS does, so that the window opens again.  Memory is
+ * bounded by one record per reader plus one being received.
  */
 #ifndef TLSX_KMOD_STRP_H
 #define TLSX_KMOD_STRP_H
@@ -44,8 +46,14 @@ struct tlsx_strp {
 	unsigned int max_len;	/* longest length field allowed */
 	unsigned int full_len;	/* head record on the wire, 0: not known */
 	u8 type;		/* its outer content type */
-	bool ready;		/* the whole head record is in the queue */
+	bool ready;		/* the whole head record can be taken */
 	bool stopped;		/* closed, or a bad header was seen */
+	/*
+	 * The head record, copied out of the queue early because TCP could
+	 * not hold all of it (small receive buffer, memory pressure): it is
+	 * filled as the rest arrives.  NULL normally.
+	 */
+	struct tlsx_rec *copy;
 };
 
 void tlsx_strp_init(struct tlsx_strp *strp, struct sock *sk,
@@ -63,6 +71,8 @@ bool tlsx_strp_check(struct tlsx_strp *strp);
  */
 int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp);
 void tlsx_strp_stop(struct tlsx_strp *strp);
+/* Free what the parser holds; it is stopped and nothing calls it. */
+void tlsx_strp_free(struct tlsx_strp *strp);
 
 static inline bool tlsx_strp_ready(const struct tlsx_strp *strp)
 {

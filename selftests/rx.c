@@ -339,6 +339,49 @@ TEST_F(rx, one_byte_writes)
 	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
 }
 
+static void *send_big(void *arg)
+{
+	struct late_send *ls = arg;
+	struct __test_metadata *_metadata = ls->md;
+	static unsigned char in[REC_MAX_TEXT];
+
+	fill(in, sizeof(in), 11);
+	send_rec(_metadata, ls->self, REC_TYPE_DATA, in, sizeof(in), 0);
+	send_rec(_metadata, ls->self, REC_TYPE_DATA, in, sizeof(in), 0);
+	return NULL;
+}
+
+/* A receive buffer smaller than a record must not stall the stream. */
+TEST_F(rx, small_rcvbuf)
+{
+	static unsigned char in[REC_MAX_TEXT], out[REC_MAX_TEXT * 2];
+	struct timeval tv = { .tv_sec = 10 };
+	struct late_send ls = { _metadata, self };
+	int rcvbuf = 4096;
+	size_t got = 0;
+	pthread_t t;
+	ssize_t n;
+
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				sizeof(rcvbuf)));
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				sizeof(tv)));
+	ASSERT_EQ(0, pthread_create(&t, NULL, send_big, &ls));
+	usleep(200000);
+	while (got < sizeof(out)) {
+		n = recv(self->fd, out + got, sizeof(out) - got, 0);
+		ASSERT_GT(n, 0) {
+			TH_LOG("stalled after %zu bytes: %s", got,
+			       strerror(errno));
+		}
+		got += n;
+	}
+	pthread_join(t, NULL);
+	fill(in, sizeof(in), 11);
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+	EXPECT_EQ(0, memcmp(in, out + sizeof(in), sizeof(in)));
+}
+
 TEST_F(rx, nonblock_and_timeout)
 {
 	struct timeval tv = { .tv_usec = 100000 };
