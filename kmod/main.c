@@ -124,6 +124,36 @@ static void tlsx_close(struct sock *sk, long timeout)
 	call_rcu(&ctx->rcu, tlsx_ctx_free_rcu);
 }
 
+/*
+ * kTLS 6.12 drops what TX still holds on shutdown; tlsx sends it before
+ * the FIN.  This default is the kTLS behaviour, for as long as tx.c does
+ * not define the real one.
+ */
+void __weak tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
+{
+}
+
+/*
+ * proto_ops.shutdown with TX on: the flush must come before
+ * inet_shutdown() marks the socket SEND_SHUTDOWN, after which TCP takes
+ * no more data.
+ */
+static int tlsx_sock_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+	long timeo = sock_sndtimeo(sk, 0);
+
+	/* SHUT_WR and SHUT_RDWR; anything else is TCP's to refuse. */
+	if (how == SHUT_WR || how == SHUT_RDWR) {
+		lock_sock(sk);
+		if (ctx->tx)
+			tlsx_tx_flush_on_shutdown(sk, &timeo);
+		release_sock(sk);
+	}
+	return ctx->sk_proto_ops->shutdown(sock, how);
+}
+
 static void tlsx_build_protos(struct proto prot[2][2],
 			      const struct proto *base)
 {
@@ -157,6 +187,7 @@ static void tlsx_build_proto_ops(struct proto_ops ops[2][2],
 
 	ops[1][0] = ops[0][0];
 	ops[1][0].splice_eof = tlsx_splice_eof;
+	ops[1][0].shutdown = tlsx_sock_shutdown;
 
 	ops[0][1] = ops[0][0];
 	ops[0][1].splice_read = tlsx_splice_read;
