@@ -164,6 +164,53 @@ err:
 	return sock_error(sk);
 }
 
+/* What opening a record takes besides the output. */
+struct tlsx_open {
+	struct tlsx_aead_seg src[TLSX_REC_MAX_PAGES];
+	unsigned int nsrc;
+	unsigned int clen;	/* ciphertext bytes, tag excluded */
+	unsigned int aad_len;
+	u8 nonce[TLSX_NONCE_LEN];
+	u8 aad[TLSX_AAD_SPACE];
+	u8 tag[TLSX_TAG_LEN];
+};
+
+static void tlsx_open_prepare(struct tlsx_rx *rx, struct tlsx_rec *rec,
+			      struct tlsx_open *o)
+{
+	struct tlsx_crypto *c = rx->crypto;
+	unsigned int prepend = rx->strp.prepend, off, end, n;
+
+	o->clen = rec->full_len - prepend - TLSX_TAG_LEN;
+	tlsx_nonce(c, c->rec_seq, c->explicit_iv_len ?
+		   tlsx_rec_addr(rec, TLSX_HEADER_LEN) : NULL, o->nonce);
+	o->aad_len = tlsx_aad(c, c->rec_seq, rec->type, o->clen, o->aad);
+	tlsx_rec_read(rec, rec->full_len - TLSX_TAG_LEN, o->tag,
+		      TLSX_TAG_LEN);
+	o->nsrc = 0;
+	for (off = prepend, end = prepend + o->clen; off < end; off += n) {
+		n = min_t(unsigned int, end - off, PAGE_SIZE - off % PAGE_SIZE);
+		o->src[o->nsrc].data = tlsx_rec_addr(rec, off);
+		o->src[o->nsrc].len = n;
+		o->nsrc++;
+	}
+}
+
+static int tlsx_open_run(struct sock *sk, struct tlsx_rx *rx,
+			 struct tlsx_open *o, const struct tlsx_aead_seg *dst,
+			 unsigned int ndst)
+{
+	int err;
+
+	err = tlsx_aead_open_sg(&rx->crypto->key, o->nonce, o->aad,
+				o->aad_len, o->src, o->nsrc, dst, ndst,
+				o->clen, o->tag);
+	memzero_explicit(o->nonce, sizeof(o->nonce));
+	if (err == -EBADMSG)
+		tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
+	return err;
+}
+
 /*
  * Authenticate and decrypt @rec in place.  @nopad_check: kTLS would have
  * tried to decrypt this record straight into the user's buffer on the
@@ -173,39 +220,21 @@ err:
 static int tlsx_rx_open(struct sock *sk, struct tlsx_rx *rx,
 			struct tlsx_rec *rec, bool nopad_check)
 {
-	struct tlsx_aead_seg seg[TLSX_REC_MAX_PAGES];
 	struct tlsx_crypto *c = rx->crypto;
 	unsigned int prepend = rx->strp.prepend;
-	unsigned int clen = rec->full_len - prepend - TLSX_TAG_LEN;
-	u8 nonce[TLSX_NONCE_LEN], tag[TLSX_TAG_LEN];
-	u8 aad[TLSX_AAD_SPACE];
-	unsigned int aad_len, nseg = 0, off, end, n;
+	struct tlsx_open o;
 	int err;
 
-	tlsx_nonce(c, c->rec_seq, c->explicit_iv_len ?
-		   tlsx_rec_addr(rec, TLSX_HEADER_LEN) : NULL, nonce);
-	aad_len = tlsx_aad(c, c->rec_seq, rec->type, clen, aad);
-	tlsx_rec_read(rec, rec->full_len - TLSX_TAG_LEN, tag, TLSX_TAG_LEN);
-	for (off = prepend, end = prepend + clen; off < end; off += n) {
-		n = min_t(unsigned int, end - off, PAGE_SIZE - off % PAGE_SIZE);
-		seg[nseg].data = tlsx_rec_addr(rec, off);
-		seg[nseg].len = n;
-		nseg++;
-	}
-	err = tlsx_aead_open_sg(&c->key, nonce, aad, aad_len, seg, nseg,
-				seg, nseg, clen, tag);
-	memzero_explicit(nonce, sizeof(nonce));
-	if (err) {
-		if (err == -EBADMSG)
-			tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
+	tlsx_open_prepare(rx, rec, &o);
+	err = tlsx_open_run(sk, rx, &o, o.src, o.nsrc);
+	if (err)
 		return err;
-	}
 	rec->off = prepend;
-	rec->len = clen;
+	rec->len = o.clen;
 
 	if (c->version == TLS_1_3_VERSION) {
 		if (nopad_check &&
-		    (!clen || !*tlsx_rec_addr(rec, prepend + clen - 1)))
+		    (!o.clen || !*tlsx_rec_addr(rec, prepend + o.clen - 1)))
 			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
 		/* The content type is the last non-zero byte. */
 		rec->type = 0;
@@ -231,18 +260,97 @@ static int tlsx_rx_open(struct sock *sk, struct tlsx_rx *rx,
 	return 0;
 }
 
+/* Most user pages one record is decrypted into directly. */
+#define TLSX_ZC_PAGES	32
+
 /*
- * Take the ready record and open it.  A record that fails stays "ready"
- * in failure, so every later read fails the same way, as in kTLS where
- * the record is left in the parser.  Return: 0, -ENOMEM (the record is
- * still queued, nothing lost) or -EBADMSG.
+ * Decrypt a data record straight into the reader's buffer, as kTLS's
+ * zero-copy path: the plaintext is written once, where it is wanted.  In
+ * TLS 1.3 the byte after the text (the content type, when there is no
+ * padding) goes to a byte of our own.  The record's pages are only read,
+ * so the record can still be opened in place afterwards.
+ * Return: 1 when the text is in @iter; 0 when the buffer could not be
+ * mapped (nothing done); -EAGAIN when the TLS 1.3 record turned out not
+ * to be unpadded data (@iter restored; open it in place); -EBADMSG.
  */
-static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx, bool nopad_check,
-		       struct tlsx_rec **recp)
+static int tlsx_rx_open_zc(struct sock *sk, struct tlsx_rx *rx,
+			   struct tlsx_rec *rec, struct iov_iter *iter)
 {
+	bool tls13 = rx->crypto->version == TLS_1_3_VERSION;
+	struct tlsx_aead_seg dst[TLSX_ZC_PAGES + 1];
+	struct page *pages[TLSX_ZC_PAGES];
+	unsigned int npages = 0, ndst = 0, i;
+	size_t text, got = 0, start, seg;
+	struct tlsx_open o;
+	ssize_t n;
+	u8 tail = 0;
+	int err = 0;
+
+	tlsx_open_prepare(rx, rec, &o);
+	if (tls13 && !o.clen)
+		return 0;
+	text = o.clen - tls13;
+	while (got < text && npages < TLSX_ZC_PAGES) {
+		n = iov_iter_get_pages2(iter, pages + npages, text - got,
+					TLSX_ZC_PAGES - npages, &start);
+		if (n <= 0)
+			break;
+		got += n;
+		for (; n; npages++, start = 0) {
+			seg = min_t(size_t, n, PAGE_SIZE - start);
+			dst[ndst].data = (u8 *)page_address(pages[npages]) +
+					 start;
+			dst[ndst].len = seg;
+			ndst++;
+			n -= seg;
+		}
+	}
+	if (got < text)
+		goto revert;
+	if (tls13) {
+		dst[ndst].data = &tail;
+		dst[ndst].len = 1;
+		ndst++;
+	}
+	err = tlsx_open_run(sk, rx, &o, dst, ndst);
+	if (err)
+		goto out;
+	if (tls13 && tail != TLSX_TYPE_DATA) {
+		if (!tail)
+			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
+		err = -EAGAIN;
+		goto revert;
+	}
+	err = tlsx_crypto_advance(rx->crypto);
+	if (!err)
+		err = 1;
+	goto out;
+revert:
+	iov_iter_revert(iter, got);
+out:
+	for (i = 0; i < npages; i++)
+		put_page(pages[i]);
+	memzero_explicit(o.nonce, sizeof(o.nonce));
+	return err;
+}
+
+/*
+ * Take the ready record and open it: into @iter when given (a data
+ * record whose text fits), else in place.  A record that fails stays
+ * "ready" in failure, so every later read fails the same way, as in kTLS
+ * where the record is left in the parser.
+ * Return: 1 when the text went to @iter (*@recp NULL), 0 with the
+ * record in *@recp, -ENOMEM (the record is still queued, nothing lost)
+ * or -EBADMSG.
+ */
+static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
+		       struct iov_iter *iter, struct tlsx_rec **recp)
+{
+	bool nopad_check = false;
 	struct tlsx_rec *rec;
 	int err;
 
+	*recp = NULL;
 	if (unlikely(rx->failed)) {
 		tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
 		return -EBADMSG;
@@ -254,14 +362,25 @@ static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx, bool nopad_check,
 	if (tlsx_strp_check(&rx->strp))
 		tlsx_rx_wake(sk);
 
-	err = tlsx_rx_open(sk, rx, rec, nopad_check);
-	if (err) {
-		tlsx_rec_free(rec);
-		WRITE_ONCE(rx->failed, true);
-		return -EBADMSG;
+	if (iter) {
+		err = tlsx_rx_open_zc(sk, rx, rec, iter);
+		if (err == 1) {
+			tlsx_rec_free(rec);
+			return 1;
+		}
+		if (err < 0 && err != -EAGAIN)
+			goto fail;
+		nopad_check = !err;
 	}
+	err = tlsx_rx_open(sk, rx, rec, nopad_check);
+	if (err)
+		goto fail;
 	*recp = rec;
 	return 0;
+fail:
+	tlsx_rec_free(rec);
+	WRITE_ONCE(rx->failed, true);
+	return -EBADMSG;
 }
 
 /*
@@ -334,7 +453,7 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 	bool nonblock = flags & MSG_DONTWAIT;
 	bool peek = flags & MSG_PEEK;
 	ssize_t copied = 0, decrypted = 0;
-	bool more = false, nopad_ok;
+	bool more = false, zc_ok, zc;
 	struct tlsx_rec *rec;
 	u8 control = 0;
 	int target, err;
@@ -358,9 +477,9 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	len -= copied;
-	/* Where kTLS would decrypt into the user's pages (zero copy). */
-	nopad_ok = !is_kvec && !peek &&
-		   (ctx->rx_no_pad || rx->crypto->version != TLS_1_3_VERSION);
+	/* Where kTLS decrypts into the user's pages (zero copy). */
+	zc_ok = !is_kvec && !peek && user_backed_iter(&msg->msg_iter) &&
+		(ctx->rx_no_pad || rx->crypto->version != TLS_1_3_VERSION);
 
 	while (len && (decrypted + copied < target ||
 		       tlsx_strp_ready(&rx->strp))) {
@@ -375,12 +494,22 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		/* A 1.3 record may be one byte short of the overhead. */
 		text = max_t(int, rx->strp.full_len -
 				  tlsx_overhead(rx->crypto), 0);
-		err = tlsx_rx_one(sk, rx, nopad_ok && text <= len &&
-				  rx->strp.type == TLSX_TYPE_DATA, &rec);
+		zc = zc_ok && text <= len && rx->strp.type == TLSX_TYPE_DATA;
+		err = tlsx_rx_one(sk, rx, zc ? &msg->msg_iter : NULL, &rec);
 		if (err < 0) {
 			if (err != -ENOMEM)
 				tlsx_err_abort(sk, -EBADMSG);
 			goto recv_end;
+		}
+		if (err == 1) {
+			/* Data, straight into the buffer: text bytes. */
+			err = tlsx_rx_cmsg(msg, TLSX_TYPE_DATA, &control);
+			decrypted += text;
+			len -= text;
+			msg->msg_flags |= MSG_EOR;
+			if (err <= 0)
+				goto recv_end;
+			continue;
 		}
 
 		err = tlsx_rx_cmsg(msg, rec->type, &control);
@@ -482,7 +611,7 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 		err = tlsx_rx_wait(sk, rx, nonblock, false);
 		if (err <= 0)
 			goto end;
-		err = tlsx_rx_one(sk, rx, false, &rec);
+		err = tlsx_rx_one(sk, rx, NULL, &rec);
 		if (err < 0) {
 			if (err != -ENOMEM)
 				tlsx_err_abort(sk, -EBADMSG);
