@@ -282,10 +282,14 @@ static size_t tlsx_rec_copy(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
 
 /*
  * Take up to @len bytes of spliced pages from @from as the record's
- * plaintext, by reference.  Return: bytes taken (fewer when the record's
- * list of pieces is full) or -errno if none could be taken.
+ * plaintext at @off (its memory is reserved), by reference.  A page that
+ * may not be held by reference (slab memory a kernel caller passed) is
+ * copied into the record instead: its lifetime is the caller's.
+ * Return: bytes taken (fewer when the record's list of pieces is full)
+ * or -errno if none could be taken.
  */
-static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, struct iov_iter *from,
+static ssize_t tlsx_rec_splice(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
+			       unsigned int off, struct iov_iter *from,
 			       size_t len)
 {
 	size_t done = 0;
@@ -293,27 +297,29 @@ static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, struct iov_iter *from,
 	while (done < len && rec->nspl < TLSX_TX_SPLICE_FRAGS) {
 		struct page *page, **pages = &page;
 		struct tlsx_tx_spliced *last;
+		size_t poff;
 		ssize_t part;
-		size_t off;
 
 		part = iov_iter_extract_pages(from, &pages, len - done, 1, 0,
-					      &off);
+					      &poff);
 		if (part <= 0)
 			return done ? done : (part ? part : -EIO);
-		if (WARN_ON_ONCE(!sendpage_ok(page))) {
-			iov_iter_revert(from, part);
-			return done ? done : -EIO;
+		if (!sendpage_ok(page)) {
+			tlsx_rec_write(tx, rec, off + done,
+				       (u8 *)page_address(page) + poff, part);
+			done += part;
+			continue;
 		}
 		last = rec->nspl ? &rec->spl[rec->nspl - 1] : NULL;
 		if (last && last->page == page &&
-		    last->off + last->len == off &&
+		    last->off + last->len == poff &&
 		    last->pos + last->len == rec->text + done) {
 			last->len += part;
 		} else {
 			/* Held until the record is sealed, then dropped. */
 			get_page(page);
 			rec->spl[rec->nspl++] = (struct tlsx_tx_spliced) {
-				.page = page, .off = off, .len = part,
+				.page = page, .off = poff, .len = part,
 				.pos = rec->text + done,
 			};
 		}
@@ -644,7 +650,10 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 
 		if (n) {
 			if (splice)
-				got = tlsx_rec_splice(rec, &msg->msg_iter, n);
+				got = tlsx_rec_splice(tx, rec,
+						      tlsx_tx_prefix(c) +
+						      rec->text,
+						      &msg->msg_iter, n);
 			else
 				got = tlsx_rec_copy(tx, rec,
 						    tlsx_tx_prefix(c) +
