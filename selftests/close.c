@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * close.c - what close() and shutdown() do with what TX still holds, and
+ * that a socket with records in flight either way closes cleanly.
+ *
+ * A record left open by MSG_MORE: tlsx seals and sends it on close and
+ * before the FIN of shutdown(SHUT_WR), so what the user sent reaches the
+ * peer; kTLS 6.12 drops it (the peer sees only the end of the stream).
+ * Each ULP is held to its own answer.  (shutdown_wr_sends_open_record
+ * fails on tlsx until tx.c defines tlsx_tx_flush_on_shutdown().)
+ */
+#include <linux/tls.h>
+#include <poll.h>
+#include <stdlib.h>
+
+#include "tlsx_test.h"
+#include "kselftest_harness.h"
+
+FIXTURE(close)
+{
+	int cfd, sfd;
+};
+
+FIXTURE_VARIANT(close)
+{
+	const char *ulp;
+	unsigned short version;
+};
+
+FIXTURE_VARIANT_ADD(close, tlsx_12)
+{
+	.ulp = "tlsx", .version = TLS_1_2_VERSION,
+};
+
+FIXTURE_VARIANT_ADD(close, tlsx_13)
+{
+	.ulp = "tlsx", .version = TLS_1_3_VERSION,
+};
+
+FIXTURE_VARIANT_ADD(close, tls_12)
+{
+	.ulp = "tls", .version = TLS_1_2_VERSION,
+};
+
+FIXTURE_VARIANT_ADD(close, tls_13)
+{
+	.ulp = "tls", .version = TLS_1_3_VERSION,
+};
+
+FIXTURE_SETUP(close)
+{
+	struct tls12_crypto_info_aes_gcm_256 ci;
+
+	ASSERT_TRUE(ulp_available(variant->ulp)) {
+		TH_LOG("ULP %s is not registered", variant->ulp);
+	}
+	memset(&ci, 0x33, sizeof(ci));
+	ci.info.version = variant->version;
+	ci.info.cipher_type = TLS_CIPHER_AES_GCM_256;
+	ASSERT_EQ(0, tcp_pair(&self->cfd, &self->sfd));
+	ASSERT_EQ(0, setsockopt(self->cfd, IPPROTO_TCP, TCP_ULP, variant->ulp,
+				strlen(variant->ulp)));
+	ASSERT_EQ(0, setsockopt(self->sfd, IPPROTO_TCP, TCP_ULP, variant->ulp,
+				strlen(variant->ulp)));
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_TLS, TLS_TX, &ci, sizeof(ci)));
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_TLS, TLS_RX, &ci, sizeof(ci)));
+	ASSERT_EQ(0, setsockopt(self->sfd, SOL_TLS, TLS_TX, &ci, sizeof(ci)));
+	ASSERT_EQ(0, setsockopt(self->sfd, SOL_TLS, TLS_RX, &ci, sizeof(ci)));
+}
+
+FIXTURE_TEARDOWN(close)
+{
+	close(self->cfd);
+	close(self->sfd);
+}
+
+static int is_ktls(const char *ulp)
+{
+	return !strcmp(ulp, "tls");
+}
+
+/* Read until the end of the stream (or 5 s): the bytes, or -errno. */
+static int read_to_eof(int fd, char *buf, int size)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n = 0, r;
+
+	for (;;) {
+		if (poll(&pfd, 1, 5000) != 1)
+			return -ETIMEDOUT;
+		r = recv(fd, buf + n, size - n, 0);
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return n;
+		n += r;
+		if (n == size)
+			return n;
+	}
+}
+
+TEST_F(close, close_sends_open_record)
+{
+	char buf[64];
+	int n;
+
+	ASSERT_EQ(5, send(self->cfd, "hello", 5, 0));
+	ASSERT_EQ(6, send(self->cfd, " world", 6, MSG_MORE));
+	close(self->cfd);
+	self->cfd = -1;
+	n = read_to_eof(self->sfd, buf, sizeof(buf));
+	if (is_ktls(variant->ulp)) {
+		EXPECT_EQ(5, n);
+	} else {
+		ASSERT_EQ(11, n);
+		EXPECT_EQ(0, memcmp(buf, "hello world", 11));
+	}
+}
+
+TEST_F(close, shutdown_wr_sends_open_record)
+{
+	char buf[64];
+	int n;
+
+	ASSERT_EQ(3, send(self->cfd, "abc", 3, MSG_MORE));
+	ASSERT_EQ(0, shutdown(self->cfd, SHUT_WR));
+	n = read_to_eof(self->sfd, buf, sizeof(buf));
+	if (is_ktls(variant->ulp)) {
+		EXPECT_EQ(0, n);
+	} else {
+		ASSERT_EQ(3, n);
+		EXPECT_EQ(0, memcmp(buf, "abc", 3));
+	}
+	/*
+	 * No more sending (kTLS 6.12 takes the byte into a record that never
+	 * goes: tlsx says what TCP says); receiving still works.
+	 */
+	if (!is_ktls(variant->ulp)) {
+		EXPECT_EQ(-1, send(self->cfd, "x", 1, MSG_NOSIGNAL));
+		EXPECT_EQ(EPIPE, errno);
+	}
+	ASSERT_EQ(4, send(self->sfd, "back", 4, 0));
+	ASSERT_EQ(4, recv(self->cfd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "back", 4));
+}
+
+TEST_F(close, shutdown_rd_keeps_tx)
+{
+	char buf[8];
+
+	ASSERT_EQ(0, shutdown(self->cfd, SHUT_RD));
+	ASSERT_EQ(4, send(self->cfd, "ping", 4, 0));
+	ASSERT_EQ(4, recv(self->sfd, buf, sizeof(buf), 0));
+	EXPECT_EQ(0, memcmp(buf, "ping", 4));
+}
+
+TEST_F(close, shutdown_bad_how_einval)
+{
+	EXPECT_EQ(-1, shutdown(self->cfd, 7));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, shutdown(self->cfd, -1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* Unread records on both sides, partial reads: close frees them. */
+TEST_F(close, close_with_records_queued)
+{
+	static char big[100000];
+	char buf[10];
+	int i;
+
+	/* Until the buffers are full: some records wait in TX. */
+	memset(big, 'z', sizeof(big));
+	ASSERT_EQ(sizeof(big), send(self->cfd, big, sizeof(big), 0));
+	for (i = 0; i < 64; i++)
+		if (send(self->cfd, big, sizeof(big), MSG_DONTWAIT) < 0)
+			break;
+	ASSERT_EQ(10, recv(self->sfd, buf, sizeof(buf), 0));
+	ASSERT_EQ(3, send(self->sfd, "end", 3, 0));
+	close(self->sfd);
+	self->sfd = -1;
+	close(self->cfd);
+	self->cfd = -1;
+}
+
+TEST_HARNESS_MAIN
