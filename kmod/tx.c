@@ -839,14 +839,23 @@ void tlsx_tx_flush_on_close(struct sock *sk, long *timeo)
 
 	/*
 	 * Unlike kTLS, which drops a record left open by MSG_MORE, close
-	 * sends it: what the user sent reaches the peer.  Nothing is pushed
-	 * while a writer is still inside TCP (its pages are in use there).
+	 * sends it if TCP has room: what the user sent reaches the peer.
+	 * As in kTLS, close waits (up to the send timeout) only for records
+	 * of blocking sends; a record of a MSG_DONTWAIT send or the open
+	 * one never makes close wait for a peer that does not read.
+	 * Nothing is pushed while a writer is still inside TCP (its pages
+	 * are in use there).
 	 */
 	if (!tx->pushing) {
-		err = tlsx_close_open(sk, tx, TLSX_TX_TYPE_DATA, 0);
+		err = tlsx_close_open(sk, tx, TLSX_TX_TYPE_DATA, MSG_DONTWAIT);
 		while (!err && tx->npending && !tx->pushing) {
 			err = tlsx_push_pending(sk, tx, -1);
 			if (err != -EAGAIN || !*timeo)
+				break;
+			/* The record TCP stopped at. */
+			rec = list_first_entry(&tx->pending, struct tlsx_tx_rec,
+					       list);
+			if (rec->flags & MSG_DONTWAIT)
 				break;
 			err = sk_stream_wait_memory(sk, timeo);
 		}

@@ -13,6 +13,7 @@
 #include <sys/sendfile.h>
 #include <sys/time.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "tlsx_test.h"
 #include "tlsx_rec.h"
@@ -589,6 +590,48 @@ TEST_F(tx, dontwait_full_buffer)
 	EXPECT_GT(read_stream(_metadata, self, self->buf, total,
 			      REC_TYPE_DATA), 0);
 	EXPECT_FALSE(readable(self->sfd, 100));
+}
+
+/*
+ * close() with the peer not reading and the send buffer full returns at
+ * once: records of MSG_DONTWAIT sends, and the open record, never make
+ * it wait.  Every whole record the peer then gets opens correctly.
+ */
+TEST_F(tx, close_with_stalled_peer)
+{
+	int sndbuf = 32768, nrec = 0;
+	struct timespec t0, t1;
+	unsigned char type;
+	size_t total = 0;
+	ssize_t n;
+
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+				sizeof(sndbuf)));
+	ASSERT_EQ(0, setsockopt(self->sfd, SOL_SOCKET, SO_RCVBUF, &sndbuf,
+				sizeof(sndbuf)));
+	fill(self->buf, 1 << 20, 14);
+	while (total + 7000 <= (1 << 20)) {
+		n = send(self->cfd, self->buf + total, 7000, MSG_DONTWAIT);
+		if (n < 0)
+			break;
+		total += n;
+	}
+	ASSERT_EQ(EAGAIN, errno);
+	send(self->cfd, "tail", 4, MSG_MORE | MSG_DONTWAIT);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	close(self->cfd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	self->cfd = socket(AF_INET, SOCK_STREAM, 0);
+	EXPECT_LT(t1.tv_sec - t0.tv_sec, 2);
+	/* Whole records open; the stream may end inside the last one. */
+	while (readable(self->sfd, 2000)) {
+		n = rec_read(self->sfd, &self->rk, &type, self->out);
+		if (n == -1)
+			break;
+		ASSERT_GT(n, 0);
+		nrec++;
+	}
+	EXPECT_GT(nrec, 0);
 }
 
 /* SO_SNDTIMEO on a blocking send: a partial count or EAGAIN in time. */
