@@ -826,40 +826,58 @@ int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 	return 0;
 }
 
+/*
+ * Seal the open record (closed with @open_flags) and push what is
+ * pending.  Waits (up to *@timeo) only for records of blocking sends, as
+ * kTLS pushes each record with its own flags: a record of a MSG_DONTWAIT
+ * send never makes close or shutdown wait for a peer that does not read.
+ * Nothing is pushed while a writer is still inside TCP.
+ */
+static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo,
+			  int open_flags)
+{
+	struct tlsx_tx_rec *rec;
+	int err;
+
+	if (tx->pushing)
+		return;
+	err = tlsx_close_open(sk, tx, TLSX_TX_TYPE_DATA, open_flags);
+	while (!err && tx->npending && !tx->pushing) {
+		err = tlsx_push_pending(sk, tx, -1);
+		if (err != -EAGAIN || !*timeo)
+			break;
+		/* The record TCP stopped at. */
+		rec = list_first_entry(&tx->pending, struct tlsx_tx_rec, list);
+		if (rec->flags & MSG_DONTWAIT)
+			break;
+		err = sk_stream_wait_memory(sk, timeo);
+	}
+}
+
+/*
+ * Unlike kTLS 6.12, which drops a record left open by MSG_MORE, close
+ * sends it if TCP has room (not waiting for it), and shutdown(SHUT_WR)
+ * sends it before the FIN, waiting for room as a blocking send would.
+ */
+void tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
+{
+	struct tlsx_tx *tx = tlsx_get_ctx(sk)->tx;
+
+	if (tx)
+		tlsx_tx_drain(sk, tx, timeo, 0);
+}
+
 void tlsx_tx_flush_on_close(struct sock *sk, long *timeo)
 {
 	struct tlsx_context *ctx = tlsx_get_ctx(sk);
 	struct tlsx_tx *tx = ctx->tx;
 	struct tlsx_tx_rec *rec, *tmp;
-	int err;
 
 	if (!tx)
 		return;
 	set_bit(TLSX_TX_CLOSING, &tx->bits);
-
-	/*
-	 * Unlike kTLS, which drops a record left open by MSG_MORE, close
-	 * sends it if TCP has room: what the user sent reaches the peer.
-	 * As in kTLS, close waits (up to the send timeout) only for records
-	 * of blocking sends; a record of a MSG_DONTWAIT send or the open
-	 * one never makes close wait for a peer that does not read.
-	 * Nothing is pushed while a writer is still inside TCP (its pages
-	 * are in use there).
-	 */
-	if (!tx->pushing) {
-		err = tlsx_close_open(sk, tx, TLSX_TX_TYPE_DATA, MSG_DONTWAIT);
-		while (!err && tx->npending && !tx->pushing) {
-			err = tlsx_push_pending(sk, tx, -1);
-			if (err != -EAGAIN || !*timeo)
-				break;
-			/* The record TCP stopped at. */
-			rec = list_first_entry(&tx->pending, struct tlsx_tx_rec,
-					       list);
-			if (rec->flags & MSG_DONTWAIT)
-				break;
-			err = sk_stream_wait_memory(sk, timeo);
-		}
-	}
+	tlsx_tx_drain(sk, tx, timeo, MSG_DONTWAIT);
+	/* A writer inside TCP still uses its record: tlsx_tx_free() waits. */
 	if (tx->pushing)
 		return;
 
