@@ -28,6 +28,7 @@
 enum { TLSX_V4, TLSX_V6, TLSX_NUM_FAMILIES };
 
 static struct proto tlsx_prots[TLSX_NUM_FAMILIES][2][2];
+/* Not const: copies of the const TCP ones, made at run time. */
 static struct proto_ops tlsx_proto_ops[TLSX_NUM_FAMILIES][2][2];
 /* The TCP proto each table was built from; its mutex serialises builds. */
 static const struct proto *tlsx_saved_prot[TLSX_NUM_FAMILIES];
@@ -180,10 +181,9 @@ static void tlsx_build_protos(struct proto prot[2][2],
  * With RX on, read_sock/read_skb are cleared: TCP's would hand in-kernel
  * readers the raw records, and their callers check for NULL.
  */
-static void tlsx_build_proto_ops(struct proto_ops ops[2][2],
-				 const struct proto_ops *base)
+static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b)
 {
-	ops[0][0] = *base;
+	ops[0][0] = *b;
 
 	ops[1][0] = ops[0][0];
 	ops[1][0].splice_eof = tlsx_splice_eof;
@@ -218,7 +218,7 @@ static void tlsx_build_proto(struct sock *sk)
 	mutex_lock(&tlsx_prot_mutex);
 	if (prot != tlsx_saved_prot[f]) {
 		tlsx_build_protos(tlsx_prots[f], prot);
-		tlsx_build_proto_ops(tlsx_proto_ops[f], sk->sk_socket->ops);
+		tlsx_build_ops(tlsx_proto_ops[f], sk->sk_socket->ops);
 		/* Release: the table is written before it is announced. */
 		smp_store_release(&tlsx_saved_prot[f], prot);
 	}
