@@ -164,77 +164,115 @@ err:
 	return sock_error(sk);
 }
 
+/* Most pieces one side of a decryption may be in. */
+#define TLSX_OPEN_SEGS	24
+
 /* What opening a record takes besides the output. */
 struct tlsx_open {
-	struct tlsx_aead_seg src[TLSX_REC_MAX_PAGES];
+	struct tlsx_aead_seg src[TLSX_OPEN_SEGS];
 	unsigned int nsrc;
 	unsigned int clen;	/* ciphertext bytes, tag excluded */
 	unsigned int aad_len;
-	u8 nonce[TLSX_NONCE_LEN];
-	u8 aad[TLSX_AAD_SPACE];
+	u8 type;		/* outer content type */
+	u8 explicit_iv[TLSX_MAX_IV_LEN];
 	u8 tag[TLSX_TAG_LEN];
+	u8 aad[TLSX_AAD_SPACE];
 };
 
-static void tlsx_open_prepare(struct tlsx_rx *rx, struct tlsx_rec *rec,
-			      struct tlsx_open *o)
+/* Segments for [@off, @off + @len) of @rec's pages. */
+static unsigned int tlsx_rec_segs(struct tlsx_rec *rec, unsigned int off,
+				  unsigned int len, struct tlsx_aead_seg *seg)
 {
-	struct tlsx_crypto *c = rx->crypto;
-	unsigned int prepend = rx->strp.prepend, off, end, n;
+	unsigned int n, nseg = 0;
 
-	o->clen = rec->full_len - prepend - TLSX_TAG_LEN;
-	tlsx_nonce(c, c->rec_seq, c->explicit_iv_len ?
-		   tlsx_rec_addr(rec, TLSX_HEADER_LEN) : NULL, o->nonce);
-	o->aad_len = tlsx_aad(c, c->rec_seq, rec->type, o->clen, o->aad);
-	tlsx_rec_read(rec, rec->full_len - TLSX_TAG_LEN, o->tag,
-		      TLSX_TAG_LEN);
-	o->nsrc = 0;
-	for (off = prepend, end = prepend + o->clen; off < end; off += n) {
-		n = min_t(unsigned int, end - off, PAGE_SIZE - off % PAGE_SIZE);
-		o->src[o->nsrc].data = tlsx_rec_addr(rec, off);
-		o->src[o->nsrc].len = n;
-		o->nsrc++;
+	for (; len; off += n, len -= n) {
+		n = min_t(unsigned int, len, PAGE_SIZE - off % PAGE_SIZE);
+		seg[nseg].data = tlsx_rec_addr(rec, off);
+		seg[nseg].len = n;
+		nseg++;
 	}
+	return nseg;
 }
 
+/* The ciphertext, IV and tag of @rec, taken out of the queue. */
+static void tlsx_open_from_rec(struct tlsx_rx *rx, struct tlsx_rec *rec,
+			       struct tlsx_open *o)
+{
+	unsigned int prepend = rx->strp.prepend;
+
+	o->type = rec->type;
+	o->clen = rec->full_len - prepend - TLSX_TAG_LEN;
+	tlsx_rec_read(rec, TLSX_HEADER_LEN, o->explicit_iv,
+		      rx->crypto->explicit_iv_len);
+	tlsx_rec_read(rec, rec->full_len - TLSX_TAG_LEN, o->tag,
+		      TLSX_TAG_LEN);
+	o->nsrc = tlsx_rec_segs(rec, prepend, o->clen, o->src);
+}
+
+/*
+ * The same for the ready record where it lies in the TCP queue, without
+ * copying it.  Return: false when its skbs cannot be used so (copy).
+ */
+static bool tlsx_open_from_queue(struct tlsx_rx *rx, struct tlsx_open *o)
+{
+	struct tlsx_strp *strp = &rx->strp;
+	unsigned int full_len = strp->full_len;
+	int n;
+
+	o->type = strp->type;
+	o->clen = full_len - strp->prepend - TLSX_TAG_LEN;
+	n = tlsx_strp_segs(strp, strp->prepend, o->clen, o->src,
+			   TLSX_OPEN_SEGS);
+	if (n < 0)
+		return false;
+	o->nsrc = n;
+	return tlsx_strp_read(strp, TLSX_HEADER_LEN, o->explicit_iv,
+			      rx->crypto->explicit_iv_len) &&
+	       tlsx_strp_read(strp, full_len - TLSX_TAG_LEN, o->tag,
+			      TLSX_TAG_LEN);
+}
+
+/* Authenticate @o and decrypt it into @dst. */
 static int tlsx_open_run(struct sock *sk, struct tlsx_rx *rx,
 			 struct tlsx_open *o, const struct tlsx_aead_seg *dst,
 			 unsigned int ndst)
 {
+	struct tlsx_crypto *c = rx->crypto;
+	u8 nonce[TLSX_NONCE_LEN];
+	unsigned int aad_len;
 	int err;
 
-	err = tlsx_aead_open_sg(&rx->crypto->key, o->nonce, o->aad,
-				o->aad_len, o->src, o->nsrc, dst, ndst,
-				o->clen, o->tag);
-	memzero_explicit(o->nonce, sizeof(o->nonce));
+	tlsx_nonce(c, c->rec_seq, c->explicit_iv_len ? o->explicit_iv : NULL,
+		   nonce);
+	aad_len = tlsx_aad(c, c->rec_seq, o->type, o->clen, o->aad);
+	err = tlsx_aead_open_sg(&c->key, nonce, o->aad, aad_len, o->src,
+				o->nsrc, dst, ndst, o->clen, o->tag);
+	memzero_explicit(nonce, sizeof(nonce));
 	if (err == -EBADMSG)
 		tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
 	return err;
 }
 
 /*
- * Authenticate and decrypt @rec in place.  @nopad_check: kTLS would have
- * tried to decrypt this record straight into the user's buffer on the
- * promise of TLS_RX_EXPECT_NO_PAD, and counts a padded record as a
- * violation of it.
+ * After @rec's ciphertext (@clen bytes at the prepend offset) was opened
+ * into its pages: find the TLS 1.3 content type, step the sequence, note
+ * a KeyUpdate.  @nopad_check: kTLS would have tried to decrypt this
+ * record straight into the user's buffer on the promise of
+ * TLS_RX_EXPECT_NO_PAD, and counts a padded record as a violation of it.
  */
-static int tlsx_rx_open(struct sock *sk, struct tlsx_rx *rx,
-			struct tlsx_rec *rec, bool nopad_check)
+static int tlsx_rx_finish(struct sock *sk, struct tlsx_rx *rx,
+			  struct tlsx_rec *rec, unsigned int clen,
+			  bool nopad_check)
 {
 	struct tlsx_crypto *c = rx->crypto;
 	unsigned int prepend = rx->strp.prepend;
-	struct tlsx_open o;
 	int err;
 
-	tlsx_open_prepare(rx, rec, &o);
-	err = tlsx_open_run(sk, rx, &o, o.src, o.nsrc);
-	if (err)
-		return err;
 	rec->off = prepend;
-	rec->len = o.clen;
-
+	rec->len = clen;
 	if (c->version == TLS_1_3_VERSION) {
 		if (nopad_check &&
-		    (!o.clen || !*tlsx_rec_addr(rec, prepend + o.clen - 1)))
+		    (!clen || !*tlsx_rec_addr(rec, prepend + clen - 1)))
 			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
 		/* The content type is the last non-zero byte. */
 		rec->type = 0;
@@ -261,35 +299,33 @@ static int tlsx_rx_open(struct sock *sk, struct tlsx_rx *rx,
 }
 
 /* Most user pages one record is decrypted into directly. */
-#define TLSX_ZC_PAGES	32
+#define TLSX_ZC_PAGES	16
 
 /*
  * Decrypt a data record straight into the reader's buffer, as kTLS's
  * zero-copy path: the plaintext is written once, where it is wanted.  In
  * TLS 1.3 the byte after the text (the content type, when there is no
- * padding) goes to a byte of our own.  The record's pages are only read,
- * so the record can still be opened in place afterwards.
+ * padding) goes to a byte of our own.  The source is only read, so the
+ * record can still be opened elsewhere afterwards.
  * Return: 1 when the text is in @iter; 0 when the buffer could not be
  * mapped (nothing done); -EAGAIN when the TLS 1.3 record turned out not
- * to be unpadded data (@iter restored; open it in place); -EBADMSG.
+ * to be unpadded data (@iter restored); -EBADMSG.
  */
-static int tlsx_rx_open_zc(struct sock *sk, struct tlsx_rx *rx,
-			   struct tlsx_rec *rec, struct iov_iter *iter)
+static int tlsx_open_zc(struct sock *sk, struct tlsx_rx *rx,
+			struct tlsx_open *o, struct iov_iter *iter)
 {
 	bool tls13 = rx->crypto->version == TLS_1_3_VERSION;
 	struct tlsx_aead_seg dst[TLSX_ZC_PAGES + 1];
 	struct page *pages[TLSX_ZC_PAGES];
 	unsigned int npages = 0, ndst = 0, i;
 	size_t text, got = 0, start, seg;
-	struct tlsx_open o;
 	ssize_t n;
 	u8 tail = 0;
 	int err = 0;
 
-	tlsx_open_prepare(rx, rec, &o);
-	if (tls13 && !o.clen)
+	if (tls13 && !o->clen)
 		return 0;
-	text = o.clen - tls13;
+	text = o->clen - tls13;
 	while (got < text && npages < TLSX_ZC_PAGES) {
 		n = iov_iter_get_pages2(iter, pages + npages, text - got,
 					TLSX_ZC_PAGES - npages, &start);
@@ -312,7 +348,7 @@ static int tlsx_rx_open_zc(struct sock *sk, struct tlsx_rx *rx,
 		dst[ndst].len = 1;
 		ndst++;
 	}
-	err = tlsx_open_run(sk, rx, &o, dst, ndst);
+	err = tlsx_open_run(sk, rx, o, dst, ndst);
 	if (err)
 		goto out;
 	if (tls13 && tail != TLSX_TYPE_DATA) {
@@ -330,15 +366,78 @@ revert:
 out:
 	for (i = 0; i < npages; i++)
 		put_page(pages[i]);
-	memzero_explicit(o.nonce, sizeof(o.nonce));
+	return err;
+}
+
+/*
+ * Open @o, into @iter when given, else into @rec's pages (which may be
+ * where @o lies: in place).  @nopad_check as for tlsx_rx_finish().
+ * Return: 1 (text in @iter), 0 (text in @rec) or -errno.
+ */
+static int tlsx_open_into(struct sock *sk, struct tlsx_rx *rx,
+			  struct tlsx_open *o, struct iov_iter *iter,
+			  struct tlsx_rec *rec, bool nopad_check)
+{
+	struct tlsx_aead_seg dst[TLSX_REC_MAX_PAGES];
+	unsigned int ndst;
+	int err;
+
+	if (iter) {
+		err = tlsx_open_zc(sk, rx, o, iter);
+		if (err == 1 || (err < 0 && err != -EAGAIN))
+			return err;
+		nopad_check = !err;
+	}
+	ndst = tlsx_rec_segs(rec, rx->strp.prepend, o->clen, dst);
+	err = tlsx_open_run(sk, rx, o, dst, ndst);
+	if (err)
+		return err;
+	return tlsx_rx_finish(sk, rx, rec, o->clen, nopad_check);
+}
+
+/*
+ * The ready record where it lies in the TCP queue: decrypted from the
+ * skbs into @iter or a new record's pages, no copy of the ciphertext.
+ * Return: as tlsx_open_into(), -ENOMEM (nothing consumed), or -E2BIG
+ * when the skbs cannot be used so.
+ */
+static int tlsx_rx_one_queued(struct sock *sk, struct tlsx_rx *rx,
+			      struct iov_iter *iter, struct tlsx_rec **recp)
+{
+	struct tlsx_rec *rec = NULL;
+	bool nopad_check = false;
+	struct tlsx_open o;
+	int err;
+
+	if (!tlsx_open_from_queue(rx, &o))
+		return -E2BIG;
+	if (iter) {
+		err = tlsx_open_zc(sk, rx, &o, iter);
+		if (err == 1 || (err < 0 && err != -EAGAIN))
+			goto consume;
+		/* A retry (-EAGAIN) has been counted already. */
+		nopad_check = !err;
+	}
+	rec = tlsx_rec_alloc(rx->strp.full_len, sk->sk_allocation);
+	if (!rec)
+		return -ENOMEM;
+	rec->type = o.type;
+	err = tlsx_open_into(sk, rx, &o, NULL, rec, nopad_check);
+consume:
+	tlsx_strp_consume(&rx->strp);
+	if (err < 0 && rec) {
+		tlsx_rec_free(rec);
+		rec = NULL;
+	}
+	*recp = rec;
 	return err;
 }
 
 /*
  * Take the ready record and open it: into @iter when given (a data
- * record whose text fits), else in place.  A record that fails stays
- * "ready" in failure, so every later read fails the same way, as in kTLS
- * where the record is left in the parser.
+ * record whose text fits), else into pages of its own.  A record that
+ * fails stays "ready" in failure, so every later read fails the same
+ * way, as in kTLS where the record is left in the parser.
  * Return: 1 when the text went to @iter (*@recp NULL), 0 with the
  * record in *@recp, -ENOMEM (the record is still queued, nothing lost)
  * or -EBADMSG.
@@ -346,8 +445,8 @@ out:
 static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
 		       struct iov_iter *iter, struct tlsx_rec **recp)
 {
-	bool nopad_check = false;
-	struct tlsx_rec *rec;
+	struct tlsx_rec *rec = NULL;
+	struct tlsx_open o;
 	int err;
 
 	*recp = NULL;
@@ -355,32 +454,30 @@ static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
 		tlsx_stat_inc(sk, TLSX_STAT_DECRYPT_ERROR);
 		return -EBADMSG;
 	}
-	err = tlsx_strp_take(&rx->strp, &rec);
-	if (err)
+	err = tlsx_rx_one_queued(sk, rx, iter, &rec);
+	if (err == -E2BIG) {
+		/* Copy it out, then open it in place. */
+		err = tlsx_strp_take(&rx->strp, &rec);
+		if (err)
+			return err;
+		tlsx_open_from_rec(rx, rec, &o);
+		err = tlsx_open_into(sk, rx, &o, iter, rec, false);
+		if (err == 1 || err < 0) {
+			tlsx_rec_free(rec);
+			rec = NULL;
+		}
+	}
+	if (err == -ENOMEM)
 		return err;
 	/* The next record may be complete already: wake its readers. */
 	if (tlsx_strp_check(&rx->strp))
 		tlsx_rx_wake(sk);
-
-	if (iter) {
-		err = tlsx_rx_open_zc(sk, rx, rec, iter);
-		if (err == 1) {
-			tlsx_rec_free(rec);
-			return 1;
-		}
-		if (err < 0 && err != -EAGAIN)
-			goto fail;
-		nopad_check = !err;
+	if (err < 0) {
+		WRITE_ONCE(rx->failed, true);
+		return -EBADMSG;
 	}
-	err = tlsx_rx_open(sk, rx, rec, nopad_check);
-	if (err)
-		goto fail;
 	*recp = rec;
-	return 0;
-fail:
-	tlsx_rec_free(rec);
-	WRITE_ONCE(rx->failed, true);
-	return -EBADMSG;
+	return err;
 }
 
 /*

@@ -50,39 +50,131 @@ static void tlsx_strp_abort(struct tlsx_strp *strp, int err)
 }
 
 /*
- * Copy the first @len bytes of the receive queue to @buf without
- * consuming them.  Only the first skb is found by sequence number
+ * Walking the bytes of the receive queue from copied_seq without
+ * consuming them: only the first skb is found by sequence number
  * (tcp_recv_skb() frees what lies before copied_seq); the next ones are
  * walked in order, each entered at the sequence number reached so far in
- * case TCP left overlapping data in the queue.
+ * case TCP left overlapping data in the queue.  Returns the skb holding
+ * queue byte @pos, and in *@off its offset there, or NULL.
  */
-static bool tlsx_strp_peek(struct sock *sk, u8 *buf, unsigned int len)
+static struct sk_buff *tlsx_queue_find(struct sock *sk, struct sk_buff *skb,
+				       unsigned int pos, u32 *off)
 {
-	u32 seq = tcp_sk(sk)->copied_seq;
-	struct sk_buff *skb;
+	u32 seq = tcp_sk(sk)->copied_seq + pos;
+
+	if (!skb)
+		skb = tcp_recv_skb(sk, tcp_sk(sk)->copied_seq, off);
+	while (skb) {
+		*off = seq - TCP_SKB_CB(skb)->seq;
+		if ((s32)*off < 0)
+			return NULL;
+		if (*off < skb->len)
+			return skb;
+		if (skb_queue_is_last(&sk->sk_receive_queue, skb))
+			return NULL;
+		skb = skb->next;
+	}
+	return NULL;
+}
+
+/* Copy @len bytes at @pos of the receive queue to @buf; not consumed. */
+static bool tlsx_queue_read(struct sock *sk, unsigned int pos, u8 *buf,
+			    unsigned int len)
+{
+	struct sk_buff *skb = NULL;
 	unsigned int n;
 	u32 off;
 
-	skb = tcp_recv_skb(sk, seq, &off);
-	while (skb) {
-		if (off < skb->len) {
-			n = min_t(unsigned int, len, skb->len - off);
-			if (skb_copy_bits(skb, off, buf, n))
-				return false;
-			buf += n;
-			len -= n;
-			seq += n;
-			if (!len)
-				return true;
-		}
-		if (skb_queue_is_last(&sk->sk_receive_queue, skb))
+	while (len) {
+		skb = tlsx_queue_find(sk, skb, pos, &off);
+		if (!skb)
 			return false;
-		skb = skb->next;
-		off = seq - TCP_SKB_CB(skb)->seq;
-		if ((s32)off < 0)
+		n = min_t(unsigned int, len, skb->len - off);
+		if (skb_copy_bits(skb, off, buf, n))
 			return false;
+		buf += n;
+		pos += n;
+		len -= n;
 	}
-	return false;
+	return true;
+}
+
+bool tlsx_strp_read(struct tlsx_strp *strp, unsigned int off, void *buf,
+		    unsigned int len)
+{
+	return !strp->copy && tlsx_queue_read(strp->sk, off, buf, len);
+}
+
+/* Add [@off, @off + @len) of @skb to @segs, which holds @n of @max. */
+static int tlsx_skb_segs(struct sk_buff *skb, unsigned int off,
+			 unsigned int len, struct tlsx_aead_seg *segs,
+			 unsigned int n, unsigned int max)
+{
+	unsigned int head = skb_headlen(skb), fsz, take, i;
+	const skb_frag_t *f;
+
+	/* Only what can be addressed directly; the rest is copied. */
+	if (skb_has_frag_list(skb) || !skb_frags_readable(skb))
+		return -1;
+	if (off < head) {
+		if (n == max)
+			return -1;
+		take = min(len, head - off);
+		segs[n].data = skb->data + off;
+		segs[n++].len = take;
+		len -= take;
+		off = 0;
+	} else {
+		off -= head;
+	}
+	for (i = 0; len && i < skb_shinfo(skb)->nr_frags; i++) {
+		f = &skb_shinfo(skb)->frags[i];
+		fsz = skb_frag_size(f);
+		if (off >= fsz) {
+			off -= fsz;
+			continue;
+		}
+		if (n == max || PageHighMem(skb_frag_page(f)))
+			return -1;
+		take = min(len, fsz - off);
+		segs[n].data = (u8 *)skb_frag_address(f) + off;
+		segs[n++].len = take;
+		len -= take;
+		off = 0;
+	}
+	return len ? -1 : n;
+}
+
+int tlsx_strp_segs(struct tlsx_strp *strp, unsigned int off,
+		   unsigned int len, struct tlsx_aead_seg *segs,
+		   unsigned int max)
+{
+	struct sk_buff *skb = NULL;
+	unsigned int take;
+	int n = 0;
+	u32 o;
+
+	if (strp->copy)
+		return -1;
+	while (len) {
+		skb = tlsx_queue_find(strp->sk, skb, off, &o);
+		if (!skb)
+			return -1;
+		take = min(len, skb->len - o);
+		n = tlsx_skb_segs(skb, o, take, segs, n, max);
+		if (n < 0)
+			return -1;
+		off += take;
+		len -= take;
+	}
+	return n;
+}
+
+void tlsx_strp_consume(struct tlsx_strp *strp)
+{
+	tcp_read_done(strp->sk, strp->full_len);
+	strp->full_len = 0;
+	WRITE_ONCE(strp->ready, false);
 }
 
 void tlsx_rec_free(struct tlsx_rec *rec)
@@ -94,7 +186,7 @@ void tlsx_rec_free(struct tlsx_rec *rec)
 	kfree(rec);
 }
 
-static struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
+struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
 {
 	unsigned int i, n = DIV_ROUND_UP(full_len, PAGE_SIZE);
 	struct tlsx_rec *rec;
@@ -171,7 +263,7 @@ bool tlsx_strp_check(struct tlsx_strp *strp)
 	if (!strp->full_len) {
 		/* As kTLS, judge a header only with its explicit IV. */
 		if (inq < (int)strp->prepend ||
-		    !tlsx_strp_peek(sk, hdr, strp->prepend))
+		    !tlsx_queue_read(sk, 0, hdr, strp->prepend))
 			return false;
 		len = get_unaligned_be16(hdr + 3);
 		/* kTLS's order of checks, and its errors. */

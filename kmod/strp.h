@@ -70,6 +70,19 @@ bool tlsx_strp_check(struct tlsx_strp *strp);
  * record then stays in the queue).
  */
 int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp);
+/*
+ * The ready record may also be used where it lies in the queue (socket
+ * owned, not in copy mode): tlsx_strp_read() copies @len bytes at @off of
+ * it, tlsx_strp_segs() describes them as at most @max segments of the
+ * skbs (-1 when they do not fit or cannot be addressed: take it
+ * instead), and tlsx_strp_consume() drops it from the queue.
+ */
+bool tlsx_strp_read(struct tlsx_strp *strp, unsigned int off, void *buf,
+		    unsigned int len);
+int tlsx_strp_segs(struct tlsx_strp *strp, unsigned int off,
+		   unsigned int len, struct tlsx_aead_seg *segs,
+		   unsigned int max);
+void tlsx_strp_consume(struct tlsx_strp *strp);
 void tlsx_strp_stop(struct tlsx_strp *strp);
 /* Free what the parser holds; it is stopped and nothing calls it. */
 void tlsx_strp_free(struct tlsx_strp *strp);
@@ -79,6 +92,8 @@ static inline bool tlsx_strp_ready(const struct tlsx_strp *strp)
 	return READ_ONCE(strp->ready);
 }
 
+/* A record of @full_len bytes, pages allocated, nothing in it yet. */
+struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp);
 void tlsx_rec_free(struct tlsx_rec *rec);
 /* Copy @len bytes at @off of @rec to a linear @buf. */
 void tlsx_rec_read(const struct tlsx_rec *rec, unsigned int off, void *buf,
