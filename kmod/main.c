@@ -126,18 +126,9 @@ static void tlsx_close(struct sock *sk, long timeout)
 }
 
 /*
- * kTLS 6.12 drops what TX still holds on shutdown; tlsx sends it before
- * the FIN.  This default is the kTLS behaviour, for as long as tx.c does
- * not define the real one.
- */
-void __weak tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
-{
-}
-
-/*
- * proto_ops.shutdown with TX on: the flush must come before
- * inet_shutdown() marks the socket SEND_SHUTDOWN, after which TCP takes
- * no more data.
+ * proto_ops.shutdown with TX on: what TX holds goes before the FIN (kTLS
+ * 6.12 drops it).  The flush must come before inet_shutdown() marks the
+ * socket SEND_SHUTDOWN, after which TCP takes no more data.
  */
 static int tlsx_sock_shutdown(struct socket *sock, int how)
 {

@@ -183,8 +183,7 @@ void tlsx_write_space(struct sock *sk);	/* sk_write_space callback */
  * shutdown(SHUT_WR or SHUT_RDWR), socket locked, before TCP queues its
  * FIN (sk_shutdown is not yet set): close the open record and push what
  * is pending, waiting for send buffer space up to *@timeo; TX stays
- * usable (close follows).  main.c has a weak default that flushes
- * nothing (kTLS 6.12's behaviour) until tx.c defines it.
+ * usable (close follows).
  */
 void tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo);
 /*

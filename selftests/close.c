@@ -6,8 +6,7 @@
  * A record left open by MSG_MORE: tlsx seals and sends it on close and
  * before the FIN of shutdown(SHUT_WR), so what the user sent reaches the
  * peer; kTLS 6.12 drops it (the peer sees only the end of the stream).
- * Each ULP is held to its own answer.  (shutdown_wr_sends_open_record
- * fails on tlsx until tx.c defines tlsx_tx_flush_on_shutdown().)
+ * Each ULP is held to its own answer.
  */
 #include <linux/tls.h>
 #include <poll.h>
