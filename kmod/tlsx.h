@@ -47,7 +47,7 @@
 
 /*
  * The keys and parameters of one direction, as set by TLS_TX or TLS_RX.
- * Built by main.c from the user's struct tls12_crypto_info_*.
+ * Built by sockopt.c from the user's struct tls12_crypto_info_*.
  */
 struct tlsx_crypto {
 	struct tlsx_aead_key key;
@@ -56,13 +56,16 @@ struct tlsx_crypto {
 	/*
 	 * The 12-byte nonce base.  TLS 1.2 AES-GCM: salt (4) || explicit
 	 * nonce (8), and the explicit part goes on the wire before the
-	 * ciphertext and is incremented per record as kTLS does.  TLS 1.3
+	 * ciphertext and counts records (tlsx_crypto_advance()).  TLS 1.3
 	 * and ChaCha20-Poly1305: salt || iv, XORed with the sequence number.
 	 */
 	u8 iv[TLSX_NONCE_LEN];
 	u64 rec_seq;		/* next record's sequence number */
 	u8 explicit_iv_len;	/* 8 for TLS 1.2 AES-GCM, else 0 */
-	/* The user's struct as set, for getsockopt (rec_seq kept current). */
+	/*
+	 * The user's struct as set; getsockopt() reports it with the
+	 * current explicit nonce and rec_seq taken from iv and rec_seq.
+	 */
 	union {
 		struct tls_crypto_info info;
 		struct tls12_crypto_info_aes_gcm_128 gcm128;
