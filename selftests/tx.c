@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
@@ -632,6 +633,87 @@ TEST_F(tx, close_with_stalled_peer)
 		nrec++;
 	}
 	EXPECT_GT(nrec, 0);
+}
+
+struct sender_arg {
+	int fd;
+	unsigned int id;
+	int msgs;
+};
+
+/* Message: id (1), length (3, big-endian), then bytes of (id + i). */
+static void *sender(void *p)
+{
+	struct sender_arg *a = p;
+	unsigned char *m = malloc(40004);
+	unsigned int seed = a->id * 7919;
+	int k;
+
+	for (k = 0; m && k < a->msgs; k++) {
+		size_t len = rand_r(&seed) % 40000 + 1, i;
+		ssize_t n;
+
+		m[0] = (unsigned char)a->id;
+		m[1] = (unsigned char)(len >> 16);
+		m[2] = (unsigned char)(len >> 8);
+		m[3] = (unsigned char)len;
+		for (i = 0; i < len; i++)
+			m[4 + i] = (unsigned char)(a->id + i);
+		/* Blocking: all of it in one sendmsg, or the test fails. */
+		n = send(a->fd, m, len + 4, 0);
+		if (n != (ssize_t)(len + 4))
+			break;
+	}
+	free(m);
+	return NULL;
+}
+
+/*
+ * Two threads send messages of up to 40000 bytes on one socket with
+ * blocking sends: senders are serialised per sendmsg, so every message
+ * arrives in one piece, whatever the record boundaries.
+ */
+TEST_F(tx, concurrent_senders)
+{
+	struct sender_arg a[2] = {
+		{ .fd = self->cfd, .id = 1, .msgs = 60 },
+		{ .fd = self->cfd, .id = 2, .msgs = 60 },
+	};
+	unsigned char *stream = malloc(8 << 20), type;
+	size_t have = 0, at = 0;
+	int done[3] = { 0 }, n, i;
+	pthread_t th[2];
+
+	ASSERT_NE(NULL, stream);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, sender, &a[i]));
+	while (done[1] + done[2] < 120 && readable(self->sfd, 5000)) {
+		n = rec_read(self->sfd, &self->rk, &type, stream + have);
+		ASSERT_GT(n, 0);
+		have += n;
+		while (have - at >= 4) {
+			size_t len = (size_t)stream[at + 1] << 16 |
+				     stream[at + 2] << 8 | stream[at + 3];
+			unsigned int id = stream[at];
+			size_t j;
+
+			ASSERT_TRUE(id == 1 || id == 2);
+			if (have - at < len + 4)
+				break;
+			for (j = 0; j < len; j++)
+				ASSERT_EQ((unsigned char)(id + j),
+					  stream[at + 4 + j]);
+			done[id]++;
+			at += len + 4;
+		}
+		if (at == have)
+			at = have = 0;
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	EXPECT_EQ(60, done[1]);
+	EXPECT_EQ(60, done[2]);
+	free(stream);
 }
 
 /* SO_SNDTIMEO on a blocking send: a partial count or EAGAIN in time. */
