@@ -541,6 +541,27 @@ more:
 	return copied ? copied : err;
 }
 
+/*
+ * As kTLS's tls_read_flush_backlog(): on a read of many records, let the
+ * packets that arrived meanwhile in (every 128 KiB, or when less than a
+ * record is queued) so that TCP acknowledges them and the sender goes on.
+ * @left: bytes still wanted before this record of @text bytes; @done:
+ * bytes returned so far.
+ */
+static void tlsx_rx_flush_backlog(struct sock *sk, struct tlsx_rx *rx,
+				  size_t left, size_t text, size_t done,
+				  size_t *flushed_at)
+{
+	size_t max_rec = TLSX_MAX_PAYLOAD + tlsx_overhead(rx->crypto);
+
+	if (left <= text)
+		return;
+	if (done - *flushed_at < SZ_128K && tcp_inq(sk) > max_rec)
+		return;
+	*flushed_at = done;
+	sk_flush_backlog(sk);
+}
+
 int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		 int *addr_len)
 {
@@ -551,6 +572,7 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 	bool peek = flags & MSG_PEEK;
 	ssize_t copied = 0, decrypted = 0;
 	bool more = false, zc_ok, zc;
+	size_t flushed_at = 0;
 	struct tlsx_rec *rec;
 	u8 control = 0;
 	int target, err;
@@ -598,6 +620,8 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 				tlsx_err_abort(sk, -EBADMSG);
 			goto recv_end;
 		}
+		tlsx_rx_flush_backlog(sk, rx, len, text, decrypted + copied,
+				      &flushed_at);
 		if (err == 1) {
 			/* Data, straight into the buffer: text bytes. */
 			err = tlsx_rx_cmsg(msg, TLSX_TYPE_DATA, &control);

@@ -429,6 +429,7 @@ TEST_F(rx, bad_tag)
 
 TEST_F(rx, oversized)
 {
+	long long bad0 = ulp_stat("tlsx", "TlsxRxBadRecord");
 	unsigned char hdr[5] = { REC_TYPE_DATA, 3, 3 };
 	unsigned int len = REC_MAX_TEXT + REC_TAG + 1 +
 			   (is13(variant) ? 1 : 0) +
@@ -442,6 +443,9 @@ TEST_F(rx, oversized)
 		ASSERT_EQ(8, send(self->peer, "\0\0\0\0\0\0\0\0", 8, 0));
 	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
 	EXPECT_EQ(EMSGSIZE, errno);
+	/* tlsx counts malformed headers; kTLS has no such counter. */
+	if (!strcmp(variant->ulp, "tlsx"))
+		EXPECT_EQ(bad0 + 1, ulp_stat("tlsx", "TlsxRxBadRecord"));
 }
 
 TEST_F(rx, largest_allowed_length_waits)
@@ -521,6 +525,7 @@ TEST_F(rx, tls13_no_pad_violation)
 TEST_F(rx, key_update)
 {
 	static const unsigned char ku[] = { 24, 0, 0, 1, 0 };
+	long long rcv0, ok0;
 	struct rec_info next;
 	unsigned char out[100];
 	struct pollfd pfd;
@@ -531,6 +536,8 @@ TEST_F(rx, key_update)
 	if (!strcmp(variant->ulp, "tls"))
 		SKIP(return, "kTLS 6.12 has no RX rekey (6.14 has)");
 
+	rcv0 = ulp_stat(variant->ulp, "TlsRxRekeyReceived");
+	ok0 = ulp_stat(variant->ulp, "TlsRxRekeyOk");
 	send_rec(_metadata, self, REC_TYPE_DATA, "old", 3, 0);
 	send_rec(_metadata, self, REC_TYPE_HANDSHAKE, ku, sizeof(ku), 0);
 	rec_info_init(&next, variant->version, variant->cipher, 2);
@@ -546,6 +553,7 @@ TEST_F(rx, key_update)
 					&type));
 	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
 	EXPECT_EQ(0, memcmp(out, ku, sizeof(ku)));
+	EXPECT_EQ(rcv0 + 1, ulp_stat(variant->ulp, "TlsRxRekeyReceived"));
 
 	/* The data after it is under the next key: refused, not readable. */
 	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), 0));
@@ -557,6 +565,7 @@ TEST_F(rx, key_update)
 	EXPECT_EQ(0, poll(&pfd, 1, 50));
 
 	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX, &next, next.len));
+	EXPECT_EQ(ok0 + 1, ulp_stat(variant->ulp, "TlsRxRekeyOk"));
 	EXPECT_EQ(1, poll(&pfd, 1, 1000));
 	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
 	EXPECT_EQ(REC_TYPE_DATA, type);
