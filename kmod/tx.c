@@ -556,7 +556,7 @@ static int tlsx_process_cmsg(struct sock *sk, struct tlsx_tx *tx,
 	return rc;
 }
 
-/* A new open record with room for its header and tail. */
+/* A new, empty open record: its memory comes with its first text. */
 static struct tlsx_tx_rec *tlsx_rec_new(struct sock *sk)
 {
 	return kzalloc(sizeof(struct tlsx_tx_rec), sk->sk_allocation);
