@@ -845,4 +845,65 @@ TEST_F(tx, rekey)
 	EXPECT_EQ(0, memcmp("three", self->out, 5));
 }
 
+struct rekey_arg {
+	int fd;
+	struct rec_info *ri;
+	int ret;
+};
+
+static void *rekeyer(void *p)
+{
+	struct rekey_arg *a = p;
+
+	usleep(100000);
+	a->ret = setsockopt(a->fd, SOL_TLS, TLS_TX, a->ri, a->ri->len);
+	return NULL;
+}
+
+/*
+ * A rekey while a blocking sender waits for send buffer space: both
+ * return, and the records on the wire are whole (those before the switch
+ * open with the old keys; the rest is left unchecked).
+ */
+TEST_F(tx, rekey_while_sender_blocked)
+{
+	struct timeval tv = { .tv_sec = 2 };
+	struct rekey_arg a = { .fd = self->cfd };
+	size_t cap = 1 << 20;	/* self->buf's size */
+	int sndbuf = 32768;
+	unsigned char type;
+	struct rec_info ri2;
+	pthread_t th;
+	ssize_t n;
+	int nrec = 0;
+
+	if (variant->version != TLS_1_3_VERSION ||
+	    !strcmp(variant->ulp, "tls"))
+		SKIP(return, "no TX rekey here");
+	rec_info_init(&ri2, variant->version, variant->cipher, 2);
+	a.ri = &ri2;
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_SNDTIMEO, &tv,
+				sizeof(tv)));
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+				sizeof(sndbuf)));
+	ASSERT_EQ(0, setsockopt(self->sfd, SOL_SOCKET, SO_RCVBUF, &sndbuf,
+				sizeof(sndbuf)));
+	fill(self->buf, cap, 15);
+	ASSERT_EQ(0, pthread_create(&th, NULL, rekeyer, &a));
+	n = send(self->cfd, self->buf, cap, 0);
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, a.ret);
+	/* The timeout ended a send that could not finish. */
+	EXPECT_GT(n, 0);
+	EXPECT_LT(n, (ssize_t)cap);
+	while (readable(self->sfd, 1000)) {
+		int r = rec_read(self->sfd, &self->rk, &type, self->out);
+
+		if (r < 0)
+			break;
+		nrec++;
+	}
+	EXPECT_GT(nrec, 0);
+}
+
 TEST_HARNESS_MAIN
