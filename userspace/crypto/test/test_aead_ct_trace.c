@@ -296,7 +296,8 @@ FIXTURE_TEARDOWN(aead)
 {
 }
 
-TEST_F(aead, same_control_flow)
+/* Single-stepping on a busy VM is slow: a generous timeout. */
+TEST_F_TIMEOUT(aead, same_control_flow, 120)
 {
 	int r = trace_impl(_metadata, variant->alg, variant->impl);
 
