@@ -93,6 +93,12 @@ struct tlsx_tx_rec {
 	unsigned int released;		/* bytes in those */
 	unsigned int sent;		/* bytes TCP took */
 	int flags;			/* MSG_* of the sendmsg that closed it */
+	/*
+	 * Scratch for sealing and copying, here rather than in struct
+	 * tlsx_tx: an idle socket then holds no more than kmalloc-1k.
+	 */
+	struct tlsx_aead_seg src[TLSX_TX_SRC_SEGS];
+	struct tlsx_aead_seg dst[TLSX_TX_MEM_FRAGS];
 };
 
 struct tlsx_tx {
@@ -105,9 +111,6 @@ struct tlsx_tx {
 	bool pushing;			/* inside tcp_sendmsg_locked() */
 	unsigned long bits;
 	struct delayed_work work;
-	/* Scratch for one seal, under the socket lock. */
-	struct tlsx_aead_seg src[TLSX_TX_SRC_SEGS];
-	struct tlsx_aead_seg dst[TLSX_TX_MEM_FRAGS];
 };
 
 /* Bytes before the text: header and explicit nonce. */
@@ -166,14 +169,14 @@ static int tlsx_rec_segs(const struct tlsx_tx_rec *rec, unsigned int off,
 }
 
 /* Write @len bytes of @buf at offset @off of the record. */
-static void tlsx_rec_write(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
-			   unsigned int off, const void *buf, unsigned int len)
+static void tlsx_rec_write(struct tlsx_tx_rec *rec, unsigned int off,
+			   const void *buf, unsigned int len)
 {
-	int i, n = tlsx_rec_segs(rec, off, len, tx->dst, TLSX_TX_MEM_FRAGS);
+	int i, n = tlsx_rec_segs(rec, off, len, rec->dst, TLSX_TX_MEM_FRAGS);
 
 	for (i = 0; i < n; i++) {
-		memcpy(tx->dst[i].data, buf, tx->dst[i].len);
-		buf += tx->dst[i].len;
+		memcpy(rec->dst[i].data, buf, rec->dst[i].len);
+		buf += rec->dst[i].len;
 	}
 }
 
@@ -261,20 +264,19 @@ static void tlsx_rec_free(struct sock *sk, struct tlsx_tx_rec *rec)
  * Copy @len bytes from @from into the record at @off.  Return: the bytes
  * copied (fewer on a fault).
  */
-static size_t tlsx_rec_copy(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
-			    unsigned int off, size_t len,
-			    struct iov_iter *from)
+static size_t tlsx_rec_copy(struct tlsx_tx_rec *rec, unsigned int off,
+			    size_t len, struct iov_iter *from)
 {
 	size_t done = 0;
 	int i, n;
 
-	n = tlsx_rec_segs(rec, off, len, tx->dst, TLSX_TX_MEM_FRAGS);
+	n = tlsx_rec_segs(rec, off, len, rec->dst, TLSX_TX_MEM_FRAGS);
 	for (i = 0; i < n; i++) {
-		size_t got = copy_from_iter(tx->dst[i].data, tx->dst[i].len,
+		size_t got = copy_from_iter(rec->dst[i].data, rec->dst[i].len,
 					    from);
 
 		done += got;
-		if (got != tx->dst[i].len)
+		if (got != rec->dst[i].len)
 			break;
 	}
 	return done;
@@ -288,9 +290,8 @@ static size_t tlsx_rec_copy(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
  * Return: bytes taken (fewer when the record's list of pieces is full)
  * or -errno if none could be taken.
  */
-static ssize_t tlsx_rec_splice(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
-			       unsigned int off, struct iov_iter *from,
-			       size_t len)
+static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, unsigned int off,
+			       struct iov_iter *from, size_t len)
 {
 	size_t done = 0;
 
@@ -305,7 +306,7 @@ static ssize_t tlsx_rec_splice(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
 		if (part <= 0)
 			return done ? done : (part ? part : -EIO);
 		if (!sendpage_ok(page)) {
-			tlsx_rec_write(tx, rec, off + done,
+			tlsx_rec_write(rec, off + done,
 				       (u8 *)page_address(page) + poff, part);
 			done += part;
 			continue;
@@ -333,8 +334,8 @@ static ssize_t tlsx_rec_splice(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
  * the record is read in place, spliced text from its pages; in TLS 1.3
  * the content type byte follows.  Return: segment count or -EINVAL.
  */
-static int tlsx_rec_src(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
-			unsigned int prefix, unsigned int clen)
+static int tlsx_rec_src(struct tlsx_tx_rec *rec, unsigned int prefix,
+			unsigned int clen)
 {
 	unsigned int pos = 0, i = 0, n = 0;
 	int k;
@@ -347,15 +348,15 @@ static int tlsx_rec_src(struct tlsx_tx *tx, struct tlsx_tx_rec *rec,
 
 			if (n == TLSX_TX_SRC_SEGS)
 				return -EINVAL;
-			tx->src[n].data = (u8 *)page_address(s->page) + s->off;
-			tx->src[n].len = s->len;
+			rec->src[n].data = (u8 *)page_address(s->page) + s->off;
+			rec->src[n].len = s->len;
 			n++;
 			pos += s->len;
 			continue;
 		}
 		if (i < rec->nspl)
 			end = rec->spl[i].pos;
-		k = tlsx_rec_segs(rec, prefix + pos, end - pos, tx->src + n,
+		k = tlsx_rec_segs(rec, prefix + pos, end - pos, rec->src + n,
 				  TLSX_TX_SRC_SEGS - n);
 		if (k < 0)
 			return k;
@@ -389,21 +390,21 @@ static int tlsx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
 	hdr[3] = wire_len >> 8;
 	hdr[4] = wire_len & 0xff;
 	memcpy(hdr + TLSX_HEADER_LEN, c->iv + 4, c->explicit_iv_len);
-	tlsx_rec_write(tx, rec, 0, hdr, prefix);
+	tlsx_rec_write(rec, 0, hdr, prefix);
 	if (tls13)
-		tlsx_rec_write(tx, rec, prefix + rec->text, &type, 1);
+		tlsx_rec_write(rec, prefix + rec->text, &type, 1);
 
 	tlsx_nonce(c, c->rec_seq, NULL, nonce);
 	aad_len = tlsx_aad(c, c->rec_seq, type, clen, aad);
-	nsrc = tlsx_rec_src(tx, rec, prefix, clen);
-	ndst = tlsx_rec_segs(rec, prefix, clen, tx->dst, TLSX_TX_MEM_FRAGS);
+	nsrc = tlsx_rec_src(rec, prefix, clen);
+	ndst = tlsx_rec_segs(rec, prefix, clen, rec->dst, TLSX_TX_MEM_FRAGS);
 	if (WARN_ON_ONCE(nsrc < 0 || ndst < 0))
 		return -EINVAL;
-	err = tlsx_aead_seal_sg(&c->key, nonce, aad, aad_len, tx->src, nsrc,
-				tx->dst, ndst, clen, tag);
+	err = tlsx_aead_seal_sg(&c->key, nonce, aad, aad_len, rec->src, nsrc,
+				rec->dst, ndst, clen, tag);
 	if (err)
 		return err;
-	tlsx_rec_write(tx, rec, prefix + clen, tag, TLSX_TAG_LEN);
+	tlsx_rec_write(rec, prefix + clen, tag, TLSX_TAG_LEN);
 	tlsx_rec_put_spliced(rec);
 	/* 2^64 records under one key: the socket cannot go on (kTLS). */
 	if (tlsx_crypto_advance(c))
@@ -650,12 +651,12 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 
 		if (n) {
 			if (splice)
-				got = tlsx_rec_splice(tx, rec,
+				got = tlsx_rec_splice(rec,
 						      tlsx_tx_prefix(c) +
 						      rec->text,
 						      &msg->msg_iter, n);
 			else
-				got = tlsx_rec_copy(tx, rec,
+				got = tlsx_rec_copy(rec,
 						    tlsx_tx_prefix(c) +
 						    rec->text, n,
 						    &msg->msg_iter);
