@@ -103,6 +103,8 @@ FIXTURE_TEARDOWN(dropin)
 	unload("tlsx");
 	if (self->had_tls && !module_loaded("tls"))
 		load_with_modprobe("tls");
+	else if (!self->had_tls && module_loaded("tls"))
+		unload("tls");
 	load_tlsx("");
 }
 
