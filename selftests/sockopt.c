@@ -491,6 +491,25 @@ TEST_F(sockopt, getsockopt_tracks_records)
 	}
 }
 
+/*
+ * The last sequence number, 2^64 - 1: then the socket is in error
+ * (EBADMSG) rather than reuse a nonce.  tlsx sends that last record and
+ * fails the next send; kTLS 6.12 fails the send of the last record itself
+ * (it sets the error before handing the record to TCP).
+ */
+TEST_F(sockopt, rec_seq_wrap_ebadmsg)
+{
+	struct layout l = layout_of(variant->cipher);
+
+	memset(self->in.raw + l.seq, 0xff, 8);
+	ASSERT_EQ(0, set(self->cfd, TLS_TX, &self->in, self->in.len));
+	if (!is_ktls(variant->ulp))
+		EXPECT_EQ(5, send(self->cfd, "last!", 5, 0));
+	EXPECT_EQ(-1, send(self->cfd, "again", 5, 0));
+	EXPECT_EQ(EBADMSG, errno);
+	EXPECT_EQ(-1, send(self->cfd, "again", 5, 0));
+}
+
 TEST_F(sockopt, tx_zerocopy_ro)
 {
 	unsigned int val, big[2] = { 1, 0 };
