@@ -35,26 +35,90 @@ FIXTURE_VARIANT(rx)
 	unsigned short cipher;
 };
 
-#define RX_VARIANT(u, v, c, ctype)				\
-	FIXTURE_VARIANT_ADD(rx, u##_##v##_##c)			\
-	{							\
-		.ulp = #u,					\
-		.version = TLS_1_##v##_VERSION,			\
-		.cipher = ctype,				\
-	}
+FIXTURE_VARIANT_ADD(rx, tlsx_2_aes128gcm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_128,
+};
 
-RX_VARIANT(tlsx, 2, aes128gcm, TLS_CIPHER_AES_GCM_128);
-RX_VARIANT(tlsx, 3, aes128gcm, TLS_CIPHER_AES_GCM_128);
-RX_VARIANT(tlsx, 2, aes256gcm, TLS_CIPHER_AES_GCM_256);
-RX_VARIANT(tlsx, 3, aes256gcm, TLS_CIPHER_AES_GCM_256);
-RX_VARIANT(tlsx, 2, chacha, TLS_CIPHER_CHACHA20_POLY1305);
-RX_VARIANT(tlsx, 3, chacha, TLS_CIPHER_CHACHA20_POLY1305);
-RX_VARIANT(tls, 2, aes128gcm, TLS_CIPHER_AES_GCM_128);
-RX_VARIANT(tls, 3, aes128gcm, TLS_CIPHER_AES_GCM_128);
-RX_VARIANT(tls, 2, aes256gcm, TLS_CIPHER_AES_GCM_256);
-RX_VARIANT(tls, 3, aes256gcm, TLS_CIPHER_AES_GCM_256);
-RX_VARIANT(tls, 2, chacha, TLS_CIPHER_CHACHA20_POLY1305);
-RX_VARIANT(tls, 3, chacha, TLS_CIPHER_CHACHA20_POLY1305);
+FIXTURE_VARIANT_ADD(rx, tlsx_3_aes128gcm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(rx, tlsx_2_aes256gcm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(rx, tlsx_3_aes256gcm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(rx, tlsx_2_chacha)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(rx, tlsx_3_chacha)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_2_aes128gcm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_3_aes128gcm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_2_aes256gcm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_3_aes256gcm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_256,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_2_chacha)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_3_chacha)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
 
 #define WIRE_SIZE	(REC_MAX_WIRE * 4)
 
@@ -85,21 +149,33 @@ FIXTURE_TEARDOWN(rx)
 	free(self->wire);
 }
 
-static bool is13(const FIXTURE_VARIANT(rx) *variant)
+static bool is13(unsigned short version)
 {
-	return variant->version == TLS_1_3_VERSION;
+	return version == TLS_1_3_VERSION;
 }
 
-/* Seal one record into self->wire and send it; return its wire size. */
-static size_t send_rec(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(rx) *self, unsigned char type,
-		       const void *data, size_t len, size_t pad)
-{
-	size_t n = rec_seal(&self->rk, type, data, len, pad, self->wire);
+/* The peer: its socket, sealing state and record buffer. */
+struct peer {
+	int fd;
+	struct rec_key *rk;
+	unsigned char *wire;
+};
 
-	EXPECT_EQ((ssize_t)n, send(self->peer, self->wire, n, 0));
+/* Seal one record into the peer's buffer and send it. */
+static size_t peer_send(struct __test_metadata *_metadata,
+			const struct peer *p, unsigned char type,
+			const void *data, size_t len, size_t pad)
+{
+	size_t n = rec_seal(p->rk, type, data, len, pad, p->wire);
+
+	EXPECT_EQ((ssize_t)n, send(p->fd, p->wire, n, 0));
 	return n;
 }
+
+#define send_rec(md, self, type, data, len, pad)			\
+	peer_send(md, &(struct peer){ (self)->peer, &(self)->rk,	\
+				      (self)->wire },			\
+		  type, data, len, pad)
 
 /* recvmsg() with room for one cmsg; *type gets the record type or -1. */
 static ssize_t recv_type(int fd, void *buf, size_t len, int flags, int *type)
@@ -272,22 +348,23 @@ TEST_F(rx, peek_control_record)
 
 struct late_send {
 	struct __test_metadata *md;
-	FIXTURE_DATA(rx) *self;
+	struct peer p;
 };
 
 static void *send_later(void *arg)
 {
 	struct late_send *ls = arg;
-	struct __test_metadata *_metadata = ls->md;
 
 	usleep(200000);
-	send_rec(_metadata, ls->self, REC_TYPE_DATA, "world", 5, 0);
+	peer_send(ls->md, &ls->p, REC_TYPE_DATA, "world", 5, 0);
 	return NULL;
 }
 
 TEST_F(rx, waitall)
 {
-	struct late_send ls = { _metadata, self };
+	struct late_send ls = {
+		_metadata, { self->peer, &self->rk, self->wire }
+	};
 	unsigned char out[10];
 	pthread_t t;
 
@@ -300,7 +377,9 @@ TEST_F(rx, waitall)
 
 TEST_F(rx, rcvlowat)
 {
-	struct late_send ls = { _metadata, self };
+	struct late_send ls = {
+		_metadata, { self->peer, &self->rk, self->wire }
+	};
 	int lowat = 10;
 	unsigned char out[20];
 	pthread_t t;
@@ -342,12 +421,11 @@ TEST_F(rx, one_byte_writes)
 static void *send_big(void *arg)
 {
 	struct late_send *ls = arg;
-	struct __test_metadata *_metadata = ls->md;
 	static unsigned char in[REC_MAX_TEXT];
 
 	fill(in, sizeof(in), 11);
-	send_rec(_metadata, ls->self, REC_TYPE_DATA, in, sizeof(in), 0);
-	send_rec(_metadata, ls->self, REC_TYPE_DATA, in, sizeof(in), 0);
+	peer_send(ls->md, &ls->p, REC_TYPE_DATA, in, sizeof(in), 0);
+	peer_send(ls->md, &ls->p, REC_TYPE_DATA, in, sizeof(in), 0);
 	return NULL;
 }
 
@@ -356,7 +434,9 @@ TEST_F(rx, small_rcvbuf)
 {
 	static unsigned char in[REC_MAX_TEXT], out[REC_MAX_TEXT * 2];
 	struct timeval tv = { .tv_sec = 10 };
-	struct late_send ls = { _metadata, self };
+	struct late_send ls = {
+		_metadata, { self->peer, &self->rk, self->wire }
+	};
 	int rcvbuf = 4096;
 	size_t got = 0;
 	pthread_t t;
@@ -432,7 +512,7 @@ TEST_F(rx, oversized)
 	long long bad0 = ulp_stat("tlsx", "TlsxRxBadRecord");
 	unsigned char hdr[5] = { REC_TYPE_DATA, 3, 3 };
 	unsigned int len = REC_MAX_TEXT + REC_TAG + 1 +
-			   (is13(variant) ? 1 : 0) +
+			   (is13(variant->version) ? 1 : 0) +
 			   (self->rk.explicit_len);
 	unsigned char out[10];
 
@@ -452,7 +532,7 @@ TEST_F(rx, largest_allowed_length_waits)
 {
 	unsigned char hdr[5] = { REC_TYPE_DATA, 3, 3 };
 	unsigned int len = REC_MAX_TEXT + REC_TAG +
-			   (is13(variant) ? 1 : 0) + self->rk.explicit_len;
+			   (is13(variant->version) ? 1 : 0) + self->rk.explicit_len;
 	unsigned char out[10];
 
 	hdr[3] = len >> 8;
@@ -492,7 +572,7 @@ TEST_F(rx, tls13_padding)
 	unsigned char out[10];
 	int type;
 
-	if (!is13(variant))
+	if (!is13(variant->version))
 		SKIP(return, "TLS 1.3 only");
 	send_rec(_metadata, self, REC_TYPE_DATA, "pad", 3, 100);
 	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
@@ -510,7 +590,7 @@ TEST_F(rx, tls13_no_pad_violation)
 	unsigned char out[10];
 	int one = 1;
 
-	if (!is13(variant))
+	if (!is13(variant->version))
 		SKIP(return, "TLS 1.3 only");
 	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX_EXPECT_NO_PAD,
 				&one, sizeof(one)));
@@ -531,7 +611,7 @@ TEST_F(rx, key_update)
 	struct pollfd pfd;
 	int type;
 
-	if (!is13(variant))
+	if (!is13(variant->version))
 		SKIP(return, "TLS 1.3 only");
 	if (!strcmp(variant->ulp, "tls"))
 		SKIP(return, "kTLS 6.12 has no RX rekey (6.14 has)");
