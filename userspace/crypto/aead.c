@@ -131,13 +131,14 @@ static const struct tlsx_aead_ops *tlsx_aead_ops_for(u32 alg, u32 impl)
  * has VAES but not VPCLMULQDQ, so both are checked); AVX-512 F/BW/VL with
  * both on 512-bit vectors.  ChaCha20-Poly1305: SSSE3 (rotations by
  * byte shuffles), AVX2, AVX-512 F/BW/VL; the AVX-512 engine picks its
- * Poly1305 (IFMA or not) itself.
+ * Poly1305 (IFMA, else AVX2) itself.  AVX-512 also requires AVX2, which
+ * both AVX-512 engines use alongside (every AVX-512 CPU has it).
  */
 static bool tlsx_cpu_runs(u32 alg, enum tlsx_aead_impl impl)
 {
 	const struct tlsx_cpu *c = tlsx_cpu_features();
 	bool gcm = tlsx_alg_is_gcm(alg);
-	bool avx512 = c->avx512f && c->avx512bw && c->avx512vl;
+	bool avx512 = c->avx512f && c->avx512bw && c->avx512vl && c->avx2;
 
 	switch (impl) {
 	case TLSX_IMPL_AUTO:

@@ -73,7 +73,8 @@ TEST(offers_follow_cpu)
 			EXPECT_TRUE(c->avx2 && (!gcm || (c->vaes &&
 							 c->vpclmulqdq)));
 		if (tlsx_aead_impl_available(algs[a], TLSX_IMPL_AVX512))
-			EXPECT_TRUE(c->avx512f && c->avx512bw && c->avx512vl);
+			EXPECT_TRUE(c->avx512f && c->avx512bw && c->avx512vl &&
+				    c->avx2);
 	}
 	EXPECT_FALSE(tlsx_aead_impl_available(0, TLSX_IMPL_GENERIC));
 	EXPECT_FALSE(tlsx_aead_impl_available(4, TLSX_IMPL_AUTO));

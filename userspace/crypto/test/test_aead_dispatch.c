@@ -466,7 +466,7 @@ static bool expect_offered(const struct tlsx_cpu *c, enum tlsx_aead_alg alg,
 			   enum tlsx_aead_impl i)
 {
 	bool gcm = alg != TLSX_AEAD_CHACHA20_POLY1305;
-	bool avx512 = c->avx512f && c->avx512bw && c->avx512vl;
+	bool avx512 = c->avx512f && c->avx512bw && c->avx512vl && c->avx2;
 	bool cpu;
 
 	switch (i) {
