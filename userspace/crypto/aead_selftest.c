@@ -25,14 +25,6 @@
 #include "aead.h"
 #include "aead_kat.h"
 
-/*
- * The kernel's noinline, for userspace (until platform.h has it): it
- * keeps the key and the message in separate frames.
- */
-#ifndef noinline
-#define noinline __attribute__((__noinline__))
-#endif
-
 #define TLSX_SELFTEST_MAX	1024
 #define TLSX_SELFTEST_KAT_MAX	272
 

@@ -66,6 +66,9 @@ typedef int64_t s64;
 #ifndef __aligned
 #define __aligned(x) __attribute__((__aligned__(x)))
 #endif
+#ifndef noinline
+#define noinline __attribute__((__noinline__))
+#endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
