@@ -76,6 +76,13 @@ void tlsx_chacha20_xor_ssse3(const u32 key[8], const u32 nonce[3],
 void tlsx_chacha20_xor0_ssse3(const u32 key[8], const u32 nonce[3],
 			      u8 otk[32], const u8 *src, u8 *dst,
 			      size_t len);
+/* The same, VEX-encoded (needs AVX): immune to dirty upper halves. */
+void tlsx_chacha20_xor_ssse3_vex(const u32 key[8], const u32 nonce[3],
+				 u32 counter, const u8 *src, u8 *dst,
+				 size_t len);
+void tlsx_chacha20_xor0_ssse3_vex(const u32 key[8], const u32 nonce[3],
+				  u8 otk[32], const u8 *src, u8 *dst,
+				  size_t len);
 
 /* Eight blocks at a time in 256-bit vectors (chacha_avx2.c). */
 #define TLSX_CHACHA_FIRST_AVX2	512
