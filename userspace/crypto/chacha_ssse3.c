@@ -177,21 +177,37 @@ TARGET static __always_inline void chacha20_x4_setup(__m128i in[16],
 	in[15] = _mm_set1_epi32(nonce[2]);
 }
 
+/* The rounds, out of line once per encoding (a smaller frame). */
+TARGET static noinline void chacha20_x4_sse(const __m128i in[16],
+					    __m128i out[16])
+{
+	chacha20_x4(in, out);
+}
+
+VEX_TARGET static noinline void chacha20_x4_vex(const __m128i in[16],
+						__m128i out[16])
+{
+	chacha20_x4(in, out);
+}
+
+typedef void (*chacha20_x4_fn)(const __m128i in[16], __m128i out[16]);
+
 TARGET static __always_inline void chacha20_xor_x4(const u32 key[8],
 						  const u32 nonce[3],
 						  u32 counter, const u8 *src,
-						  u8 *dst, size_t len)
+						  u8 *dst, size_t len,
+						  chacha20_x4_fn core)
 {
 	__m128i in[16], ks[16];
 
 	chacha20_x4_setup(in, key, nonce, counter);
 	for (; len >= 256; len -= 256, src += 256, dst += 256) {
-		chacha20_x4(in, ks);
+		core(in, ks);
 		xor_x4(ks, src, dst, 256);
 		in[12] = _mm_add_epi32(in[12], _mm_set1_epi32(4));
 	}
 	if (len) {
-		chacha20_x4(in, ks);
+		core(in, ks);
 		xor_x4(ks, src, dst, len);
 	}
 	memzero_explicit(ks, sizeof(ks));
@@ -202,12 +218,13 @@ TARGET static __always_inline void chacha20_xor_x4(const u32 key[8],
 TARGET static __always_inline void chacha20_xor0_x4(const u32 key[8],
 						   const u32 nonce[3],
 						   u8 otk[32], const u8 *src,
-						   u8 *dst, size_t len)
+						   u8 *dst, size_t len,
+						   chacha20_x4_fn core)
 {
 	__m128i in[16], ks[16];
 
 	chacha20_x4_setup(in, key, nonce, 0);
-	chacha20_x4(in, ks);
+	core(in, ks);
 	_mm_storeu_si128((__m128i *)otk, ks[0]);
 	_mm_storeu_si128((__m128i *)(otk + 16), ks[1]);
 	xor_x4(ks + 4, src, dst, len);
@@ -220,14 +237,14 @@ TARGET void tlsx_chacha20_xor_ssse3(const u32 key[8], const u32 nonce[3],
 				    u32 counter, const u8 *src, u8 *dst,
 				    size_t len)
 {
-	chacha20_xor_x4(key, nonce, counter, src, dst, len);
+	chacha20_xor_x4(key, nonce, counter, src, dst, len, chacha20_x4_sse);
 }
 
 TARGET void tlsx_chacha20_xor0_ssse3(const u32 key[8], const u32 nonce[3],
 				     u8 otk[32], const u8 *src, u8 *dst,
 				     size_t len)
 {
-	chacha20_xor0_x4(key, nonce, otk, src, dst, len);
+	chacha20_xor0_x4(key, nonce, otk, src, dst, len, chacha20_x4_sse);
 }
 
 /*
@@ -238,7 +255,7 @@ VEX_TARGET void tlsx_chacha20_xor_ssse3_vex(const u32 key[8],
 					    const u32 nonce[3], u32 counter,
 					    const u8 *src, u8 *dst, size_t len)
 {
-	chacha20_xor_x4(key, nonce, counter, src, dst, len);
+	chacha20_xor_x4(key, nonce, counter, src, dst, len, chacha20_x4_vex);
 }
 
 VEX_TARGET void tlsx_chacha20_xor0_ssse3_vex(const u32 key[8],
@@ -246,5 +263,5 @@ VEX_TARGET void tlsx_chacha20_xor0_ssse3_vex(const u32 key[8],
 					     const u8 *src, u8 *dst,
 					     size_t len)
 {
-	chacha20_xor0_x4(key, nonce, otk, src, dst, len);
+	chacha20_xor0_x4(key, nonce, otk, src, dst, len, chacha20_x4_vex);
 }
