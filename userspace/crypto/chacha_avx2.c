@@ -8,6 +8,10 @@
  * fill the 16 YMM registers, so the compiler keeps a few on the stack
  * during the rounds.
  *
+ * Whole KiBs run sixteen blocks per pass, as two interleaved sets of eight
+ * (chacha20_x16_pass(), which explains why and how); the rest runs eight
+ * blocks per pass.
+ *
  * Each group of eight blocks (512 bytes) is XORed 32 bytes at a time; in
  * a partial last group the whole 32-byte pieces are XORed directly and
  * the last few bytes through a stack buffer (the length is public) that
