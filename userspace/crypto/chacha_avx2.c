@@ -49,7 +49,7 @@ X8_TARGET static inline __m256i rol_avx2(__m256i v, int n)
  * The last, partial piece: through a stack buffer (the length is public)
  * that is wiped afterwards.
  */
-X8_TARGET static void x8_xor_partial(const u8 *src, u8 *dst, size_t n,
+X8_TARGET static noinline void x8_xor_partial(const u8 *src, u8 *dst, size_t n,
 				     __m256i ks)
 {
 	u8 buf[32] __aligned(32);
@@ -112,7 +112,8 @@ struct x16_home {
 
 /*
  * Finish one set of eight blocks whose state is @st: add the input of
- * blocks @counter.., transpose and XOR 512 bytes of @src into @dst (the
+ * blocks @counter.., transpose and XOR @len bytes (at most 512) of @src
+ * into @dst (the
  * template's code, which names its state x0..x15 and its text src, dst,
  * len).  Out of line, so that chacha20_x16_pass() need not find stack
  * room for the spills of the transposition on top of its own: each frame
@@ -121,13 +122,12 @@ struct x16_home {
 X8_TARGET static noinline void x8_finish(const __m256i st[16],
 					 const u32 key[8],
 					 const u32 nonce[3], u32 counter,
-					 const u8 *src, u8 *dst)
+					 const u8 *src, u8 *dst, size_t len)
 {
 	__m256i x0 = st[0], x1 = st[1], x2 = st[2], x3 = st[3];
 	__m256i x4 = st[4], x5 = st[5], x6 = st[6], x7 = st[7];
 	__m256i x8 = st[8], x9 = st[9], x10 = st[10], x11 = st[11];
 	__m256i x12 = st[12], x13 = st[13], x14 = st[14], x15 = st[15];
-	const size_t len = 512;
 
 	X8_ADD_INPUT(counter);
 	X8_TRANSPOSE4(x0, x1, x2, x3);
@@ -154,21 +154,29 @@ X8_TARGET static noinline void x8_finish(const __m256i st[16],
  * 736 bytes, the caller 640 (@b), x8_finish() 96.  The stack holds
  * state, not the key: the input is broadcast again from @key for the
  * final addition.
+ *
+ * @len bytes (at most 1024) are XORed.  When @with_otk, block 0 is
+ * computed alongside in scalar registers, as in chacha20_x8_pass(), and
+ * its first 32 bytes go to @otk: the first pass of a 1 KiB record.
  */
-X8_TARGET static noinline void chacha20_x16_pass(const u32 key[8],
-						 const u32 nonce[3],
-						 u32 counter,
-						 const u8 *src_all,
-						 u8 *dst_all,
-						 __m256i b[16])
+X8_TARGET static __always_inline void chacha20_x16(const u32 key[8],
+						   const u32 nonce[3],
+						   u32 counter,
+						   const u8 *src_all,
+						   u8 *dst_all, size_t len,
+						   __m256i b[16],
+						   bool with_otk, u8 *otk)
 {
 	__m256i a0, a1, a2, a3, a4, a5, a6, a7;
 	__m256i a8, a9, a10, a11, a12, a13, a14, a15;
 	__m256i x0, x1, x2, x3, x4, x5, x6, x7;
 	__m256i x8, x9, x10, x11, x12, x13, x14, x15;
+	u32 s[16];
 	int i;
 
 	X8_LOAD(counter);
+	if (with_otk)
+		chacha20_s_setup(s, key, nonce);
 	a0 = x0; a1 = x1; a2 = x2; a3 = x3; a4 = x4; a5 = x5; a6 = x6;
 	a7 = x7; a8 = x8; a9 = x9; a10 = x10; a11 = x11; a12 = x12;
 	a13 = x13; a14 = x14; a15 = x15;
@@ -179,28 +187,67 @@ X8_TARGET static noinline void chacha20_x16_pass(const u32 key[8],
 	for (i = 0; i < 10; i++) {
 		X16_QR(a0, a4, a8, a12, b[0], b[4], b[8], b[12]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 0);
 		X16_QR(a1, a5, a9, a13, b[1], b[5], b[9], b[13]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 1);
 		X16_QR(a2, a6, a10, a14, b[2], b[6], b[10], b[14]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 2);
 		X16_QR(a3, a7, a11, a15, b[3], b[7], b[11], b[15]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 3);
 		X16_QR(a0, a5, a10, a15, b[0], b[5], b[10], b[15]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 4);
 		X16_QR(a1, a6, a11, a12, b[1], b[6], b[11], b[12]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 5);
 		X16_QR(a2, a7, a8, a13, b[2], b[7], b[8], b[13]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 6);
 		X16_QR(a3, a4, a9, a14, b[3], b[4], b[9], b[14]);
 		X16_HOME(b);
+		if (with_otk)
+			S_QR(s, 7);
 	}
+	if (with_otk)
+		chacha20_s_otk(s, key, otk);
 	/* The second set from its home, then the first one in its place. */
-	x8_finish(b, key, nonce, counter + 8, src_all + 512, dst_all + 512);
+	if (len > 512)
+		x8_finish(b, key, nonce, counter + 8, src_all + 512,
+			  dst_all + 512, len - 512);
 	b[0] = a0; b[1] = a1; b[2] = a2; b[3] = a3;
 	b[4] = a4; b[5] = a5; b[6] = a6; b[7] = a7;
 	b[8] = a8; b[9] = a9; b[10] = a10; b[11] = a11;
 	b[12] = a12; b[13] = a13; b[14] = a14; b[15] = a15;
-	x8_finish(b, key, nonce, counter, src_all, dst_all);
+	x8_finish(b, key, nonce, counter, src_all, dst_all,
+		  len < 512 ? len : 512);
+}
+
+X8_TARGET static noinline void chacha20_x16_pass(const u32 key[8],
+						 const u32 nonce[3],
+						 u32 counter, const u8 *src,
+						 u8 *dst, __m256i b[16])
+{
+	chacha20_x16(key, nonce, counter, src, dst, 1024, b, false, NULL);
+}
+
+/* The first pass of an operation, from block 1, block 0 alongside. */
+X8_TARGET static noinline void chacha20_x16_pass0(const u32 key[8],
+						  const u32 nonce[3],
+						  u8 otk[32], const u8 *src,
+						  u8 *dst, size_t len,
+						  __m256i b[16])
+{
+	chacha20_x16(key, nonce, 1, src, dst, len, b, true, otk);
 }
 
 /* Less than 1 KiB: eight blocks per pass, then a last block in scalar. */
@@ -246,10 +293,28 @@ X8_TARGET void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 		chacha20_xor_x8(key, nonce, counter, src, dst, len);
 }
 
-/* The first pass: block 0 in scalar registers alongside blocks 1-8. */
+X8_TARGET static noinline void chacha20_x8_pass0(const u32 key[8],
+						 const u32 nonce[3],
+						 u8 otk[32], const u8 *src,
+						 u8 *dst, size_t len)
+{
+	chacha20_x8_pass(key, nonce, 1, src, dst, len, true, otk);
+}
+
+/*
+ * The first pass: block 0 in scalar registers alongside blocks 1-8, or
+ * 1-16 beyond 512 bytes (a 1 KiB record then takes one pass, not two).
+ */
 X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 				       u8 otk[32], const u8 *src, u8 *dst,
 				       size_t len)
 {
-	chacha20_x8_pass(key, nonce, 1, src, dst, len, true, otk);
+	__m256i home[16];
+
+	if (len <= 512) {
+		chacha20_x8_pass0(key, nonce, otk, src, dst, len);
+		return;
+	}
+	chacha20_x16_pass0(key, nonce, otk, src, dst, len, home);
+	memzero_explicit(home, sizeof(home));
 }

@@ -85,7 +85,7 @@ void tlsx_chacha20_xor0_ssse3_vex(const u32 key[8], const u32 nonce[3],
 				  size_t len);
 
 /* Eight blocks at a time in 256-bit vectors (chacha_avx2.c). */
-#define TLSX_CHACHA_FIRST_AVX2	512
+#define TLSX_CHACHA_FIRST_AVX2	1024
 void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 			    u32 counter, const u8 *src, u8 *dst, size_t len);
 void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
