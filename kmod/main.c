@@ -149,6 +149,8 @@ static int tlsx_sock_shutdown(struct socket *sock, int how)
 static void tlsx_build_protos(struct proto prot[2][2],
 			      const struct proto *base)
 {
+	int tx;
+
 	prot[0][0] = *base;
 	prot[0][0].setsockopt = tlsx_setsockopt;
 	prot[0][0].getsockopt = tlsx_getsockopt;
@@ -159,13 +161,12 @@ static void tlsx_build_protos(struct proto prot[2][2],
 	prot[1][0].sendmsg = tlsx_sendmsg;
 	prot[1][0].splice_eof = tlsx_splice_eof;
 
-	prot[0][1] = prot[0][0];
-	prot[0][1].recvmsg = tlsx_recvmsg;
-	prot[0][1].sock_is_readable = tlsx_sock_is_readable;
-
-	prot[1][1] = prot[1][0];
-	prot[1][1].recvmsg = tlsx_recvmsg;
-	prot[1][1].sock_is_readable = tlsx_sock_is_readable;
+	/* RX on: the same table as with RX off, plus the RX hooks. */
+	for (tx = 0; tx < 2; tx++) {
+		prot[tx][1] = prot[tx][0];
+		prot[tx][1].recvmsg = tlsx_recvmsg;
+		prot[tx][1].sock_is_readable = tlsx_sock_is_readable;
+	}
 }
 
 /*
@@ -174,23 +175,21 @@ static void tlsx_build_protos(struct proto prot[2][2],
  */
 static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b)
 {
+	int tx;
+
 	ops[0][0] = *b;
 
 	ops[1][0] = ops[0][0];
 	ops[1][0].splice_eof = tlsx_splice_eof;
 	ops[1][0].shutdown = tlsx_sock_shutdown;
 
-	ops[0][1] = ops[0][0];
-	ops[0][1].splice_read = tlsx_splice_read;
-	ops[0][1].poll = tlsx_poll;
-	ops[0][1].read_sock = NULL;
-	ops[0][1].read_skb = NULL;
-
-	ops[1][1] = ops[1][0];
-	ops[1][1].splice_read = tlsx_splice_read;
-	ops[1][1].poll = tlsx_poll;
-	ops[1][1].read_sock = NULL;
-	ops[1][1].read_skb = NULL;
+	for (tx = 0; tx < 2; tx++) {
+		ops[tx][1] = ops[tx][0];
+		ops[tx][1].splice_read = tlsx_splice_read;
+		ops[tx][1].poll = tlsx_poll;
+		ops[tx][1].read_sock = NULL;
+		ops[tx][1].read_skb = NULL;
+	}
 }
 
 /*
