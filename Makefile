@@ -55,6 +55,17 @@ CT_SRCS := $(wildcard userspace/*/test/ct_*.c)
 CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
 TEST_LIBS := -lcrypto -lpthread
 
+# --- fuzz targets: userspace/*/fuzz/fuzz_*.c, libFuzzer under clang ---
+# They link the handshake sources (and cpu.c) built again by clang with
+# the sanitizers; `make test-unit` runs each FUZZ_SECONDS from its seed
+# corpus, `make fuzz FUZZ_SECONDS=600` longer.
+FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c)
+FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
+FUZZ_CC := clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(CRYPTO)/cpu.c $(HS_SRCS))
+FUZZ_SECONDS ?= 10
+
 # --- tools ------------------------------------------------------------
 BENCH_SRCS := $(wildcard tools/bench/*.c)
 BENCH := $(if $(BENCH_SRCS),$(B)/bin/tlsx-bench)
@@ -66,7 +77,7 @@ SELFTESTS := $(patsubst selftests/%.c,$(B)/selftests/%,$(SELFTEST_SRCS))
 MODULE := tlsx.ko
 
 .PHONY: all help deps lib tests module selftests test test-unit test-vm \
-	lint bench bench-crypto clean print-kdir test-compat test-debug bench-vm
+	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm
 
 all: lib tests $(BENCH) selftests module
 
@@ -78,6 +89,7 @@ help:
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make bench      benchmarks"
+	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
@@ -108,7 +120,22 @@ $(B)/obj-asan/%.o: %.c | $(KSRC)
 	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(SAN) -MMD -MP \
 		-c $< -o $@
 
-tests: $(TESTS) $(TESTS_ASAN) $(CT_TESTS)
+tests: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
+
+$(B)/obj-fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
+		-fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c $< -o $@
+
+vpath fuzz_%.c $(sort $(dir $(FUZZ_SRCS)))
+
+$(B)/fuzz/%: %.c $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
+		-fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_LIB_OBJS) -o $@
+
+fuzz: $(FUZZ)
+	@tools/run-tests $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
 
 vpath test_%.c $(sort $(dir $(TEST_SRCS)))
 vpath ct_%.c $(sort $(dir $(CT_SRCS)))
@@ -157,11 +184,12 @@ $(MODULE): $(KBUILD_SRCS)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # --- tests ------------------------------------------------------------
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS)
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
-		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)')
+		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') \
+		$(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
 
 test-vm: $(MODULE) $(SELFTESTS)
 	@mkdir -p $(B)/results
@@ -194,13 +222,14 @@ bench: bench-crypto
 
 bench-crypto: $(BENCH)
 	$(BENCH) crypto
+	$(BENCH) hs
 
 clean:
 	rm -rf $(B)
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
--include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d)
+-include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*.d)
 
 print-kdir:
 	@echo $(KDIR)

@@ -23,6 +23,8 @@ int bench_crypto(int argc, char **argv);
 void bench_crypto_usage(void);
 int bench_kmod(int argc, char **argv);
 void bench_kmod_usage(void);
+int bench_hs(int argc, char **argv);
+void bench_hs_usage(void);
 
 /* --- clock ----------------------------------------------------------- */
 

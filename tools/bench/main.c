@@ -3,6 +3,7 @@
  * tlsx-bench - tlsx's benchmarks, one subcommand each:
  *
  *	tlsx-bench crypto [OPTIONS]	AEAD seal/open against OpenSSL
+ *	tlsx-bench hs [OPTIONS]		handshake primitives against OpenSSL
  *	tlsx-bench kmod [OPTIONS]	tlsx.ko against tls (in the VM)
  *
  * A new benchmark adds a file with its entry point and a line in
@@ -21,6 +22,12 @@ static const struct bench_cmd bench_cmds[] = {
 		.summary = "AEAD seal/open per implementation vs OpenSSL EVP",
 		.fn = bench_crypto,
 		.usage = bench_crypto_usage,
+	},
+	{
+		.name = "hs",
+		.summary = "hashes, HKDF, X25519, P-256, Ed25519, RSA vs OpenSSL",
+		.fn = bench_hs,
+		.usage = bench_hs_usage,
 	},
 	{
 		.name = "kmod",

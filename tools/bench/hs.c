@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hs.c - "tlsx-bench hs": the handshake primitives (hashes, HKDF,
+ * X25519, P-256, Ed25519, RSA) against OpenSSL.
+ *
+ * Each operation runs in batches of about --batch-ms milliseconds, tlsx
+ * and OpenSSL alternately for --rounds rounds (who goes first alternates
+ * too).  Reported: the median time per operation with its spread over
+ * rounds, operations per second, and the ratio tlsx/OpenSSL as the
+ * median of the per-round ratios (both sides ran back to back under the
+ * same load: below 1, tlsx is faster), beside the issue's target.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include <openssl/crypto.h>
+
+#include "bench.h"
+#include "hs_bench.h"
+
+#define MAX_ROUNDS	1001
+
+struct hs_opts {
+	int rounds;
+	double batch_ms;
+	const char *only;	/* substring of the operation names */
+};
+
+/* Operations per batch so that one batch lasts about @batch_ms. */
+static size_t calibrate(int (*fn)(void *), void *st, double batch_ms)
+{
+	size_t n = 1;
+
+	for (;;) {
+		uint64_t t0 = bench_now_ns(), t;
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			fn(st);
+		t = bench_now_ns() - t0;
+		if (t >= batch_ms * 1e6 / 4 || n >= (1u << 24))
+			return (size_t)((double)n * batch_ms * 1e6 /
+					(double)(t ? t : 1)) + 1;
+		n *= 4;
+	}
+}
+
+/* ns per operation of one batch of @n; -1 when an operation failed. */
+static double batch(int (*fn)(void *), void *st, size_t n)
+{
+	uint64_t t0 = bench_now_ns();
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad |= fn(st);
+	if (bad)
+		return -1;
+	return (double)(bench_now_ns() - t0) / (double)n;
+}
+
+static int run_op(const struct hs_bench_op *op, const struct hs_opts *o)
+{
+	double t[MAX_ROUNDS], e[MAX_ROUNDS], r[MAX_ROUNDS];
+	struct bench_stats ts, es, rs;
+	size_t nt, ne;
+	char a[48], b[48];
+	void *st;
+	int i;
+
+	st = op->setup();
+	if (!st) {
+		fprintf(stderr, "hs: %s: setup or cross-check failed\n",
+			op->name);
+		return -1;
+	}
+	nt = calibrate(op->tlsx, st, o->batch_ms);
+	ne = calibrate(op->openssl, st, o->batch_ms);
+	for (i = 0; i < o->rounds; i++) {
+		if (i % 2) {
+			e[i] = batch(op->openssl, st, ne);
+			t[i] = batch(op->tlsx, st, nt);
+		} else {
+			t[i] = batch(op->tlsx, st, nt);
+			e[i] = batch(op->openssl, st, ne);
+		}
+		if (t[i] < 0 || e[i] < 0) {
+			fprintf(stderr, "hs: %s: an operation failed\n",
+				op->name);
+			op->teardown(st);
+			return -1;
+		}
+		r[i] = t[i] / e[i];
+	}
+	op->teardown(st);
+	ts = bench_summarize(t, (size_t)o->rounds);
+	es = bench_summarize(e, (size_t)o->rounds);
+	rs = bench_summarize(r, (size_t)o->rounds);
+	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", ts.median, ts.min, ts.max);
+	snprintf(b, sizeof(b), "%.0f [%.0f-%.0f]", es.median, es.min, es.max);
+	printf("%-28s %24s %9.0f %24s %9.0f %6.3f", op->name, a,
+	       1e9 / ts.median, b, 1e9 / es.median, rs.median);
+	if (op->bytes)
+		printf("  %.2f/%.2f c/B", ts.median * bench_tsc_per_ns() /
+		       (double)op->bytes, es.median * bench_tsc_per_ns() /
+		       (double)op->bytes);
+	if (op->target > 0)
+		printf("  target <= %.2f %s", op->target,
+		       rs.median <= op->target ? "met" : "NOT MET");
+	putchar('\n');
+	fflush(stdout);
+	return 0;
+}
+
+void bench_hs_usage(void)
+{
+	fprintf(stderr,
+		"Usage: tlsx-bench hs [--rounds N] [--batch-ms MS] [--only S]\n"
+		"  --rounds N   alternating rounds per operation (15)\n"
+		"  --batch-ms   length of one timed batch (20)\n"
+		"  --only S     operations whose name contains S\n");
+}
+
+int bench_hs(int argc, char **argv)
+{
+	const struct hs_bench_op *const tables[] = {
+		hs_bench_sha2, hs_bench_hkdf, hs_bench_x25519,
+		hs_bench_p256, hs_bench_ed25519, hs_bench_rsa,
+	};
+	static const struct option lopts[] = {
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "batch-ms", required_argument, NULL, 'b' },
+		{ "only", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hs_opts o = { .rounds = 15, .batch_ms = 20, .only = NULL };
+	const struct hs_bench_op *op;
+	int c, fails = 0;
+	size_t i;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			o.rounds = atoi(optarg);
+			break;
+		case 'b':
+			o.batch_ms = atof(optarg);
+			break;
+		case 'o':
+			o.only = optarg;
+			break;
+		default:
+			bench_hs_usage();
+			return 2;
+		}
+	}
+	if (optind != argc || o.rounds < 1 || o.rounds > MAX_ROUNDS ||
+	    o.batch_ms <= 0) {
+		bench_hs_usage();
+		return 2;
+	}
+	printf("# tlsx-bench hs: TSC %.3f GHz, %s\n", bench_tsc_per_ns(),
+	       OpenSSL_version(OPENSSL_VERSION));
+	printf("# %d rounds of ~%.0f ms batches per side, alternating\n",
+	       o.rounds, o.batch_ms);
+	printf("# median [min-max] ns per operation; ratio: median of the\n");
+	printf("# per-round ratios tlsx/OpenSSL; c/B: TSC cycles per byte\n");
+	printf("%-28s %24s %9s %24s %9s %6s\n", "operation", "tlsx ns",
+	       "op/s", "openssl ns", "op/s", "ratio");
+	for (i = 0; i < ARRAY_SIZE(tables); i++) {
+		if (!tables[i])
+			continue;
+		for (op = tables[i]; op->name; op++) {
+			if (o.only && !strstr(op->name, o.only))
+				continue;
+			if (run_op(op, &o))
+				fails++;
+		}
+	}
+	return fails ? 1 : 0;
+}
