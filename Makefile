@@ -64,6 +64,7 @@ FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(CRYPTO)/cpu.c $(HS_SRCS))
+FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
 
 # --- tools ------------------------------------------------------------
@@ -129,10 +130,14 @@ $(B)/obj-fuzz/%.o: %.c
 
 vpath fuzz_%.c $(sort $(dir $(FUZZ_SRCS)))
 
-$(B)/fuzz/%: %.c $(FUZZ_LIB_OBJS)
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/fuzz/%: %.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
-		-fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_LIB_OBJS) -o $@
+		-fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_LIB) -o $@
 
 fuzz: $(FUZZ)
 	@tools/run-tests $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
