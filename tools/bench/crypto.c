@@ -36,6 +36,7 @@
 #include <openssl/evp.h>
 
 #include "aead.h"
+#include "../../userspace/crypto/test/aead_evp.h"
 #include "bench.h"
 
 #define AD_LEN		5
@@ -65,19 +66,6 @@ struct record {
 	EVP_CIPHER_CTX *evp;
 	unsigned long failures;
 };
-
-static const EVP_CIPHER *evp_cipher(enum tlsx_aead_alg alg)
-{
-	switch (alg) {
-	case TLSX_AEAD_AES_128_GCM:
-		return EVP_aes_128_gcm();
-	case TLSX_AEAD_AES_256_GCM:
-		return EVP_aes_256_gcm();
-	case TLSX_AEAD_CHACHA20_POLY1305:
-		return EVP_chacha20_poly1305();
-	}
-	return NULL;
-}
 
 /* The nonce of the next sealed record: the last 8 bytes count up. */
 static void next_nonce(struct record *r)
@@ -207,7 +195,7 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 			tlsx_aead_impl_name(impl), ret);
 		return -1;
 	}
-	if (!EVP_EncryptInit_ex(r->evp, evp_cipher(alg), NULL, r->key,
+	if (!EVP_EncryptInit_ex(r->evp, aead_evp_cipher(alg), NULL, r->key,
 				r->nonce))
 		return -1;
 
@@ -227,7 +215,7 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 		r->out = t;
 		EVP_CIPHER_CTX_free(r->evp);
 		r->evp = EVP_CIPHER_CTX_new();
-		if (!r->evp || !EVP_DecryptInit_ex(r->evp, evp_cipher(alg),
+		if (!r->evp || !EVP_DecryptInit_ex(r->evp, aead_evp_cipher(alg),
 						   NULL, r->key, r->nonce))
 			return -1;
 		if (!evp_open_one(r) ||

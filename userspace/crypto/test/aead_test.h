@@ -17,6 +17,7 @@
 #include <openssl/evp.h>
 
 #include "aead.h"
+#include "aead_evp.h"
 
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
@@ -70,19 +71,6 @@ static inline void rng_fill(u64 *s, u8 *p, size_t n)
 
 /* --- OpenSSL as the reference --------------------------------------------- */
 
-static inline const EVP_CIPHER *ref_cipher(enum tlsx_aead_alg alg)
-{
-	switch (alg) {
-	case TLSX_AEAD_AES_128_GCM:
-		return EVP_aes_128_gcm();
-	case TLSX_AEAD_AES_256_GCM:
-		return EVP_aes_256_gcm();
-	case TLSX_AEAD_CHACHA20_POLY1305:
-		return EVP_chacha20_poly1305();
-	}
-	return NULL;
-}
-
 /*
  * Seal with OpenSSL: @len bytes of @pt to @ct, tag to @tag.  Returns 0.
  * @pt and @ct may be NULL when @len is 0.
@@ -95,7 +83,7 @@ static inline int ref_seal(enum tlsx_aead_alg alg, const u8 *key,
 	u8 dummy[16];
 	int outl, ok;
 
-	ok = ctx && EVP_EncryptInit_ex(ctx, ref_cipher(alg), NULL, key,
+	ok = ctx && EVP_EncryptInit_ex(ctx, aead_evp_cipher(alg), NULL, key,
 				       nonce);
 	if (ok && ad_len)
 		ok = EVP_EncryptUpdate(ctx, NULL, &outl, ad, (int)ad_len);
@@ -119,7 +107,7 @@ static inline int ref_open(enum tlsx_aead_alg alg, const u8 *key,
 	u8 dummy[16];
 	int outl, ok;
 
-	ok = ctx && EVP_DecryptInit_ex(ctx, ref_cipher(alg), NULL, key,
+	ok = ctx && EVP_DecryptInit_ex(ctx, aead_evp_cipher(alg), NULL, key,
 				       nonce);
 	if (ok && ad_len)
 		ok = EVP_DecryptUpdate(ctx, NULL, &outl, ad, (int)ad_len);
