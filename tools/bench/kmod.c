@@ -8,8 +8,11 @@
  * --mib MiB file, recv() of records), every round measures tlsx and tls
  * one after the other, alternating who goes first, on a fresh loopback
  * pair each time.  Reported per row: the median MB/s over the rounds with
- * its min-max, and the ratio of the medians tlsx/tls (above 1: tlsx is
- * faster).  Then per-socket memory with TX and RX keys set, for both.
+ * its min-max, the ratio of the medians tlsx/tls (above 1: tlsx is
+ * faster), and the median with min-max of the per-round ratios: the two
+ * transfers of a round ran back to back under the same load, so on a
+ * shared machine that ratio drifts less than the MB/s do.  Then
+ * per-socket memory with TX and RX keys set, for both.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -140,8 +143,8 @@ static int make_file(const char *path, size_t bytes)
 static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 		enum kmod_mode mode, int file, const struct kmod_records *r)
 {
-	double mbs[2][MAX_ROUNDS];
-	struct bench_stats st[2];
+	double mbs[2][MAX_ROUNDS], ratio[MAX_ROUNDS];
+	struct bench_stats st[2], rs;
 	int round, k, u, err[2] = { 0 };
 
 	for (round = 0; round < o->rounds; round++)
@@ -153,6 +156,9 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 			if (mbs[u][round] < 0)
 				err[u] = (int)mbs[u][round];
 		}
+	for (round = 0; round < o->rounds; round++)
+		ratio[round] = mbs[0][round] / mbs[1][round];
+	rs = bench_summarize(ratio, o->rounds);
 	printf("%-17s %-9s", c->name, mode_names[mode]);
 	for (u = 0; u < 2; u++) {
 		if (err[u]) {
@@ -164,7 +170,8 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 		       st[u].max);
 	}
 	if (!err[0] && !err[1])
-		printf(" %8.2f", st[0].median / st[1].median);
+		printf(" %8.2f %6.2f (%4.2f-%4.2f)", st[0].median / st[1].median,
+		       rs.median, rs.min, rs.max);
 	printf("\n");
 	fflush(stdout);
 }
@@ -200,9 +207,10 @@ int bench_kmod(int argc, char **argv)
 	}
 	printf("tlsx-bench kmod: TLS 1.%d, %zu MiB per transfer, %d rounds\n",
 	       o.tls12 ? 2 : 3, o.mib, o.rounds);
-	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians\n");
-	printf("%-17s %-9s %27s %27s %8s\n", "cipher", "mode", "tlsx",
-	       "tls", "tlsx/tls");
+	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians;\n");
+	printf("per round: median (min-max) of the per-round ratios\n");
+	printf("%-17s %-9s %27s %27s %8s %18s\n", "cipher", "mode", "tlsx",
+	       "tls", "tlsx/tls", "per round");
 	for (i = 0; i < n; i++) {
 		err = kmod_records_build(&ciphers[i], o.mib << 20, &rec);
 		if (err) {
