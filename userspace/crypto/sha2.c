@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sha2.c - the choice of SHA-256/SHA-512 block functions, made once, and
+ * struct tlsx_hash, one interface over SHA-256, SHA-384 and SHA-512.
+ */
+#include <stdlib.h>
+
+#include "platform.h"
+#include "sha2.h"
+#include "sha2_impl.h"
+
+struct sha2_choice {
+	void (*sha256)(u32 h[8], const u8 *p, size_t nblocks);
+	void (*sha512)(u64 h[8], const u8 *p, size_t nblocks);
+	const char *sha256_name;
+	const char *sha512_name;
+};
+
+static void sha256_resolve(u32 h[8], const u8 *p, size_t nblocks);
+static void sha512_resolve(u64 h[8], const u8 *p, size_t nblocks);
+
+/*
+ * The cached choice: the pointers start at the resolvers, which pick once
+ * and overwrite them.  Threads racing on the first call compute and store
+ * the same values.
+ */
+void (*tlsx_sha256_blocks)(u32 h[8], const u8 *p, size_t n) = sha256_resolve;
+void (*tlsx_sha512_blocks)(u64 h[8], const u8 *p, size_t n) = sha512_resolve;
+static const char *sha256_name;
+static const char *sha512_name;
+
+static bool sha256_can(const char *name)
+{
+	if (!strcmp(name, "generic"))
+		return true;
+	if (!strcmp(name, "shani"))
+		return tlsx_cpu_features()->sha_ni;
+	return false;
+}
+
+static bool sha512_can(const char *name)
+{
+	if (!strcmp(name, "generic"))
+		return true;
+	return false;
+}
+
+static void sha256_set(const char *name)
+{
+	void (*fn)(u32 h[8], const u8 *p, size_t n) =
+		tlsx_sha256_blocks_generic;
+
+	if (!strcmp(name, "shani"))
+		fn = tlsx_sha256_blocks_shani;
+	__atomic_store_n(&sha256_name, name, __ATOMIC_RELAXED);
+	__atomic_store_n(&tlsx_sha256_blocks, fn, __ATOMIC_RELEASE);
+}
+
+static void sha512_set(const char *name)
+{
+	void (*fn)(u64 h[8], const u8 *p, size_t n) =
+		tlsx_sha512_blocks_generic;
+
+	__atomic_store_n(&sha512_name, name, __ATOMIC_RELAXED);
+	__atomic_store_n(&tlsx_sha512_blocks, fn, __ATOMIC_RELEASE);
+}
+
+/* TLSX_SHA_IMPL=generic forces the portable code for both hashes. */
+static bool sha2_force_generic(void)
+{
+	const char *env = getenv("TLSX_SHA_IMPL");
+
+	return env && !strcmp(env, "generic");
+}
+
+static void sha256_choose(void)
+{
+	sha256_set(!sha2_force_generic() && sha256_can("shani") ?
+		   "shani" : "generic");
+}
+
+static void sha512_choose(void)
+{
+	sha512_set("generic");
+}
+
+static void sha256_resolve(u32 h[8], const u8 *p, size_t nblocks)
+{
+	sha256_choose();
+	tlsx_sha256_blocks(h, p, nblocks);
+}
+
+static void sha512_resolve(u64 h[8], const u8 *p, size_t nblocks)
+{
+	sha512_choose();
+	tlsx_sha512_blocks(h, p, nblocks);
+}
+
+const char *tlsx_sha256_impl(void)
+{
+	if (!__atomic_load_n(&sha256_name, __ATOMIC_ACQUIRE))
+		sha256_choose();
+	return sha256_name;
+}
+
+const char *tlsx_sha512_impl(void)
+{
+	if (!__atomic_load_n(&sha512_name, __ATOMIC_ACQUIRE))
+		sha512_choose();
+	return sha512_name;
+}
+
+int tlsx_sha2_force_impl(const char *sha256_impl, const char *sha512_impl)
+{
+	static const char *const names[] = { "generic", "shani", "avx2" };
+	const char *a = NULL, *b = NULL;
+	size_t i;
+
+	/* Keep a pointer to a literal, not to the caller's string. */
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (sha256_impl && !strcmp(sha256_impl, names[i]))
+			a = names[i];
+		if (sha512_impl && !strcmp(sha512_impl, names[i]))
+			b = names[i];
+	}
+	if ((sha256_impl && (!a || !strcmp(a, "avx2"))) ||
+	    (sha512_impl && (!b || !strcmp(b, "shani"))))
+		return -EINVAL;
+	if ((a && !sha256_can(a)) || (b && !sha512_can(b)))
+		return -ENOTSUP;
+	if (a)
+		sha256_set(a);
+	if (b)
+		sha512_set(b);
+	return 0;
+}
+
+/* --- struct tlsx_hash ------------------------------------------------ */
+
+size_t tlsx_hash_digest_size(enum tlsx_hash_alg alg)
+{
+	switch (alg) {
+	case TLSX_HASH_SHA256:
+		return SHA256_DIGEST_SIZE;
+	case TLSX_HASH_SHA384:
+		return SHA384_DIGEST_SIZE;
+	case TLSX_HASH_SHA512:
+		return SHA512_DIGEST_SIZE;
+	}
+	return 0;
+}
+
+size_t tlsx_hash_block_size(enum tlsx_hash_alg alg)
+{
+	switch (alg) {
+	case TLSX_HASH_SHA256:
+		return SHA256_BLOCK_SIZE;
+	case TLSX_HASH_SHA384:
+	case TLSX_HASH_SHA512:
+		return SHA512_BLOCK_SIZE;
+	}
+	return 0;
+}
+
+int tlsx_hash_init(struct tlsx_hash *h, enum tlsx_hash_alg alg)
+{
+	h->alg = alg;
+	switch (alg) {
+	case TLSX_HASH_SHA256:
+		tlsx_sha256_init(&h->s256);
+		return 0;
+	case TLSX_HASH_SHA384:
+		tlsx_sha384_init(&h->s512);
+		return 0;
+	case TLSX_HASH_SHA512:
+		tlsx_sha512_init(&h->s512);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void tlsx_hash_update(struct tlsx_hash *h, const void *data, size_t len)
+{
+	switch (h->alg) {
+	case TLSX_HASH_SHA256:
+		tlsx_sha256_update(&h->s256, data, len);
+		break;
+	case TLSX_HASH_SHA384:
+	case TLSX_HASH_SHA512:
+		tlsx_sha512_update(&h->s512, data, len);
+		break;
+	}
+}
+
+void tlsx_hash_final(struct tlsx_hash *h, u8 *out)
+{
+	switch (h->alg) {
+	case TLSX_HASH_SHA256:
+		tlsx_sha256_final(&h->s256, out);
+		break;
+	case TLSX_HASH_SHA384:
+		tlsx_sha384_final(&h->s512, out);
+		break;
+	case TLSX_HASH_SHA512:
+		tlsx_sha512_final(&h->s512, out);
+		break;
+	}
+	memzero_explicit(h, sizeof(*h));
+}
+
+int tlsx_hash(enum tlsx_hash_alg alg, const void *data, size_t len, u8 *out)
+{
+	switch (alg) {
+	case TLSX_HASH_SHA256:
+		tlsx_sha256(data, len, out);
+		return 0;
+	case TLSX_HASH_SHA384:
+		tlsx_sha384(data, len, out);
+		return 0;
+	case TLSX_HASH_SHA512:
+		tlsx_sha512(data, len, out);
+		return 0;
+	}
+	return -EINVAL;
+}
