@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bn_impl.h - the Montgomery multiplications bignum.c dispatches over.
+ * Internal to bignum.c and its tests.
+ *
+ * Each computes r = a b / R mod m for a b < m R, with r < m, in time
+ * that depends on n only; r may alias a or b.
+ */
+#ifndef TLSX_BN_IMPL_H
+#define TLSX_BN_IMPL_H
+
+#include "bignum.h"
+
+void bn_mont_mul_generic(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+			 u64 m0inv, size_t n);
+void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+		      u64 m0inv, size_t n);
+
+/*
+ * The final step all of them share: t (n limbs plus a top limb t_hi of 0
+ * or 1) is below 2m; r = t - m when t >= m, else t.
+ */
+static inline void bn_mont_final_sub(u64 *r, const u64 *t, u64 t_hi,
+				     const u64 *m, size_t n)
+{
+	u64 s[BN_MAX_LIMBS];
+	u64 borrow = bn_sub(s, t, m, n);
+	/*
+	 * t_hi - borrow is all ones exactly when t < m (no top limb and a
+	 * borrow); t_hi = 1 always comes with a borrow (t - m < R).
+	 */
+	u64 keep_t = t_hi - borrow;
+
+	memcpy(r, s, n * 8);
+	bn_cmov(r, t, n, keep_t);
+	memzero_explicit(s, n * 8);
+}
+
+/* Force a choice for tests: "generic", "mulx"; -EINVAL if not usable. */
+int bn_set_impl(const char *name);
+
+#endif /* TLSX_BN_IMPL_H */
