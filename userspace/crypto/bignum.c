@@ -225,7 +225,7 @@ int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 	u64 inv, x[BN_MAX_LIMBS], t[BN_MAX_LIMBS];
 	size_t i;
 
-	if (!n || n > BN_MAX_LIMBS || !(m[0] & 1))
+	if (!n || n > BN_MAX_LIMBS)
 		return -EINVAL;
 	memset(mt, 0, sizeof(*mt));
 	memcpy(mt->m, m, n * 8);

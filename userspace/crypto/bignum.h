@@ -52,9 +52,11 @@ int bn_from_be(u64 *r, size_t n, const u8 *in, size_t len);
 void bn_to_be(u8 *out, size_t len, const u64 *a, size_t n);
 
 /*
- * Sets up Montgomery arithmetic modulo m (n limbs, odd, top limb not
- * zero).  -EINVAL for an even modulus, n of 0 or above BN_MAX_LIMBS.
- * The time depends on n only.
+ * Sets up Montgomery arithmetic modulo m (n limbs, top limb not zero).
+ * m must be odd, which is not checked (m may be a secret prime: the
+ * caller checks when it validates the key); an even m gives wrong
+ * results, not a crash.  -EINVAL for n of 0 or above BN_MAX_LIMBS.  The
+ * time depends on n only.
  */
 int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n);
 void bn_mont_wipe(struct bn_mont *mt);
