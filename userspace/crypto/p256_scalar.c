@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * p256_scalar.c - integers modulo the P-256 group order
+ * n = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551,
+ * for ECDSA (k^-1, r*d, s^-1) and key checks.
+ *
+ * Four 64-bit limbs, least significant first.  The arithmetic is
+ * Montgomery's with R = 2^256 and is constant-time: private keys and
+ * nonces go through it.  n has no special form, so the reduction is the
+ * textbook word-by-word one with n' = -n^-1 mod 2^64.
+ */
+#include "p256_internal.h"
+
+const u64 p256_n[4] = {
+	0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL,
+	0xffffffffffffffffULL, 0xffffffff00000000ULL,
+};
+
+/* -n^-1 mod 2^64 */
+#define P256_N0	0xccd1c8aaee00bc4fULL
+
+/* R^2 mod n */
+static const u64 p256_n_r2[4] = {
+	0x83244c95be79eea2ULL, 0x4699799c49bd6fa6ULL,
+	0x2845b2392b6bec59ULL, 0x66e12d94f3d95620ULL,
+};
+
+void p256_from_be(u64 r[4], const u8 b[32])
+{
+	r[3] = get_unaligned_be64(b);
+	r[2] = get_unaligned_be64(b + 8);
+	r[1] = get_unaligned_be64(b + 16);
+	r[0] = get_unaligned_be64(b + 24);
+}
+
+void p256_to_be(u8 b[32], const u64 a[4])
+{
+	put_unaligned_be64(a[3], b);
+	put_unaligned_be64(a[2], b + 8);
+	put_unaligned_be64(a[1], b + 16);
+	put_unaligned_be64(a[0], b + 24);
+}
+
+/* The borrow of a - m, as a mask: all ones when a < m. */
+u64 p256_lt_mask(const u64 a[4], const u64 m[4])
+{
+	unsigned __int128 x = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		x = (unsigned __int128)a[i] - m[i] - ((u64)(x >> 64) & 1);
+	return 0 - ((u64)(x >> 64) & 1);
+}
+
+u64 p256_sc_valid_mask(const u64 a[4])
+{
+	u64 z = a[0] | a[1] | a[2] | a[3];
+
+	z = 0 - ((z | (0 - z)) >> 63);		/* nonzero */
+	return z & p256_lt_mask(a, p256_n);
+}
+
+/* r = (c:s) - n when that is not negative, else s; (c:s) < 2n. */
+static void sc_final_sub(u64 r[4], const u64 s[4], u64 c)
+{
+	unsigned __int128 x = 0;
+	u64 d[4], keep;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		x = (unsigned __int128)s[i] - p256_n[i] -
+		    ((u64)(x >> 64) & 1);
+		d[i] = (u64)x;
+	}
+	keep = 0 - (((u64)(x >> 64) & 1) & (c ^ 1));
+	for (i = 0; i < 4; i++)
+		r[i] = (s[i] & keep) | (d[i] & ~keep);
+}
+
+void p256_sc_reduce_once(u64 r[4], const u64 a[4])
+{
+	sc_final_sub(r, a, 0);
+}
+
+void p256_sc_from_digest(u64 r[4], const u8 *digest, size_t len)
+{
+	u8 buf[32] = { 0 };
+
+	/* bits2int: the leftmost 256 bits, right-aligned when shorter. */
+	if (len > 32)
+		len = 32;
+	if (len)
+		memcpy(buf + 32 - len, digest, len);
+	p256_from_be(r, buf);
+	p256_sc_reduce_once(r, r);
+	memzero_explicit(buf, sizeof(buf));
+}
+
+/*
+ * Montgomery product r = a*b/R mod n for a < 2^256, b < n: the 512-bit
+ * product, then four rounds of m = v0 * n' mod 2^64, v = (v + m*n)/2^64
+ * on its low half (which stays below 2^256: v + m*n < 2^256 + 2^64 n),
+ * then the high half added; the total is below 2n.
+ */
+void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4])
+{
+	unsigned __int128 x;
+	u64 t[8] = { 0 }, v[4], m, c;
+	int i, j;
+
+	for (i = 0; i < 4; i++) {
+		c = 0;
+		for (j = 0; j < 4; j++) {
+			x = (unsigned __int128)a[j] * b[i] + t[i + j] + c;
+			t[i + j] = (u64)x;
+			c = (u64)(x >> 64);
+		}
+		t[i + 4] = c;
+	}
+	memcpy(v, t, sizeof(v));
+	for (i = 0; i < 4; i++) {
+		m = v[0] * P256_N0;
+		x = (unsigned __int128)m * p256_n[0] + v[0];
+		c = (u64)(x >> 64);
+		for (j = 1; j < 4; j++) {
+			x = (unsigned __int128)m * p256_n[j] + v[j] + c;
+			v[j - 1] = (u64)x;
+			c = (u64)(x >> 64);
+		}
+		v[3] = c;
+	}
+	x = 0;
+	for (i = 0; i < 4; i++) {
+		x = (unsigned __int128)v[i] + t[i + 4] + (u64)(x >> 64);
+		v[i] = (u64)x;
+	}
+	sc_final_sub(r, v, (u64)(x >> 64));
+	memzero_explicit(t, sizeof(t));
+	memzero_explicit(v, sizeof(v));
+}
+
+void p256_sc_to_mont(u64 r[4], const u64 a[4])
+{
+	p256_sc_mul(r, a, p256_n_r2);
+}
+
+void p256_sc_from_mont(u64 r[4], const u64 a[4])
+{
+	static const u64 one[4] = { 1 };
+
+	p256_sc_mul(r, a, one);
+}
+
+void p256_sc_add(u64 r[4], const u64 a[4], const u64 b[4])
+{
+	unsigned __int128 x = 0;
+	u64 s[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		x = (unsigned __int128)a[i] + b[i] + (u64)(x >> 64);
+		s[i] = (u64)x;
+	}
+	sc_final_sub(r, s, (u64)(x >> 64));
+}
+
+/*
+ * a^(n-2) (Fermat), fixed 4-bit windows over the exponent: the
+ * exponent is public, so indexing the table of a^0..a^15 by its nibbles
+ * and skipping zero nibbles reveal nothing about a.
+ */
+void p256_sc_inv_mont(u64 r[4], const u64 a[4])
+{
+	static const u64 e[4] = {	/* n - 2 */
+		0xf3b9cac2fc63254fULL, 0xbce6faada7179e84ULL,
+		0xffffffffffffffffULL, 0xffffffff00000000ULL,
+	};
+	u64 tab[16][4], acc[4];
+	int i, j;
+	bool started = false;
+
+	memcpy(tab[1], a, sizeof(tab[1]));
+	for (i = 2; i < 16; i++)
+		p256_sc_mul(tab[i], tab[i - 1], a);
+	memset(acc, 0, sizeof(acc));
+	for (i = 63; i >= 0; i--) {
+		u32 nib = (u32)(e[i / 16] >> (4 * (i % 16))) & 0xf;
+
+		if (started)
+			for (j = 0; j < 4; j++)
+				p256_sc_mul(acc, acc, acc);
+		if (nib) {
+			if (started)
+				p256_sc_mul(acc, acc, tab[nib]);
+			else
+				memcpy(acc, tab[nib], sizeof(acc));
+			started = true;
+		}
+	}
+	memcpy(r, acc, sizeof(acc));
+	memzero_explicit(tab, sizeof(tab));
+	memzero_explicit(acc, sizeof(acc));
+}
