@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fe25519.h - arithmetic in GF(2^255 - 19), the field of Curve25519 and
+ * Edwards25519, in two representations:
+ *
+ *  - struct fe51: five 51-bit limbs in u64 (radix 2^51), portable C with
+ *    unsigned __int128 products (fe25519.c).  Every function returns
+ *    limbs below 2^51 + 2^15 ("loosely reduced"), and accepts limbs
+ *    below 2^54, so results feed any operation without further care.
+ *
+ *  - struct fe64: four 64-bit limbs, any value below 2^256, congruent mod
+ *    p = 2^255 - 19 to the element; arithmetic is done mod 2p = 2^256 - 38
+ *    and reduced mod p only when encoding (fe25519_mulx.c, MULX/ADX
+ *    assembly: call only when tlsx_cpu_features() has bmi2 and adx).
+ *
+ * Both are constant-time: no branch or index depends on an operand.
+ * Only the two encodings, the inversion and the square-root exponent
+ * (generic over the field) live elsewhere, in fe25519_pow_tmpl.h.
+ */
+#ifndef TLSX_FE25519_H
+#define TLSX_FE25519_H
+
+#include "platform.h"
+
+struct fe51 {
+	u64 v[5];
+};
+
+struct fe64 {
+	u64 v[4];
+};
+
+/*
+ * The curve constants, canonical, four little-endian 64-bit words each:
+ * d = -121665/121666, 2d, and sqrt(-1) = 2^((p-1)/4).
+ */
+extern const u64 c25519_d[4], c25519_d2[4], c25519_sqrtm1[4];
+
+/* --- radix 2^51, portable ------------------------------------------- */
+
+void fe51_0(struct fe51 *h);
+void fe51_1(struct fe51 *h);
+void fe51_copy(struct fe51 *h, const struct fe51 *f);
+/* From 256 little-endian bits; bit 255 is ignored (RFC 7748). */
+void fe51_frombytes(struct fe51 *h, const u8 s[32]);
+/* From four 64-bit words, any value below 2^256. */
+void fe51_from64(struct fe51 *h, const u64 w[4]);
+/* The canonical encoding, in [0, p). */
+void fe51_tobytes(u8 s[32], const struct fe51 *f);
+void fe51_add(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
+void fe51_sub(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
+void fe51_neg(struct fe51 *h, const struct fe51 *f);
+void fe51_mul(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
+void fe51_sq(struct fe51 *h, const struct fe51 *f);
+/* h = f * 121665, the (A - 2) / 4 of the Montgomery ladder. */
+void fe51_mul_a24(struct fe51 *h, const struct fe51 *f);
+/* (f, g) = (g, f) when @swap is 1, unchanged when 0; no branch. */
+void fe51_cswap(struct fe51 *f, struct fe51 *g, u64 swap);
+/* h = f when @move is 1, unchanged when 0; no branch. */
+void fe51_cmov(struct fe51 *h, const struct fe51 *f, u64 move);
+
+/* --- four 64-bit limbs, BMI2 + ADX ----------------------------------- */
+
+void fe64_0(struct fe64 *h);
+void fe64_1(struct fe64 *h);
+void fe64_copy(struct fe64 *h, const struct fe64 *f);
+void fe64_frombytes(struct fe64 *h, const u8 s[32]);
+void fe64_from64(struct fe64 *h, const u64 w[4]);
+void fe64_tobytes(u8 s[32], const struct fe64 *f);
+void fe64_add(struct fe64 *h, const struct fe64 *f, const struct fe64 *g);
+void fe64_sub(struct fe64 *h, const struct fe64 *f, const struct fe64 *g);
+void fe64_neg(struct fe64 *h, const struct fe64 *f);
+void fe64_mul(struct fe64 *h, const struct fe64 *f, const struct fe64 *g);
+void fe64_sq(struct fe64 *h, const struct fe64 *f);
+void fe64_mul_a24(struct fe64 *h, const struct fe64 *f);
+void fe64_cswap(struct fe64 *f, struct fe64 *g, u64 swap);
+void fe64_cmov(struct fe64 *h, const struct fe64 *f, u64 move);
+
+#endif /* TLSX_FE25519_H */
