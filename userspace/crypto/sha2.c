@@ -40,8 +40,12 @@ static bool sha256_can(const char *name)
 
 static bool sha512_can(const char *name)
 {
+	const struct tlsx_cpu *cpu = tlsx_cpu_features();
+
 	if (!strcmp(name, "generic"))
 		return true;
+	if (!strcmp(name, "avx2"))
+		return cpu->avx2 && cpu->bmi2;
 	return false;
 }
 
@@ -61,6 +65,8 @@ static void sha512_set(const char *name)
 	void (*fn)(u64 h[8], const u8 *p, size_t n) =
 		tlsx_sha512_blocks_generic;
 
+	if (!strcmp(name, "avx2"))
+		fn = tlsx_sha512_blocks_avx2;
 	__atomic_store_n(&sha512_name, name, __ATOMIC_RELAXED);
 	__atomic_store_n(&tlsx_sha512_blocks, fn, __ATOMIC_RELEASE);
 }
@@ -81,7 +87,8 @@ static void sha256_choose(void)
 
 static void sha512_choose(void)
 {
-	sha512_set("generic");
+	sha512_set(!sha2_force_generic() && sha512_can("avx2") ?
+		   "avx2" : "generic");
 }
 
 static void sha256_resolve(u32 h[8], const u8 *p, size_t nblocks)
