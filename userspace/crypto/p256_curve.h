@@ -27,8 +27,10 @@
 #include "p256_field.h"
 #include "p256_internal.h"
 
+#ifndef fe_add
 #define fe_add p256_fe_add
 #define fe_sub p256_fe_sub
+#endif
 
 /* The including file may compile every function for extra ISA features. */
 #ifndef P256_TARGET

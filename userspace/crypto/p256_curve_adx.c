@@ -9,6 +9,8 @@
 
 #define fe_mul p256_fe_mul_adx
 #define fe_sqr p256_fe_sqr_adx
+#define fe_add p256_fe_add_adx
+#define fe_sub p256_fe_sub_adx
 #define P256_SELECT_AFFINE p256_select_affine_avx2
 #define P256_SELECT_JACOBIAN p256_select_jacobian_avx2
 #define P256_CURVE_OPS p256_curve_adx

@@ -65,7 +65,7 @@ static inline void p256_fe_copy(u64 r[4], const u64 a[4])
  * r = (c:s) - p if that is not negative, else s.  (c:s) is a 257-bit
  * value (c the carry bit) below 2p, so one subtraction reduces it.
  */
-static inline void p256_fe_final_sub(u64 r[4], const u64 s[4], u64 c)
+static __always_inline void p256_fe_final_sub(u64 r[4], const u64 s[4], u64 c)
 {
 	unsigned __int128 x;
 	u64 d[4], b, keep;
@@ -91,7 +91,7 @@ static inline void p256_fe_final_sub(u64 r[4], const u64 s[4], u64 c)
 }
 
 /* r = a + b mod p. */
-static inline void p256_fe_add(u64 r[4], const u64 a[4], const u64 b[4])
+static __always_inline void p256_fe_add(u64 r[4], const u64 a[4], const u64 b[4])
 {
 	unsigned __int128 x = 0;
 	u64 s[4];
@@ -105,7 +105,7 @@ static inline void p256_fe_add(u64 r[4], const u64 a[4], const u64 b[4])
 }
 
 /* r = a - b mod p: subtract, then add p back under the borrow's mask. */
-static inline void p256_fe_sub(u64 r[4], const u64 a[4], const u64 b[4])
+static __always_inline void p256_fe_sub(u64 r[4], const u64 a[4], const u64 b[4])
 {
 	unsigned __int128 x;
 	u64 d[4], b0, m;
@@ -154,7 +154,7 @@ static inline void p256_fe_neg(u64 r[4], const u64 a[4])
  * between), then the high half is added: the sum is below 2p, and one
  * conditional subtraction finishes.
  */
-static inline void p256_fe_mont_reduce(u64 r[4], const u64 t[8])
+static __always_inline void p256_fe_mont_reduce(u64 r[4], const u64 t[8])
 {
 	unsigned __int128 x;
 	u64 v0 = t[0], v1 = t[1], v2 = t[2], v3 = t[3], m, s[4];

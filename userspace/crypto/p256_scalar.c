@@ -61,7 +61,7 @@ u64 p256_sc_valid_mask(const u64 a[4])
 }
 
 /* r = (c:s) - n when that is not negative, else s; (c:s) < 2n. */
-static void sc_final_sub(u64 r[4], const u64 s[4], u64 c)
+static inline void sc_final_sub(u64 r[4], const u64 s[4], u64 c)
 {
 	unsigned __int128 x = 0;
 	u64 d[4], keep;
@@ -102,7 +102,7 @@ void p256_sc_from_digest(u64 r[4], const u8 *digest, size_t len)
  * on its low half (which stays below 2^256: v + m*n < 2^256 + 2^64 n),
  * then the high half added; the total is below 2n.
  */
-void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4])
+static void sc_mul_generic(u64 r[4], const u64 a[4], const u64 b[4])
 {
 	unsigned __int128 x;
 	u64 t[8] = { 0 }, v[4], m, c;
@@ -137,6 +137,192 @@ void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4])
 	sc_final_sub(r, v, (u64)(x >> 64));
 	memzero_explicit(t, sizeof(t));
 	memzero_explicit(v, sizeof(v));
+}
+
+/*
+ * The same product with MULX/ADCX/ADOX (BMI2, ADX): operand scanning
+ * interleaved with the reduction, five accumulator words in registers.
+ * A row adds a * b[i] along two carry chains (ADCX for the low halves of
+ * the products, ADOX for the high halves); a reduction step computes
+ * m = t0 * n' (IMUL), adds m * n the same way and drops the zero low
+ * word, both chains' carries out becoming the new top word.  Before a
+ * row t < 2n, and t + a*b[i] < 2^320: five words suffice.  At the end
+ * t < 2n: t - n is computed and CMOV keeps t when that borrowed.
+ */
+static void sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4])
+{
+	static const u64 n0 = P256_N0;
+	u64 t0, t1, t2, t3, t4, lo, hi, zr, rd;
+
+	__asm__(
+		"movq 0(%[b]), %%rdx\n\t"
+		"mulxq 0(%[a]), %[t0], %[t1]\n\t"
+		"mulxq 8(%[a]), %[lo], %[t2]\n\t"
+		"addq %[lo], %[t1]\n\t"
+		"mulxq 16(%[a]), %[lo], %[t3]\n\t"
+		"adcq %[lo], %[t2]\n\t"
+		"mulxq 24(%[a]), %[lo], %[t4]\n\t"
+		"adcq %[lo], %[t3]\n\t"
+		"adcq $0, %[t4]\n\t"
+		"movq %[t0], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"mulxq 8(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"mulxq 16(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq 24(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"movl $0, %k[t0]\n\t"
+		"adoxq %[zr], %[t0]\n\t"
+		"adcxq %[zr], %[t4]\n\t"
+		"adcxq %[zr], %[t0]\n\t"
+		"movq 8(%[b]), %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"mulxq 8(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq 16(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 24(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"adcxq %[zr], %[t0]\n\t"
+		"movq %[t1], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"mulxq 8(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq 16(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 24(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"movl $0, %k[t1]\n\t"
+		"adoxq %[zr], %[t1]\n\t"
+		"adcxq %[zr], %[t0]\n\t"
+		"adcxq %[zr], %[t1]\n\t"
+		"movq 16(%[b]), %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq 8(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 16(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq 24(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"adcxq %[zr], %[t1]\n\t"
+		"movq %[t2], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq 8(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 16(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq 24(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"movl $0, %k[t2]\n\t"
+		"adoxq %[zr], %[t2]\n\t"
+		"adcxq %[zr], %[t1]\n\t"
+		"adcxq %[zr], %[t2]\n\t"
+		"movq 24(%[b]), %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 8(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq 16(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"mulxq 24(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"adcxq %[zr], %[t2]\n\t"
+		"movq %[t3], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 0(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 8(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq 16(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"mulxq 24(%[n]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"movl $0, %k[t3]\n\t"
+		"adoxq %[zr], %[t3]\n\t"
+		"adcxq %[zr], %[t2]\n\t"
+		"adcxq %[zr], %[t3]\n\t"
+		"movq %[t4], %[lo]\n\t"
+		"movq %[t0], %[hi]\n\t"
+		"movq %[t1], %[zr]\n\t"
+		"movq %[t2], %%rdx\n\t"
+		"subq 0(%[n]), %[lo]\n\t"
+		"sbbq 8(%[n]), %[hi]\n\t"
+		"sbbq 16(%[n]), %[zr]\n\t"
+		"sbbq 24(%[n]), %%rdx\n\t"
+		"sbbq $0, %[t3]\n\t"
+		"cmovcq %[t4], %[lo]\n\t"
+		"cmovcq %[t0], %[hi]\n\t"
+		"cmovcq %[t1], %[zr]\n\t"
+		"cmovcq %[t2], %%rdx\n\t"
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
+		  [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo),
+		  [hi] "=&r"(hi), [zr] "=&r"(zr), "=&d"(rd)
+		: [a] "r"(a), [b] "r"(b), [n] "r"(p256_n), [n0] "m"(n0),
+		  "m"(*(const u64 (*)[4])a), "m"(*(const u64 (*)[4])b),
+		  "m"(*(const u64 (*)[4])p256_n)
+		: "cc");
+	r[0] = lo;
+	r[1] = hi;
+	r[2] = zr;
+	r[3] = rd;
+}
+
+/* The MULX/ADX code runs exactly when the curve code chosen does. */
+static bool sc_use_adx(void)
+{
+	return p256_curve() == &p256_curve_adx;
+}
+
+void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4])
+{
+	if (sc_use_adx())
+		sc_mul_adx(r, a, b);
+	else
+		sc_mul_generic(r, a, b);
 }
 
 void p256_sc_to_mont(u64 r[4], const u64 a[4])
@@ -175,23 +361,25 @@ void p256_sc_inv_mont(u64 r[4], const u64 a[4])
 		0xf3b9cac2fc63254fULL, 0xbce6faada7179e84ULL,
 		0xffffffffffffffffULL, 0xffffffff00000000ULL,
 	};
+	void (*mul)(u64 *, const u64 *, const u64 *);
 	u64 tab[16][4], acc[4];
 	int i, j;
 	bool started = false;
 
+	mul = sc_use_adx() ? sc_mul_adx : sc_mul_generic;
 	memcpy(tab[1], a, sizeof(tab[1]));
 	for (i = 2; i < 16; i++)
-		p256_sc_mul(tab[i], tab[i - 1], a);
+		mul(tab[i], tab[i - 1], a);
 	memset(acc, 0, sizeof(acc));
 	for (i = 63; i >= 0; i--) {
 		u32 nib = (u32)(e[i / 16] >> (4 * (i % 16))) & 0xf;
 
 		if (started)
 			for (j = 0; j < 4; j++)
-				p256_sc_mul(acc, acc, acc);
+				mul(acc, acc, acc);
 		if (nib) {
 			if (started)
-				p256_sc_mul(acc, acc, tab[nib]);
+				mul(acc, acc, tab[nib]);
 			else
 				memcpy(acc, tab[nib], sizeof(acc));
 			started = true;
