@@ -30,11 +30,6 @@
 
 #define AVX2_TARGET __attribute__((target("avx2,bmi2")))
 
-/* Rotate each 64-bit lane right by @n. */
-#define VROR64(x, n)							\
-	_mm256_or_si256(_mm256_srli_epi64((x), (n)),			\
-			_mm256_slli_epi64((x), 64 - (n)))
-
 /*
  * s0(x) = ROTR 1 ^ ROTR 8 ^ SHR 7, on every lane; the rotation by a whole
  * byte is one byte shuffle.
@@ -52,11 +47,19 @@ AVX2_TARGET static __always_inline __m256i vsig0(__m256i x)
 				 _mm256_srli_epi64(x, 7)));
 }
 
-/* s1(x) = ROTR 19 ^ ROTR 61 ^ SHR 6, on every lane. */
+/*
+ * s1(x) = ROTR 19 ^ ROTR 61 ^ SHR 6, on every lane: five shifts side by
+ * side and a tree of XORs, as s1 of one pair is on the schedule's
+ * dependency chain to the next.
+ */
 AVX2_TARGET static __always_inline __m256i vsig1(__m256i x)
 {
 	return _mm256_xor_si256(
-		_mm256_xor_si256(VROR64(x, 19), VROR64(x, 61)),
+		_mm256_xor_si256(
+			_mm256_xor_si256(_mm256_srli_epi64(x, 19),
+					 _mm256_slli_epi64(x, 45)),
+			_mm256_xor_si256(_mm256_srli_epi64(x, 61),
+					 _mm256_slli_epi64(x, 3))),
 		_mm256_srli_epi64(x, 6));
 }
 
@@ -115,8 +118,10 @@ AVX2_TARGET static __always_inline void sched_step(__m256i x[8],
 	__m256i x5 = x[(r + 5) & 7], x7 = x[(r + 7) & 7], n;
 
 	n = _mm256_add_epi64(
-		_mm256_add_epi64(x0, vsig0(_mm256_alignr_epi8(x1, x0, 8))),
-		_mm256_add_epi64(_mm256_alignr_epi8(x5, x4, 8), vsig1(x7)));
+		_mm256_add_epi64(
+			_mm256_add_epi64(x0, vsig0(_mm256_alignr_epi8(x1, x0, 8))),
+			_mm256_alignr_epi8(x5, x4, 8)),
+		vsig1(x7));
 	x[r & 7] = n;
 	wk[j] = _mm256_add_epi64(n, k_pair(j));
 }
@@ -262,9 +267,58 @@ static noinline AVX2_TARGET void rounds_sched(u64 st[8], const u64 *w,
 }
 
 /*
- * Two blocks at a time, the schedule of the next two computed during the
- * rounds of these (the first pair's alone, before); a lone last block
- * fills both lanes and lane B goes unused.
+ * The same for a block whose own schedule is still being computed: on
+ * entry pairs 0..7 of @wk and x[] are done, and pairs 8..39 are computed
+ * in between, four every eight rounds, each at least eight rounds before
+ * its first use.  The schedule's chain then paces the rounds, so this is
+ * for short messages, where computing it all first would delay the first
+ * round further.
+ */
+static noinline AVX2_TARGET void rounds_self(u64 st[8], const u64 *w,
+					     __m256i *wk, __m256i *xio)
+{
+	LOAD_STATE();
+	__m256i x[8];
+	int i, j;
+
+	for (i = 0; i < 8; i++)
+		x[i] = xio[i];
+	for (i = 0, j = 8; i < 64; i += 16, j += 8) {
+		ROUNDS8(w + 2 * i);
+		sched_step(x, wk, j + 0, 0);
+		sched_step(x, wk, j + 1, 1);
+		sched_step(x, wk, j + 2, 2);
+		sched_step(x, wk, j + 3, 3);
+		ROUNDS8(w + 2 * i + 16);
+		sched_step(x, wk, j + 4, 4);
+		sched_step(x, wk, j + 5, 5);
+		sched_step(x, wk, j + 6, 6);
+		sched_step(x, wk, j + 7, 7);
+	}
+	ROUNDS8(w + 128);
+	ROUNDS8(w + 144);
+	ADD_STATE();
+	memzero_explicit(x, sizeof(x));
+}
+
+/*
+ * One or two blocks (@b == @a for one; lane B then goes unused): block
+ * A's rounds computing the schedule as they go, then block B's.
+ */
+AVX2_TARGET static __always_inline void short_msg(u64 st[8], __m256i *wk,
+						  __m256i x[8], const u8 *a,
+						  const u8 *b)
+{
+	sched_start(x, wk, a, b);
+	rounds_self(st, (const u64 *)wk, wk, x);
+	if (b != a)
+		rounds(st, (const u64 *)wk + 2);
+}
+
+/*
+ * Up to three blocks as short messages; longer ones two blocks at a
+ * time, the schedule of the next two computed during the rounds of
+ * these (the first pair's before them).
  */
 AVX2_TARGET
 void tlsx_sha512_blocks_avx2(u64 st[8], const u8 *p, size_t nblocks)
@@ -272,10 +326,16 @@ void tlsx_sha512_blocks_avx2(u64 st[8], const u8 *p, size_t nblocks)
 	__m256i wk[2][40], x[8];
 	int cur = 0;
 
-	if (nblocks == 1) {
-		schedule2(wk[0], p, p);
-		rounds(st, (const u64 *)wk[0]);
+	if (nblocks <= 3) {
+		if (nblocks >= 2) {
+			short_msg(st, wk[0], x, p, p + SHA512_BLOCK_SIZE);
+			p += 2 * SHA512_BLOCK_SIZE;
+			nblocks -= 2;
+		}
+		if (nblocks)
+			short_msg(st, wk[0], x, p, p);
 		memzero_explicit(wk[0], sizeof(wk[0]));
+		memzero_explicit(x, sizeof(x));
 		return;
 	}
 	schedule2(wk[0], p, p + SHA512_BLOCK_SIZE);
@@ -293,11 +353,9 @@ void tlsx_sha512_blocks_avx2(u64 st[8], const u8 *p, size_t nblocks)
 	/* The last two or three blocks. */
 	rounds(st, (const u64 *)wk[cur]);
 	rounds(st, (const u64 *)wk[cur] + 2);
-	if (nblocks == 3) {
-		p += 2 * SHA512_BLOCK_SIZE;
-		schedule2(wk[cur ^ 1], p, p);
-		rounds(st, (const u64 *)wk[cur ^ 1]);
-	}
+	if (nblocks == 3)
+		short_msg(st, wk[cur ^ 1], x, p + 2 * SHA512_BLOCK_SIZE,
+			  p + 2 * SHA512_BLOCK_SIZE);
 	memzero_explicit(wk, sizeof(wk));
 	memzero_explicit(x, sizeof(x));
 }
