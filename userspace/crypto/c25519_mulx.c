@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * c25519_mulx.c - X25519 and the Edwards25519 group over the MULX/ADX
- * field (struct fe64, fe25519_mulx.c): the templates instantiated once.
+ * field (struct fe64, fe25519_mulx.h): the templates instantiated once.
  * Reached only through c25519_impl_get() or after c25519_impl_usable().
  */
-#include "fe25519.h"
+#include "fe25519_mulx.h"
 #include "ge25519_table.h"
 #include "c25519_impl.h"
 

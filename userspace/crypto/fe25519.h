@@ -10,8 +10,8 @@
  *
  *  - struct fe64: four 64-bit limbs, any value below 2^256, congruent mod
  *    p = 2^255 - 19 to the element; arithmetic is done mod 2p = 2^256 - 38
- *    and reduced mod p only when encoding (fe25519_mulx.c, MULX/ADX
- *    assembly: call only when tlsx_cpu_features() has bmi2 and adx).
+ *    and reduced mod p only when encoding (fe25519_mulx.h, MULX/ADX inline
+ *    assembly: run only when tlsx_cpu_features() has bmi2 and adx).
  *
  * Both are constant-time: no branch or index depends on an operand.
  * Only the two encodings, the inversion and the square-root exponent
@@ -58,22 +58,5 @@ void fe51_mul_a24(struct fe51 *h, const struct fe51 *f);
 void fe51_cswap(struct fe51 *f, struct fe51 *g, u64 swap);
 /* h = f when @move is 1, unchanged when 0; no branch. */
 void fe51_cmov(struct fe51 *h, const struct fe51 *f, u64 move);
-
-/* --- four 64-bit limbs, BMI2 + ADX ----------------------------------- */
-
-void fe64_0(struct fe64 *h);
-void fe64_1(struct fe64 *h);
-void fe64_copy(struct fe64 *h, const struct fe64 *f);
-void fe64_frombytes(struct fe64 *h, const u8 s[32]);
-void fe64_from64(struct fe64 *h, const u64 w[4]);
-void fe64_tobytes(u8 s[32], const struct fe64 *f);
-void fe64_add(struct fe64 *h, const struct fe64 *f, const struct fe64 *g);
-void fe64_sub(struct fe64 *h, const struct fe64 *f, const struct fe64 *g);
-void fe64_neg(struct fe64 *h, const struct fe64 *f);
-void fe64_mul(struct fe64 *h, const struct fe64 *f, const struct fe64 *g);
-void fe64_sq(struct fe64 *h, const struct fe64 *f);
-void fe64_mul_a24(struct fe64 *h, const struct fe64 *f);
-void fe64_cswap(struct fe64 *f, struct fe64 *g, u64 swap);
-void fe64_cmov(struct fe64 *h, const struct fe64 *f, u64 move);
 
 #endif /* TLSX_FE25519_H */
