@@ -311,6 +311,164 @@ static void sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4])
 	r[3] = rd;
 }
 
+/*
+ * r = a^2 / R mod n: the cross products once, doubled while the squares
+ * are added (ADCX/ADOX), 512 bits in registers; the low half is reduced
+ * word by word (m = t0 * n', t += m*n, which stays below 2^256 since
+ * t_lo + m*n < 2^256 + 2^64 n), the high half added, n subtracted under
+ * CMOV.
+ */
+static void sc_sqr_adx(u64 r[4], const u64 a[4])
+{
+	static const u64 n0 = P256_N0;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zr, rd;
+
+	__asm__(
+		"movq 0(%[a]), %%rdx\n\t"
+		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
+		"mulxq 16(%[a]), %[lo], %[t3]\n\t"
+		"addq %[lo], %[t2]\n\t"
+		"mulxq 24(%[a]), %[lo], %[t4]\n\t"
+		"adcq %[lo], %[t3]\n\t"
+		"adcq $0, %[t4]\n\t"
+		"movq 8(%[a]), %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq 16(%[a]), %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t4]\n\t"
+		"mulxq 24(%[a]), %[lo], %[t5]\n\t"
+		"adcxq %[lo], %[t4]\n\t"
+		"adoxq %[zr], %[t5]\n\t"
+		"adcxq %[zr], %[t5]\n\t"
+		"movq 16(%[a]), %%rdx\n\t"
+		"mulxq 24(%[a]), %[lo], %[t6]\n\t"
+		"addq %[lo], %[t5]\n\t"
+		"adcq $0, %[t6]\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"movq 0(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[t0], %[hi]\n\t"
+		"adcxq %[t1], %[t1]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"movq 8(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"adcxq %[t2], %[t2]\n\t"
+		"adoxq %[lo], %[t2]\n\t"
+		"adcxq %[t3], %[t3]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"movq 16(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"adcxq %[t4], %[t4]\n\t"
+		"adoxq %[lo], %[t4]\n\t"
+		"adcxq %[t5], %[t5]\n\t"
+		"adoxq %[hi], %[t5]\n\t"
+		"movq 24(%[a]), %%rdx\n\t"
+		"mulxq %%rdx, %[lo], %[t7]\n\t"
+		"adcxq %[t6], %[t6]\n\t"
+		"adoxq %[lo], %[t6]\n\t"
+		"adcxq %[zr], %[t7]\n\t"
+		"adoxq %[zr], %[t7]\n\t"
+		"movq %[t0], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq %[m3], %[lo], %[t0]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[zr], %[t0]\n\t"
+		"adcxq %[zr], %[t0]\n\t"
+		"movq %[t1], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq %[m3], %[lo], %[t1]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[zr], %[t1]\n\t"
+		"adcxq %[zr], %[t1]\n\t"
+		"movq %[t2], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[hi], %[t3]\n\t"
+		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"mulxq %[m3], %[lo], %[t2]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[zr], %[t2]\n\t"
+		"adcxq %[zr], %[t2]\n\t"
+		"movq %[t3], %%rdx\n\t"
+		"imulq %[n0], %%rdx\n\t"
+		"xorl %k[zr], %k[zr]\n\t"
+		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t3]\n\t"
+		"adoxq %[hi], %[t0]\n\t"
+		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t0]\n\t"
+		"adoxq %[hi], %[t1]\n\t"
+		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adcxq %[lo], %[t1]\n\t"
+		"adoxq %[hi], %[t2]\n\t"
+		"mulxq %[m3], %[lo], %[t3]\n\t"
+		"adcxq %[lo], %[t2]\n\t"
+		"adoxq %[zr], %[t3]\n\t"
+		"adcxq %[zr], %[t3]\n\t"
+		"addq %[t4], %[t0]\n\t"
+		"adcq %[t5], %[t1]\n\t"
+		"adcq %[t6], %[t2]\n\t"
+		"adcq %[t7], %[t3]\n\t"
+		"movl $0, %k[t4]\n\t"
+		"adcq $0, %[t4]\n\t"
+		"movq %[t0], %[lo]\n\t"
+		"movq %[t1], %[hi]\n\t"
+		"movq %[t2], %[zr]\n\t"
+		"movq %[t3], %%rdx\n\t"
+		"subq %[m0], %[lo]\n\t"
+		"sbbq %[m1], %[hi]\n\t"
+		"sbbq %[m2], %[zr]\n\t"
+		"sbbq %[m3], %%rdx\n\t"
+		"sbbq $0, %[t4]\n\t"
+		"cmovcq %[t0], %[lo]\n\t"
+		"cmovcq %[t1], %[hi]\n\t"
+		"cmovcq %[t2], %[zr]\n\t"
+		"cmovcq %[t3], %%rdx\n\t"
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
+		  [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+		  [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo),
+		  [hi] "=&r"(hi), [zr] "=&r"(zr), "=&d"(rd)
+		: [a] "r"(a), [n0] "m"(n0), [m0] "m"(p256_n[0]),
+		  [m1] "m"(p256_n[1]), [m2] "m"(p256_n[2]),
+		  [m3] "m"(p256_n[3]), "m"(*(const u64 (*)[4])a)
+		: "cc");
+	r[0] = lo;
+	r[1] = hi;
+	r[2] = zr;
+	r[3] = rd;
+}
+
+static void sc_sqr_generic(u64 r[4], const u64 a[4])
+{
+	sc_mul_generic(r, a, a);
+}
+
 /* The MULX/ADX code runs exactly when the curve code chosen does. */
 static bool sc_use_adx(void)
 {
@@ -350,42 +508,88 @@ void p256_sc_add(u64 r[4], const u64 a[4], const u64 b[4])
 	sc_final_sub(r, s, (u64)(x >> 64));
 }
 
+struct sc_ops {
+	void (*mul)(u64 r[4], const u64 a[4], const u64 b[4]);
+	void (*sqr)(u64 r[4], const u64 a[4]);
+};
+
+static void sc_sqr_n(const struct sc_ops *o, u64 r[4], const u64 a[4],
+		     int n)
+{
+	int i;
+
+	o->sqr(r, a);
+	for (i = 1; i < n; i++)
+		o->sqr(r, r);
+}
+
 /*
- * a^(n-2) (Fermat), fixed 4-bit windows over the exponent: the
- * exponent is public, so indexing the table of a^0..a^15 by its nibbles
- * and skipping zero nibbles reveal nothing about a.
+ * a^(n-2) (Fermat).  The exponent is public, so its shape may steer the
+ * computation without revealing anything about a:
+ *	n - 2 = ffffffff 00000000 ffffffff ffffffff || L (128 bits).
+ * The top half comes from x_k = a^(2^k - 1) (x_{2k} = x_k^(2^k) x_k) up
+ * to x32, shifted in; the low half L by a left-to-right sliding window
+ * of up to four bits over the odd powers a, a^3, .., a^15.  255
+ * squarings and 40-odd multiplications.
  */
 void p256_sc_inv_mont(u64 r[4], const u64 a[4])
 {
-	static const u64 e[4] = {	/* n - 2 */
+	static const u64 low[2] = {	/* L */
 		0xf3b9cac2fc63254fULL, 0xbce6faada7179e84ULL,
-		0xffffffffffffffffULL, 0xffffffff00000000ULL,
 	};
-	void (*mul)(u64 *, const u64 *, const u64 *);
-	u64 tab[16][4], acc[4];
-	int i, j;
-	bool started = false;
+	struct sc_ops o;
+	u64 odd[8][4], a2[4], x2[4], x4[4], x8[4], x16[4], x32[4], t[4];
+	int i, l, k, w;
 
-	mul = sc_use_adx() ? sc_mul_adx : sc_mul_generic;
-	memcpy(tab[1], a, sizeof(tab[1]));
-	for (i = 2; i < 16; i++)
-		mul(tab[i], tab[i - 1], a);
-	memset(acc, 0, sizeof(acc));
-	for (i = 63; i >= 0; i--) {
-		u32 nib = (u32)(e[i / 16] >> (4 * (i % 16))) & 0xf;
-
-		if (started)
-			for (j = 0; j < 4; j++)
-				mul(acc, acc, acc);
-		if (nib) {
-			if (started)
-				mul(acc, acc, tab[nib]);
-			else
-				memcpy(acc, tab[nib], sizeof(acc));
-			started = true;
-		}
+	if (sc_use_adx()) {
+		o.mul = sc_mul_adx;
+		o.sqr = sc_sqr_adx;
+	} else {
+		o.mul = sc_mul_generic;
+		o.sqr = sc_sqr_generic;
 	}
-	memcpy(r, acc, sizeof(acc));
-	memzero_explicit(tab, sizeof(tab));
-	memzero_explicit(acc, sizeof(acc));
+	o.sqr(t, a);
+	o.mul(x2, t, a);
+	sc_sqr_n(&o, t, x2, 2);
+	o.mul(x4, t, x2);
+	sc_sqr_n(&o, t, x4, 4);
+	o.mul(x8, t, x4);
+	sc_sqr_n(&o, t, x8, 8);
+	o.mul(x16, t, x8);
+	sc_sqr_n(&o, t, x16, 16);
+	o.mul(x32, t, x16);
+	sc_sqr_n(&o, t, x32, 64);
+	o.mul(t, t, x32);
+	sc_sqr_n(&o, t, t, 32);
+	o.mul(t, t, x32);
+
+	memcpy(odd[0], a, sizeof(odd[0]));
+	o.sqr(a2, a);
+	for (i = 1; i < 8; i++)
+		o.mul(odd[i], odd[i - 1], a2);
+	for (i = 127; i >= 0;) {
+		if (!((low[i / 64] >> (i % 64)) & 1)) {
+			o.sqr(t, t);
+			i--;
+			continue;
+		}
+		/* the window i..l: at most four bits, ending in a one */
+		l = i - 3 < 0 ? 0 : i - 3;
+		while (!((low[l / 64] >> (l % 64)) & 1))
+			l++;
+		for (w = 0, k = i; k >= l; k--)
+			w = (w << 1) | (int)((low[k / 64] >> (k % 64)) & 1);
+		sc_sqr_n(&o, t, t, i - l + 1);
+		o.mul(t, t, odd[w / 2]);
+		i = l - 1;
+	}
+	memcpy(r, t, sizeof(t));
+	memzero_explicit(odd, sizeof(odd));
+	memzero_explicit(a2, sizeof(a2));
+	memzero_explicit(x2, sizeof(x2));
+	memzero_explicit(x4, sizeof(x4));
+	memzero_explicit(x8, sizeof(x8));
+	memzero_explicit(x16, sizeof(x16));
+	memzero_explicit(x32, sizeof(x32));
+	memzero_explicit(t, sizeof(t));
 }
