@@ -174,7 +174,8 @@ FIXTURE_SETUP(hk)
 	} else {
 		tlsx_sha2_force_impl(tlsx_cpu_features()->sha_ni ? "shani" :
 				     "generic", NULL);
-		if (tlsx_sha2_force_impl(NULL, "avx2"))
+		if (tlsx_sha2_force_impl(NULL, "avx512") &&
+		    tlsx_sha2_force_impl(NULL, "avx2"))
 			tlsx_sha2_force_impl(NULL, "generic");
 	}
 	TH_LOG("SHA-256 %s, SHA-512 %s", tlsx_sha256_impl(),

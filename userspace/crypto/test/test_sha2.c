@@ -159,6 +159,10 @@ FIXTURE_VARIANT_ADD(sha2, avx2) {
 	.sha256 = "generic", .sha512 = "avx2",
 };
 
+FIXTURE_VARIANT_ADD(sha2, avx512) {
+	.sha256 = "generic", .sha512 = "avx512",
+};
+
 FIXTURE_SETUP(sha2)
 {
 	int ret = tlsx_sha2_force_impl(variant->sha256, variant->sha512);
