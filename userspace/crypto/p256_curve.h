@@ -315,15 +315,15 @@ static u32 booth_digit(const u64 k[4], int w, int i, u64 *neg)
  * sum that is a multiple of n.
  */
 P256_TARGET
-static void base_mul(u64 x[4], u64 y[4], const u64 k[4])
+static void base_mul_jacobian(struct p256_jacobian *acc, const u64 k[4])
 {
-	struct p256_jacobian acc, t;
+	struct p256_jacobian t;
 	struct p256_affine p;
 	u64 neg, acc_inf, hz, rz, ny[4];
 	u32 d;
 	int i;
 
-	memset(&acc, 0, sizeof(acc));
+	memset(acc, 0, sizeof(*acc));
 	for (i = 0; i < P256_BASE_WINDOWS; i++) {
 		d = booth_digit(k, 6, i, &neg);
 		P256_SELECT_AFFINE(&p, p256_base_table[i], P256_BASE_POINTS,
@@ -331,19 +331,206 @@ static void base_mul(u64 x[4], u64 y[4], const u64 k[4])
 		p256_fe_neg(ny, p.y);
 		p256_fe_cmov(p.y, ny, neg);
 
-		acc_inf = p256_fe_zero_mask(acc.z);
-		pt_madd(&t, &acc, &p, &hz, &rz);
+		acc_inf = p256_fe_zero_mask(acc->z);
+		pt_madd(&t, acc, &p, &hz, &rz);
 		p256_fe_cmov(t.x, p.x, acc_inf);
 		p256_fe_cmov(t.y, p.y, acc_inf);
 		p256_fe_cmov(t.z, p256_fe_one, acc_inf);
 		/* d == 0: keep acc (the digit is secret: mask, no branch). */
-		pt_cmov(&acc, &t, 0 - (u64)((d | (0 - d)) >> 31));
+		pt_cmov(acc, &t, 0 - (u64)((d | (0 - d)) >> 31));
 	}
-	pt_to_affine(x, y, &acc);
-	memzero_explicit(&acc, sizeof(acc));
 	memzero_explicit(&t, sizeof(t));
 	memzero_explicit(&p, sizeof(p));
 	memzero_explicit(ny, sizeof(ny));
+}
+
+P256_TARGET
+static void base_mul(u64 x[4], u64 y[4], const u64 k[4])
+{
+	struct p256_jacobian acc;
+
+	base_mul_jacobian(&acc, k);
+	pt_to_affine(x, y, &acc);
+	memzero_explicit(&acc, sizeof(acc));
+}
+
+/*
+ * Signing needs Z^-1 mod p (for the affine x of k*G) and k^-1 mod n: two
+ * long, independent chains of dependent multiplications, each limited by
+ * the latency of one product.  Run one step of each in turn, so that the
+ * processor overlaps them.  The chains are fixed programs (the exponents
+ * are public): each op squares a register count times or multiplies two
+ * registers.
+ *
+ * fe_inv_prog is fe_inv() above: p - 2, registers a, x2, x3, x6, x12,
+ * x15, x30, x32, t.  sc_inv_prog is p256_sc_inv_mont() (p256_scalar.c):
+ * n - 2, registers a, x2, x4, x8, x16, x32, t, a^2, a^3, a^5, .., a^15.
+ */
+struct inv_op {
+	u8 kind;
+	u8 count;
+	u8 d, a, b;
+};
+
+#define INV_SQR	0
+#define INV_MUL	1
+
+static const struct inv_op fe_inv_prog[] = {
+	{ INV_SQR, 1, 8, 0, 0 },
+	{ INV_MUL, 1, 1, 8, 0 },
+	{ INV_SQR, 1, 8, 1, 0 },
+	{ INV_MUL, 1, 2, 8, 0 },
+	{ INV_SQR, 3, 8, 2, 0 },
+	{ INV_MUL, 1, 3, 8, 2 },
+	{ INV_SQR, 6, 8, 3, 0 },
+	{ INV_MUL, 1, 4, 8, 3 },
+	{ INV_SQR, 3, 8, 4, 0 },
+	{ INV_MUL, 1, 5, 8, 2 },
+	{ INV_SQR, 15, 8, 5, 0 },
+	{ INV_MUL, 1, 6, 8, 5 },
+	{ INV_SQR, 2, 8, 6, 0 },
+	{ INV_MUL, 1, 7, 8, 1 },
+	{ INV_SQR, 32, 8, 7, 0 },
+	{ INV_MUL, 1, 8, 8, 0 },
+	{ INV_SQR, 128, 8, 8, 0 },
+	{ INV_MUL, 1, 8, 8, 7 },
+	{ INV_SQR, 32, 8, 8, 0 },
+	{ INV_MUL, 1, 8, 8, 7 },
+	{ INV_SQR, 30, 8, 8, 0 },
+	{ INV_MUL, 1, 8, 8, 6 },
+	{ INV_SQR, 2, 8, 8, 0 },
+	{ INV_MUL, 1, 8, 8, 0 },
+};
+
+static const struct inv_op sc_inv_prog[] = {
+	{ INV_SQR, 1, 6, 0, 0 },
+	{ INV_MUL, 1, 1, 6, 0 },
+	{ INV_SQR, 2, 6, 1, 0 },
+	{ INV_MUL, 1, 2, 6, 1 },
+	{ INV_SQR, 4, 6, 2, 0 },
+	{ INV_MUL, 1, 3, 6, 2 },
+	{ INV_SQR, 8, 6, 3, 0 },
+	{ INV_MUL, 1, 4, 6, 3 },
+	{ INV_SQR, 16, 6, 4, 0 },
+	{ INV_MUL, 1, 5, 6, 4 },
+	{ INV_SQR, 64, 6, 5, 0 },
+	{ INV_MUL, 1, 6, 6, 5 },
+	{ INV_SQR, 32, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 5 },
+	{ INV_SQR, 1, 7, 0, 0 },
+	{ INV_MUL, 1, 8, 0, 7 },
+	{ INV_MUL, 1, 9, 8, 7 },
+	{ INV_MUL, 1, 10, 9, 7 },
+	{ INV_MUL, 1, 11, 10, 7 },
+	{ INV_MUL, 1, 12, 11, 7 },
+	{ INV_MUL, 1, 13, 12, 7 },
+	{ INV_MUL, 1, 14, 13, 7 },
+	{ INV_SQR, 4, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 12 },
+	{ INV_SQR, 2, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 8 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 10 },
+	{ INV_SQR, 6, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 13 },
+	{ INV_SQR, 4, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 14 },
+	{ INV_SQR, 4, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 9 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 12 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 13 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 10 },
+	{ INV_SQR, 7, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 12 },
+	{ INV_SQR, 2, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 8 },
+	{ INV_SQR, 6, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 14 },
+	{ INV_SQR, 2, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 0 },
+	{ INV_SQR, 8, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 11 },
+	{ INV_SQR, 3, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 10 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 10 },
+	{ INV_SQR, 4, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 10 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 10 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 9 },
+	{ INV_SQR, 3, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 8 },
+	{ INV_SQR, 8, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 12 },
+	{ INV_SQR, 4, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 14 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 8 },
+	{ INV_SQR, 5, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 8 },
+	{ INV_SQR, 6, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 11 },
+	{ INV_SQR, 4, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 9 },
+	{ INV_SQR, 6, 6, 6, 0 },
+	{ INV_MUL, 1, 6, 6, 14 },
+};
+
+P256_TARGET
+static void sign_mul(u64 x[4], u64 kinv[4], const u64 k[4], const u64 km[4])
+{
+	static const u64 one[4] = { 1 };
+	const int nf = ARRAY_SIZE(fe_inv_prog), ns = ARRAY_SIZE(sc_inv_prog);
+	struct p256_jacobian acc;
+	u64 fr[9][4], sr[15][4];
+	int fi = 0, si = 0, frep = 0, srep = 0;
+
+	base_mul_jacobian(&acc, k);
+	p256_fe_copy(fr[0], acc.z);
+	memcpy(sr[0], km, sizeof(sr[0]));
+	while (fi < nf || si < ns) {
+		if (fi < nf) {
+			const struct inv_op *o = &fe_inv_prog[fi];
+
+			if (o->kind == INV_MUL) {
+				fe_mul(fr[o->d], fr[o->a], fr[o->b]);
+				fi++;
+			} else {
+				fe_sqr(fr[o->d], fr[frep ? o->d : o->a]);
+				if (++frep == o->count) {
+					frep = 0;
+					fi++;
+				}
+			}
+		}
+		if (si < ns) {
+			const struct inv_op *o = &sc_inv_prog[si];
+
+			if (o->kind == INV_MUL) {
+				P256_SC_MUL(sr[o->d], sr[o->a], sr[o->b]);
+				si++;
+			} else {
+				P256_SC_SQR(sr[o->d], sr[srep ? o->d : o->a]);
+				if (++srep == o->count) {
+					srep = 0;
+					si++;
+				}
+			}
+		}
+	}
+	/* x = X / Z^2, out of Montgomery form */
+	fe_sqr(fr[1], fr[8]);
+	fe_mul(fr[2], acc.x, fr[1]);
+	fe_mul(x, fr[2], one);
+	memcpy(kinv, sr[6], sizeof(sr[6]));
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(fr, sizeof(fr));
+	memzero_explicit(sr, sizeof(sr));
 }
 
 #define VAR_WINDOWS	52	/* 5-bit windows covering bits 0..259 */
@@ -594,6 +781,7 @@ static bool verify(const u64 u1[4], const u64 u2[4], const u64 qx[4],
 const struct p256_curve_ops P256_CURVE_OPS = {
 	.name = P256_CURVE_NAME,
 	.base_mul = base_mul,
+	.sign_mul = sign_mul,
 	.var_mul = var_mul,
 	.verify = verify,
 };

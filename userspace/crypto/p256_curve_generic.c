@@ -7,6 +7,8 @@
 
 #define fe_mul p256_fe_mul_generic
 #define fe_sqr p256_fe_sqr_generic
+#define P256_SC_MUL p256_sc_mul_generic
+#define P256_SC_SQR p256_sc_sqr_generic
 #define P256_SELECT_AFFINE p256_select_affine
 #define P256_SELECT_JACOBIAN p256_select_jacobian
 #define P256_CURVE_OPS p256_curve_generic

@@ -62,6 +62,13 @@ struct p256_curve_ops {
 	const char *name;
 	/* (x, y) = k*G, constant-time in k. */
 	void (*base_mul)(u64 x[4], u64 y[4], const u64 k[4]);
+	/*
+	 * For signing: x = the x-coordinate of k*G and kinv = k^-1 mod n
+	 * (Montgomery form; km is k in Montgomery form), constant-time.
+	 * The two inversions run interleaved.
+	 */
+	void (*sign_mul)(u64 x[4], u64 kinv[4], const u64 k[4],
+			 const u64 km[4]);
 	/* (x, y) = k*(px, py), constant-time in k and the point. */
 	void (*var_mul)(u64 x[4], u64 y[4], const u64 k[4],
 			const u64 px[4], const u64 py[4]);
@@ -108,6 +115,11 @@ void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4]);
 void p256_sc_to_mont(u64 r[4], const u64 a[4]);
 void p256_sc_from_mont(u64 r[4], const u64 a[4]);
 void p256_sc_add(u64 r[4], const u64 a[4], const u64 b[4]);
+/* The Montgomery product and square mod n, each implementation. */
+void p256_sc_mul_generic(u64 r[4], const u64 a[4], const u64 b[4]);
+void p256_sc_sqr_generic(u64 r[4], const u64 a[4]);
+void p256_sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4]);
+void p256_sc_sqr_adx(u64 r[4], const u64 a[4]);
 /* r = a^-1 mod n, Montgomery form in and out (0 maps to 0). */
 void p256_sc_inv_mont(u64 r[4], const u64 a[4]);
 

@@ -102,7 +102,7 @@ void p256_sc_from_digest(u64 r[4], const u8 *digest, size_t len)
  * on its low half (which stays below 2^256: v + m*n < 2^256 + 2^64 n),
  * then the high half added; the total is below 2n.
  */
-static void sc_mul_generic(u64 r[4], const u64 a[4], const u64 b[4])
+void p256_sc_mul_generic(u64 r[4], const u64 a[4], const u64 b[4])
 {
 	unsigned __int128 x;
 	u64 t[8] = { 0 }, v[4], m, c;
@@ -149,7 +149,7 @@ static void sc_mul_generic(u64 r[4], const u64 a[4], const u64 b[4])
  * row t < 2n, and t + a*b[i] < 2^320: five words suffice.  At the end
  * t < 2n: t - n is computed and CMOV keeps t when that borrowed.
  */
-static void sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4])
+void p256_sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4])
 {
 	static const u64 n0 = P256_N0;
 	u64 t0, t1, t2, t3, t4, lo, hi, zr, rd;
@@ -318,7 +318,7 @@ static void sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4])
  * t_lo + m*n < 2^256 + 2^64 n), the high half added, n subtracted under
  * CMOV.
  */
-static void sc_sqr_adx(u64 r[4], const u64 a[4])
+void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 {
 	static const u64 n0 = P256_N0;
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zr, rd;
@@ -464,9 +464,9 @@ static void sc_sqr_adx(u64 r[4], const u64 a[4])
 	r[3] = rd;
 }
 
-static void sc_sqr_generic(u64 r[4], const u64 a[4])
+void p256_sc_sqr_generic(u64 r[4], const u64 a[4])
 {
-	sc_mul_generic(r, a, a);
+	p256_sc_mul_generic(r, a, a);
 }
 
 /* The MULX/ADX code runs exactly when the curve code chosen does. */
@@ -478,9 +478,9 @@ static bool sc_use_adx(void)
 void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4])
 {
 	if (sc_use_adx())
-		sc_mul_adx(r, a, b);
+		p256_sc_mul_adx(r, a, b);
 	else
-		sc_mul_generic(r, a, b);
+		p256_sc_mul_generic(r, a, b);
 }
 
 void p256_sc_to_mont(u64 r[4], const u64 a[4])
@@ -542,11 +542,11 @@ void p256_sc_inv_mont(u64 r[4], const u64 a[4])
 	int i, l, k, w;
 
 	if (sc_use_adx()) {
-		o.mul = sc_mul_adx;
-		o.sqr = sc_sqr_adx;
+		o.mul = p256_sc_mul_adx;
+		o.sqr = p256_sc_sqr_adx;
 	} else {
-		o.mul = sc_mul_generic;
-		o.sqr = sc_sqr_generic;
+		o.mul = p256_sc_mul_generic;
+		o.sqr = p256_sc_sqr_generic;
 	}
 	o.sqr(t, a);
 	o.mul(x2, t, a);

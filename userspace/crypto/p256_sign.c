@@ -107,12 +107,12 @@ int tlsx_p256_sign(u8 sig[P256_SIG_SIZE], const u8 priv[P256_SCALAR_SIZE],
 	for (;;) {
 		drbg_next(&drbg, k, again);
 		again = true;
-		p256_curve()->base_mul(x, y, k);
+		p256_sc_to_mont(y, k);
+		/* x of k*G, and t = k^-1 R (Montgomery form) */
+		p256_curve()->sign_mul(x, t, k, y);
 		p256_sc_reduce_once(r, x);	/* x < p < 2n */
 
-		/* s = k^-1 (e + r d) mod n, in Montgomery form where useful */
-		p256_sc_to_mont(t, k);
-		p256_sc_inv_mont(t, t);		/* k^-1 R */
+		/* s = k^-1 (e + r d) mod n */
 		p256_sc_to_mont(s, d);
 		p256_sc_mul(s, r, s);		/* r d */
 		p256_sc_add(s, s, e);
