@@ -44,23 +44,29 @@ static ATTR void PFX(x25519_ladder)(u8 out[32], const u8 scalar[32],
 		F(cswap)(&z2, &z3, swap);
 		swap = bit;
 
+		/*
+		 * RFC 7748's step, ordered so the longest dependency chain
+		 * (D A, its difference with C B, squared, times x1) starts
+		 * first and independent products sit side by side: a CPU
+		 * window holds only part of a step.
+		 */
 		F(add)(&a, &x2, &z2);
-		F(sq)(&aa, &a);
 		F(sub)(&b, &x2, &z2);
-		F(sq)(&bb, &b);
-		F(sub)(&e, &aa, &bb);
 		F(add)(&c, &x3, &z3);
 		F(sub)(&d, &x3, &z3);
 		F(mul)(&da, &d, &a);
 		F(mul)(&cb, &c, &b);
-		F(add)(&x3, &da, &cb);
-		F(sq)(&x3, &x3);
+		F(sq)(&aa, &a);
+		F(sq)(&bb, &b);
 		F(sub)(&z3, &da, &cb);
+		F(add)(&x3, &da, &cb);
 		F(sq)(&z3, &z3);
-		F(mul)(&z3, &z3, &x1);
-		F(mul)(&x2, &aa, &bb);
+		F(sub)(&e, &aa, &bb);
+		F(sq)(&x3, &x3);
 		F(mul_a24)(&z2, &e);
+		F(mul)(&z3, &z3, &x1);
 		F(add)(&z2, &z2, &aa);
+		F(mul)(&x2, &aa, &bb);
 		F(mul)(&z2, &z2, &e);
 	}
 	F(cswap)(&x2, &x3, swap);
