@@ -30,6 +30,7 @@
 #ifndef fe_add
 #define fe_add p256_fe_add
 #define fe_sub p256_fe_sub
+#define fe_half p256_fe_half
 #endif
 
 /* The including file may compile every function for extra ISA features. */
@@ -108,46 +109,39 @@ static void fe_inv(u64 r[4], const u64 a[4])
 }
 
 /*
- * r = 2a, dbl-2001-b for a = -3 (3M + 5S):
- *	delta = Z^2, gamma = Y^2, beta = X*gamma,
- *	alpha = 3(X - delta)(X + delta),
- *	X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta,
- *	Y3 = alpha(4 beta - X3) - 8 gamma^2.
- * The infinity (Z = 0) doubles to Z3 = 0: no special case.  (No point of
- * P-256 has Y = 0: the group has odd order.)
+ * r = 2a for a = -3 (4M + 4S), arranged to need few additions:
+ *	M = 3(X - Z^2)(X + Z^2), S = 4 X Y^2 = X (2Y)^2,
+ *	X3 = M^2 - 2S, Y3 = M(S - X3) - 8 Y^4, Z3 = 2 Y Z,
+ * with 8 Y^4 = ((2Y)^2)^2 / 2 (a halving mod p instead of three
+ * doublings).  The infinity (Z = 0) doubles to Z3 = 0: no special case.
+ * (No point of P-256 has Y = 0: the group has odd order.)  r may alias a.
  */
 P256_TARGET
 static void pt_dbl(struct p256_jacobian *r, const struct p256_jacobian *a)
 {
-	u64 delta[4], gamma[4], beta[4], alpha[4], t[4], u[4];
+	u64 d[4], y2[4], t1[4], t2[4], y4[4], z3[4], s[4], y8[4], m[4];
+	u64 x3[4];
 
-	fe_sqr(delta, a->z);
-	fe_sqr(gamma, a->y);
-	fe_mul(beta, a->x, gamma);
-	fe_sub(t, a->x, delta);
-	fe_add(u, a->x, delta);
-	fe_mul(alpha, t, u);
-	fe_add(t, alpha, alpha);
-	fe_add(alpha, alpha, t);
-
-	fe_add(t, a->y, a->z);
-	fe_sqr(t, t);
-	fe_sub(t, t, gamma);
-	fe_sub(r->z, t, delta);
-
-	fe_add(beta, beta, beta);
-	fe_add(beta, beta, beta);		/* 4 beta */
-	fe_sqr(t, alpha);
-	fe_add(u, beta, beta);
-	fe_sub(r->x, t, u);
-
-	fe_sub(t, beta, r->x);
-	fe_mul(t, alpha, t);
-	fe_sqr(gamma, gamma);
-	fe_add(gamma, gamma, gamma);
-	fe_add(gamma, gamma, gamma);
-	fe_add(gamma, gamma, gamma);		/* 8 gamma^2 */
-	fe_sub(r->y, t, gamma);
+	fe_sqr(d, a->z);
+	fe_add(y2, a->y, a->y);
+	fe_sub(t1, a->x, d);
+	fe_add(t2, a->x, d);
+	fe_sqr(y4, y2);
+	fe_mul(z3, y2, a->z);
+	fe_mul(t1, t1, t2);
+	fe_mul(s, y4, a->x);
+	fe_sqr(y8, y4);
+	fe_add(m, t1, t1);
+	fe_add(m, m, t1);
+	fe_half(y8, y8);
+	fe_sqr(x3, m);
+	fe_add(t2, s, s);
+	fe_sub(x3, x3, t2);
+	fe_sub(t1, s, x3);
+	fe_mul(t1, m, t1);
+	fe_sub(r->y, t1, y8);
+	p256_fe_copy(r->x, x3);
+	p256_fe_copy(r->z, z3);
 }
 
 /*

@@ -11,6 +11,7 @@
 #define fe_sqr p256_fe_sqr_adx
 #define fe_add p256_fe_add_adx
 #define fe_sub p256_fe_sub_adx
+#define fe_half p256_fe_half_adx
 #define P256_SC_MUL p256_sc_mul_adx
 #define P256_SC_SQR p256_sc_sqr_adx
 #define P256_SELECT_AFFINE p256_select_affine_avx2

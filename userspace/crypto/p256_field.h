@@ -132,6 +132,26 @@ static __always_inline void p256_fe_sub(u64 r[4], const u64 a[4], const u64 b[4]
 	r[3] = d[3] + (P256_P3 & m) + (u64)(x >> 64);
 }
 
+/* r = a / 2 mod p: a + p when a is odd (masked), then a 257-bit shift. */
+static __always_inline void p256_fe_half(u64 r[4], const u64 a[4])
+{
+	unsigned __int128 x;
+	u64 m = 0 - (a[0] & 1), t[4];
+
+	x = (unsigned __int128)a[0] + (P256_P0 & m);
+	t[0] = (u64)x;
+	x = (unsigned __int128)a[1] + (P256_P1 & m) + (u64)(x >> 64);
+	t[1] = (u64)x;
+	x = (unsigned __int128)a[2] + (u64)(x >> 64);
+	t[2] = (u64)x;
+	x = (unsigned __int128)a[3] + (P256_P3 & m) + (u64)(x >> 64);
+	t[3] = (u64)x;
+	r[0] = (t[0] >> 1) | (t[1] << 63);
+	r[1] = (t[1] >> 1) | (t[2] << 63);
+	r[2] = (t[2] >> 1) | (t[3] << 63);
+	r[3] = (t[3] >> 1) | ((u64)(x >> 64) << 63);
+}
+
 /* r = -a mod p (0 stays 0). */
 static inline void p256_fe_neg(u64 r[4], const u64 a[4])
 {

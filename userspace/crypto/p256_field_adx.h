@@ -365,4 +365,43 @@ static __always_inline void p256_fe_sub_adx(u64 r[4], const u64 a[4],
 	r[3] = t3;
 }
 
+/* r = a / 2 mod p: add p & -(a & 1), shift the 257-bit sum right. */
+static __always_inline void p256_fe_half_adx(u64 r[4], const u64 a[4])
+{
+	u64 t0, t1, t2, t3, m, u1, u3;
+
+	__asm__(
+		"movq 0(%[a]), %[t0]\n\t"
+		"movq 8(%[a]), %[t1]\n\t"
+		"movq 16(%[a]), %[t2]\n\t"
+		"movq 24(%[a]), %[t3]\n\t"
+		"movq %[t0], %[m]\n\t"
+		"andq $1, %[m]\n\t"
+		"negq %[m]\n\t"
+		"movq %[m], %[u1]\n\t"
+		"shrq $32, %[u1]\n\t"
+		"movq %[m], %[u3]\n\t"
+		"andq %[p3], %[u3]\n\t"
+		"addq %[m], %[t0]\n\t"
+		"adcq %[u1], %[t1]\n\t"
+		"adcq $0, %[t2]\n\t"
+		"adcq %[u3], %[t3]\n\t"
+		"movl $0, %k[m]\n\t"
+		"adcq $0, %[m]\n\t"
+		"shrdq $1, %[t1], %[t0]\n\t"
+		"shrdq $1, %[t2], %[t1]\n\t"
+		"shrdq $1, %[t3], %[t2]\n\t"
+		"shrdq $1, %[m], %[t3]\n\t"
+		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
+		  [t3] "=&r"(t3), [m] "=&r"(m), [u1] "=&r"(u1),
+		  [u3] "=&r"(u3)
+		: [a] "r"(a), [p3] "m"(p256_adx_p3),
+		  "m"(*(const u64 (*)[4])a)
+		: "cc");
+	r[0] = t0;
+	r[1] = t1;
+	r[2] = t2;
+	r[3] = t3;
+}
+
 #endif /* TLSX_P256_FIELD_ADX_H */
