@@ -234,6 +234,26 @@ void fe51_mul_a24(struct fe51 *h, const struct fe51 *f)
 	fe51_carry_wide(h, r);
 }
 
+void fe51_addsub(struct fe51 *s, struct fe51 *d, const struct fe51 *f,
+		 const struct fe51 *g)
+{
+	struct fe51 t = *f;
+
+	fe51_add(s, &t, g);
+	fe51_sub(d, &t, g);
+}
+
+void fe51_mul_a24_add(struct fe51 *h, const struct fe51 *f,
+		      const struct fe51 *g)
+{
+	__uint128_t r[5];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		r[i] = (__uint128_t)f->v[i] * 121665 + g->v[i];
+	fe51_carry_wide(h, r);
+}
+
 void fe51_cswap(struct fe51 *f, struct fe51 *g, u64 swap)
 {
 	u64 mask = 0 - swap, x;

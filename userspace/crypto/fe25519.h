@@ -54,6 +54,12 @@ void fe51_mul(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
 void fe51_sq(struct fe51 *h, const struct fe51 *f);
 /* h = f * 121665, the (A - 2) / 4 of the Montgomery ladder. */
 void fe51_mul_a24(struct fe51 *h, const struct fe51 *f);
+/* s = f + g and d = f - g; s and d may not alias f or g. */
+void fe51_addsub(struct fe51 *s, struct fe51 *d, const struct fe51 *f,
+		 const struct fe51 *g);
+/* h = f * 121665 + g. */
+void fe51_mul_a24_add(struct fe51 *h, const struct fe51 *f,
+		      const struct fe51 *g);
 /* (f, g) = (g, f) when @swap is 1, unchanged when 0; no branch. */
 void fe51_cswap(struct fe51 *f, struct fe51 *g, u64 swap);
 /* h = f when @move is 1, unchanged when 0; no branch. */

@@ -275,6 +275,104 @@ static __always_inline void fe64_sub(struct fe64 *h, const struct fe64 *f,
 }
 
 /*
+ * s = f + g and d = f - g at once (the ladder's pairs): f and g are
+ * loaded once; each result is folded as in fe64_add and fe64_sub.
+ */
+static __always_inline void fe64_addsub(struct fe64 *s, struct fe64 *d,
+					const struct fe64 *f,
+					const struct fe64 *g)
+{
+	__asm__(
+	"movq	0(%[f]), %%r8\n\t"
+	"movq	8(%[f]), %%r9\n\t"
+	"movq	16(%[f]), %%r10\n\t"
+	"movq	24(%[f]), %%r11\n\t"
+	"movq	%%r8, %%r12\n\t"
+	"movq	%%r9, %%r13\n\t"
+	"movq	%%r10, %%r14\n\t"
+	"movq	%%r11, %%r15\n\t"
+	"addq	0(%[g]), %%r8\n\t"
+	"adcq	8(%[g]), %%r9\n\t"
+	"adcq	16(%[g]), %%r10\n\t"
+	"adcq	24(%[g]), %%r11\n\t"
+	"sbbq	%%rax, %%rax\n\t"
+	"andq	$38, %%rax\n\t"
+	"addq	%%rax, %%r8\n\t"
+	"adcq	$0, %%r9\n\t"
+	"adcq	$0, %%r10\n\t"
+	"adcq	$0, %%r11\n\t"
+	"sbbq	%%rax, %%rax\n\t"
+	"andq	$38, %%rax\n\t"
+	"addq	%%rax, %%r8\n\t"
+	"subq	0(%[g]), %%r12\n\t"
+	"sbbq	8(%[g]), %%r13\n\t"
+	"sbbq	16(%[g]), %%r14\n\t"
+	"sbbq	24(%[g]), %%r15\n\t"
+	"sbbq	%%rax, %%rax\n\t"
+	"andq	$38, %%rax\n\t"
+	"subq	%%rax, %%r12\n\t"
+	"sbbq	$0, %%r13\n\t"
+	"sbbq	$0, %%r14\n\t"
+	"sbbq	$0, %%r15\n\t"
+	"sbbq	%%rax, %%rax\n\t"
+	"andq	$38, %%rax\n\t"
+	"subq	%%rax, %%r12\n\t"
+	"movq	%%r8, 0(%[s])\n\t"
+	"movq	%%r9, 8(%[s])\n\t"
+	"movq	%%r10, 16(%[s])\n\t"
+	"movq	%%r11, 24(%[s])\n\t"
+	"movq	%%r12, 0(%[d])\n\t"
+	"movq	%%r13, 8(%[d])\n\t"
+	"movq	%%r14, 16(%[d])\n\t"
+	"movq	%%r15, 24(%[d])\n\t"
+	:
+	: [s] "r"(s), [d] "r"(d), [f] "r"(f), [g] "r"(g)
+	: "rax", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc",
+	  "memory");
+}
+
+/*
+ * h = f * 121665 + g, the ladder's AA + a24 E: below 2^274, so the top
+ * word is below 2^18; it folds back as 38 times itself, then a possible
+ * last carry as 38.
+ */
+static __always_inline void fe64_mul_a24_add(struct fe64 *h,
+					     const struct fe64 *f,
+					     const struct fe64 *g)
+{
+	__asm__(
+	"movl	$121665, %%edx\n\t"
+	"mulxq	0(%[f]), %%r8, %%r9\n\t"
+	"mulxq	8(%[f]), %%rax, %%r10\n\t"
+	"addq	%%rax, %%r9\n\t"
+	"mulxq	16(%[f]), %%rax, %%r11\n\t"
+	"adcq	%%rax, %%r10\n\t"
+	"mulxq	24(%[f]), %%rax, %%rbx\n\t"
+	"adcq	%%rax, %%r11\n\t"
+	"adcq	$0, %%rbx\n\t"
+	"addq	0(%[g]), %%r8\n\t"
+	"adcq	8(%[g]), %%r9\n\t"
+	"adcq	16(%[g]), %%r10\n\t"
+	"adcq	24(%[g]), %%r11\n\t"
+	"adcq	$0, %%rbx\n\t"
+	"imulq	$38, %%rbx, %%rbx\n\t"
+	"addq	%%rbx, %%r8\n\t"
+	"adcq	$0, %%r9\n\t"
+	"adcq	$0, %%r10\n\t"
+	"adcq	$0, %%r11\n\t"
+	"sbbq	%%rax, %%rax\n\t"
+	"andq	$38, %%rax\n\t"
+	"addq	%%rax, %%r8\n\t"
+	"movq	%%r8, 0(%[h])\n\t"
+	"movq	%%r9, 8(%[h])\n\t"
+	"movq	%%r10, 16(%[h])\n\t"
+	"movq	%%r11, 24(%[h])\n\t"
+	:
+	: [h] "r"(h), [f] "r"(f), [g] "r"(g)
+	: "rax", "rbx", "rdx", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+
+/*
  * h = f * 121665: 273 bits; the top word (below 2^17) folds back as 38
  * times itself, then a possible last carry as 38.
  */

@@ -50,22 +50,18 @@ static ATTR void PFX(x25519_ladder)(u8 out[32], const u8 scalar[32],
 		 * first and independent products sit side by side: a CPU
 		 * window holds only part of a step.
 		 */
-		F(add)(&a, &x2, &z2);
-		F(sub)(&b, &x2, &z2);
-		F(add)(&c, &x3, &z3);
-		F(sub)(&d, &x3, &z3);
+		F(addsub)(&a, &b, &x2, &z2);
+		F(addsub)(&c, &d, &x3, &z3);
 		F(mul)(&da, &d, &a);
 		F(mul)(&cb, &c, &b);
 		F(sq)(&aa, &a);
 		F(sq)(&bb, &b);
-		F(sub)(&z3, &da, &cb);
-		F(add)(&x3, &da, &cb);
+		F(addsub)(&x3, &z3, &da, &cb);
 		F(sq)(&z3, &z3);
 		F(sub)(&e, &aa, &bb);
 		F(sq)(&x3, &x3);
-		F(mul_a24)(&z2, &e);
+		F(mul_a24_add)(&z2, &e, &aa);
 		F(mul)(&z3, &z3, &x1);
-		F(add)(&z2, &z2, &aa);
 		F(mul)(&x2, &aa, &bb);
 		F(mul)(&z2, &z2, &e);
 	}
