@@ -14,25 +14,26 @@
 int tlsx_hmac_init(struct tlsx_hmac *m, enum tlsx_hash_alg alg,
 		   const u8 *key, size_t key_len)
 {
-	u8 k0[TLSX_HASH_MAX_BLOCK];
+	/* K0 as 64-bit words: the pads are XORed a word at a time. */
+	u64 k0[TLSX_HASH_MAX_BLOCK / 8];
 	size_t bs = tlsx_hash_block_size(alg), i;
 
 	if (!bs)
 		return -EINVAL;
 	memset(k0, 0, bs);
 	if (key_len > bs)
-		tlsx_hash(alg, key, key_len, k0);
+		tlsx_hash(alg, key, key_len, (u8 *)k0);
 	else if (key_len)
 		memcpy(k0, key, key_len);
 
-	for (i = 0; i < bs; i++)
-		k0[i] ^= 0x36;
+	for (i = 0; i < bs / 8; i++)
+		k0[i] ^= 0x3636363636363636ull;
 	tlsx_hash_init(&m->inner, alg);
 	tlsx_hash_update(&m->inner, k0, bs);
 
 	/* (K0 ^ ipad) ^ (ipad ^ opad) = K0 ^ opad */
-	for (i = 0; i < bs; i++)
-		k0[i] ^= 0x36 ^ 0x5c;
+	for (i = 0; i < bs / 8; i++)
+		k0[i] ^= 0x3636363636363636ull ^ 0x5c5c5c5c5c5c5c5cull;
 	tlsx_hash_init(&m->outer, alg);
 	tlsx_hash_update(&m->outer, k0, bs);
 	memzero_explicit(k0, sizeof(k0));
@@ -49,11 +50,11 @@ void tlsx_hmac_final(struct tlsx_hmac *m, u8 *out)
 	u8 inner[TLSX_HASH_MAX_DIGEST];
 	size_t ds = tlsx_hash_digest_size(m->inner.alg);
 
+	/* Each final wipes its context, so all of @m ends wiped. */
 	tlsx_hash_final(&m->inner, inner);
 	tlsx_hash_update(&m->outer, inner, ds);
 	tlsx_hash_final(&m->outer, out);
 	memzero_explicit(inner, sizeof(inner));
-	memzero_explicit(m, sizeof(*m));
 }
 
 int tlsx_hmac(enum tlsx_hash_alg alg, const u8 *key, size_t key_len,

@@ -204,12 +204,13 @@ static void sha256_out(const u32 h[8], u8 *out, size_t len)
 void tlsx_sha256_final(struct tlsx_sha256 *c, u8 out[SHA256_DIGEST_SIZE])
 {
 	u8 buf[2 * SHA256_BLOCK_SIZE];
-	size_t tail = c->bytes % SHA256_BLOCK_SIZE;
+	size_t tail = c->bytes % SHA256_BLOCK_SIZE, n;
 
 	memcpy(buf, c->buf, tail);
-	tlsx_sha256_blocks(c->h, buf, sha256_pad(buf, tail, c->bytes));
+	n = sha256_pad(buf, tail, c->bytes);
+	tlsx_sha256_blocks(c->h, buf, n);
 	sha256_out(c->h, out, SHA256_DIGEST_SIZE);
-	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(buf, n * SHA256_BLOCK_SIZE);
 	memzero_explicit(c, sizeof(*c));
 }
 
@@ -221,7 +222,7 @@ void tlsx_sha256(const void *data, size_t len, u8 out[SHA256_DIGEST_SIZE])
 {
 	u8 buf[2 * SHA256_BLOCK_SIZE];
 	size_t full = len & ~(size_t)(SHA256_BLOCK_SIZE - 1);
-	size_t tail = len - full;
+	size_t tail = len - full, n;
 	u32 h[8];
 
 	memcpy(h, sha256_iv, sizeof(h));
@@ -229,8 +230,9 @@ void tlsx_sha256(const void *data, size_t len, u8 out[SHA256_DIGEST_SIZE])
 		tlsx_sha256_blocks(h, data, full / SHA256_BLOCK_SIZE);
 	if (tail)	/* data may be NULL when len is 0 */
 		memcpy(buf, (const u8 *)data + full, tail);
-	tlsx_sha256_blocks(h, buf, sha256_pad(buf, tail, len));
+	n = sha256_pad(buf, tail, len);
+	tlsx_sha256_blocks(h, buf, n);
 	sha256_out(h, out, SHA256_DIGEST_SIZE);
-	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(buf, n * SHA256_BLOCK_SIZE);
 	memzero_explicit(h, sizeof(h));
 }

@@ -246,12 +246,13 @@ static void sha512_out(const u64 h[8], u8 *out, size_t len)
 static void sha512_finish(struct tlsx_sha512 *c, u8 *out, size_t len)
 {
 	u8 buf[2 * SHA512_BLOCK_SIZE];
-	size_t tail = c->bytes % SHA512_BLOCK_SIZE;
+	size_t tail = c->bytes % SHA512_BLOCK_SIZE, n;
 
 	memcpy(buf, c->buf, tail);
-	tlsx_sha512_blocks(c->h, buf, sha512_pad(buf, tail, c->bytes));
+	n = sha512_pad(buf, tail, c->bytes);
+	tlsx_sha512_blocks(c->h, buf, n);
 	sha512_out(c->h, out, len);
-	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(buf, n * SHA512_BLOCK_SIZE);
 	memzero_explicit(c, sizeof(*c));
 }
 
@@ -271,7 +272,7 @@ static void sha512_oneshot(const u64 iv[8], const void *data, size_t len,
 {
 	u8 buf[2 * SHA512_BLOCK_SIZE];
 	size_t full = len & ~(size_t)(SHA512_BLOCK_SIZE - 1);
-	size_t tail = len - full;
+	size_t tail = len - full, n;
 	u64 h[8];
 
 	memcpy(h, iv, sizeof(h));
@@ -279,9 +280,10 @@ static void sha512_oneshot(const u64 iv[8], const void *data, size_t len,
 		tlsx_sha512_blocks(h, data, full / SHA512_BLOCK_SIZE);
 	if (tail)	/* data may be NULL when len is 0 */
 		memcpy(buf, (const u8 *)data + full, tail);
-	tlsx_sha512_blocks(h, buf, sha512_pad(buf, tail, len));
+	n = sha512_pad(buf, tail, len);
+	tlsx_sha512_blocks(h, buf, n);
 	sha512_out(h, out, out_len);
-	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(buf, n * SHA512_BLOCK_SIZE);
 	memzero_explicit(h, sizeof(h));
 }
 
