@@ -30,38 +30,44 @@ const u8 tlsx_oid_rsassa_pss[9] = {
 
 #define OID_IS(o, ref) der_oid_equal((o), (ref), sizeof(ref))
 
+int tlsx_rsa_public_set(struct tlsx_rsa_public *k, const struct der_span *n,
+			u64 e)
+{
+	unsigned int bits;
+
+	if (e < 3 || !(e & 1))
+		return -EBADMSG;
+	if (!n->len || !n->p[0])
+		return -EBADMSG;
+	if (n->len > RSA_MAX_BYTES)
+		return -EOPNOTSUPP;
+	/* n has no leading zero byte: its top byte gives the last bits. */
+	bits = (unsigned int)(n->len - 1) * 8 + 32 - __builtin_clz(n->p[0]);
+	if (bits < RSA_MIN_BITS || bits > RSA_MAX_BITS)
+		return -EOPNOTSUPP;
+	memcpy(k->n, n->p, n->len);
+	k->n_len = n->len;
+	k->e = e;
+	return 0;
+}
+
 int tlsx_rsa_public_read(struct der_cursor *c, struct tlsx_rsa_public *k)
 {
 	struct der_cursor seq;
 	struct der_span n;
-	unsigned int bits;
 	u64 e;
 	int err;
 
 	err = der_enter(c, DER_SEQUENCE, &seq);
+	if (!err)
+		err = der_read_unsigned(&seq, &n, true);
+	if (!err)
+		err = der_read_u64(&seq, &e);
+	if (!err)
+		err = der_finish(&seq);
 	if (err)
 		return err;
-	err = der_read_unsigned(&seq, &n, true);
-	if (err)
-		return err;
-	err = der_read_u64(&seq, &e);
-	if (err)
-		return err;
-	err = der_finish(&seq);
-	if (err)
-		return err;
-	if (e < 3 || !(e & 1))
-		return -EBADMSG;
-	if (n.len > RSA_MAX_BYTES)
-		return -EOPNOTSUPP;
-	/* n has no leading zero byte: its top byte gives the last bits. */
-	bits = (unsigned int)(n.len - 1) * 8 + 32 - __builtin_clz(n.p[0]);
-	if (bits < RSA_MIN_BITS || bits > RSA_MAX_BITS)
-		return -EOPNOTSUPP;
-	memcpy(k->n, n.p, n.len);
-	k->n_len = n.len;
-	k->e = e;
-	return 0;
+	return tlsx_rsa_public_set(k, &n, e);
 }
 
 /*

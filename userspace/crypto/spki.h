@@ -49,6 +49,9 @@ int tlsx_spki_parse(struct tlsx_public_key *pk, const u8 *der, size_t len);
  * a leading zero, 3 <= e odd.
  */
 int tlsx_rsa_public_read(struct der_cursor *c, struct tlsx_rsa_public *k);
+/* The same checks on a modulus magnitude and exponent already read. */
+int tlsx_rsa_public_set(struct tlsx_rsa_public *k, const struct der_span *n,
+			u64 e);
 
 /* Whether two public keys are the same key. */
 bool tlsx_public_key_equal(const struct tlsx_public_key *a,

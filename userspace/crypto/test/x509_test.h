@@ -80,9 +80,11 @@ static const char x509_test_script[] =
 	"	rsapss) echo -sha256 -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:digest ;;\n"
 	"	esac\n"
 	"}\n"
+	"serial=0\n"
 	"sign() { # NAME SUBJECT ISSUER EXTENSIONS TYPE [DAYS]\n"
+	"	serial=$((serial + 1))\n"
 	"	openssl req -new -key $1.key -subj \"$2\" -config ext.cnf -out $1.csr\n"
-	"	openssl x509 -req -in $1.csr -CA $3.pem -CAkey $3.key -set_serial 0x$(openssl rand -hex 8) -days ${6:-365} -extfile ext.cnf -extensions $4 $(sigopts $5) -out $1.pem\n"
+	"	openssl x509 -req -in $1.csr -CA $3.pem -CAkey $3.key -set_serial $((0x5a5a5a5a0000 + serial)) -days ${6:-365} -extfile ext.cnf -extensions $4 $(sigopts $5) -out $1.pem\n"
 	"}\n"
 	"for t in p256 ed25519 rsa rsapss; do\n"
 	"	for r in ca int leaf; do\n"
@@ -105,7 +107,6 @@ static const char x509_test_script[] =
 	"sign client-leaf /CN=client p256-int client p256\n"
 	"sign crit-leaf /CN=crit p256-int crit p256\n"
 	"sign noku-leaf /CN=noku p256-int noku p256\n"
-	"for n in *.pem; do openssl x509 -in $n -outform DER -out ${n%.pem}.der; done\n"
 	"rm -f *.csr\n";
 
 static char x509_test_dir[64];
@@ -116,6 +117,8 @@ __attribute__((constructor)) static void x509_test_setup(void)
 	char cmd[256];
 	FILE *f;
 
+	if (x509_test_dir[0])
+		return;		/* already made by another constructor */
 	snprintf(x509_test_dir, sizeof(x509_test_dir), "/tmp/tlsx_x509_XXXXXX");
 	if (!mkdtemp(x509_test_dir))
 		goto fail;
@@ -194,15 +197,29 @@ struct x509_test_cert {
 	struct tlsx_x509 crt;
 };
 
-/* Loads NAME.der and parses it: the parser's result. */
-static int x509_test_load(struct x509_test_cert *c, const char *name)
+/*
+ * Loads NAME.der, or else the first certificate of NAME.pem (decoded by
+ * pem.c, which test_der_pem.c checks against openssl's DER), and parses
+ * it: the parser's result.
+ */
+static inline int x509_test_load(struct x509_test_cert *c,
+				 const char *name)
 {
+	static char pem[16384];
 	char file[128];
+	size_t n;
+	int err;
 
 	snprintf(file, sizeof(file), "%s.der", name);
 	c->len = x509_test_read(file, c->der, sizeof(c->der));
-	if (!c->len)
-		return -ENOENT;
+	if (!c->len) {
+		snprintf(file, sizeof(file), "%s.pem", name);
+		n = x509_test_read(file, pem, sizeof(pem));
+		err = pem_find(pem, n, "CERTIFICATE", c->der, sizeof(c->der),
+			       &c->len);
+		if (err)
+			return err;
+	}
 	return tlsx_x509_parse(&c->crt, c->der, c->len);
 }
 
