@@ -5,8 +5,8 @@
  *
  *  - struct fe51: five 51-bit limbs in u64 (radix 2^51), portable C with
  *    unsigned __int128 products (fe25519.c).  Every function returns
- *    limbs below 2^51 + 2^15 ("loosely reduced"), and accepts limbs
- *    below 2^54, so results feed any operation without further care.
+ *    limbs below 2^51 + 2^15 ("loosely reduced") and accepts limbs
+ *    below 2^53, so results feed any operation without further care.
  *
  *  - struct fe64: four 64-bit limbs, any value below 2^256, congruent mod
  *    p = 2^255 - 19 to the element; arithmetic is done mod 2p = 2^256 - 38
@@ -14,8 +14,8 @@
  *    assembly: run only when tlsx_cpu_features() has bmi2 and adx).
  *
  * Both are constant-time: no branch or index depends on an operand.
- * Only the two encodings, the inversion and the square-root exponent
- * (generic over the field) live elsewhere, in fe25519_pow_tmpl.h.
+ * The inversion and the square-root exponent, written once for both,
+ * are in fe25519_pow_tmpl.h.
  */
 #ifndef TLSX_FE25519_H
 #define TLSX_FE25519_H
