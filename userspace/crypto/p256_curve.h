@@ -590,15 +590,28 @@ static void sign_mul(u64 x[4], u64 kinv[4], const u64 k[4], const u64 km[4])
 /*
  * k*P, constant-time in k and in P: 5-bit signed windows over a table
  * of P..16P (Jacobian), left to right, five doublings and one addition
- * per window.  Every exception of the addition is resolved by masks:
- * accumulator at infinity (take the table point), digit 0 (keep the
- * accumulator), equal operands (take the doubling, always computed).
+ * per window.  The exceptions of the addition that occur are resolved by
+ * masks: the accumulator at infinity (take the table point) and the
+ * digit 0 (keep the accumulator).
+ *
+ * The others cannot occur for k in [1, n-1] and P of order n (every
+ * point on the curve but the infinity).  Before the addition of window
+ * i the accumulator is T*P with T = 32*T' (it was just doubled five
+ * times) and the table point is d*P, |d| <= 16.  Equal or opposite
+ * operands need T = +-d mod n.  For i >= 1, |T| <= k/32 + 17, far below
+ * n - 16, so T = +-d as integers: a multiple of 32 of size at most 16,
+ * i.e. T = d = 0 (both at infinity, which the masks handle).  For
+ * i = 0, T = k - d: T = d mod n means k = 2d mod n, so k = 2d (then
+ * T = d is a multiple of 32: d = 0, k = 0) or k = n + 2d with d < 0
+ * (then T = n + d, a multiple of 32, needs d = -n = 15 mod 32: no d in
+ * [-16, -1]); T = -d mod n means k = 0 mod n.  (test_p256 also runs
+ * the scalars next to 0 and n against OpenSSL.)
  */
 P256_TARGET
 static void var_mul(u64 x[4], u64 y[4], const u64 k[4], const u64 px[4],
 		    const u64 py[4])
 {
-	struct p256_jacobian tab[VAR_POINTS], acc, t, dbl, sel;
+	struct p256_jacobian tab[VAR_POINTS], acc, t, sel;
 	u64 neg, ny[4], acc_inf, hz, rz, nz;
 	u32 d;
 	int i, j;
@@ -628,9 +641,6 @@ static void var_mul(u64 x[4], u64 y[4], const u64 k[4], const u64 px[4],
 
 		acc_inf = p256_fe_zero_mask(acc.z);
 		pt_add(&t, &acc, &sel, &hz, &rz);
-		pt_dbl(&dbl, &acc);
-		/* Equal operands, both finite: the doubling. */
-		pt_cmov(&t, &dbl, hz & rz & ~acc_inf);
 		pt_cmov(&t, &sel, acc_inf);
 		nz = 0 - (u64)((d | (0 - d)) >> 31);
 		pt_cmov(&acc, &t, nz);
@@ -639,7 +649,6 @@ static void var_mul(u64 x[4], u64 y[4], const u64 k[4], const u64 px[4],
 	memzero_explicit(tab, sizeof(tab));
 	memzero_explicit(&acc, sizeof(acc));
 	memzero_explicit(&t, sizeof(t));
-	memzero_explicit(&dbl, sizeof(dbl));
 	memzero_explicit(&sel, sizeof(sel));
 	memzero_explicit(ny, sizeof(ny));
 }
