@@ -4,7 +4,8 @@
  * has (c25519_impl.h: generic, mulx):
  *
  *  - RFC 7748 section 5.2 vectors, the iterated vector after 1 and 1,000
- *    rounds (1,000,000 with TLSX_SLOW_TESTS=1), section 6.1 Alice/Bob;
+ *    rounds (1,000,000 with TLSX_SLOW_TESTS=1, else skipped), section
+ *    6.1 Alice/Bob;
  *  - small-order peer points give -EINVAL and an all-zero output;
  *  - a non-canonical u (p <= u < 2^255) acts as u - p, bit 255 is
  *    ignored;
@@ -153,8 +154,15 @@ TEST_F(x25519, rfc7748_iterated)
 	unhex(want, "684cf59ba83309552800ef566f2f4d3c1c3887c49360e3875f2eb94d99532c51",
 	      32);
 	EXPECT_EQ(0, memcmp(k, want, 32));
+}
+
+/* The million-round vector: minutes, so only with TLSX_SLOW_TESTS=1. */
+TEST_F_TIMEOUT(x25519, rfc7748_iterated_million, 900)
+{
+	u8 k[32], want[32];
+
 	if (!getenv("TLSX_SLOW_TESTS"))
-		return;
+		SKIP(return, "set TLSX_SLOW_TESTS=1 to run");
 	iterate(self->impl, k, 1000000);
 	unhex(want, "7c3911e0ab2586fd864497297e575e6f3bc601c0883c30df5f4dd2d24f887424",
 	      32);
