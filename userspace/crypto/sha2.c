@@ -105,13 +105,13 @@ static void sha512_choose(void)
 static void sha256_resolve(u32 h[8], const u8 *p, size_t nblocks)
 {
 	sha256_choose();
-	tlsx_sha256_blocks(h, p, nblocks);
+	tlsx_sha256_compress(h, p, nblocks);
 }
 
 static void sha512_resolve(u64 h[8], const u8 *p, size_t nblocks)
 {
 	sha512_choose();
-	tlsx_sha512_blocks(h, p, nblocks);
+	tlsx_sha512_compress(h, p, nblocks);
 }
 
 const char *tlsx_sha256_impl(void)

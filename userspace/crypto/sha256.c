@@ -163,12 +163,12 @@ void tlsx_sha256_update(struct tlsx_sha256 *c, const void *data, size_t len)
 			return;
 		}
 		memcpy(c->buf + fill, p, n);
-		tlsx_sha256_blocks(c->h, c->buf, 1);
+		tlsx_sha256_compress(c->h, c->buf, 1);
 		p += n;
 		len -= n;
 	}
 	if (len >= SHA256_BLOCK_SIZE) {
-		tlsx_sha256_blocks(c->h, p, len / SHA256_BLOCK_SIZE);
+		tlsx_sha256_compress(c->h, p, len / SHA256_BLOCK_SIZE);
 		p += len & ~(size_t)(SHA256_BLOCK_SIZE - 1);
 		len %= SHA256_BLOCK_SIZE;
 	}
@@ -208,7 +208,7 @@ void tlsx_sha256_final(struct tlsx_sha256 *c, u8 out[SHA256_DIGEST_SIZE])
 
 	memcpy(buf, c->buf, tail);
 	n = sha256_pad(buf, tail, c->bytes);
-	tlsx_sha256_blocks(c->h, buf, n);
+	tlsx_sha256_compress(c->h, buf, n);
 	sha256_out(c->h, out, SHA256_DIGEST_SIZE);
 	memzero_explicit(buf, n * SHA256_BLOCK_SIZE);
 	memzero_explicit(c, sizeof(*c));
@@ -227,11 +227,11 @@ void tlsx_sha256(const void *data, size_t len, u8 out[SHA256_DIGEST_SIZE])
 
 	memcpy(h, sha256_iv, sizeof(h));
 	if (full)
-		tlsx_sha256_blocks(h, data, full / SHA256_BLOCK_SIZE);
+		tlsx_sha256_compress(h, data, full / SHA256_BLOCK_SIZE);
 	if (tail)	/* data may be NULL when len is 0 */
 		memcpy(buf, (const u8 *)data + full, tail);
 	n = sha256_pad(buf, tail, len);
-	tlsx_sha256_blocks(h, buf, n);
+	tlsx_sha256_compress(h, buf, n);
 	sha256_out(h, out, SHA256_DIGEST_SIZE);
 	memzero_explicit(buf, n * SHA256_BLOCK_SIZE);
 	memzero_explicit(h, sizeof(h));

@@ -26,6 +26,21 @@ extern void (*tlsx_sha256_blocks)(u32 h[8], const u8 *p, size_t nblocks);
 extern void (*tlsx_sha512_blocks)(u64 h[8], const u8 *p, size_t nblocks);
 
 /*
+ * Calls through the cached choice.  The pointer is read atomically (a
+ * plain load on x86) because a first call in another thread may be
+ * storing it at the same time.
+ */
+static inline void tlsx_sha256_compress(u32 h[8], const u8 *p, size_t n)
+{
+	__atomic_load_n(&tlsx_sha256_blocks, __ATOMIC_ACQUIRE)(h, p, n);
+}
+
+static inline void tlsx_sha512_compress(u64 h[8], const u8 *p, size_t n)
+{
+	__atomic_load_n(&tlsx_sha512_blocks, __ATOMIC_ACQUIRE)(h, p, n);
+}
+
+/*
  * For tests and benchmarks: run @name ("generic", "shani" for SHA-256;
  * "generic", "avx2", "avx512" for SHA-512; NULL leaves that hash alone)
  * from now on.  -ENOTSUP when this CPU cannot run it, -EINVAL for an

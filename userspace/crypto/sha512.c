@@ -203,12 +203,12 @@ void tlsx_sha512_update(struct tlsx_sha512 *c, const void *data, size_t len)
 			return;
 		}
 		memcpy(c->buf + fill, p, n);
-		tlsx_sha512_blocks(c->h, c->buf, 1);
+		tlsx_sha512_compress(c->h, c->buf, 1);
 		p += n;
 		len -= n;
 	}
 	if (len >= SHA512_BLOCK_SIZE) {
-		tlsx_sha512_blocks(c->h, p, len / SHA512_BLOCK_SIZE);
+		tlsx_sha512_compress(c->h, p, len / SHA512_BLOCK_SIZE);
 		p += len & ~(size_t)(SHA512_BLOCK_SIZE - 1);
 		len %= SHA512_BLOCK_SIZE;
 	}
@@ -250,7 +250,7 @@ static void sha512_finish(struct tlsx_sha512 *c, u8 *out, size_t len)
 
 	memcpy(buf, c->buf, tail);
 	n = sha512_pad(buf, tail, c->bytes);
-	tlsx_sha512_blocks(c->h, buf, n);
+	tlsx_sha512_compress(c->h, buf, n);
 	sha512_out(c->h, out, len);
 	memzero_explicit(buf, n * SHA512_BLOCK_SIZE);
 	memzero_explicit(c, sizeof(*c));
@@ -277,11 +277,11 @@ static void sha512_oneshot(const u64 iv[8], const void *data, size_t len,
 
 	memcpy(h, iv, sizeof(h));
 	if (full)
-		tlsx_sha512_blocks(h, data, full / SHA512_BLOCK_SIZE);
+		tlsx_sha512_compress(h, data, full / SHA512_BLOCK_SIZE);
 	if (tail)	/* data may be NULL when len is 0 */
 		memcpy(buf, (const u8 *)data + full, tail);
 	n = sha512_pad(buf, tail, len);
-	tlsx_sha512_blocks(h, buf, n);
+	tlsx_sha512_compress(h, buf, n);
 	sha512_out(h, out, out_len);
 	memzero_explicit(buf, n * SHA512_BLOCK_SIZE);
 	memzero_explicit(h, sizeof(h));
