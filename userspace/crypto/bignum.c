@@ -135,6 +135,7 @@ void bn_to_be(u8 *out, size_t len, const u64 *a, size_t n)
 static void (*bn_mont_mul_impl)(u64 *r, const u64 *a, const u64 *b,
 				const u64 *m, u64 m0inv, size_t n);
 static const char *bn_impl_name;
+static bool bn_use_ifma;
 
 static bool bn_impl_usable(const char *name)
 {
@@ -144,6 +145,9 @@ static bool bn_impl_usable(const char *name)
 		return true;
 	if (!strcmp(name, "mulx"))
 		return c->bmi2 && c->adx;
+	/* 512-bit IFMA, where wide vectors cost no clock speed. */
+	if (!strcmp(name, "ifma"))
+		return c->bmi2 && c->adx && c->avx512ifma && c->zmm_ok;
 	return false;
 }
 
@@ -151,12 +155,13 @@ int bn_set_impl(const char *name)
 {
 	if (!bn_impl_usable(name))
 		return -EINVAL;
-	if (!strcmp(name, "mulx")) {
-		bn_mont_mul_impl = bn_mont_mul_mulx;
-		bn_impl_name = "mulx";
-	} else {
+	bn_use_ifma = !strcmp(name, "ifma");
+	if (!strcmp(name, "generic")) {
 		bn_mont_mul_impl = bn_mont_mul_generic;
 		bn_impl_name = "generic";
+	} else {
+		bn_mont_mul_impl = bn_mont_mul_mulx;
+		bn_impl_name = bn_use_ifma ? "ifma" : "mulx";
 	}
 	return 0;
 }
@@ -167,7 +172,7 @@ static void bn_choose_impl(void)
 
 	if (env && !bn_set_impl(env))
 		return;
-	if (bn_set_impl("mulx"))
+	if (bn_set_impl("ifma") && bn_set_impl("mulx"))
 		bn_set_impl("generic");
 }
 
@@ -388,4 +393,24 @@ void bn_mont_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mt)
 	}
 	memcpy(r, acc, mt->n * 8);
 	memzero_explicit(acc, sizeof(acc));
+}
+
+void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
+		  const struct bn_mont *m0, u64 *r1, const u64 *a1,
+		  const u64 *e1, const struct bn_mont *m1, size_t ebits)
+{
+	u64 x[BN_MAX_LIMBS];
+
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	if (bn_use_ifma && !bn_exp_ct_x2_ifma(r0, a0, e0, m0, r1, a1, e1, m1,
+					      ebits))
+		return;
+	bn_mont_to_reduce(x, a0, m0->n, m0);
+	bn_mont_exp_ct(x, x, e0, ebits, m0);
+	bn_mont_from(r0, x, m0);
+	bn_mont_to_reduce(x, a1, m1->n, m1);
+	bn_mont_exp_ct(x, x, e1, ebits, m1);
+	bn_mont_from(r1, x, m1);
+	memzero_explicit(x, sizeof(x));
 }

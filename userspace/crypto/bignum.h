@@ -86,6 +86,15 @@ void bn_mod_sub(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mt);
  */
 void bn_mont_exp_ct(u64 *r, const u64 *a, const u64 *e, size_t ebits,
 		    const struct bn_mont *mt);
+/*
+ * r0 = a0^e0 mod m0 and r1 = a1^e1 mod m1, plain in and out (a below m),
+ * both exponents secret and read to @ebits bits: RSA's two CRT halves.
+ * With AVX-512 IFMA the two run in one loop (bn_ifma.c), otherwise one
+ * after the other with bn_mont_exp_ct().
+ */
+void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
+		  const struct bn_mont *m0, u64 *r1, const u64 *a1,
+		  const u64 *e1, const struct bn_mont *m1, size_t ebits);
 /* r = a^e in Montgomery form for a public exponent (variable time in e). */
 void bn_mont_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mt);
 
@@ -97,8 +106,8 @@ void bn_mont_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mt);
 void bn_mod_inv(u64 *r, const u64 *a, const struct bn_mont *mt);
 
 /*
- * Which Montgomery multiplication runs: "generic" or "mulx" (BMI2+ADX)
- * or "ifma".  TLSX_BN_IMPL=generic in the environment forces the
+ * Which code runs: "generic", "mulx" (BMI2+ADX products) or "ifma"
+ * (MULX products and the IFMA pair of exponentiations).  TLSX_BN_IMPL=generic in the environment forces the
  * portable code (tests, valgrind).
  */
 const char *bn_impl(void);

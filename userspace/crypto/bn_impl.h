@@ -18,7 +18,7 @@ void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 
 /*
  * The final step all of them share: t (n limbs plus a top limb t_hi of 0
- * or 1) is below 2m; r = t - m when t >= m, else t.
+ * or 1) is below 2m; r = t - m when t >= m, else t.  r may alias t.
  */
 static inline void bn_mont_final_sub(u64 *r, const u64 *t, u64 t_hi,
 				     const u64 *m, size_t n)
@@ -31,12 +31,24 @@ static inline void bn_mont_final_sub(u64 *r, const u64 *t, u64 t_hi,
 	 */
 	u64 keep_t = t_hi - borrow;
 
+	bn_cmov(s, t, n, keep_t);
 	memcpy(r, s, n * 8);
-	bn_cmov(r, t, n, keep_t);
 	memzero_explicit(s, n * 8);
 }
 
-/* Force a choice for tests: "generic", "mulx"; -EINVAL if not usable. */
+/*
+ * Both CRT exponentiations at once with AVX-512 IFMA (bn_ifma.c): plain
+ * a below m in, plain a^e mod m out, e read to @ebits bits.  -EINVAL
+ * when the moduli are too large for it.
+ */
+int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
+		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
+		      const u64 *e1, const struct bn_mont *m1, size_t ebits);
+
+/*
+ * Force a choice for tests: "generic", "mulx" or "ifma" (MULX products
+ * and IFMA for bn_exp_ct_x2); -EINVAL if not usable.
+ */
 int bn_set_impl(const char *name);
 
 #endif /* TLSX_BN_IMPL_H */

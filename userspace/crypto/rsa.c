@@ -97,6 +97,8 @@ static int rsa_load_private(struct rsa_priv_ctx *c,
 	u64 x[BN_MAX_LIMBS];
 	int err;
 
+	/* Zero limbs above each value: exponents are read to one length. */
+	memset(c, 0, sizeof(*c));
 	if (!rsa_half_len_ok(k->p_len) || !rsa_half_len_ok(k->q_len) ||
 	    !rsa_half_len_ok(k->dp_len) || !rsa_half_len_ok(k->dq_len) ||
 	    !rsa_half_len_ok(k->qinv_len) || k->dp_len > k->p_len ||
@@ -142,21 +144,17 @@ static int rsa_blind_random(u64 *r, size_t nl, size_t bits)
 	return 0;
 }
 
-/*
- * One CRT half: s = (m'^d mod P) r^-1 mod P, plain, from the blinded
- * m' and r (nl limbs each).
- */
-static void rsa_crt_half(u64 *s, const u64 *mb, const u64 *r, const u64 *d,
-			 size_t dbits, const struct bn_mont *mp, size_t nl)
+/* s <- s r^-1 mod P, in place (s below P, r of nl limbs). */
+static void rsa_unblind(u64 *s, const u64 *r, const struct bn_mont *mp,
+			size_t nl)
 {
 	u64 x[BN_MAX_LIMBS], ri[BN_MAX_LIMBS];
 
-	bn_mont_to_reduce(x, mb, nl, mp);
-	bn_mont_exp_ct(x, x, d, dbits, mp);
 	bn_mont_to_reduce(ri, r, nl, mp);
 	bn_mont_from(ri, ri, mp);
 	bn_mod_inv(ri, ri, mp);
-	/* x is s_blinded R; times r^-1 with REDC gives s plain. */
+	/* REDC(s R, r^-1) = s r^-1, plain. */
+	bn_mont_to_reduce(x, s, mp->n, mp);
 	bn_mont_mul(s, x, ri, mp);
 	memzero_explicit(x, sizeof(x));
 	memzero_explicit(ri, sizeof(ri));
@@ -198,8 +196,15 @@ static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 	bn_mont_mul(w.mb, w.t, w.a, mn);
 	bn_mont_from(w.mb, w.mb, mn);
 
-	rsa_crt_half(w.sp, w.mb, w.r, c.dp, 8 * k->dp_len, mp, nl);
-	rsa_crt_half(w.sq, w.mb, w.r, c.dq, 8 * k->dq_len, mq, nl);
+	/* The two halves: (m' mod P)^dP, then times r^-1 mod P. */
+	bn_mont_to_reduce(w.sp, w.mb, nl, mp);
+	bn_mont_from(w.sp, w.sp, mp);
+	bn_mont_to_reduce(w.sq, w.mb, nl, mq);
+	bn_mont_from(w.sq, w.sq, mq);
+	bn_exp_ct_x2(w.sp, w.sp, c.dp, mp, w.sq, w.sq, c.dq, mq,
+		     8 * (k->dp_len > k->dq_len ? k->dp_len : k->dq_len));
+	rsa_unblind(w.sp, w.r, mp, nl);
+	rsa_unblind(w.sq, w.r, mq, nl);
 	tlsx_rsa_fault(w.sp, pl);
 
 	/* Garner: h = qinv (s_p - s_q) mod p, in Montgomery form mod p. */

@@ -7,8 +7,9 @@
  * Montgomery products (aliased too), reduction of wider numbers,
  * modular addition and subtraction, the constant-time and the public
  * exponentiation, and the constant-time inversion (up to 32 limbs,
- * invertible or not).  Moduli: random odd, top bit set or not, and all
- * ones.
+ * invertible or not), and the pair of exponentiations RSA's CRT runs
+ * (bn_exp_ct_x2: AVX-512 IFMA in the "ifma" variant).  Moduli: random
+ * odd, top bit set or not, and all ones.
  */
 #include <openssl/bn.h>
 
@@ -58,6 +59,10 @@ FIXTURE_VARIANT_ADD(bn, mulx) {
 	.impl = "mulx",
 };
 
+FIXTURE_VARIANT_ADD(bn, ifma) {
+	.impl = "ifma",
+};
+
 FIXTURE_SETUP(bn)
 {
 	if (bn_set_impl(variant->impl))
@@ -90,6 +95,10 @@ TEST_F(bn, arithmetic)
 	BN_CTX *ctx = self->ctx;
 	size_t n, total = 0;
 	int it;
+
+	/* "ifma" multiplies with the MULX code: tested in that variant. */
+	if (!strcmp(variant->impl, "ifma"))
+		SKIP(return, "same products as mulx");
 
 	for (n = 1; n <= BN_MAX_LIMBS; n++) {
 		for (it = 0; it < 6; it++) {
@@ -248,6 +257,71 @@ TEST_F(bn, inverse_mod_prime)
 		BN_free(a);
 		BN_free(inv);
 	}
+}
+
+/*
+ * Both CRT exponentiations at once (the IFMA pair where this CPU has it,
+ * one after the other otherwise): moduli of n and n or n - 1 limbs for n
+ * up to 33 (past the IFMA sizes, which then fall back), a zero base,
+ * exponents of every bit count modulo 64.
+ */
+TEST_F(bn, exp_pair)
+{
+	BN_CTX *ctx = self->ctx;
+	size_t n, total = 0;
+	int it;
+
+	for (n = 1; n <= 33; n++) {
+		for (it = 0; it < 4; it++) {
+			size_t n1 = it % 2 || n == 1 ? n : n - 1, x;
+			size_t ebits = 64 * n - (size_t)(it * 17 + n) % 64;
+			size_t el = (ebits + 63) / 64;
+			u64 m[2][BN_MAX_LIMBS], a[2][BN_MAX_LIMBS];
+			u64 e[2][BN_MAX_LIMBS], r[2][BN_MAX_LIMBS];
+			struct bn_mont mt[2];
+			size_t nn[2] = { n, n1 };
+
+			for (x = 0; x < 2; x++) {
+				BIGNUM *bm, *ba;
+
+				make_modulus(m[x], nn[x], it);
+				if (!m[x][nn[x] - 1])
+					m[x][nn[x] - 1] = 1;
+				ASSERT_EQ(0, bn_mont_init(&mt[x], m[x], nn[x]));
+				rnd(a[x], nn[x]);
+				bm = to_bn(m[x], nn[x]);
+				ba = to_bn(a[x], nn[x]);
+				BN_mod(ba, ba, bm, ctx);
+				memset(a[x], 0, sizeof(a[x]));
+				if (it != 3 || x)
+					BN_bn2lebinpad(ba, (u8 *)a[x],
+						       (int)(nn[x] * 8));
+				memset(e[x], 0, sizeof(e[x]));
+				rnd(e[x], el);
+				if (ebits % 64)
+					e[x][el - 1] &= (1ULL << (ebits % 64)) - 1;
+				BN_free(bm);
+				BN_free(ba);
+			}
+			bn_exp_ct_x2(r[0], a[0], e[0], &mt[0], r[1], a[1],
+				     e[1], &mt[1], ebits);
+			for (x = 0; x < 2; x++) {
+				BIGNUM *bm = to_bn(m[x], nn[x]);
+				BIGNUM *ba = to_bn(a[x], nn[x]);
+				BIGNUM *be = to_bn(e[x], el);
+				BIGNUM *t = BN_new();
+
+				BN_mod_exp(t, ba, be, bm, ctx);
+				ASSERT_TRUE(same(r[x], nn[x], t))
+					TH_LOG("n=%zu it=%d half %zu", n, it, x);
+				BN_free(bm);
+				BN_free(ba);
+				BN_free(be);
+			}
+			total++;
+		}
+	}
+	TH_LOG("%zu pairs (%s)", total, bn_impl());
 }
 
 TEST(bytes_round_trip)

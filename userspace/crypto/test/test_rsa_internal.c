@@ -68,6 +68,10 @@ FIXTURE_VARIANT_ADD(rsa, mulx) {
 	.impl = "mulx",
 };
 
+FIXTURE_VARIANT_ADD(rsa, ifma) {
+	.impl = "ifma",
+};
+
 FIXTURE_SETUP(rsa)
 {
 	if (bn_set_impl(variant->impl))
