@@ -192,6 +192,11 @@ int pem_next(const char **pos, const char *end, struct pem_block *b,
 	body = line_end(q + strlen(DASHES), end);
 	if (!body)
 		return -EBADMSG;
+	/*
+	 * RFC 1421 headers mean encryption.  This compares the first bytes
+	 * of the body, which for a key encode its DER header (SEQUENCE and
+	 * length): structure, not secret.
+	 */
 	if (starts(body, end, "Proc-Type:"))
 		return -EOPNOTSUPP;
 	/*
