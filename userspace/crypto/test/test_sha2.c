@@ -9,10 +9,12 @@
  *  - against OpenSSL for every length 0..2048 and for random lengths up
  *    to 64 KiB fed to update() in random pieces at random alignments,
  *    through the one-shot, the streaming and the struct tlsx_hash calls;
- *  - the context wiped by final, the unknown-algorithm errors, and the
+ *  - the context wiped by final, the unknown-algorithm errors, the
  *    TLSX_SHA_IMPL=generic override (in a child process, whose choice is
- *    not yet cached).
+ *    not yet cached), and threads racing on the first call (also in a
+ *    child process).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -327,15 +329,60 @@ __attribute__((constructor)) static void print_impl_child(void)
 	_exit(0);
 }
 
-static void child_impl(struct __test_metadata *_metadata, const char *env,
-		       char *line, size_t size)
+/*
+ * SHA2_TEST_THREADS: a fresh process whose first hashes run in four
+ * threads at once, so that they race to pick the implementation; every
+ * digest must still match OpenSSL's.  Prints "ok" or what differed.
+ */
+static void *race_thread(void *arg)
+{
+	const u8 *msg = arg;
+	u8 want256[32], want512[64], got[64];
+	long bad = 0;
+	int i;
+
+	ref_hash(TLSX_HASH_SHA256, msg, 1000, want256);
+	ref_hash(TLSX_HASH_SHA512, msg, 1000, want512);
+	for (i = 0; i < 2000; i++) {
+		tlsx_sha256(msg, 1000, got);
+		bad += !!memcmp(got, want256, 32);
+		tlsx_sha512(msg, 1000, got);
+		bad += !!memcmp(got, want512, 64);
+	}
+	return (void *)bad;
+}
+
+__attribute__((constructor)) static void race_child(void)
+{
+	static u8 msg[1000];
+	pthread_t t[4];
+	long bad = 0;
+	void *r;
+	int i;
+
+	if (!getenv("SHA2_TEST_THREADS"))
+		return;
+	for (i = 0; i < 1000; i++)
+		msg[i] = (u8)(i * 7);
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, race_thread, msg))
+			_exit(3);
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], &r);
+		bad += (long)r;
+	}
+	printf(bad ? "%ld digests differ\n" : "ok\n", bad);
+	fflush(stdout);
+	_exit(0);
+}
+
+static void child_run(struct __test_metadata *_metadata, const char *env,
+		      char *line, size_t size)
 {
 	char cmd[256];
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd),
-		 "SHA2_TEST_PRINT_IMPL=1 TLSX_SHA_IMPL=%s /proc/%d/exe",
-		 env, (int)getpid());
+	snprintf(cmd, sizeof(cmd), "%s /proc/%d/exe", env, (int)getpid());
 	f = popen(cmd, "r");
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(line, (int)size, f));
@@ -346,11 +393,25 @@ TEST(env_override)
 {
 	char line[128];
 
-	child_impl(_metadata, "generic", line, sizeof(line));
+	child_run(_metadata, "SHA2_TEST_PRINT_IMPL=1 TLSX_SHA_IMPL=generic",
+		  line, sizeof(line));
 	EXPECT_STREQ("generic generic ba\n", line);
-	child_impl(_metadata, "", line, sizeof(line));
+	child_run(_metadata, "SHA2_TEST_PRINT_IMPL=1 TLSX_SHA_IMPL=", line,
+		  sizeof(line));
 	if (tlsx_cpu_features()->sha_ni)
 		EXPECT_EQ(0, strncmp(line, "shani ", 6)) TH_LOG("%s", line);
+}
+
+/* Threads racing on the first call: see race_child(). */
+TEST(first_use_race)
+{
+	char line[128];
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		child_run(_metadata, "SHA2_TEST_THREADS=1", line, sizeof(line));
+		EXPECT_STREQ("ok\n", line);
+	}
 }
 
 TEST_HARNESS_MAIN
