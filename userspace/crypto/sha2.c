@@ -9,13 +9,6 @@
 #include "sha2.h"
 #include "sha2_impl.h"
 
-struct sha2_choice {
-	void (*sha256)(u32 h[8], const u8 *p, size_t nblocks);
-	void (*sha512)(u64 h[8], const u8 *p, size_t nblocks);
-	const char *sha256_name;
-	const char *sha512_name;
-};
-
 static void sha256_resolve(u32 h[8], const u8 *p, size_t nblocks);
 static void sha512_resolve(u64 h[8], const u8 *p, size_t nblocks);
 

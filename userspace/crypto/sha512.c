@@ -4,7 +4,8 @@
  * portable compression function and the init/update/final/one-shot layer
  * the implementations share.  SHA-384 is SHA-512 from other initial
  * values, truncated to 48 bytes.  The block function comes from the
- * cached choice in sha2.c (AVX2 message schedule where present).
+ * cached choice in sha2.c (an AVX-512VL or AVX2 message schedule where
+ * present).
  *
  * Nothing here branches on or indexes by message bytes, only by lengths.
  */
