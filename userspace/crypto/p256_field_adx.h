@@ -168,8 +168,9 @@ static __always_inline void p256_fe_mul_adx(u64 r[4], const u64 a[4],
  */
 static __always_inline void p256_fe_sqr_adx(u64 r[4], const u64 a[4])
 {
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zr, rd;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, zr, rd;
 
+	/* t7 serves as the high-half scratch until a3^2 is written to it. */
 	__asm__(
 		"movq 0(%[a]), %%rdx\n\t"
 		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
@@ -180,9 +181,9 @@ static __always_inline void p256_fe_sqr_adx(u64 r[4], const u64 a[4])
 		"adcq $0, %[t4]\n\t"
 		"movq 8(%[a]), %%rdx\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
-		"mulxq 16(%[a]), %[lo], %[hi]\n\t"
+		"mulxq 16(%[a]), %[lo], %[t7]\n\t"
 		"adcxq %[lo], %[t3]\n\t"
-		"adoxq %[hi], %[t4]\n\t"
+		"adoxq %[t7], %[t4]\n\t"
 		"mulxq 24(%[a]), %[lo], %[t5]\n\t"
 		"adcxq %[lo], %[t4]\n\t"
 		"adoxq %[zr], %[t5]\n\t"
@@ -193,21 +194,21 @@ static __always_inline void p256_fe_sqr_adx(u64 r[4], const u64 a[4])
 		"adcq $0, %[t6]\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
 		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t0], %[hi]\n\t"
+		"mulxq %%rdx, %[t0], %[t7]\n\t"
 		"adcxq %[t1], %[t1]\n\t"
-		"adoxq %[hi], %[t1]\n\t"
+		"adoxq %[t7], %[t1]\n\t"
 		"movq 8(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"mulxq %%rdx, %[lo], %[t7]\n\t"
 		"adcxq %[t2], %[t2]\n\t"
 		"adoxq %[lo], %[t2]\n\t"
 		"adcxq %[t3], %[t3]\n\t"
-		"adoxq %[hi], %[t3]\n\t"
+		"adoxq %[t7], %[t3]\n\t"
 		"movq 16(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"mulxq %%rdx, %[lo], %[t7]\n\t"
 		"adcxq %[t4], %[t4]\n\t"
 		"adoxq %[lo], %[t4]\n\t"
 		"adcxq %[t5], %[t5]\n\t"
-		"adoxq %[hi], %[t5]\n\t"
+		"adoxq %[t7], %[t5]\n\t"
 		"movq 24(%[a]), %%rdx\n\t"
 		"mulxq %%rdx, %[lo], %[t7]\n\t"
 		"adcxq %[t6], %[t6]\n\t"
@@ -257,27 +258,27 @@ static __always_inline void p256_fe_sqr_adx(u64 r[4], const u64 a[4])
 		"movl $0, %k[t4]\n\t"
 		"adcq $0, %[t4]\n\t"
 		"movq %[t0], %[lo]\n\t"
-		"movq %[t1], %[hi]\n\t"
+		"movq %[t1], %[t5]\n\t"
 		"movq %[t2], %[zr]\n\t"
 		"movq %[t3], %%rdx\n\t"
 		"subq $-1, %[lo]\n\t"
-		"sbbq %[p1], %[hi]\n\t"
+		"sbbq %[p1], %[t5]\n\t"
 		"sbbq $0, %[zr]\n\t"
 		"sbbq %[p3], %%rdx\n\t"
 		"sbbq $0, %[t4]\n\t"
 		"cmovcq %[t0], %[lo]\n\t"
-		"cmovcq %[t1], %[hi]\n\t"
+		"cmovcq %[t1], %[t5]\n\t"
 		"cmovcq %[t2], %[zr]\n\t"
 		"cmovcq %[t3], %%rdx\n\t"
 		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
 		  [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
 		  [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo),
-		  [hi] "=&r"(hi), [zr] "=&r"(zr), "=&d"(rd)
+		  [zr] "=&r"(zr), "=&d"(rd)
 		: [a] "r"(a), [p1] "m"(p256_adx_p1), [p3] "m"(p256_adx_p3),
 		  "m"(*(const u64 (*)[4])a)
 		: "cc");
 	r[0] = lo;
-	r[1] = hi;
+	r[1] = t5;
 	r[2] = zr;
 	r[3] = rd;
 }

@@ -321,8 +321,14 @@ void p256_sc_mul_adx(u64 r[4], const u64 a[4], const u64 b[4])
 void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 {
 	static const u64 n0 = P256_N0;
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zr, rd;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, zr, rd;
+	const u64 *ap = a;
 
+	/*
+	 * Twelve registers (clang's sanitizer builds have no more): t7 is
+	 * the product's high-half scratch until a3^2 lands in it, and the
+	 * input pointer, dead after the product, the reduction's.
+	 */
 	__asm__(
 		"movq 0(%[a]), %%rdx\n\t"
 		"mulxq 8(%[a]), %[t1], %[t2]\n\t"
@@ -333,9 +339,9 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"adcq $0, %[t4]\n\t"
 		"movq 8(%[a]), %%rdx\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
-		"mulxq 16(%[a]), %[lo], %[hi]\n\t"
+		"mulxq 16(%[a]), %[lo], %[t7]\n\t"
 		"adcxq %[lo], %[t3]\n\t"
-		"adoxq %[hi], %[t4]\n\t"
+		"adoxq %[t7], %[t4]\n\t"
 		"mulxq 24(%[a]), %[lo], %[t5]\n\t"
 		"adcxq %[lo], %[t4]\n\t"
 		"adoxq %[zr], %[t5]\n\t"
@@ -346,21 +352,21 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"adcq $0, %[t6]\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
 		"movq 0(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[t0], %[hi]\n\t"
+		"mulxq %%rdx, %[t0], %[t7]\n\t"
 		"adcxq %[t1], %[t1]\n\t"
-		"adoxq %[hi], %[t1]\n\t"
+		"adoxq %[t7], %[t1]\n\t"
 		"movq 8(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"mulxq %%rdx, %[lo], %[t7]\n\t"
 		"adcxq %[t2], %[t2]\n\t"
 		"adoxq %[lo], %[t2]\n\t"
 		"adcxq %[t3], %[t3]\n\t"
-		"adoxq %[hi], %[t3]\n\t"
+		"adoxq %[t7], %[t3]\n\t"
 		"movq 16(%[a]), %%rdx\n\t"
-		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"mulxq %%rdx, %[lo], %[t7]\n\t"
 		"adcxq %[t4], %[t4]\n\t"
 		"adoxq %[lo], %[t4]\n\t"
 		"adcxq %[t5], %[t5]\n\t"
-		"adoxq %[hi], %[t5]\n\t"
+		"adoxq %[t7], %[t5]\n\t"
 		"movq 24(%[a]), %%rdx\n\t"
 		"mulxq %%rdx, %[lo], %[t7]\n\t"
 		"adcxq %[t6], %[t6]\n\t"
@@ -370,15 +376,15 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"movq %[t0], %%rdx\n\t"
 		"imulq %[n0], %%rdx\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
-		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"mulxq %[m0], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t0]\n\t"
-		"adoxq %[hi], %[t1]\n\t"
-		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t1]\n\t"
+		"mulxq %[m1], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t1]\n\t"
-		"adoxq %[hi], %[t2]\n\t"
-		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t2]\n\t"
+		"mulxq %[m2], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t2]\n\t"
-		"adoxq %[hi], %[t3]\n\t"
+		"adoxq %[a], %[t3]\n\t"
 		"mulxq %[m3], %[lo], %[t0]\n\t"
 		"adcxq %[lo], %[t3]\n\t"
 		"adoxq %[zr], %[t0]\n\t"
@@ -386,15 +392,15 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"movq %[t1], %%rdx\n\t"
 		"imulq %[n0], %%rdx\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
-		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"mulxq %[m0], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t1]\n\t"
-		"adoxq %[hi], %[t2]\n\t"
-		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t2]\n\t"
+		"mulxq %[m1], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t2]\n\t"
-		"adoxq %[hi], %[t3]\n\t"
-		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t3]\n\t"
+		"mulxq %[m2], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t3]\n\t"
-		"adoxq %[hi], %[t0]\n\t"
+		"adoxq %[a], %[t0]\n\t"
 		"mulxq %[m3], %[lo], %[t1]\n\t"
 		"adcxq %[lo], %[t0]\n\t"
 		"adoxq %[zr], %[t1]\n\t"
@@ -402,15 +408,15 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"movq %[t2], %%rdx\n\t"
 		"imulq %[n0], %%rdx\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
-		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"mulxq %[m0], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t2]\n\t"
-		"adoxq %[hi], %[t3]\n\t"
-		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t3]\n\t"
+		"mulxq %[m1], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t3]\n\t"
-		"adoxq %[hi], %[t0]\n\t"
-		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t0]\n\t"
+		"mulxq %[m2], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t0]\n\t"
-		"adoxq %[hi], %[t1]\n\t"
+		"adoxq %[a], %[t1]\n\t"
 		"mulxq %[m3], %[lo], %[t2]\n\t"
 		"adcxq %[lo], %[t1]\n\t"
 		"adoxq %[zr], %[t2]\n\t"
@@ -418,15 +424,15 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"movq %[t3], %%rdx\n\t"
 		"imulq %[n0], %%rdx\n\t"
 		"xorl %k[zr], %k[zr]\n\t"
-		"mulxq %[m0], %[lo], %[hi]\n\t"
+		"mulxq %[m0], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t3]\n\t"
-		"adoxq %[hi], %[t0]\n\t"
-		"mulxq %[m1], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t0]\n\t"
+		"mulxq %[m1], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t0]\n\t"
-		"adoxq %[hi], %[t1]\n\t"
-		"mulxq %[m2], %[lo], %[hi]\n\t"
+		"adoxq %[a], %[t1]\n\t"
+		"mulxq %[m2], %[lo], %[a]\n\t"
 		"adcxq %[lo], %[t1]\n\t"
-		"adoxq %[hi], %[t2]\n\t"
+		"adoxq %[a], %[t2]\n\t"
 		"mulxq %[m3], %[lo], %[t3]\n\t"
 		"adcxq %[lo], %[t2]\n\t"
 		"adoxq %[zr], %[t3]\n\t"
@@ -438,28 +444,28 @@ void p256_sc_sqr_adx(u64 r[4], const u64 a[4])
 		"movl $0, %k[t4]\n\t"
 		"adcq $0, %[t4]\n\t"
 		"movq %[t0], %[lo]\n\t"
-		"movq %[t1], %[hi]\n\t"
+		"movq %[t1], %[t5]\n\t"
 		"movq %[t2], %[zr]\n\t"
 		"movq %[t3], %%rdx\n\t"
 		"subq %[m0], %[lo]\n\t"
-		"sbbq %[m1], %[hi]\n\t"
+		"sbbq %[m1], %[t5]\n\t"
 		"sbbq %[m2], %[zr]\n\t"
 		"sbbq %[m3], %%rdx\n\t"
 		"sbbq $0, %[t4]\n\t"
 		"cmovcq %[t0], %[lo]\n\t"
-		"cmovcq %[t1], %[hi]\n\t"
+		"cmovcq %[t1], %[t5]\n\t"
 		"cmovcq %[t2], %[zr]\n\t"
 		"cmovcq %[t3], %%rdx\n\t"
 		: [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
 		  [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
 		  [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo),
-		  [hi] "=&r"(hi), [zr] "=&r"(zr), "=&d"(rd)
-		: [a] "r"(a), [n0] "m"(n0), [m0] "m"(p256_n[0]),
+		  [zr] "=&r"(zr), "=&d"(rd), [a] "+r"(ap)
+		: [n0] "m"(n0), [m0] "m"(p256_n[0]),
 		  [m1] "m"(p256_n[1]), [m2] "m"(p256_n[2]),
 		  [m3] "m"(p256_n[3]), "m"(*(const u64 (*)[4])a)
 		: "cc");
 	r[0] = lo;
-	r[1] = hi;
+	r[1] = t5;
 	r[2] = zr;
 	r[3] = rd;
 }
