@@ -771,20 +771,19 @@ static int wnaf(signed char naf[257], const u64 k[4])
 	return len;
 }
 
-/* g += p (affine) where g may be the infinity or equal p: public data. */
+/*
+ * After g = old + p by pt_dbl_madd(): the case it gets wrong, equal
+ * operands (old = p), redone as the doubling of p.  Public data.
+ */
 P256_TARGET
-static void pt_madd_fix(struct p256_jacobian *g, const struct p256_jacobian *old,
-			const struct p256_affine *p, u64 hz, u64 rz)
+static void pt_madd_fix(struct p256_jacobian *g, const struct p256_affine *p,
+			u64 hz, u64 rz)
 {
 	if (hz && rz) {
 		p256_fe_copy(g->x, p->x);
 		p256_fe_copy(g->y, p->y);
 		p256_fe_copy(g->z, p256_fe_one);
 		pt_dbl(g, g);
-	} else if (pt_is_inf(old)) {
-		p256_fe_copy(g->x, p->x);
-		p256_fe_copy(g->y, p->y);
-		p256_fe_copy(g->z, p256_fe_one);
 	}
 }
 
@@ -800,7 +799,7 @@ P256_TARGET
 static bool verify(const u64 u1[4], const u64 u2[4], const u64 qx[4],
 		   const u64 qy[4], const u64 r[4])
 {
-	struct p256_jacobian tq[WNAF_POINTS], q2, acc, accg, old;
+	struct p256_jacobian tq[WNAF_POINTS], q2, acc, accg;
 	struct p256_affine gp[P256_BASE_WINDOWS];
 	u64 neg, zz[4], t[4], rm[4], rn[4], hz, rz;
 	signed char naf[257];
@@ -833,9 +832,8 @@ static bool verify(const u64 u1[4], const u64 u2[4], const u64 qx[4],
 
 		/* a G addition every fifth doubling while any are left */
 		if (gi < ng && i % 5 == 0 && !pt_is_inf(&accg)) {
-			old = accg;
 			pt_dbl_madd(&acc, &accg, &gp[gi], &hz, &rz);
-			pt_madd_fix(&accg, &old, &gp[gi], hz, rz);
+			pt_madd_fix(&accg, &gp[gi], hz, rz);
 			gi++;
 		} else {
 			pt_dbl(&acc, &acc);
