@@ -28,6 +28,8 @@ static bool sha256_can(const char *name)
 		return true;
 	if (!strcmp(name, "shani"))
 		return tlsx_cpu_features()->sha_ni;
+	if (!strcmp(name, "avx2"))
+		return tlsx_cpu_features()->avx2 && tlsx_cpu_features()->bmi2;
 	return false;
 }
 
@@ -51,6 +53,8 @@ static void sha256_set(const char *name)
 
 	if (!strcmp(name, "shani"))
 		fn = tlsx_sha256_blocks_shani;
+	else if (!strcmp(name, "avx2"))
+		fn = tlsx_sha256_blocks_avx2;
 	__atomic_store_n(&sha256_name, name, __ATOMIC_RELAXED);
 	__atomic_store_n(&tlsx_sha256_blocks, fn, __ATOMIC_RELEASE);
 }
@@ -78,8 +82,14 @@ static bool sha2_force_generic(void)
 
 static void sha256_choose(void)
 {
-	sha256_set(!sha2_force_generic() && sha256_can("shani") ?
-		   "shani" : "generic");
+	if (sha2_force_generic())
+		sha256_set("generic");
+	else if (sha256_can("shani"))
+		sha256_set("shani");
+	else if (sha256_can("avx2"))
+		sha256_set("avx2");
+	else
+		sha256_set("generic");
 }
 
 /* AVX-512VL's schedule is the faster where both run (Zen 5: 0.7-0.85x). */
@@ -136,7 +146,7 @@ int tlsx_sha2_force_impl(const char *sha256_impl, const char *sha512_impl)
 		if (sha512_impl && !strcmp(sha512_impl, names[i]))
 			b = names[i];
 	}
-	if ((sha256_impl && (!a || !strncmp(a, "avx", 3))) ||
+	if ((sha256_impl && (!a || !strcmp(a, "avx512"))) ||
 	    (sha512_impl && (!b || !strcmp(b, "shani"))))
 		return -EINVAL;
 	if ((a && !sha256_can(a)) || (b && !sha512_can(b)))

@@ -16,6 +16,7 @@
 
 void tlsx_sha256_blocks_generic(u32 h[8], const u8 *p, size_t nblocks);
 void tlsx_sha256_blocks_shani(u32 h[8], const u8 *p, size_t nblocks);
+void tlsx_sha256_blocks_avx2(u32 h[8], const u8 *p, size_t nblocks);
 void tlsx_sha512_blocks_generic(u64 h[8], const u8 *p, size_t nblocks);
 void tlsx_sha512_blocks_avx2(u64 h[8], const u8 *p, size_t nblocks);
 void tlsx_sha512_blocks_avx512(u64 h[8], const u8 *p, size_t nblocks);
@@ -41,10 +42,10 @@ static inline void tlsx_sha512_compress(u64 h[8], const u8 *p, size_t n)
 }
 
 /*
- * For tests and benchmarks: run @name ("generic", "shani" for SHA-256;
- * "generic", "avx2", "avx512" for SHA-512; NULL leaves that hash alone)
- * from now on.  -ENOTSUP when this CPU cannot run it, -EINVAL for an
- * unknown name.
+ * For tests and benchmarks: run @name ("generic", "shani", "avx2" for
+ * SHA-256; "generic", "avx2", "avx512" for SHA-512; NULL leaves that hash
+ * alone) from now on.  -ENOTSUP when this CPU cannot run it, -EINVAL for
+ * an unknown name.
  * Not for use while another thread is hashing.
  */
 int tlsx_sha2_force_impl(const char *sha256_impl, const char *sha512_impl);
