@@ -5,8 +5,8 @@
  * its hash: HMAC, HKDF, the TLS 1.3 key schedule, signatures.
  *
  * Userspace only (the handshake).  SHA-256 uses SHA-NI when the CPU has
- * it, SHA-512 an AVX2 (or AVX-512VL) message schedule; both fall back to
- * portable C.
+ * it, else an AVX2 message schedule; SHA-512 an AVX-512VL or AVX2 message
+ * schedule; both fall back to portable C.
  * The hashes have no secret-dependent branch or index, so hashing a key
  * (HMAC, HKDF, RFC 6979) is constant-time.  A finished or abandoned
  * context holds message bytes: _final() wipes it.
@@ -80,7 +80,7 @@ void tlsx_hash_final(struct tlsx_hash *h, u8 *out);
 int tlsx_hash(enum tlsx_hash_alg alg, const void *data, size_t len, u8 *out);
 
 /*
- * Which SHA-256/SHA-512 code runs: "shani"/"generic",
+ * Which SHA-256/SHA-512 code runs: "shani"/"avx2"/"generic",
  * "avx512"/"avx2"/"generic".
  * TLSX_SHA_IMPL=generic in the environment forces the portable code (for
  * tests and valgrind, which cannot run SHA-NI).

@@ -3,7 +3,8 @@
  * sha256.c - SHA-256 (FIPS 180-4 section 6.2): the portable compression
  * function and the init/update/final/one-shot layer every implementation
  * shares.  The block function comes from the cached choice in sha2.c
- * (SHA-NI where present, else the C below).
+ * (SHA-NI where present, else an AVX2 message schedule, else the C
+ * below).
  *
  * Nothing here branches on or indexes by message bytes, only by lengths,
  * so hashing secrets (HMAC keys, RFC 6979 inputs) is constant-time.
