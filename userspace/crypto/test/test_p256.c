@@ -14,6 +14,10 @@
  *    verifies, OpenSSL signs and tlsx verifies, for digests of 20 to 64
  *    bytes; flipped bits, wrong digests and wrong keys rejected;
  *  - edge scalars (1, 2, n-1, n-2, small and large) for k*G and ECDH;
+ *  - digests at the edges of the reduction mod n (0, n - 1, n, n + 1,
+ *    all ones, 64 and 20 bytes);
+ *  - digests at the edges of the reduction mod n (0, n - 1, n, n + 1,
+ *    all ones, 64 and 20 bytes);
  *  - a signature whose R has x in [n, p) (constructed with OpenSSL), the
  *    only case where verification compares x with r + n;
  *  - point validation (off the curve, coordinates >= p, the infinity,
@@ -532,6 +536,60 @@ TEST_F(p256, sign_verify_vs_openssl)
 		EXPECT_EQ(-EBADMSG, tlsx_p256_verify(sig2, pub, 65, dg, dlen));
 		EVP_PKEY_free(pk);
 	}
+}
+
+/*
+ * Digests at the edges of the reduction mod n: 0, 1, n - 1, n, n + 1,
+ * all ones (>= n, so e = h - n), longer than 256 bits with those
+ * prefixes, and short ones; both directions against OpenSSL.
+ */
+TEST_F(p256, digest_edges)
+{
+	u8 priv[32], pub[65], dg[64], sig[64], der[P256_SIG_DER_MAX];
+	size_t der_len, dlen;
+	EVP_PKEY *pk;
+	int c;
+
+	pk = ossl_gen(priv, pub);
+	ASSERT_NE(NULL, pk);
+	for (c = 0; c < 14; c++) {
+		memset(dg, 0, sizeof(dg));
+		dlen = c < 7 ? 32 : 64;
+		switch (c % 7) {
+		case 0:
+			break;
+		case 1:
+			dg[31] = 1;
+			break;
+		case 2:
+			be_add_small(dg, n_be, -1);
+			break;
+		case 3:
+			memcpy(dg, n_be, 32);
+			break;
+		case 4:
+			be_add_small(dg, n_be, 1);
+			break;
+		case 5:
+			memset(dg, 0xff, dlen);
+			break;
+		default:
+			memset(dg, 0xff, 20);
+			dlen = 20;
+			break;
+		}
+		ASSERT_EQ(0, tlsx_p256_sign(sig, priv, TLSX_HASH_SHA256, dg,
+					    dlen, c % 2));
+		der_len = tlsx_p256_sig_to_der(der, sig);
+		EXPECT_EQ(1, ossl_verify(pk, dg, dlen, der, der_len))
+			TH_LOG("case %d", c);
+		EXPECT_EQ(0, tlsx_p256_verify(sig, pub, 65, dg, dlen));
+		ASSERT_EQ(0, ossl_sign(pk, dg, dlen, der, &der_len));
+		ASSERT_EQ(0, tlsx_p256_sig_from_der(sig, der, der_len));
+		EXPECT_EQ(0, tlsx_p256_verify(sig, pub, 65, dg, dlen))
+			TH_LOG("case %d", c);
+	}
+	EVP_PKEY_free(pk);
 }
 
 /*
