@@ -3,7 +3,7 @@
  * c25519_generic.c - X25519 and the Edwards25519 group over the portable
  * radix-2^51 field (struct fe51): the templates instantiated once.
  */
-#include "fe25519.h"
+#include "fe25519_51.h"
 #include "ge25519_table.h"
 #include "c25519_impl.h"
 

@@ -4,7 +4,7 @@
  * Edwards25519, in two representations:
  *
  *  - struct fe51: five 51-bit limbs in u64 (radix 2^51), portable C with
- *    unsigned __int128 products (fe25519.c).  Every function returns
+ *    unsigned __int128 products (fe25519_51.h).  Every function returns
  *    limbs below 2^51 + 2^15 ("loosely reduced") and accepts limbs
  *    below 2^53, so results feed any operation without further care.
  *
@@ -35,34 +35,5 @@ struct fe64 {
  * d = -121665/121666, 2d, and sqrt(-1) = 2^((p-1)/4).
  */
 extern const u64 c25519_d[4], c25519_d2[4], c25519_sqrtm1[4];
-
-/* --- radix 2^51, portable ------------------------------------------- */
-
-void fe51_0(struct fe51 *h);
-void fe51_1(struct fe51 *h);
-void fe51_copy(struct fe51 *h, const struct fe51 *f);
-/* From 256 little-endian bits; bit 255 is ignored (RFC 7748). */
-void fe51_frombytes(struct fe51 *h, const u8 s[32]);
-/* From four 64-bit words, any value below 2^256. */
-void fe51_from64(struct fe51 *h, const u64 w[4]);
-/* The canonical encoding, in [0, p). */
-void fe51_tobytes(u8 s[32], const struct fe51 *f);
-void fe51_add(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
-void fe51_sub(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
-void fe51_neg(struct fe51 *h, const struct fe51 *f);
-void fe51_mul(struct fe51 *h, const struct fe51 *f, const struct fe51 *g);
-void fe51_sq(struct fe51 *h, const struct fe51 *f);
-/* h = f * 121665, the (A - 2) / 4 of the Montgomery ladder. */
-void fe51_mul_a24(struct fe51 *h, const struct fe51 *f);
-/* s = f + g and d = f - g; s and d may not alias f or g. */
-void fe51_addsub(struct fe51 *s, struct fe51 *d, const struct fe51 *f,
-		 const struct fe51 *g);
-/* h = f * 121665 + g. */
-void fe51_mul_a24_add(struct fe51 *h, const struct fe51 *f,
-		      const struct fe51 *g);
-/* (f, g) = (g, f) when @swap is 1, unchanged when 0; no branch. */
-void fe51_cswap(struct fe51 *f, struct fe51 *g, u64 swap);
-/* h = f when @move is 1, unchanged when 0; no branch. */
-void fe51_cmov(struct fe51 *h, const struct fe51 *f, u64 move);
 
 #endif /* TLSX_FE25519_H */
