@@ -225,9 +225,34 @@ void bn_mod_sub(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mt)
 
 /* --- set-up ----------------------------------------------------------- */
 
+/*
+ * x <- 2x mod m for x < m, in one pass: the doubled limbs and 2x - m side
+ * by side, then the choice (2x - m unless it borrowed without the
+ * doubling carrying out, as after a product).
+ */
+static void bn_mod_double(u64 *x, const u64 *m, size_t n)
+{
+	u64 d[BN_MAX_LIMBS], c = 0, borrow = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u64 v = (x[i] << 1) | c;
+		unsigned __int128 s = (unsigned __int128)v - m[i] - borrow;
+
+		c = x[i] >> 63;
+		x[i] = v;
+		d[i] = (u64)s;
+		borrow = (u64)(s >> 64) & 1;
+	}
+	/* Keep 2x (now in x) exactly when c - borrow is all ones. */
+	bn_cmov(d, x, n, c - borrow);
+	memcpy(x, d, n * 8);
+	memzero_explicit(d, n * 8);
+}
+
 int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 {
-	u64 inv, x[BN_MAX_LIMBS], t[BN_MAX_LIMBS];
+	u64 inv, x[BN_MAX_LIMBS];
 	size_t i;
 
 	if (!n || n > BN_MAX_LIMBS)
@@ -256,18 +281,14 @@ int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 	 */
 	memset(x, 0, sizeof(x));
 	x[n - 1] = 1;
-	for (i = 0; i < 64 + n; i++) {
-		u64 c = bn_add(t, x, x, n);
-
-		bn_mont_final_sub(x, t, c, m, n);
-	}
+	for (i = 0; i < 64 + n; i++)
+		bn_mod_double(x, m, n);
 	for (i = 0; i < 6; i++)
 		bn_mont_mul(x, x, x, mt);
 	memcpy(mt->rr, x, n * 8);
 	/* R mod m = REDC(R^2). */
 	bn_mont_from(mt->one, mt->rr, mt);
 	memzero_explicit(x, sizeof(x));
-	memzero_explicit(t, sizeof(t));
 	return 0;
 }
 
@@ -411,6 +432,24 @@ void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
 	bn_mont_from(r0, x, m0);
 	bn_mont_to_reduce(x, a1, m1->n, m1);
 	bn_mont_exp_ct(x, x, e1, ebits, m1);
+	bn_mont_from(r1, x, m1);
+	memzero_explicit(x, sizeof(x));
+}
+
+void bn_exp_pub_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		   u64 *r1, const u64 *a1, const struct bn_mont *m1, u64 e)
+{
+	u64 x[BN_MAX_LIMBS];
+
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	if (bn_use_ifma && !bn_exp_pub_x2_ifma(r0, a0, m0, r1, a1, m1, e))
+		return;
+	bn_mont_to_reduce(x, a0, m0->n, m0);
+	bn_mont_exp_pub(x, x, e, m0);
+	bn_mont_from(r0, x, m0);
+	bn_mont_to_reduce(x, a1, m1->n, m1);
+	bn_mont_exp_pub(x, x, e, m1);
 	bn_mont_from(r1, x, m1);
 	memzero_explicit(x, sizeof(x));
 }

@@ -95,6 +95,9 @@ void bn_mont_exp_ct(u64 *r, const u64 *a, const u64 *e, size_t ebits,
 void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
 		  const struct bn_mont *m0, u64 *r1, const u64 *a1,
 		  const u64 *e1, const struct bn_mont *m1, size_t ebits);
+/* The same pair for a public exponent (variable time in e only). */
+void bn_exp_pub_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		   u64 *r1, const u64 *a1, const struct bn_mont *m1, u64 e);
 /* r = a^e in Montgomery form for a public exponent (variable time in e). */
 void bn_mont_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mt);
 

@@ -17,16 +17,17 @@
  * q = t_0 (-m^-1) mod 2^52 (t_0 the accumulator's lane 0), which makes
  * lane 0 a multiple of 2^52; its carry goes into lane 1 and the lanes
  * move down by one.  The low halves of the products land in lane j, the
- * high halves in lane j + 1, so they are added after the move.  Lanes are
+ * high halves in lane j + 1, which after the move is lane j again: they
+ * are added in the next round, with that round's low halves.  Lanes are
  * left unnormalised during the L rounds (each takes at most four 52-bit
  * terms per round, so below 2^59) and normalised at the end.
  *
- * q depends on the previous round through a chain of about twenty
- * cycles (IFMA, lane 0 to a scalar register, multiply, broadcast, IFMA),
- * which one multiplication cannot hide; running the exponentiation mod p
- * and the one mod q in the same loop gives the core two independent
- * chains to overlap.  Both use the same window sequence (the exponents
- * are read to the same public bit count).
+ * q depends on the previous round: the round's critical path is IFMA
+ * (q), broadcast, IFMA (q m), shift.  Everything else is kept off it
+ * (see b52_amm_x2()), and running the exponentiation mod p and the one
+ * mod q in the same loop gives the core two independent chains to
+ * overlap.  Both use the same window sequence (the exponents are read to
+ * the same public bit count).
  */
 #include <immintrin.h>
 
@@ -123,6 +124,14 @@ static __always_inline B52_TARGET void b52_normalise(__m512i *a, const int K)
 /*
  * r_x = a_x b_x / R mod m_x (almost reduced) for x = 0, 1: two
  * independent Montgomery multiplications in one loop.
+ *
+ * The accumulator x is what the chain from one round to the next runs
+ * through, so as little as possible touches it: the a b_i terms
+ * (lo(a b_i) and the previous round's hi(a b_(i-1)), both landing in
+ * lane j this round) are formed in a register of their own, off the
+ * chain, and so is hi(m q); x gets them by plain additions.  q itself is
+ * computed in the vector unit (lo(t k0) by IFMA, then broadcast), with
+ * no trip through a general register.
  */
 static __always_inline B52_TARGET void
 b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
@@ -130,15 +139,19 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 	   const int K, const int L)
 {
 	__m512i x0[B52_MAX_K], x1[B52_MAX_K], ma0[B52_MAX_K], ma1[B52_MAX_K];
-	__m512i mm0[B52_MAX_K], mm1[B52_MAX_K];
+	__m512i mm0[B52_MAX_K], mm1[B52_MAX_K], w0[B52_MAX_K], w1[B52_MAX_K];
 	const __m512i zero = _mm512_setzero_si512();
-	u64 k00 = m0->k0, k01 = m1->k0, m00 = m0->m[0], m01 = m1->m[0];
+	const __m512i kk0 = _mm512_set1_epi64((long long)m0->k0);
+	const __m512i kk1 = _mm512_set1_epi64((long long)m1->k0);
+	__m512i bp0 = zero, bp1 = zero;
 	int i, k;
 
-	#pragma GCC unroll 8
+#pragma GCC unroll 8
 	for (k = 0; k < K; k++) {
 		x0[k] = zero;
 		x1[k] = zero;
+		w0[k] = zero;
+		w1[k] = zero;
 		ma0[k] = _mm512_load_si512(a0 + 8 * k);
 		ma1[k] = _mm512_load_si512(a1 + 8 * k);
 		mm0[k] = _mm512_load_si512(m0->m + 8 * k);
@@ -147,32 +160,35 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 	for (i = 0; i < L; i++) {
 		__m512i bb0 = _mm512_set1_epi64((long long)b0[i]);
 		__m512i bb1 = _mm512_set1_epi64((long long)b1[i]);
-		__m512i qq0, qq1;
-		u64 t0, t1, q0, q1, c0, c1;
+		__m512i qq0, qq1, c0, c1;
 
-		#pragma GCC unroll 8
+		/* x += lo(a b_i) + hi(a b_(i-1)) + hi(m q_(i-1)). */
+#pragma GCC unroll 8
 		for (k = 0; k < K; k++) {
-			x0[k] = _mm512_madd52lo_epu64(x0[k], ma0[k], bb0);
-			x1[k] = _mm512_madd52lo_epu64(x1[k], ma1[k], bb1);
+			__m512i y0 = _mm512_madd52lo_epu64(w0[k], ma0[k], bb0);
+			__m512i y1 = _mm512_madd52lo_epu64(w1[k], ma1[k], bb1);
+
+			y0 = _mm512_madd52hi_epu64(y0, ma0[k], bp0);
+			y1 = _mm512_madd52hi_epu64(y1, ma1[k], bp1);
+			x0[k] = _mm512_add_epi64(x0[k], y0);
+			x1[k] = _mm512_add_epi64(x1[k], y1);
 		}
-		t0 = (u64)_mm_cvtsi128_si64(_mm512_castsi512_si128(x0[0]));
-		t1 = (u64)_mm_cvtsi128_si64(_mm512_castsi512_si128(x1[0]));
-		q0 = (t0 * k00) & B52_MASK;
-		q1 = (t1 * k01) & B52_MASK;
-		/* Lane 0 + lo(q m_0) is a multiple of 2^52: its carry. */
-		c0 = (t0 + ((q0 * m00) & B52_MASK)) >> 52;
-		c1 = (t1 + ((q1 * m01) & B52_MASK)) >> 52;
-		qq0 = _mm512_set1_epi64((long long)q0);
-		qq1 = _mm512_set1_epi64((long long)q1);
-		#pragma GCC unroll 8
-		for (k = 1; k < K; k++) {
+		/* q = lo(t k0) in lane 0, broadcast. */
+		qq0 = _mm512_madd52lo_epu64(zero, x0[0], kk0);
+		qq1 = _mm512_madd52lo_epu64(zero, x1[0], kk1);
+		qq0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq0));
+		qq1 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq1));
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
 			x0[k] = _mm512_madd52lo_epu64(x0[k], mm0[k], qq0);
 			x1[k] = _mm512_madd52lo_epu64(x1[k], mm1[k], qq1);
+			w0[k] = _mm512_madd52hi_epu64(zero, mm0[k], qq0);
+			w1[k] = _mm512_madd52hi_epu64(zero, mm1[k], qq1);
 		}
-		/* Lane 0 of x[0] is done with; its low-half term too. */
-		x0[0] = _mm512_madd52lo_epu64(x0[0], mm0[0], qq0);
-		x1[0] = _mm512_madd52lo_epu64(x1[0], mm1[0], qq1);
-		#pragma GCC unroll 8
+		/* Lane 0 is a multiple of 2^52 now: its carry, then shift. */
+		c0 = _mm512_maskz_srli_epi64(1, x0[0], 52);
+		c1 = _mm512_maskz_srli_epi64(1, x1[0], 52);
+#pragma GCC unroll 8
 		for (k = 0; k < K; k++) {
 			__m512i up0 = k + 1 < K ? x0[k + 1] : zero;
 			__m512i up1 = k + 1 < K ? x1[k + 1] : zero;
@@ -180,21 +196,22 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 			x0[k] = _mm512_alignr_epi64(up0, x0[k], 1);
 			x1[k] = _mm512_alignr_epi64(up1, x1[k], 1);
 		}
-		#pragma GCC unroll 8
-		for (k = 0; k < K; k++) {
-			x0[k] = _mm512_madd52hi_epu64(x0[k], ma0[k], bb0);
-			x1[k] = _mm512_madd52hi_epu64(x1[k], ma1[k], bb1);
-			x0[k] = _mm512_madd52hi_epu64(x0[k], mm0[k], qq0);
-			x1[k] = _mm512_madd52hi_epu64(x1[k], mm1[k], qq1);
-		}
-		x0[0] = _mm512_add_epi64(x0[0],
-			_mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)c0)));
-		x1[0] = _mm512_add_epi64(x1[0],
-			_mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)c1)));
+		x0[0] = _mm512_add_epi64(x0[0], c0);
+		x1[0] = _mm512_add_epi64(x1[0], c1);
+		bp0 = bb0;
+		bp1 = bb1;
+	}
+	/* The last round's high halves. */
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++) {
+		x0[k] = _mm512_add_epi64(x0[k],
+			_mm512_madd52hi_epu64(w0[k], ma0[k], bp0));
+		x1[k] = _mm512_add_epi64(x1[k],
+			_mm512_madd52hi_epu64(w1[k], ma1[k], bp1));
 	}
 	b52_normalise(x0, K);
 	b52_normalise(x1, K);
-	#pragma GCC unroll 8
+#pragma GCC unroll 8
 	for (k = 0; k < K; k++) {
 		_mm512_store_si512(r0 + 8 * k, x0[k]);
 		_mm512_store_si512(r1 + 8 * k, x1[k]);
@@ -248,23 +265,33 @@ struct b52_exp {
 
 /*
  * Radix-2^52 set-up from a bn_mont: m, k0 = -m^-1 mod 2^52 (the low bits
- * of -m^-1 mod 2^64) and R^2 = 2^(104 L) mod m, reduced with the radix-2^64
- * Montgomery code (a number with one bit set, so no secret in its shape).
+ * of -m^-1 mod 2^64) and R^2 = 2^(104 L) mod m, from the radix-2^64
+ * Montgomery code: REDC(rr, 2^d) = 2^(64 n + d) and REDC of that with rr
+ * again gives 2^(128 n + d), which is R^2 for d = 104 L - 128 n (when
+ * 0 <= d < 64 n, so that 2^d fits; else a reduction of 2^(104 L)).
+ * Numbers with one bit set: nothing secret in their shape.
  */
 static void b52_mod_init(struct b52_mod *bm, const struct bn_mont *mt,
 			 size_t lanes)
 {
 	u64 x[2 * BN_MAX_LIMBS + 2], r[BN_MAX_LIMBS];
-	size_t bit = 104 * lanes, xn = bit / 64 + 1;
+	size_t n = mt->n, bit = 104 * lanes;
 
 	memset(bm, 0, sizeof(*bm));
-	b52_from64(bm->m, B52_MAX_LANES, mt->m, mt->n);
+	b52_from64(bm->m, B52_MAX_LANES, mt->m, n);
 	bm->k0 = mt->m0inv & B52_MASK;
 	memset(x, 0, sizeof(x));
-	x[bit / 64] = 1ULL << (bit % 64);
-	bn_mont_to_reduce(r, x, xn, mt);
-	bn_mont_from(r, r, mt);
-	b52_from64(bm->rr, B52_MAX_LANES, r, mt->n);
+	if (bit >= 128 * n && bit - 128 * n < 64 * n) {
+		bit -= 128 * n;
+		x[bit / 64] = 1ULL << (bit % 64);
+		bn_mont_mul(r, mt->rr, x, mt);
+		bn_mont_mul(r, mt->rr, r, mt);
+	} else {
+		x[bit / 64] = 1ULL << (bit % 64);
+		bn_mont_to_reduce(r, x, bit / 64 + 1, mt);
+		bn_mont_from(r, r, mt);
+	}
+	b52_from64(bm->rr, B52_MAX_LANES, r, n);
 	memzero_explicit(r, sizeof(r));
 }
 
@@ -330,6 +357,51 @@ static B52_TARGET void b52_exp_x2_5(struct b52_exp *s0, const u64 *e0,
 	b52_exp_x2(s0, e0, s1, e1, elimbs, ebits, 5, 40);
 }
 
+/*
+ * acc_x = acc_x^e mod m_x, plain in and out (below m_x): square and
+ * multiply from the top bit of the public e, in Montgomery form.
+ */
+static __always_inline B52_TARGET void
+b52_exp_pub_x2(struct b52_exp *s0, struct b52_exp *s1, u64 e, const int K,
+	       const int L)
+{
+	u64 one[B52_MAX_LANES] __aligned(64) = { 1 };
+	int bit;
+
+	/* t = base R. */
+	b52_amm_x2(s0->t, s0->acc, s0->mod.rr, &s0->mod,
+		   s1->t, s1->acc, s1->mod.rr, &s1->mod, K, L);
+	memcpy(s0->acc, s0->t, sizeof(s0->acc));
+	memcpy(s1->acc, s1->t, sizeof(s1->acc));
+	for (bit = 62 - __builtin_clzll(e); bit >= 0; bit--) {
+		b52_amm_x2(s0->acc, s0->acc, s0->acc, &s0->mod,
+			   s1->acc, s1->acc, s1->acc, &s1->mod, K, L);
+		if ((e >> bit) & 1)
+			b52_amm_x2(s0->acc, s0->acc, s0->t, &s0->mod,
+				   s1->acc, s1->acc, s1->t, &s1->mod, K, L);
+	}
+	b52_amm_x2(s0->acc, s0->acc, one, &s0->mod,
+		   s1->acc, s1->acc, one, &s1->mod, K, L);
+}
+
+static B52_TARGET void b52_exp_pub_x2_3(struct b52_exp *s0,
+					struct b52_exp *s1, u64 e)
+{
+	b52_exp_pub_x2(s0, s1, e, 3, 20);
+}
+
+static B52_TARGET void b52_exp_pub_x2_4(struct b52_exp *s0,
+					struct b52_exp *s1, u64 e)
+{
+	b52_exp_pub_x2(s0, s1, e, 4, 30);
+}
+
+static B52_TARGET void b52_exp_pub_x2_5(struct b52_exp *s0,
+					struct b52_exp *s1, u64 e)
+{
+	b52_exp_pub_x2(s0, s1, e, 5, 40);
+}
+
 /* The radix-2^52 size for moduli of up to n 64-bit limbs, 0 if none. */
 static size_t b52_lanes(size_t n)
 {
@@ -343,31 +415,70 @@ static size_t b52_lanes(size_t n)
 	return 0;
 }
 
+/* Both halves' radix-2^52 state, or -EINVAL for sizes IFMA cannot do. */
+static int b52_pair_init(struct b52_exp *s, const u64 *a0,
+			 const struct bn_mont *m0, const u64 *a1,
+			 const struct bn_mont *m1, size_t *lanes)
+{
+	size_t n = m0->n > m1->n ? m0->n : m1->n;
+
+	*lanes = b52_lanes(n);
+	if (!*lanes)
+		return -EINVAL;
+	memset(s, 0, 2 * sizeof(*s));
+	b52_mod_init(&s[0].mod, m0, *lanes);
+	b52_mod_init(&s[1].mod, m1, *lanes);
+	b52_from64(s[0].acc, B52_MAX_LANES, a0, m0->n);
+	b52_from64(s[1].acc, B52_MAX_LANES, a1, m1->n);
+	return 0;
+}
+
+/* Results (at most m) into [0, m), radix 2^64. */
+static void b52_pair_out(u64 *r0, const struct bn_mont *m0, u64 *r1,
+			 const struct bn_mont *m1, struct b52_exp *s,
+			 size_t lanes)
+{
+	b52_to64(r0, m0->n, s[0].acc, lanes);
+	b52_to64(r1, m1->n, s[1].acc, lanes);
+	bn_mont_final_sub(r0, r0, 0, m0->m, m0->n);
+	bn_mont_final_sub(r1, r1, 0, m1->m, m1->n);
+	memzero_explicit(s, 2 * sizeof(*s));
+}
+
 int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
 		      const u64 *e1, const struct bn_mont *m1, size_t ebits)
 {
-	size_t n = m0->n > m1->n ? m0->n : m1->n, lanes = b52_lanes(n);
-	size_t elimbs = (ebits + 63) / 64;
+	size_t elimbs = (ebits + 63) / 64, lanes;
 	struct b52_exp s[2];
 
-	if (!lanes || !ebits)
+	if (!ebits || b52_pair_init(s, a0, m0, a1, m1, &lanes))
 		return -EINVAL;
-	b52_mod_init(&s[0].mod, m0, lanes);
-	b52_mod_init(&s[1].mod, m1, lanes);
-	b52_from64(s[0].acc, B52_MAX_LANES, a0, m0->n);
-	b52_from64(s[1].acc, B52_MAX_LANES, a1, m1->n);
 	if (lanes == 20)
 		b52_exp_x2_3(&s[0], e0, &s[1], e1, elimbs, ebits);
 	else if (lanes == 30)
 		b52_exp_x2_4(&s[0], e0, &s[1], e1, elimbs, ebits);
 	else
 		b52_exp_x2_5(&s[0], e0, &s[1], e1, elimbs, ebits);
-	/* At most m: one conditional subtraction gives [0, m). */
-	b52_to64(r0, m0->n, s[0].acc, lanes);
-	b52_to64(r1, m1->n, s[1].acc, lanes);
-	bn_mont_final_sub(r0, r0, 0, m0->m, m0->n);
-	bn_mont_final_sub(r1, r1, 0, m1->m, m1->n);
-	memzero_explicit(s, sizeof(s));
+	b52_pair_out(r0, m0, r1, m1, s, lanes);
+	return 0;
+}
+
+int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
+		       u64 e)
+{
+	size_t lanes;
+	struct b52_exp s[2];
+
+	if (!e || b52_pair_init(s, a0, m0, a1, m1, &lanes))
+		return -EINVAL;
+	if (lanes == 20)
+		b52_exp_pub_x2_3(&s[0], &s[1], e);
+	else if (lanes == 30)
+		b52_exp_pub_x2_4(&s[0], &s[1], e);
+	else
+		b52_exp_pub_x2_5(&s[0], &s[1], e);
+	b52_pair_out(r0, m0, r1, m1, s, lanes);
 	return 0;
 }

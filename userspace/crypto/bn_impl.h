@@ -45,6 +45,11 @@ int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
 		      const u64 *e1, const struct bn_mont *m1, size_t ebits);
 
+/* The same for a public exponent e >= 1 (variable time in e). */
+int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
+		       u64 e);
+
 /*
  * Force a choice for tests: "generic", "mulx" or "ifma" (MULX products
  * and IFMA for bn_exp_ct_x2); -EINVAL if not usable.

@@ -9,6 +9,8 @@
  *	s_p = m'^dp r^-1 mod p, s_q likewise mod q	(CRT, unblinded)
  *	h = qinv (s_p - s_q) mod p, s = s_q + q h	(Garner)
  *	s^e mod n == m, or -EIO and nothing released	(fault check)
+ * m' mod p is computed as (m mod p) (r mod p)^e mod p: the same number
+ * for a quarter of the work mod n would take.
  * m'^dp = m^dp r^(e dp) = m^dp r mod p since e dp = 1 mod p - 1, so
  * r^-1 mod p (a constant-time inversion) removes the blinding in each
  * half.  Everything touching p, q, dp, dq, qinv or r is constant-time
@@ -144,15 +146,20 @@ static int rsa_blind_random(u64 *r, size_t nl, size_t bits)
 	return 0;
 }
 
-/* s <- s r^-1 mod P, in place (s below P, r of nl limbs). */
-static void rsa_unblind(u64 *s, const u64 *r, const struct bn_mont *mp,
-			size_t nl)
+/* r = x mod P, plain, for x of xn limbs. */
+static void rsa_reduce(u64 *r, const u64 *x, size_t xn,
+		       const struct bn_mont *mp)
+{
+	bn_mont_to_reduce(r, x, xn, mp);
+	bn_mont_from(r, r, mp);
+}
+
+/* s <- s r^-1 mod P, in place (s and r below P). */
+static void rsa_unblind(u64 *s, const u64 *r, const struct bn_mont *mp)
 {
 	u64 x[BN_MAX_LIMBS], ri[BN_MAX_LIMBS];
 
-	bn_mont_to_reduce(ri, r, nl, mp);
-	bn_mont_from(ri, ri, mp);
-	bn_mod_inv(ri, ri, mp);
+	bn_mod_inv(ri, r, mp);
 	/* REDC(s R, r^-1) = s r^-1, plain. */
 	bn_mont_to_reduce(x, s, mp->n, mp);
 	bn_mont_mul(s, x, ri, mp);
@@ -162,7 +169,8 @@ static void rsa_unblind(u64 *s, const u64 *r, const struct bn_mont *mp,
 
 struct rsa_op_tmp {
 	u64 m[BN_MAX_LIMBS], r[BN_MAX_LIMBS], a[BN_MAX_LIMBS];
-	u64 mb[BN_MAX_LIMBS], sp[BN_MAX_LIMBS], sq[BN_MAX_LIMBS];
+	u64 rp[BN_MAX_LIMBS], rq[BN_MAX_LIMBS];
+	u64 sp[BN_MAX_LIMBS], sq[BN_MAX_LIMBS];
 	u64 t[BN_MAX_LIMBS], h[BN_MAX_LIMBS];
 	u64 s[2 * BN_MAX_LIMBS];
 };
@@ -186,25 +194,27 @@ static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 	ql = c.ql;
 	bn_from_be(w.m, nl, in, k->pub.n_len);
 
-	/* Blinding: m' = m r^e mod n. */
+	/*
+	 * Blinding by r^e mod n, applied in each half:
+	 * (m r^e mod n) mod P = (m mod P) (r mod P)^e mod P.
+	 */
 	err = rsa_blind_random(w.r, nl, rsa_bits(&k->pub));
 	if (err)
 		goto out;
-	bn_mont_to_reduce(w.a, w.r, nl, mn);
-	bn_mont_exp_pub(w.a, w.a, k->pub.e, mn);
-	bn_mont_to_reduce(w.t, w.m, nl, mn);
-	bn_mont_mul(w.mb, w.t, w.a, mn);
-	bn_mont_from(w.mb, w.mb, mn);
+	rsa_reduce(w.rp, w.r, nl, mp);
+	rsa_reduce(w.rq, w.r, nl, mq);
+	bn_exp_pub_x2(w.sp, w.rp, mp, w.sq, w.rq, mq, k->pub.e);
+	/* REDC(m R, r^e) = m r^e, plain. */
+	bn_mont_to_reduce(w.t, w.m, nl, mp);
+	bn_mont_mul(w.sp, w.t, w.sp, mp);
+	bn_mont_to_reduce(w.t, w.m, nl, mq);
+	bn_mont_mul(w.sq, w.t, w.sq, mq);
 
-	/* The two halves: (m' mod P)^dP, then times r^-1 mod P. */
-	bn_mont_to_reduce(w.sp, w.mb, nl, mp);
-	bn_mont_from(w.sp, w.sp, mp);
-	bn_mont_to_reduce(w.sq, w.mb, nl, mq);
-	bn_mont_from(w.sq, w.sq, mq);
+	/* The two halves: m'^dP mod P, then times r^-1 mod P. */
 	bn_exp_ct_x2(w.sp, w.sp, c.dp, mp, w.sq, w.sq, c.dq, mq,
 		     8 * (k->dp_len > k->dq_len ? k->dp_len : k->dq_len));
-	rsa_unblind(w.sp, w.r, mp, nl);
-	rsa_unblind(w.sq, w.r, mq, nl);
+	rsa_unblind(w.sp, w.rp, mp);
+	rsa_unblind(w.sq, w.rq, mq);
 	tlsx_rsa_fault(w.sp, pl);
 
 	/* Garner: h = qinv (s_p - s_q) mod p, in Montgomery form mod p. */
@@ -220,17 +230,18 @@ static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 	memcpy(w.t, w.sq, ql * 8);
 	bn_add(w.s, w.s, w.t, pl + ql);
 
-	/* The check: s^e mod n must give m back. */
-	bn_mont_to_reduce(w.t, w.s, pl + ql, mn);
-	bn_mont_exp_pub(w.a, w.t, k->pub.e, mn);
-	bn_mont_from(w.a, w.a, mn);
+	/*
+	 * The check: s^e mod n must give m back.  (The pair routine does
+	 * it twice over; one chain alone would not be faster.)
+	 */
+	rsa_reduce(w.t, w.s, pl + ql, mn);
+	bn_exp_pub_x2(w.a, w.t, mn, w.h, w.t, mn, k->pub.e);
 	ok = bn_eq_mask(w.a, w.m, nl);
 	tlsx_rsa_declassify(&ok, sizeof(ok));
 	if (!ok) {
 		err = -EIO;
 		goto out;
 	}
-	bn_mont_from(w.t, w.t, mn);
 	bn_to_be(out, k->pub.n_len, w.t, nl);
 out:
 	for (i = 0; err && i < k->pub.n_len; i++)

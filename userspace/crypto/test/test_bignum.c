@@ -261,7 +261,7 @@ TEST_F(bn, inverse_mod_prime)
 
 /*
  * Both CRT exponentiations at once (the IFMA pair where this CPU has it,
- * one after the other otherwise): moduli of n and n or n - 1 limbs for n
+ * one after the other otherwise), secret and public exponents: moduli of n and n or n - 1 limbs for n
  * up to 33 (past the IFMA sizes, which then fall back), a zero base,
  * exponents of every bit count modulo 64.
  */
@@ -317,6 +317,29 @@ TEST_F(bn, exp_pair)
 				BN_free(bm);
 				BN_free(ba);
 				BN_free(be);
+			}
+			/* Public exponents: 65537, 3, 1, a random odd one. */
+			{
+				u64 pe = it == 0 ? 65537 : it == 1 ? 3 :
+					 it == 2 ? 1 : e[0][0] | 1;
+
+				bn_exp_pub_x2(r[0], a[0], &mt[0], r[1], a[1],
+					      &mt[1], pe);
+				for (x = 0; x < 2; x++) {
+					BIGNUM *bm = to_bn(m[x], nn[x]);
+					BIGNUM *ba = to_bn(a[x], nn[x]);
+					BIGNUM *be = BN_new();
+					BIGNUM *t = BN_new();
+
+					BN_set_word(be, pe);
+					BN_mod_exp(t, ba, be, bm, ctx);
+					ASSERT_TRUE(same(r[x], nn[x], t))
+						TH_LOG("pub n=%zu e=%llu", n,
+						       (unsigned long long)pe);
+					BN_free(bm);
+					BN_free(ba);
+					BN_free(be);
+				}
 			}
 			total++;
 		}
