@@ -93,14 +93,17 @@ static __always_inline void p256_fe_final_sub(u64 r[4], const u64 s[4], u64 c)
 /* r = a + b mod p. */
 static __always_inline void p256_fe_add(u64 r[4], const u64 a[4], const u64 b[4])
 {
-	unsigned __int128 x = 0;
+	unsigned __int128 x;
 	u64 s[4];
-	int i;
 
-	for (i = 0; i < 4; i++) {
-		x = (unsigned __int128)a[i] + b[i] + (u64)(x >> 64);
-		s[i] = (u64)x;
-	}
+	x = (unsigned __int128)a[0] + b[0];
+	s[0] = (u64)x;
+	x = (unsigned __int128)a[1] + b[1] + (u64)(x >> 64);
+	s[1] = (u64)x;
+	x = (unsigned __int128)a[2] + b[2] + (u64)(x >> 64);
+	s[2] = (u64)x;
+	x = (unsigned __int128)a[3] + b[3] + (u64)(x >> 64);
+	s[3] = (u64)x;
 	p256_fe_final_sub(r, s, (u64)(x >> 64));
 }
 
@@ -178,18 +181,22 @@ static __always_inline void p256_fe_mont_reduce(u64 r[4], const u64 t[8])
 {
 	unsigned __int128 x;
 	u64 v0 = t[0], v1 = t[1], v2 = t[2], v3 = t[3], m, s[4];
-	int i;
 
-	for (i = 0; i < 4; i++) {
-		m = v0;
-		x = (unsigned __int128)v1 + (m << 32);
-		v0 = (u64)x;
-		x = (unsigned __int128)v2 + (m >> 32) + (u64)(x >> 64);
-		v1 = (u64)x;
-		x = (unsigned __int128)m * P256_P3 + v3 + (u64)(x >> 64);
-		v2 = (u64)x;
-		v3 = (u64)(x >> 64);
-	}
+#define P256_REDUCE_ROUND() do {					\
+		m = v0;							\
+		x = (unsigned __int128)v1 + (m << 32);			\
+		v0 = (u64)x;						\
+		x = (unsigned __int128)v2 + (m >> 32) + (u64)(x >> 64);	\
+		v1 = (u64)x;						\
+		x = (unsigned __int128)m * P256_P3 + v3 + (u64)(x >> 64); \
+		v2 = (u64)x;						\
+		v3 = (u64)(x >> 64);					\
+	} while (0)
+	P256_REDUCE_ROUND();
+	P256_REDUCE_ROUND();
+	P256_REDUCE_ROUND();
+	P256_REDUCE_ROUND();
+#undef P256_REDUCE_ROUND
 	x = (unsigned __int128)v0 + t[4];
 	s[0] = (u64)x;
 	x = (unsigned __int128)v1 + t[5] + (u64)(x >> 64);
@@ -211,20 +218,36 @@ static inline void p256_mac(u64 *t, u64 a, u64 b, u64 *c)
 }
 
 /* r = a * b / R mod p (the Montgomery product), schoolbook then reduce. */
-static inline void p256_fe_mul_generic(u64 r[4], const u64 a[4],
+static __always_inline void p256_fe_mul_generic(u64 r[4], const u64 a[4],
 				       const u64 b[4])
 {
 	u64 t[8] = { 0 }, c;
-	int i;
 
-	for (i = 0; i < 4; i++) {
-		c = 0;
-		p256_mac(&t[i + 0], a[0], b[i], &c);
-		p256_mac(&t[i + 1], a[1], b[i], &c);
-		p256_mac(&t[i + 2], a[2], b[i], &c);
-		p256_mac(&t[i + 3], a[3], b[i], &c);
-		t[i + 4] = c;
-	}
+	/* written out: compilers keep the words in registers then */
+	c = 0;
+	p256_mac(&t[0], a[0], b[0], &c);
+	p256_mac(&t[1], a[1], b[0], &c);
+	p256_mac(&t[2], a[2], b[0], &c);
+	p256_mac(&t[3], a[3], b[0], &c);
+	t[4] = c;
+	c = 0;
+	p256_mac(&t[1], a[0], b[1], &c);
+	p256_mac(&t[2], a[1], b[1], &c);
+	p256_mac(&t[3], a[2], b[1], &c);
+	p256_mac(&t[4], a[3], b[1], &c);
+	t[5] = c;
+	c = 0;
+	p256_mac(&t[2], a[0], b[2], &c);
+	p256_mac(&t[3], a[1], b[2], &c);
+	p256_mac(&t[4], a[2], b[2], &c);
+	p256_mac(&t[5], a[3], b[2], &c);
+	t[6] = c;
+	c = 0;
+	p256_mac(&t[3], a[0], b[3], &c);
+	p256_mac(&t[4], a[1], b[3], &c);
+	p256_mac(&t[5], a[2], b[3], &c);
+	p256_mac(&t[6], a[3], b[3], &c);
+	t[7] = c;
 	p256_fe_mont_reduce(r, t);
 }
 
@@ -232,11 +255,10 @@ static inline void p256_fe_mul_generic(u64 r[4], const u64 a[4],
  * r = a^2 / R mod p: the six cross products once, doubled by a shift,
  * plus the four squares on the diagonal.
  */
-static inline void p256_fe_sqr_generic(u64 r[4], const u64 a[4])
+static __always_inline void p256_fe_sqr_generic(u64 r[4], const u64 a[4])
 {
 	unsigned __int128 x, sq;
 	u64 t[8] = { 0 }, c;
-	int i;
 
 	c = 0;
 	p256_mac(&t[1], a[0], a[1], &c);
@@ -252,19 +274,39 @@ static inline void p256_fe_sqr_generic(u64 r[4], const u64 a[4])
 	t[6] = c;
 
 	t[7] = t[6] >> 63;
-	for (i = 6; i > 0; i--)
-		t[i] = (t[i] << 1) | (t[i - 1] >> 63);
+	t[6] = (t[6] << 1) | (t[5] >> 63);
+	t[5] = (t[5] << 1) | (t[4] >> 63);
+	t[4] = (t[4] << 1) | (t[3] >> 63);
+	t[3] = (t[3] << 1) | (t[2] >> 63);
+	t[2] = (t[2] << 1) | (t[1] >> 63);
+	t[1] = (t[1] << 1) | (t[0] >> 63);
+	t[0] = 0;
 
+	/* the squares on the diagonal, written out like the rest */
 	c = 0;
-	for (i = 0; i < 4; i++) {
-		sq = (unsigned __int128)a[i] * a[i];
-		x = (unsigned __int128)t[2 * i] + (u64)sq + c;
-		t[2 * i] = (u64)x;
-		x = (unsigned __int128)t[2 * i + 1] + (u64)(sq >> 64) +
-		    (u64)(x >> 64);
-		t[2 * i + 1] = (u64)x;
-		c = (u64)(x >> 64);
-	}
+	sq = (unsigned __int128)a[0] * a[0];
+	x = (unsigned __int128)t[0] + (u64)sq + c;
+	t[0] = (u64)x;
+	x = (unsigned __int128)t[1] + (u64)(sq >> 64) + (u64)(x >> 64);
+	t[1] = (u64)x;
+	c = (u64)(x >> 64);
+	sq = (unsigned __int128)a[1] * a[1];
+	x = (unsigned __int128)t[2] + (u64)sq + c;
+	t[2] = (u64)x;
+	x = (unsigned __int128)t[3] + (u64)(sq >> 64) + (u64)(x >> 64);
+	t[3] = (u64)x;
+	c = (u64)(x >> 64);
+	sq = (unsigned __int128)a[2] * a[2];
+	x = (unsigned __int128)t[4] + (u64)sq + c;
+	t[4] = (u64)x;
+	x = (unsigned __int128)t[5] + (u64)(sq >> 64) + (u64)(x >> 64);
+	t[5] = (u64)x;
+	c = (u64)(x >> 64);
+	sq = (unsigned __int128)a[3] * a[3];
+	x = (unsigned __int128)t[6] + (u64)sq + c;
+	t[6] = (u64)x;
+	x = (unsigned __int128)t[7] + (u64)(sq >> 64) + (u64)(x >> 64);
+	t[7] = (u64)x;
 	p256_fe_mont_reduce(r, t);
 }
 
