@@ -7,6 +7,8 @@
 #include "ge25519_table.h"
 #include "c25519_impl.h"
 
+#include <emmintrin.h>
+
 #define FE		struct fe51
 #define F(op)		fe51_##op
 #define PFX(name)	c25519_generic_##name

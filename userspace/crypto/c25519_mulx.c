@@ -8,6 +8,8 @@
 #include "ge25519_table.h"
 #include "c25519_impl.h"
 
+#include <emmintrin.h>
+
 #define FE		struct fe64
 #define F(op)		fe64_##op
 #define PFX(name)	c25519_mulx_##name

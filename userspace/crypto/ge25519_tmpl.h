@@ -165,33 +165,51 @@ static ATTR void ge_niels_load(struct ge_niels *r,
 
 /*
  * r = b * row[0] where row[j] = (j + 1) * P and -8 <= b <= 8, without a
- * secret-dependent branch or index: all eight entries are read and the
- * wanted one kept by masks (b = 0 keeps the neutral (1, 1, 0)), then the
- * negation -(x, y) = (-x, y) is applied under a mask as well.
+ * secret-dependent branch or index: all eight entries are read, each
+ * ANDed with a mask that is all ones only for the wanted one and ORed
+ * into the result, which starts as the neutral (1, 1, 0) masked by b = 0;
+ * exactly one mask is set.  An entry is twelve words, six SSE2 registers
+ * (baseline on x86-64), so the accumulator never leaves registers.  The
+ * negation -(x, y) = (-x, y) is then applied under a mask as well.
  */
 static ATTR void ge_select(struct ge_niels *r,
-			   const struct ge25519_niels64 row[8], signed char b)
+			   const struct ge25519_niels64 row[8],
+			   signed char b)
 {
 	u64 neg = (u64)(u8)b >> 7;
 	/* |b| in two's complement: (b ^ -neg) + neg */
 	u64 babs = ((u64)(s64)b ^ (0 - neg)) + neg;
+	/* all ones when babs == 0, from (babs - 1) >> 63 */
+	u64 none = 0 - ((babs - 1) >> 63);
+	__m128i a0, a1, a2, a3, a4, a5, m;
 	struct ge25519_niels64 t;
 	FE minus;
-	int j, w;
+	int j;
 
-	memset(&t, 0, sizeof(t));
-	t.ypx[0] = 1;
-	t.ymx[0] = 1;
+	a0 = _mm_set_epi64x(0, (long long)(none & 1));
+	a1 = _mm_setzero_si128();
+	a2 = a0;
+	a3 = a1;
+	a4 = a1;
+	a5 = a1;
 	for (j = 0; j < 8; j++) {
-		/* all ones when babs == j + 1, from (babs ^ (j + 1)) - 1 */
-		u64 mask = 0 - (((babs ^ (u64)(j + 1)) - 1) >> 63);
+		const __m128i *e = (const __m128i *)&row[j];
 
-		for (w = 0; w < 4; w++) {
-			t.ypx[w] ^= (t.ypx[w] ^ row[j].ypx[w]) & mask;
-			t.ymx[w] ^= (t.ymx[w] ^ row[j].ymx[w]) & mask;
-			t.xy2d[w] ^= (t.xy2d[w] ^ row[j].xy2d[w]) & mask;
-		}
+		m = _mm_set1_epi64x((long long)(0 - (((babs ^ (u64)(j + 1)) -
+						      1) >> 63)));
+		a0 = _mm_or_si128(a0, _mm_and_si128(_mm_loadu_si128(e), m));
+		a1 = _mm_or_si128(a1, _mm_and_si128(_mm_loadu_si128(e + 1), m));
+		a2 = _mm_or_si128(a2, _mm_and_si128(_mm_loadu_si128(e + 2), m));
+		a3 = _mm_or_si128(a3, _mm_and_si128(_mm_loadu_si128(e + 3), m));
+		a4 = _mm_or_si128(a4, _mm_and_si128(_mm_loadu_si128(e + 4), m));
+		a5 = _mm_or_si128(a5, _mm_and_si128(_mm_loadu_si128(e + 5), m));
 	}
+	_mm_storeu_si128((__m128i *)&t, a0);
+	_mm_storeu_si128((__m128i *)&t + 1, a1);
+	_mm_storeu_si128((__m128i *)&t + 2, a2);
+	_mm_storeu_si128((__m128i *)&t + 3, a3);
+	_mm_storeu_si128((__m128i *)&t + 4, a4);
+	_mm_storeu_si128((__m128i *)&t + 5, a5);
 	ge_niels_load(r, &t);
 	F(cswap)(&r->ypx, &r->ymx, neg);
 	F(neg)(&minus, &r->xy2d);
