@@ -6,11 +6,23 @@
  * indexes a table by a character: each character's 6-bit value is
  * computed with range masks (below), and an invalid character only sets
  * bits in an error word checked once at the end.  The branches that
- * remain test a character for whitespace, '=' or '-': for every base64
- * digit of a key their outcome is the same ("no"), so they reveal the
- * layout (line breaks, the padding at the end), never the key.
+ * remain test a character's class - whitespace, '=', '-' or other,
+ * itself computed with masks: for every base64 digit of a key their
+ * outcome is the same ("other"), so they reveal the layout (line
+ * breaks, the padding at the end), never the key.  ct_pkey.c checks this
+ * under valgrind.
  */
 #include "pem.h"
+
+/*
+ * Whether a character is whitespace, '=', '-' or a digit is the layout
+ * of the text, not its value: the constant-time check (ct_pkey.c) marks
+ * that class public through this seam and checks that nothing else
+ * about a character steers a branch or an address.
+ */
+#ifndef tlsx_pem_declassify
+#define tlsx_pem_declassify(p, n) ((void)(p), (void)(n))
+#endif
 
 #define BEGIN	"-----BEGIN "
 #define END	"-----END "
@@ -51,9 +63,29 @@ static u32 b64_value(u8 ch)
 	return v | (~ok & 0x100);
 }
 
+#define CLASS_SPACE	1
+#define CLASS_PAD	2
+#define CLASS_DASH	4
+#define CLASS_NEWLINE	8
+
+/* The layout class of a character, computed without branches. */
+static u32 char_class(char ch)
+{
+	u32 c = (u8)ch, cls;
+
+	cls = (range_mask(c, ' ', ' ') | range_mask(c, '\t', '\t') |
+	       range_mask(c, '\r', '\r') | range_mask(c, '\n', '\n')) &
+	      CLASS_SPACE;
+	cls |= range_mask(c, '=', '=') & CLASS_PAD;
+	cls |= range_mask(c, '-', '-') & CLASS_DASH;
+	cls |= range_mask(c, '\n', '\n') & CLASS_NEWLINE;
+	tlsx_pem_declassify(&cls, sizeof(cls));
+	return cls;
+}
+
 static bool is_space(char ch)
 {
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+	return char_class(ch) & CLASS_SPACE;
 }
 
 int pem_base64_decode(u8 *out, size_t out_max, size_t *out_len,
@@ -64,10 +96,11 @@ int pem_base64_decode(u8 *out, size_t out_max, size_t *out_len,
 
 	for (i = 0; i < in_len; i++) {
 		char ch = in[i];
+		u32 cls = char_class(ch);
 
-		if (is_space(ch))
+		if (cls & CLASS_SPACE)
 			continue;
-		if (ch == '=') {
+		if (cls & CLASS_PAD) {
 			pad++;
 			continue;
 		}
@@ -119,6 +152,8 @@ int pem_base64_decode(u8 *out, size_t out_max, size_t *out_len,
 		goto bad;
 	}
 	acc = 0;
+	/* Whether the text was valid base64 is public. */
+	tlsx_pem_declassify(&bad, sizeof(bad));
 	if (bad)
 		goto bad;
 	*out_len = n;
@@ -203,9 +238,10 @@ int pem_next(const char **pos, const char *end, struct pem_block *b,
 	 * The END line: the first '-' of the body.  No base64 digit is a
 	 * '-', so this test gives the same answer on every digit.
 	 */
-	for (q = body; q < end && *q != '-'; q++)
+	for (q = body; q < end && !(char_class(*q) & CLASS_DASH); q++)
 		;
-	if (!starts(q, end, END) || (q != body && q[-1] != '\n'))
+	if (!starts(q, end, END) ||
+	    (q != body && !(char_class(q[-1]) & CLASS_NEWLINE)))
 		return -EBADMSG;
 	p = q + strlen(END);
 	if ((size_t)(end - p) < label_len + strlen(DASHES) ||

@@ -11,6 +11,15 @@
 #include "pem.h"
 #include "pkey.h"
 
+/*
+ * A public key computed from a secret one is public: the constant-time
+ * check (ct_pkey.c) marks it so through this seam before it is compared
+ * with the one in the file.
+ */
+#ifndef tlsx_pkey_declassify
+#define tlsx_pkey_declassify(p, n) ((void)(p), (void)(n))
+#endif
+
 #define OID_IS(o, ref) der_oid_equal((o), (ref), sizeof(ref))
 
 enum key_form {
@@ -82,7 +91,9 @@ static int parse_pkcs1(struct tlsx_private_key *k, struct der_cursor *c)
 	if (err)
 		return err;
 	k->type = TLSX_KEY_RSA;
-	return tlsx_rsa_check_private(r) ? -EINVAL : 0;
+	err = tlsx_rsa_check_private(r);
+	tlsx_pkey_declassify(&err, sizeof(err));	/* valid or not */
+	return err ? -EINVAL : 0;
 }
 
 /*
@@ -138,9 +149,13 @@ static int parse_sec1(struct tlsx_private_key *k, struct der_cursor *c)
 
 	memcpy(k->p256.priv, priv.p, P256_SCALAR_SIZE);
 	k->type = TLSX_KEY_P256;
-	if (tlsx_p256_check_private(k->p256.priv) ||
-	    tlsx_p256_public(k->p256.pub, k->p256.priv))
+	err = tlsx_p256_check_private(k->p256.priv);
+	if (!err)
+		err = tlsx_p256_public(k->p256.pub, k->p256.priv);
+	tlsx_pkey_declassify(&err, sizeof(err));
+	if (err)
 		return -EINVAL;
+	tlsx_pkey_declassify(k->p256.pub, sizeof(k->p256.pub));
 	/* A public key that is not the private key's is a broken file. */
 	if (pub.p && (pub.len != P256_POINT_SIZE ||
 		      memcmp(pub.p, k->p256.pub, P256_POINT_SIZE)))
@@ -214,6 +229,7 @@ static int parse_pkcs8(struct tlsx_private_key *k, struct der_cursor *c)
 		if (seed.len != ED25519_SEED_SIZE)
 			return -EBADMSG;
 		tlsx_ed25519_key_from_seed(&k->ed25519, seed.p);
+		tlsx_pkey_declassify(k->ed25519.pub, sizeof(k->ed25519.pub));
 		k->type = TLSX_KEY_ED25519;
 		if (pub.p && (pub.len != ED25519_PUBLIC_SIZE ||
 			      memcmp(pub.p, k->ed25519.pub, pub.len)))
