@@ -8,6 +8,7 @@
  *    "sample" and "test" with SHA-256, SHA-384 and SHA-512 (each also
  *    checked independently: OpenSSL computes r from the RFC's k and
  *    verifies r, s);
+ *  - k*G known answers (G, 2G, 3G, -G) and ECDH against G;
  *  - the fixed-base table, every entry recomputed with OpenSSL's EC code;
  *  - against OpenSSL (EVP): random keys give the same public key; ECDH
  *    both ways; tlsx signs (deterministic and hedged) and OpenSSL
@@ -412,6 +413,52 @@ TEST_F(p256, keys_and_ecdh)
 		EVP_PKEY_free(ka);
 		EVP_PKEY_free(kb);
 	}
+}
+
+/*
+ * Known answers for k*G: k = 1 is G itself (FIPS 186-4 D.1.2.3), k = 2
+ * and 3 the published P-256 point-multiplication vectors, k = n - 1 is
+ * -G = (Gx, p - Gy); and ECDH of a key with a peer at G gives the
+ * x-coordinate of the key's own public point.
+ */
+static const struct {
+	const char *k, *x, *y;
+} mul_kats[] = {
+	{ "0000000000000000000000000000000000000000000000000000000000000001",
+	  "6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296",
+	  "4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5" },
+	{ "0000000000000000000000000000000000000000000000000000000000000002",
+	  "7CF27B188D034F7E8A52380304B51AC3C08969E277F21B35A60B48FC47669978",
+	  "07775510DB8ED040293D9AC69F7430DBBA7DADE63CE982299E04B79D227873D1" },
+	{ "0000000000000000000000000000000000000000000000000000000000000003",
+	  "5ECBE4D1A6330A44C8F7EF951D4BF165E6C6B721EFADA985FB41661BC6E7FD6C",
+	  "8734640C4998FF7E374B06CE1A64A2ECD82AB036384FB83D9A79B127A27D5032" },
+	{ "FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632550",
+	  "6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296",
+	  "B01CBD1C01E58065711814B583F061E9D431CCA994CEA1313449BF97C840AE0A" },
+};
+
+TEST_F(p256, point_mul_kat)
+{
+	u8 k[32], pub[65], want[65], g[65], z[32], priv[32], ppub[65];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mul_kats); i++) {
+		unhex(k, mul_kats[i].k, 32);
+		want[0] = 4;
+		unhex(want + 1, mul_kats[i].x, 32);
+		unhex(want + 33, mul_kats[i].y, 32);
+		ASSERT_EQ(0, tlsx_p256_public(pub, k));
+		EXPECT_EQ(0, memcmp(pub, want, 65)) TH_LOG("kat %zu", i);
+		EXPECT_EQ(0, tlsx_p256_check_public(want, 65));
+	}
+	/* ECDH with the generator as the peer is the public key's x */
+	g[0] = 4;
+	unhex(g + 1, mul_kats[0].x, 32);
+	unhex(g + 33, mul_kats[0].y, 32);
+	ASSERT_EQ(0, tlsx_p256_keygen(priv, ppub));
+	ASSERT_EQ(0, tlsx_p256_ecdh(z, priv, g, 65));
+	EXPECT_EQ(0, memcmp(z, ppub + 1, 32));
 }
 
 /* k*G and ECDH for scalars at the ends of the range, against OpenSSL. */
