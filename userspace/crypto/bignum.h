@@ -107,6 +107,9 @@ void bn_mont_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mt);
  */
 #define BN_INV_MAX_LIMBS	32
 void bn_mod_inv(u64 *r, const u64 *a, const struct bn_mont *mt);
+/* Two at once (RSA's unblinding mod p and mod q), in one loop. */
+void bn_mod_inv_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		   u64 *r1, const u64 *a1, const struct bn_mont *m1);
 
 /*
  * Which code runs: "generic", "mulx" (BMI2+ADX products) or "ifma"

@@ -154,17 +154,21 @@ static void rsa_reduce(u64 *r, const u64 *x, size_t xn,
 	bn_mont_from(r, r, mp);
 }
 
-/* s <- s r^-1 mod P, in place (s and r below P). */
-static void rsa_unblind(u64 *s, const u64 *r, const struct bn_mont *mp)
+/* s_P <- s_P r_P^-1 mod P for P = p, q, in place (s and r below P). */
+static void rsa_unblind(u64 *sp, const u64 *rp, const struct bn_mont *mp,
+			u64 *sq, const u64 *rq, const struct bn_mont *mq)
 {
-	u64 x[BN_MAX_LIMBS], ri[BN_MAX_LIMBS];
+	u64 x[BN_MAX_LIMBS], ip[BN_MAX_LIMBS], iq[BN_MAX_LIMBS];
 
-	bn_mod_inv(ri, r, mp);
+	bn_mod_inv_x2(ip, rp, mp, iq, rq, mq);
 	/* REDC(s R, r^-1) = s r^-1, plain. */
-	bn_mont_to_reduce(x, s, mp->n, mp);
-	bn_mont_mul(s, x, ri, mp);
+	bn_mont_to_reduce(x, sp, mp->n, mp);
+	bn_mont_mul(sp, x, ip, mp);
+	bn_mont_to_reduce(x, sq, mq->n, mq);
+	bn_mont_mul(sq, x, iq, mq);
 	memzero_explicit(x, sizeof(x));
-	memzero_explicit(ri, sizeof(ri));
+	memzero_explicit(ip, sizeof(ip));
+	memzero_explicit(iq, sizeof(iq));
 }
 
 struct rsa_op_tmp {
@@ -213,8 +217,7 @@ static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 	/* The two halves: m'^dP mod P, then times r^-1 mod P. */
 	bn_exp_ct_x2(w.sp, w.sp, c.dp, mp, w.sq, w.sq, c.dq, mq,
 		     8 * (k->dp_len > k->dq_len ? k->dp_len : k->dq_len));
-	rsa_unblind(w.sp, w.rp, mp);
-	rsa_unblind(w.sq, w.rq, mq);
+	rsa_unblind(w.sp, w.rp, mp, w.sq, w.rq, mq);
 	tlsx_rsa_fault(w.sp, pl);
 
 	/* Garner: h = qinv (s_p - s_q) mod p, in Montgomery form mod p. */
