@@ -25,6 +25,8 @@
 #ifndef TLSX_FE25519_MULX_H
 #define TLSX_FE25519_MULX_H
 
+#include <emmintrin.h>
+
 #include "fe25519.h"
 
 /* A zero the asm can add with carry as a memory operand (no register). */
@@ -445,18 +447,26 @@ static __always_inline void fe64_neg(struct fe64 *h, const struct fe64 *f)
 	fe64_sub(h, &z, f);
 }
 
-/* (f, g) = (g, f) when @swap is 1, unchanged when 0; no branch. */
+/*
+ * (f, g) = (g, f) when @swap is 1, unchanged when 0; no branch: the
+ * masked difference in two SSE2 registers per element (baseline on
+ * x86-64).
+ */
 static __always_inline void fe64_cswap(struct fe64 *f, struct fe64 *g,
 				       u64 swap)
 {
-	u64 mask = 0 - swap, x;
-	int i;
+	__m128i m = _mm_set1_epi64x((long long)(0 - swap));
+	__m128i f0 = _mm_loadu_si128((const __m128i *)f->v);
+	__m128i f1 = _mm_loadu_si128((const __m128i *)f->v + 1);
+	__m128i g0 = _mm_loadu_si128((const __m128i *)g->v);
+	__m128i g1 = _mm_loadu_si128((const __m128i *)g->v + 1);
+	__m128i x0 = _mm_and_si128(_mm_xor_si128(f0, g0), m);
+	__m128i x1 = _mm_and_si128(_mm_xor_si128(f1, g1), m);
 
-	for (i = 0; i < 4; i++) {
-		x = (f->v[i] ^ g->v[i]) & mask;
-		f->v[i] ^= x;
-		g->v[i] ^= x;
-	}
+	_mm_storeu_si128((__m128i *)f->v, _mm_xor_si128(f0, x0));
+	_mm_storeu_si128((__m128i *)f->v + 1, _mm_xor_si128(f1, x1));
+	_mm_storeu_si128((__m128i *)g->v, _mm_xor_si128(g0, x0));
+	_mm_storeu_si128((__m128i *)g->v + 1, _mm_xor_si128(g1, x1));
 }
 
 /* h = f when @move is 1, unchanged when 0; no branch. */
