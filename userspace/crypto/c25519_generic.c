@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * c25519_generic.c - X25519 and the Edwards25519 group over the portable
- * radix-2^51 field (struct fe51): the templates instantiated once.
+ * radix-2^51 field (struct fe51): the templates instantiated once.  The
+ * only instructions beyond plain C are SSE2 in the fixed-base table scan,
+ * which every x86-64 CPU has.
  */
 #include "fe25519_51.h"
 #include "ge25519_table.h"
