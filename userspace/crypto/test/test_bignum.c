@@ -253,6 +253,34 @@ TEST_F(bn, inverse_mod_prime)
 		memset(x, 0, sizeof(x));
 		bn_mod_inv(r, x, &mt);
 		ASSERT_TRUE(bn_is_zero_mask(r, n));
+		/* The pair: x^-1 and (x + 1)^-1 at once, and 0 beside 1. */
+		for (it = 0; it < 10; it++) {
+			u64 y[BN_MAX_LIMBS], r2[BN_MAX_LIMBS];
+			BIGNUM *b = BN_new(), *inv2 = BN_new();
+
+			memset(x, 0, sizeof(x));
+			memset(y, 0, sizeof(y));
+			BN_rand_range(a, p);
+			BN_add_word(a, 1);
+			BN_copy(b, a);
+			BN_add_word(b, 1);
+			if (BN_cmp(b, p) >= 0)
+				BN_one(b);
+			if (it == 0)
+				BN_zero(a);
+			BN_bn2lebinpad(a, (u8 *)x, (int)(n * 8));
+			BN_bn2lebinpad(b, (u8 *)y, (int)(n * 8));
+			bn_mod_inv_x2(r, x, &mt, r2, y, &mt);
+			if (it == 0) {
+				ASSERT_TRUE(bn_is_zero_mask(r, n));
+			} else {
+				ASSERT_TRUE(same(r, n, BN_mod_inverse(NULL, a,
+								       p, ctx)));
+			}
+			ASSERT_NE(NULL, BN_mod_inverse(inv2, b, p, ctx));
+			ASSERT_TRUE(same(r2, n, inv2));
+			BN_free(b);
+		}
 		BN_free(p);
 		BN_free(a);
 		BN_free(inv);
