@@ -43,31 +43,22 @@ static __always_inline void sg_step(struct sg_bits *b)
 	/* swap: all ones when delta > 0 and g is odd. */
 	u64 godd = 0 - (b->g & 1);
 	u64 swap = (0 - ((u64)(0 - b->delta) >> 63)) & godd;
-	u64 x;
+	/* What g and (q, r) get: f, or -f on a swap; nothing if g is even. */
+	u64 af = ((b->f ^ swap) - swap) & godd;
+	u64 au = ((b->u ^ swap) - swap) & godd;
+	u64 av = ((b->v ^ swap) - swap) & godd;
 
-	/* (delta, f, g) <- (-delta, g, -f) and likewise the rows. */
-	x = (b->f ^ b->g) & swap;
-	b->f ^= x;
-	b->g ^= x;
-	b->g ^= (b->g ^ (0 - b->g)) & swap;
-	x = (b->u ^ b->q) & swap;
-	b->u ^= x;
-	b->q ^= x;
-	b->q ^= (b->q ^ (0 - b->q)) & swap;
-	x = (b->v ^ b->r) & swap;
-	b->v ^= x;
-	b->r ^= x;
-	b->r ^= (b->r ^ (0 - b->r)) & swap;
-	b->delta = (s64)((u64)b->delta ^
-			 (((u64)b->delta ^ (0 - (u64)b->delta)) & swap));
-	/* g odd (still, after a swap): g += f; then g /= 2. */
-	b->g += b->f & godd;
-	b->q += b->u & godd;
-	b->r += b->v & godd;
-	b->g >>= 1;
+	/* A swap makes the old g (and its row) the new f. */
+	b->f ^= (b->f ^ b->g) & swap;
+	b->u ^= (b->u ^ b->q) & swap;
+	b->v ^= (b->v ^ b->r) & swap;
+	b->g = (b->g + af) >> 1;
+	b->q += au;
+	b->r += av;
 	b->u <<= 1;
 	b->v <<= 1;
-	b->delta++;
+	/* delta <- 1 + delta, or 1 - delta on a swap. */
+	b->delta = (s64)(1 + (((u64)b->delta ^ swap) - swap));
 }
 
 static void sg_bits_start(struct sg_bits *b, s64 delta, const s64 *f,
