@@ -292,6 +292,87 @@ int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 	return 0;
 }
 
+/*
+ * r = 2^k mod m (n limbs, n >= 2, top limb not zero) by schoolbook
+ * long division (Knuth's algorithm D), in variable time: for public
+ * moduli only.  m is shifted so that its top bit is set, which keeps
+ * each quotient digit's estimate from the top two limbs at most two too
+ * large; the dividend 2^k is shifted alike and the remainder back.
+ */
+static void bn_pow2_mod_pub(u64 *r, size_t k, const u64 *m, size_t n)
+{
+	u64 mm[BN_MAX_LIMBS], u[2 * BN_MAX_LIMBS + 2];
+	int s = __builtin_clzll(m[n - 1]);
+	size_t un = k / 64 + 2, i, j;
+
+	/* mm = m << s; u = 2^(k + s), with a zero limb on top. */
+	for (i = n; i-- > 0;)
+		mm[i] = (m[i] << s) | (s && i ? m[i - 1] >> (64 - s) : 0);
+	memset(u, 0, un * 8);
+	u[(k + s) / 64] = 1ULL << ((k + s) % 64);
+	if (un < n + 1)
+		un = n + 1;
+
+	for (j = un - n; j-- > 0;) {
+		unsigned __int128 num = ((unsigned __int128)u[j + n] << 64) |
+					u[j + n - 1];
+		unsigned __int128 qhat = num / mm[n - 1];
+		unsigned __int128 rhat = num % mm[n - 1];
+		u64 borrow = 0, carry = 0;
+
+		while (qhat >> 64 ||
+		       qhat * mm[n - 2] > ((rhat << 64) | u[j + n - 2])) {
+			qhat--;
+			rhat += mm[n - 1];
+			if (rhat >> 64)
+				break;
+		}
+		/* u[j .. j + n] -= qhat mm */
+		for (i = 0; i < n; i++) {
+			unsigned __int128 p = (unsigned __int128)(u64)qhat *
+					      mm[i] + carry;
+			unsigned __int128 d = (unsigned __int128)u[i + j] -
+					      (u64)p - borrow;
+
+			carry = (u64)(p >> 64);
+			u[i + j] = (u64)d;
+			borrow = (u64)(d >> 64) & 1;
+		}
+		{
+			unsigned __int128 d = (unsigned __int128)u[j + n] -
+					      carry - borrow;
+
+			u[j + n] = (u64)d;
+			borrow = (u64)(d >> 64) & 1;
+		}
+		/* Rarely one too many: add mm back. */
+		if (borrow)
+			u[j + n] += bn_add(u + j, u + j, mm, n);
+	}
+	/* The remainder is u[0 .. n - 1] >> s. */
+	for (i = 0; i < n; i++)
+		r[i] = (u[i] >> s) | (s ? u[i + 1] << (64 - s) : 0);
+}
+
+int bn_mont_init_pub(struct bn_mont *mt, const u64 *m, size_t n)
+{
+	u64 inv;
+	size_t i;
+
+	if (n < 2 || n > BN_MAX_LIMBS || !m[n - 1])
+		return bn_mont_init(mt, m, n);
+	memset(mt, 0, sizeof(*mt));
+	memcpy(mt->m, m, n * 8);
+	mt->n = n;
+	inv = m[0];
+	for (i = 0; i < 5; i++)
+		inv *= 2 - m[0] * inv;
+	mt->m0inv = 0 - inv;
+	bn_pow2_mod_pub(mt->rr, 128 * n, m, n);
+	bn_pow2_mod_pub(mt->one, 64 * n, m, n);
+	return 0;
+}
+
 void bn_mont_wipe(struct bn_mont *mt)
 {
 	memzero_explicit(mt, sizeof(*mt));

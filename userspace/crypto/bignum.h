@@ -59,6 +59,11 @@ void bn_to_be(u8 *out, size_t len, const u64 *a, size_t n);
  * time depends on n only.
  */
 int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n);
+/*
+ * The same for a public modulus, faster and in variable time (R^2 and R
+ * by long division).
+ */
+int bn_mont_init_pub(struct bn_mont *mt, const u64 *m, size_t n);
 void bn_mont_wipe(struct bn_mont *mt);
 
 /* r = a b / R mod m, for a b < m R; r < m.  r may alias a or b. */

@@ -69,7 +69,8 @@ static int rsa_load_public(struct bn_mont *mn, const struct tlsx_rsa_public *k)
 	if (err)
 		return err;
 	bn_from_be(n, rsa_limbs(k->n_len), k->n, k->n_len);
-	return bn_mont_init(mn, n, rsa_limbs(k->n_len));
+	/* n is public: its set-up may take the variable-time route. */
+	return bn_mont_init_pub(mn, n, rsa_limbs(k->n_len));
 }
 
 /* The private key in limbs, with Montgomery arithmetic for n, p and q. */

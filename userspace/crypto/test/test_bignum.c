@@ -375,6 +375,40 @@ TEST_F(bn, exp_pair)
 	TH_LOG("%zu pairs (%s)", total, bn_impl());
 }
 
+/* The public set-up (long division) gives what the constant-time one does. */
+TEST(mont_init_pub)
+{
+	size_t n, total = 0;
+	int it;
+
+	for (n = 1; n <= BN_MAX_LIMBS; n++) {
+		for (it = 0; it < 40; it++) {
+			u64 m[BN_MAX_LIMBS];
+			struct bn_mont a, b;
+			size_t i;
+
+			make_modulus(m, n, it);
+			/* Sparse and dense limbs below a small top limb. */
+			if (it % 5 == 3 && n > 1) {
+				for (i = 0; i < n - 1; i++)
+					m[i] = it & 1 ? 0 : ~0ULL;
+				m[0] |= 1;
+				m[n - 1] = 1 + (u64)(it & 7);
+			}
+			if (!m[n - 1])
+				m[n - 1] = 1;
+			ASSERT_EQ(0, bn_mont_init(&a, m, n));
+			ASSERT_EQ(0, bn_mont_init_pub(&b, m, n));
+			ASSERT_EQ(a.m0inv, b.m0inv);
+			ASSERT_EQ(0, memcmp(a.rr, b.rr, n * 8))
+				TH_LOG("n=%zu it=%d", n, it);
+			ASSERT_EQ(0, memcmp(a.one, b.one, n * 8));
+			total++;
+		}
+	}
+	TH_LOG("%zu moduli", total);
+}
+
 TEST(bytes_round_trip)
 {
 	u8 in[BN_MAX_BYTES + 3], out[BN_MAX_BYTES + 3];
