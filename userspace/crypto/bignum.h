@@ -100,7 +100,10 @@ void bn_mont_exp_ct(u64 *r, const u64 *a, const u64 *e, size_t ebits,
 void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
 		  const struct bn_mont *m0, u64 *r1, const u64 *a1,
 		  const u64 *e1, const struct bn_mont *m1, size_t ebits);
-/* The same pair for a public exponent (variable time in e only). */
+/*
+ * The same pair for a public exponent (variable time in e only).  r0
+ * must not alias a1; the same a and m twice is computed once.
+ */
 void bn_exp_pub_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 		   u64 *r1, const u64 *a1, const struct bn_mont *m1, u64 e);
 /* r = a^e in Montgomery form for a public exponent (variable time in e). */
