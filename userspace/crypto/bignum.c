@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bignum.c - the integer arithmetic under RSA: limb helpers, Montgomery
- * set-up, reduction into Montgomery form and the two exponentiations.
- * The Montgomery multiplication itself is in bn_mont_generic.c (portable)
- * and bn_mont_mulx.c (BMI2+ADX), chosen once at run time.
+ * set-up, reduction into Montgomery form and the exponentiations.  The
+ * Montgomery multiplication itself is in bn_mont_generic.c (portable) and
+ * bn_mont_mulx.c (BMI2+ADX), the pairs of exponentiations RSA's CRT runs
+ * in bn_ifma.c (AVX-512 IFMA), the inversion in bn_inv.c; the choice is
+ * made once at run time.
  *
  * Constant time: loops run over limb counts and exponent bit counts,
  * which are public; values only ever flow through arithmetic and masks.

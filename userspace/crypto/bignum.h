@@ -5,10 +5,11 @@
  * BN_MAX_LIMBS limbs on the caller's stack, and every function takes the
  * limb count it works on (public: it follows from the key's size).
  *
- * Everything here except bn_mont_exp_pub() and bn_from_be()'s length
- * check is constant-time in the values: no branch and no memory index
- * depends on a limb's contents, only on limb counts and exponent bit
- * counts.  Userspace only (RSA is for the handshake).
+ * Everything here except the public-exponent functions, bn_mont_init_pub()
+ * and bn_from_be()'s length check is constant-time in the values: no
+ * branch and no memory index depends on a limb's contents, only on limb
+ * counts and exponent bit counts.  Userspace only (RSA is for the
+ * handshake).
  */
 #ifndef TLSX_BIGNUM_H
 #define TLSX_BIGNUM_H
