@@ -13,10 +13,12 @@
 #include "sha2.h"
 #include "sha2_impl.h"
 
-/* First 32 bits of the fractional parts of the cube roots of the first
- * 64 primes (FIPS 180-4 section 4.2.2).
+/*
+ * First 32 bits of the fractional parts of the cube roots of the first
+ * 64 primes (FIPS 180-4 section 4.2.2); aligned for the SIMD code's
+ * 16-byte loads.
  */
-static const u32 sha256_k[64] = {
+const u32 tlsx_sha256_k[64] __aligned(16) = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5,
 	0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -86,7 +88,7 @@ static __always_inline u32 maj(u32 x, u32 y, u32 z)
  */
 #define SHA256_ROUND(a, b, c, d, e, f, g, h, i)				\
 	do {								\
-		u32 t1 = h + bsig1(e) + ch(e, f, g) + sha256_k[i] +	\
+		u32 t1 = h + bsig1(e) + ch(e, f, g) + tlsx_sha256_k[i] +	\
 			 w[(i) & 15];					\
 		u32 t2 = bsig0(a) + maj(a, b, c);			\
 		d += t1;						\

@@ -21,6 +21,7 @@ void tlsx_sha512_blocks_generic(u64 h[8], const u8 *p, size_t nblocks);
 void tlsx_sha512_blocks_avx2(u64 h[8], const u8 *p, size_t nblocks);
 void tlsx_sha512_blocks_avx512(u64 h[8], const u8 *p, size_t nblocks);
 
+extern const u32 tlsx_sha256_k[64];
 extern const u64 tlsx_sha512_k[80];
 
 extern void (*tlsx_sha256_blocks)(u32 h[8], const u8 *p, size_t nblocks);
