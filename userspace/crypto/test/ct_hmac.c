@@ -18,21 +18,18 @@
  * branch or index on data either) skips here.  Natively the tests skip:
  * nothing would be checked.
  */
-#include <sys/wait.h>
 #include <unistd.h>
-#include <valgrind/memcheck.h>
 #include <openssl/core_names.h>
 #include <openssl/hmac.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
 #include "kselftest_harness.h"
+#include "ct_test.h"
 #include "sha2_test.h"
 #include "hmac.h"
 #include "hkdf.h"
 
-#define SECRET(p, n)	VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-#define PUBLIC(p, n)	VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
 static const char *alg_name(enum tlsx_hash_alg alg)
 {
@@ -237,44 +234,6 @@ TEST_F(ct, expand_label)
 	ASSERT_EQ(0, tlsx_hkdf_expand_label(alg, secret, "c hs traffic", th,
 					    ds, want, ds));
 	EXPECT_EQ(0, memcmp(out, want, ds));
-}
-
-/*
- * The check can fail: a branch on a secret byte is reported.  It is
- * taken in a child process of its own, because memcheck makes a process
- * with errors exit with --error-exitcode; the child sends the number of
- * errors it caused through a pipe.
- */
-TEST(detects_a_secret_branch)
-{
-	unsigned long counted = 0;
-	int fd[2], status;
-	pid_t pid;
-
-	if (!RUNNING_ON_VALGRIND)
-		SKIP(return, "not under valgrind: nothing to check");
-	ASSERT_EQ(0, pipe(fd));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (!pid) {
-		u8 secret = (u8)getpid() | 1;
-		unsigned long before = VALGRIND_COUNT_ERRORS, n;
-
-		SECRET(&secret, 1);	/* an asm with &secret: a real reload */
-		if (secret)	/* a call: the compiler cannot make it a cmov */
-			getppid();
-		n = VALGRIND_COUNT_ERRORS - before;
-		if (write(fd[1], &n, sizeof(n)) != sizeof(n))
-			_exit(2);
-		_exit(0);
-	}
-	close(fd[1]);
-	ASSERT_EQ((ssize_t)sizeof(counted), read(fd[0], &counted,
-						 sizeof(counted)));
-	close(fd[0]);
-	waitpid(pid, &status, 0);
-	TH_LOG("the memcheck report above, if any, is this test's own");
-	EXPECT_EQ(1ul, counted);
 }
 
 TEST_HARNESS_MAIN
