@@ -17,16 +17,13 @@
  * directly (see ct_x25519.c).  Natively the tests skip.
  */
 #include <stdlib.h>
-#include <valgrind/memcheck.h>
 #include <openssl/evp.h>
 
 #include "kselftest_harness.h"
+#include "ct_test.h"
 #include "ed25519.h"
 #include "random.h"
 #include "c25519_impl.h"
-
-#define SECRET(p, n)	VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-#define PUBLIC(p, n)	VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
 static int ossl_verify(const u8 sig[64], const u8 pub[32], const u8 *msg,
 		       size_t len)

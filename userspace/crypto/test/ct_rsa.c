@@ -28,16 +28,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/random.h>
-#include <valgrind/memcheck.h>
 #include <openssl/pem.h>
 
-#define SECRET(p, n)	VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-#define PUBLIC(p, n)	VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#include "kselftest_harness.h"
+#include "ct_test.h"
 
 #define tlsx_rsa_declassify(p, n) PUBLIC((p), (n))
 #include "rsa.c"
 
-#include "kselftest_harness.h"
 #include "rsa_test.h"
 #include "bn_impl.h"
 

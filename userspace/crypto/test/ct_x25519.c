@@ -17,16 +17,13 @@
  * instructions; natively the tests skip (nothing would be checked).
  */
 #include <stdlib.h>
-#include <valgrind/memcheck.h>
 #include <openssl/evp.h>
 
 #include "kselftest_harness.h"
+#include "ct_test.h"
 #include "x25519.h"
 #include "random.h"
 #include "c25519_impl.h"
-
-#define SECRET(p, n)	VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-#define PUBLIC(p, n)	VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
 static int ossl_derive(u8 out[32], const u8 priv[32], const u8 peer[32])
 {
