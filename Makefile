@@ -62,10 +62,12 @@ TEST_LIBS := -lcrypto -lpthread
 FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c)
 FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
-FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(CRYPTO)/cpu.c $(HS_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
+FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
 
 # --- tools ------------------------------------------------------------
 BENCH_SRCS := $(wildcard tools/bench/*.c)
@@ -125,8 +127,8 @@ tests: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
 
 $(B)/obj-fuzz/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
-		-fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
+		-c $< -o $@
 
 vpath fuzz_%.c $(sort $(dir $(FUZZ_SRCS)))
 
@@ -136,11 +138,10 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 
 $(B)/fuzz/%: %.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
-		-fsanitize=fuzzer $(FUZZ_SAN) $< $(FUZZ_LIB) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -o $@
 
 fuzz: $(FUZZ)
-	@tools/run-tests $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
+	@tools/run-tests $(FUZZ_RUNS)
 
 vpath test_%.c $(sort $(dir $(TEST_SRCS)))
 vpath ct_%.c $(sort $(dir $(CT_SRCS)))
@@ -193,8 +194,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
-		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') \
-		$(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
+		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(FUZZ_RUNS)
 
 test-vm: $(MODULE) $(SELFTESTS)
 	@mkdir -p $(B)/results
