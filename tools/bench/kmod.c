@@ -49,9 +49,11 @@ static const char *const ulps[2] = { "tlsx", "tls" };
 struct kmod_opts {
 	int rounds;
 	size_t mib;
+	size_t chunk;		/* bytes per send(), plaintext per record */
 	int pairs;
 	int tls12;
 	const char *cipher;	/* NULL: all */
+	const char *mode;	/* NULL: all */
 	const char *file;
 };
 
@@ -61,7 +63,10 @@ void bench_kmod_usage(void)
 		"Usage: tlsx-bench kmod [OPTIONS]",
 		"  --rounds N    rounds per row, each measuring tlsx and tls (default 3)",
 		"  --mib N       MiB per transfer (default 64)",
+		"  --chunk N     bytes per send() and per received record, 1-16384",
+		"                (default 16384)",
 		"  --cipher NAME aes128gcm, aes256gcm or chacha20poly1305 (default: all)",
+		"  --mode NAME   send, sendfile or recv (default: all)",
 		"  --tls12       TLS 1.2 instead of 1.3",
 		"  --pairs N     socket pairs for the memory figures (default 200; 0: skip)",
 		"  --file PATH   the sendfile source (default /tmp/tlsx-bench-kmod.dat)",
@@ -78,7 +83,9 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 	static const struct option lo[] = {
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "mib", required_argument, NULL, 'm' },
+		{ "chunk", required_argument, NULL, 'k' },
 		{ "cipher", required_argument, NULL, 'c' },
+		{ "mode", required_argument, NULL, 'o' },
 		{ "tls12", no_argument, NULL, '2' },
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "file", required_argument, NULL, 'f' },
@@ -86,7 +93,8 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 	};
 	int opt;
 
-	*o = (struct kmod_opts){ .rounds = 3, .mib = 64, .pairs = 200,
+	*o = (struct kmod_opts){ .rounds = 3, .mib = 64, .chunk = 16384,
+				 .pairs = 200,
 				 .file = "/tmp/tlsx-bench-kmod.dat" };
 	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (opt) {
@@ -96,8 +104,14 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		case 'm':
 			o->mib = strtoul(optarg, NULL, 10);
 			break;
+		case 'k':
+			o->chunk = strtoul(optarg, NULL, 10);
+			break;
 		case 'c':
 			o->cipher = optarg;
+			break;
+		case 'o':
+			o->mode = optarg;
 			break;
 		case '2':
 			o->tls12 = 1;
@@ -113,8 +127,15 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 			return -EINVAL;
 		}
 	}
+	for (opt = 0; o->mode && opt < KMOD_MODES; opt++)
+		if (!strcmp(o->mode, mode_names[opt]))
+			break;
+	if (opt == KMOD_MODES) {
+		fprintf(stderr, "tlsx-bench kmod: no mode '%s'\n", o->mode);
+		return -EINVAL;
+	}
 	if (o->rounds < 1 || o->rounds > MAX_ROUNDS || !o->mib ||
-	    o->mib > 4096 || o->pairs < 0) {
+	    o->mib > 4096 || !o->chunk || o->chunk > 16384 || o->pairs < 0) {
 		bench_kmod_usage();
 		return -EINVAL;
 	}
@@ -152,7 +173,8 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 			/* Alternate who goes first. */
 			u = (round + k) % 2;
 			mbs[u][round] = kmod_xfer(ulps[u], c, mode,
-						  o->mib << 20, file, r);
+						  o->mib << 20, o->chunk,
+						  file, r);
 			if (mbs[u][round] < 0)
 				err[u] = (int)mbs[u][round];
 		}
@@ -205,21 +227,24 @@ int bench_kmod(int argc, char **argv)
 			strerror(-file));
 		return 1;
 	}
-	printf("tlsx-bench kmod: TLS 1.%d, %zu MiB per transfer, %d rounds\n",
+	printf("tlsx-bench kmod: TLS 1.%d, %zu MiB per transfer, %d rounds,\n",
 	       o.tls12 ? 2 : 3, o.mib, o.rounds);
+	printf("send() and received records of %zu bytes\n", o.chunk);
 	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians;\n");
 	printf("per round: median (min-max) of the per-round ratios\n");
 	printf("%-17s %-9s %27s %27s %8s %18s\n", "cipher", "mode", "tlsx",
 	       "tls", "tlsx/tls", "per round");
 	for (i = 0; i < n; i++) {
-		err = kmod_records_build(&ciphers[i], o.mib << 20, &rec);
+		err = kmod_records_build(&ciphers[i], o.mib << 20, o.chunk,
+					 &rec);
 		if (err) {
 			fprintf(stderr, "tlsx-bench kmod: records: %s\n",
 				strerror(-err));
 			return 1;
 		}
 		for (mode = 0; mode < KMOD_MODES; mode++)
-			row(&o, &ciphers[i], mode, file, &rec);
+			if (!o.mode || !strcmp(o.mode, mode_names[mode]))
+				row(&o, &ciphers[i], mode, file, &rec);
 		kmod_records_free(&rec);
 	}
 	close(file);

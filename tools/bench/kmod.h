@@ -12,7 +12,7 @@
 
 /* What one transfer measures. */
 enum kmod_mode {
-	KMOD_SEND,	/* send() of 16 KiB: TX records, raw TCP reader */
+	KMOD_SEND,	/* send() of a chunk: TX records, raw TCP reader */
 	KMOD_SENDFILE,	/* sendfile() of a file: TX from the page cache */
 	KMOD_RECV,	/* recv() of records a raw TCP writer sends: RX */
 	KMOD_MODES
@@ -35,18 +35,19 @@ struct kmod_records {
 	size_t plain;
 };
 
-/* Seal @plain bytes into records (16 KiB each) for KMOD_RECV. */
+/* Seal @plain bytes into records of @chunk bytes for KMOD_RECV. */
 int kmod_records_build(const struct kmod_cipher *c, size_t plain,
-		       struct kmod_records *r);
+		       size_t chunk, struct kmod_records *r);
 void kmod_records_free(struct kmod_records *r);
 
 /*
  * kmod_xfer() - one transfer of @bytes (KMOD_RECV: r->plain) with @ulp on
- * the TLS end.  @file: an fd of at least @bytes for KMOD_SENDFILE.
+ * the TLS end, KMOD_SEND in send() calls of @chunk bytes.  @file: an fd
+ * of at least @bytes for KMOD_SENDFILE.
  * Return: MB/s (10^6 bytes of plaintext per second), or -errno.
  */
 double kmod_xfer(const char *ulp, const struct kmod_cipher *c,
-		 enum kmod_mode mode, size_t bytes, int file,
+		 enum kmod_mode mode, size_t bytes, size_t chunk, int file,
 		 const struct kmod_records *r);
 
 /* Attach @ulp to @fd and set its TX and/or RX keys for @c. */

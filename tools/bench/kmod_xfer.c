@@ -19,7 +19,6 @@
 #include "bench.h"
 #include "kmod.h"
 
-#define CHUNK		(16 * 1024)
 #define READ_LEN	(256 * 1024)
 
 int kmod_set_keys(int fd, const char *ulp, const struct kmod_cipher *c,
@@ -39,10 +38,10 @@ int kmod_set_keys(int fd, const char *ulp, const struct kmod_cipher *c,
 }
 
 int kmod_records_build(const struct kmod_cipher *c, size_t plain,
-		       struct kmod_records *r)
+		       size_t chunk, struct kmod_records *r)
 {
-	size_t nrec = (plain + CHUNK - 1) / CHUNK, off, n;
-	unsigned char *text = malloc(CHUNK);
+	size_t nrec = (plain + chunk - 1) / chunk, off, n;
+	unsigned char *text = malloc(chunk);
 	struct rec_info ri;
 	struct rec_key rk;
 	int err;
@@ -53,15 +52,15 @@ int kmod_records_build(const struct kmod_cipher *c, size_t plain,
 		free(text);
 		return err ? err : -ENOMEM;
 	}
-	r->wire = malloc(nrec * rec_wire_len(&rk, CHUNK, 0));
+	r->wire = malloc(nrec * rec_wire_len(&rk, chunk, 0));
 	if (!r->wire) {
 		free(text);
 		return -ENOMEM;
 	}
-	memset(text, 0x5a, CHUNK);
+	memset(text, 0x5a, chunk);
 	r->len = 0;
 	for (off = 0; off < plain; off += n) {
-		n = plain - off < CHUNK ? plain - off : CHUNK;
+		n = plain - off < chunk ? plain - off : chunk;
 		r->len += rec_seal(&rk, REC_TYPE_DATA, text, n, 0,
 				   r->wire + r->len);
 	}
@@ -111,13 +110,13 @@ static void *feed(void *arg)
 	return NULL;
 }
 
-static int send_all(int fd, const char *buf, size_t bytes)
+static int send_all(int fd, const char *buf, size_t bytes, size_t chunk)
 {
 	size_t off = 0, n;
 	ssize_t w;
 
 	while (off < bytes) {
-		n = bytes - off < CHUNK ? bytes - off : CHUNK;
+		n = bytes - off < chunk ? bytes - off : chunk;
 		w = send(fd, buf, n, 0);
 		if (w <= 0)
 			return -errno;
@@ -158,7 +157,7 @@ static ssize_t recv_all(int fd, size_t bytes)
 }
 
 double kmod_xfer(const char *ulp, const struct kmod_cipher *c,
-		 enum kmod_mode mode, size_t bytes, int file,
+		 enum kmod_mode mode, size_t bytes, size_t chunk, int file,
 		 const struct kmod_records *r)
 {
 	char *buf = NULL;
@@ -175,7 +174,7 @@ double kmod_xfer(const char *ulp, const struct kmod_cipher *c,
 		err = kmod_set_keys(sfd, ulp, c, 0, 1);
 	} else {
 		err = kmod_set_keys(cfd, ulp, c, 1, 0);
-		buf = calloc(1, CHUNK);
+		buf = calloc(1, chunk);
 		if (!buf)
 			err = -ENOMEM;
 	}
@@ -199,7 +198,7 @@ double kmod_xfer(const char *ulp, const struct kmod_cipher *c,
 			err = -err;
 			goto out;
 		}
-		err = mode == KMOD_SEND ? send_all(cfd, buf, bytes) :
+		err = mode == KMOD_SEND ? send_all(cfd, buf, bytes, chunk) :
 					  sendfile_all(cfd, file, bytes);
 		/* Every record is out when the reader sees the FIN. */
 		shutdown(cfd, SHUT_WR);
