@@ -488,6 +488,16 @@ static bool tlsx_run_sg(struct tlsx_aead_run *r, struct tlsx_sg_pos *src,
 		n = tlsx_sg_avail(src);
 		if (n > tlsx_sg_avail(dst))
 			n = tlsx_sg_avail(dst);
+		if (r->simd && n > room && left > room &&
+		    room < TLSX_AEAD_SIMD_CHUNK / 4) {
+			/*
+			 * Close the section early rather than cut a short
+			 * piece off a long run (user pages at an offset would
+			 * otherwise cost a call of a block or two per page).
+			 */
+			r->section = TLSX_AEAD_SIMD_CHUNK;
+			continue;
+		}
 		if (n > room)
 			n = room;
 		if (n >= left)

@@ -295,6 +295,15 @@ static int sections_for(size_t len)
 			   TLSX_AEAD_SIMD_CHUNK) : 1;
 }
 
+/*
+ * At most, over segments: a section may close early rather than cut a
+ * short piece off a segment, once three quarters of it are used.
+ */
+static int sections_max_sg(size_t len)
+{
+	return (int)(len / (TLSX_AEAD_SIMD_CHUNK * 3 / 4)) + 1;
+}
+
 /* --- tests ------------------------------------------------------------------ */
 
 static const size_t case_lens[] = {
@@ -329,7 +338,12 @@ TEST(sections_bounded)
 					       tlsx_aead_alg_name(all_algs[a]),
 					       tlsx_aead_impl_name(impl), len,
 					       tr.what);
-				EXPECT_EQ(sections_for(len), begins)
+				if (kind == OP_ONESHOT)
+					EXPECT_EQ(sections_for(len), begins)
+						TH_LOG("len %zu", len);
+				EXPECT_LE(sections_for(len), begins)
+					TH_LOG("len %zu", len);
+				EXPECT_GE(sections_max_sg(len), begins)
 					TH_LOG("len %zu", len);
 				n++;
 			}
