@@ -16,14 +16,20 @@
  *   header (5) | explicit nonce (8, TLS 1.2 AES-GCM) | text | type (1.3)
  *   | tag (16)
  *
- * Data from sendmsg is copied into the text area and sealed in place.
  * Spliced pages (sendfile, splice) are not copied: the record keeps a
  * reference to them and the AEAD reads them as its source and writes the
- * ciphertext into the record, so the page cache is never written.  Unlike
- * kTLS, which pins user pages for full records and seals from them, tlsx
- * always copies sendmsg data: the user cannot change the plaintext while
- * it is being authenticated, and one memcpy of 16 KiB is small next to
- * the AEAD.
+ * ciphertext into the record, so the page cache is never written.  User
+ * memory of a sendmsg that closes the record (a full record, or the end
+ * of a send without MSG_MORE) is taken the same way, by page reference,
+ * as kTLS's sk_msg_zerocopy_from_iter(): the record is sealed before
+ * sendmsg returns, so the caller's buffer is not held beyond the call,
+ * and the copy of 16 KiB that this saves costs as much as the gap to
+ * kTLS measured (docs/perf-kmod.md).  A user changing the buffer during
+ * the call gets a record of mixed text that still authenticates: the
+ * AEAD authenticates the ciphertext it wrote, never re-reading the
+ * source.  Other sendmsg data (a record left open by MSG_MORE, short
+ * sends, kernel buffers) is copied into the text area and sealed in
+ * place.
  *
  * Once sealed, a record moves to the pending list and is pushed to TCP.
  * TCP may take part of it (send buffer full, MSG_DONTWAIT, signal): the
@@ -58,6 +64,14 @@
 #define TLSX_TX_MEM_FRAGS	18
 /* Spliced page pieces one record may refer to before it is closed. */
 #define TLSX_TX_SPLICE_FRAGS	16
+/*
+ * A sendmsg closing a record takes user memory by reference only from
+ * this many bytes on: below it a copy is cheaper than looking up and
+ * releasing the pages (docs/perf-kmod.md).
+ */
+#define TLSX_TX_PIN_MIN		2048
+/* Pages looked up by one call of iov_iter_get_pages2(). */
+#define TLSX_TX_PIN_BATCH	8
 /* Segments of one seal: every run of copied text can split a fragment. */
 #define TLSX_TX_SRC_SEGS \
 	(2 * TLSX_TX_SPLICE_FRAGS + TLSX_TX_MEM_FRAGS + 2)
@@ -72,7 +86,10 @@
 /* The x86-64 direct map: page_address() of any page is usable. */
 static_assert(!IS_ENABLED(CONFIG_HIGHMEM));
 
-/* A piece of a spliced page, used as plaintext at offset @pos. */
+/*
+ * A piece of a spliced page or of the user's memory, used as plaintext
+ * at offset @pos of the text; held by a page reference until sealed.
+ */
 struct tlsx_tx_spliced {
 	struct page *page;
 	u32 off;
@@ -238,13 +255,17 @@ static void tlsx_rec_trim(struct sock *sk, struct tlsx_tx_rec *rec,
 	}
 }
 
+/* Drop the record's pieces from the @keep'th on. */
+static void tlsx_rec_put_spliced_from(struct tlsx_tx_rec *rec,
+				      unsigned int keep)
+{
+	while (rec->nspl > keep)
+		put_page(rec->spl[--rec->nspl].page);
+}
+
 static void tlsx_rec_put_spliced(struct tlsx_tx_rec *rec)
 {
-	unsigned int i;
-
-	for (i = 0; i < rec->nspl; i++)
-		put_page(rec->spl[i].page);
-	rec->nspl = 0;
+	tlsx_rec_put_spliced_from(rec, 0);
 }
 
 /* Free a record, open, sealed or partly sent; socket locked. */
@@ -278,6 +299,46 @@ static size_t tlsx_rec_copy(struct tlsx_tx_rec *rec, unsigned int off,
 		done += got;
 		if (got != rec->dst[i].len)
 			break;
+	}
+	return done;
+}
+
+/*
+ * Take up to @len bytes of the user memory of @from as the record's
+ * plaintext by page reference, as kTLS's sk_msg_zerocopy_from_iter().
+ * Only for a record sealed before sendmsg returns.  Return: the bytes
+ * taken: fewer, maybe none, when the record's list of pieces is full or
+ * the memory cannot be referenced (an I/O mapping, a fault); the caller
+ * copies the rest, which reports a fault as a copy does.
+ */
+static size_t tlsx_rec_pin(struct tlsx_tx_rec *rec, struct iov_iter *from,
+			   size_t len)
+{
+	size_t done = 0;
+
+	while (done < len && rec->nspl < TLSX_TX_SPLICE_FRAGS) {
+		unsigned int room = TLSX_TX_SPLICE_FRAGS - rec->nspl;
+		struct page *pages[TLSX_TX_PIN_BATCH];
+		ssize_t got;
+		size_t off;
+		int i;
+
+		got = iov_iter_get_pages2(from, pages, len - done,
+					  min_t(unsigned int, room,
+						TLSX_TX_PIN_BATCH), &off);
+		if (got <= 0)
+			break;
+		for (i = 0; got > 0; i++) {
+			size_t part = min_t(size_t, got, PAGE_SIZE - off);
+
+			rec->spl[rec->nspl++] = (struct tlsx_tx_spliced) {
+				.page = pages[i], .off = off, .len = part,
+				.pos = rec->text + done,
+			};
+			done += part;
+			got -= part;
+			off = 0;
+		}
 	}
 	return done;
 }
@@ -650,18 +711,28 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 		}
 
 		if (n) {
-			if (splice)
+			unsigned int nspl = rec->nspl;
+
+			if (splice) {
 				got = tlsx_rec_splice(rec,
 						      tlsx_tx_prefix(c) +
 						      rec->text,
 						      &msg->msg_iter, n);
-			else
-				got = tlsx_rec_copy(rec,
-						    tlsx_tx_prefix(c) +
-						    rec->text, n,
-						    &msg->msg_iter);
+			} else {
+				got = 0;
+				/* Sealed below, before returning. */
+				if ((full || eor) && n >= TLSX_TX_PIN_MIN &&
+				    user_backed_iter(&msg->msg_iter))
+					got = tlsx_rec_pin(rec, &msg->msg_iter,
+							   n);
+				got += tlsx_rec_copy(rec,
+						     tlsx_tx_prefix(c) +
+						     rec->text + got, n - got,
+						     &msg->msg_iter);
+			}
 			if (!splice && got < (ssize_t)n) {
 				/* A fault: the partial copy is dropped (kTLS). */
+				tlsx_rec_put_spliced_from(rec, nspl);
 				tlsx_open_settle(sk, tx);
 				ret = -EFAULT;
 				goto end;

@@ -353,6 +353,91 @@ TEST_F(tx, writev_iovecs)
 	EXPECT_EQ(0, memcmp(self->buf, self->out, 32 * 37));
 }
 
+/*
+ * Full records from user memory at odd offsets: sealed from the user's
+ * pages in place (the pieces start and end inside pages).
+ */
+TEST_F(tx, unaligned_full_records)
+{
+	size_t total = 2 * MAXREC + 3000;
+	int off;
+
+	for (off = 1; off < 4096; off += 1365) {
+		fill(self->buf + off, total, off);
+		ASSERT_EQ((ssize_t)total,
+			  send(self->cfd, self->buf + off, total, 0));
+		ASSERT_EQ(3, read_stream(_metadata, self, self->buf + off,
+					 total, REC_TYPE_DATA));
+	}
+	EXPECT_FALSE(readable(self->sfd, 50));
+}
+
+/*
+ * A full record from more iovecs than it takes pages by reference: the
+ * rest of the record is copied; the data arrive whole and in order.
+ */
+TEST_F(tx, writev_many_iovecs_full_record)
+{
+	unsigned char *want = malloc(1 << 16), *p = self->buf;
+	struct iovec iov[48];
+	size_t total = 0;
+	int i;
+
+	ASSERT_NE(NULL, want);
+	for (i = 0; i < 48; i++) {
+		/* Gaps between the pieces: nothing is contiguous. */
+		iov[i].iov_base = p;
+		iov[i].iov_len = 300 + i * 7;
+		fill(p, iov[i].iov_len, i);
+		memcpy(want + total, p, iov[i].iov_len);
+		total += iov[i].iov_len;
+		p += iov[i].iov_len + 64;
+	}
+	ASSERT_EQ((ssize_t)total, writev(self->cfd, iov, 48));
+	EXPECT_EQ(2, read_stream(_metadata, self, want, total,
+				 REC_TYPE_DATA));
+	free(want);
+}
+
+/*
+ * A send whose buffer faults part way through a full record: EFAULT,
+ * nothing of it on the wire, text an earlier MSG_MORE left in the open
+ * record kept, and the socket goes on (as kTLS).
+ */
+TEST_F(tx, fault_in_full_record)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *map, *p;
+	size_t len = MAXREC;
+
+	map = mmap(NULL, 8 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	/* Two readable pages from an odd offset, then a hole. */
+	ASSERT_EQ(0, mprotect(map + 2 * page, page, PROT_NONE));
+	p = map + 100;
+	fill(p, 2 * page - 100, 9);
+
+	EXPECT_EQ(-1, send(self->cfd, p, len, 0));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_FALSE(readable(self->sfd, 100));
+
+	fill(self->buf, 100, 10);
+	ASSERT_EQ(60, send(self->cfd, self->buf, 60, MSG_MORE));
+	EXPECT_EQ(-1, send(self->cfd, p, len, 0));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(40, send(self->cfd, self->buf + 60, 40, 0));
+	EXPECT_EQ(1, read_stream(_metadata, self, self->buf, 100,
+				 REC_TYPE_DATA));
+
+	/* The readable part alone goes out whole. */
+	ASSERT_EQ((ssize_t)(2 * page - 100),
+		  send(self->cfd, p, 2 * page - 100, 0));
+	EXPECT_EQ(1, read_stream(_metadata, self, p, 2 * page - 100,
+				 REC_TYPE_DATA));
+	munmap(map, 8 * page);
+}
+
 /* MSG_MORE keeps the record open; the next plain send closes it. */
 TEST_F(tx, msg_more_coalesces)
 {
