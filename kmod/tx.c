@@ -69,7 +69,7 @@
  * this many bytes on: below it a copy is cheaper than looking up and
  * releasing the pages (docs/perf-kmod.md).
  */
-#define TLSX_TX_PIN_MIN		2048
+#define TLSX_TX_PIN_MIN		1024
 /* Pages looked up by one call of iov_iter_get_pages2(). */
 #define TLSX_TX_PIN_BATCH	8
 /* Segments of one seal: every run of copied text can split a fragment. */
