@@ -415,6 +415,7 @@ static void __exit tlsx_module_exit(void)
 	tlsx_debugfs_exit();
 	/* Contexts freed by call_rcu() must be gone before our code is. */
 	rcu_barrier();
+	tlsx_tx_pages_exit();
 	tlsx_proc_exit();
 	tlsx_sockopt_exit();
 }

@@ -213,7 +213,7 @@ static int tlsx_rec_grow(struct sock *sk, struct tlsx_tx_rec *rec,
 					NULL;
 		unsigned int use;
 
-		if (!sk_page_frag_refill(sk, pfrag))
+		if (!tlsx_tx_frag_refill(sk, pfrag))
 			return -ENOMEM;
 		use = min_t(unsigned int, want - rec->size,
 			    pfrag->size - pfrag->offset);
