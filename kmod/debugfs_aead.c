@@ -175,9 +175,10 @@ static ssize_t tlsx_dbg_write(struct file *file, const char __user *ubuf,
 	    count != sizeof(req) + req.ad_len + req.len)
 		return -EINVAL;
 
-	body = kvmalloc(req.ad_len + req.len, GFP_KERNEL);
+	/* A failure is an answer to the test (-ENOMEM), not a warning. */
+	body = kvmalloc(req.ad_len + req.len, GFP_KERNEL | __GFP_NOWARN);
 	resp_len = sizeof(*resp) + req.len;
-	resp = kvzalloc(resp_len, GFP_KERNEL);
+	resp = kvzalloc(resp_len, GFP_KERNEL | __GFP_NOWARN);
 	if (!body || !resp) {
 		err = -ENOMEM;
 		goto fail;
