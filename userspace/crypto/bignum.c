@@ -252,13 +252,12 @@ static void bn_mod_double(u64 *x, const u64 *m, size_t n)
 	memzero_explicit(d, n * 8);
 }
 
-int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
+/* The modulus and -m^-1 mod 2^64 of a new context; the rest zero. */
+static void bn_mont_set_modulus(struct bn_mont *mt, const u64 *m, size_t n)
 {
-	u64 inv, x[BN_MAX_LIMBS];
+	u64 inv;
 	size_t i;
 
-	if (!n || n > BN_MAX_LIMBS)
-		return -EINVAL;
 	memset(mt, 0, sizeof(*mt));
 	memcpy(mt->m, m, n * 8);
 	mt->n = n;
@@ -272,6 +271,16 @@ int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 	for (i = 0; i < 5; i++)
 		inv *= 2 - m[0] * inv;
 	mt->m0inv = 0 - inv;
+}
+
+int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
+{
+	u64 x[BN_MAX_LIMBS];
+	size_t i;
+
+	if (!n || n > BN_MAX_LIMBS)
+		return -EINVAL;
+	bn_mont_set_modulus(mt, m, n);
 
 	/*
 	 * R^2 mod m without division.  Start from x = 2^(64 (n - 1)),
@@ -358,18 +367,9 @@ static void bn_pow2_mod_pub(u64 *r, size_t k, const u64 *m, size_t n)
 
 int bn_mont_init_pub(struct bn_mont *mt, const u64 *m, size_t n)
 {
-	u64 inv;
-	size_t i;
-
 	if (n < 2 || n > BN_MAX_LIMBS || !m[n - 1])
 		return bn_mont_init(mt, m, n);
-	memset(mt, 0, sizeof(*mt));
-	memcpy(mt->m, m, n * 8);
-	mt->n = n;
-	inv = m[0];
-	for (i = 0; i < 5; i++)
-		inv *= 2 - m[0] * inv;
-	mt->m0inv = 0 - inv;
+	bn_mont_set_modulus(mt, m, n);
 	bn_pow2_mod_pub(mt->rr, 128 * n, m, n);
 	bn_pow2_mod_pub(mt->one, 64 * n, m, n);
 	return 0;
