@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/tls.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ struct kmod_opts {
 	size_t chunk;		/* bytes per send(), plaintext per record */
 	int pairs;
 	int tls12;
+	int tcpstat;		/* print the TcpExt counters per ULP */
 	const char *cipher;	/* NULL: all */
 	const char *mode;	/* NULL: all */
 	const char *file;
@@ -70,6 +72,7 @@ void bench_kmod_usage(void)
 		"  --tls12       TLS 1.2 instead of 1.3",
 		"  --pairs N     socket pairs for the memory figures (default 200; 0: skip)",
 		"  --file PATH   the sendfile source (default /tmp/tlsx-bench-kmod.dat)",
+		"  --tcpstat     after each row, the TcpExt counters each ULP moved",
 		"Both ULPs must be loaded (tls and tlsx); root for /proc/slabinfo.",
 	};
 	size_t i;
@@ -89,9 +92,10 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		{ "tls12", no_argument, NULL, '2' },
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "file", required_argument, NULL, 'f' },
+		{ "tcpstat", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, mode;
 
 	*o = (struct kmod_opts){ .rounds = 3, .mib = 64, .chunk = 16384,
 				 .pairs = 200,
@@ -122,15 +126,18 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		case 'f':
 			o->file = optarg;
 			break;
+		case 't':
+			o->tcpstat = 1;
+			break;
 		default:
 			bench_kmod_usage();
 			return -EINVAL;
 		}
 	}
-	for (opt = 0; o->mode && opt < KMOD_MODES; opt++)
-		if (!strcmp(o->mode, mode_names[opt]))
+	for (mode = 0; o->mode && mode < KMOD_MODES; mode++)
+		if (!strcmp(o->mode, mode_names[mode]))
 			break;
-	if (opt == KMOD_MODES) {
+	if (mode == KMOD_MODES) {
 		fprintf(stderr, "tlsx-bench kmod: no mode '%s'\n", o->mode);
 		return -EINVAL;
 	}
@@ -164,17 +171,24 @@ static int make_file(const char *path, size_t bytes)
 static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 		enum kmod_mode mode, int file, const struct kmod_records *r)
 {
+	static struct kmod_tcpstat ts;
 	double mbs[2][MAX_ROUNDS], ratio[MAX_ROUNDS];
 	struct bench_stats st[2], rs;
 	int round, k, u, err[2] = { 0 };
+	bool tcpstat = o->tcpstat;
 
+	memset(&ts, 0, sizeof(ts));
 	for (round = 0; round < o->rounds; round++)
 		for (k = 0; k < 2; k++) {
 			/* Alternate who goes first. */
 			u = (round + k) % 2;
+			if (tcpstat && kmod_tcpstat_begin(&ts))
+				tcpstat = false;
 			mbs[u][round] = kmod_xfer(ulps[u], c, mode,
 						  o->mib << 20, o->chunk,
 						  file, r);
+			if (tcpstat)
+				kmod_tcpstat_end(&ts, u);
 			if (mbs[u][round] < 0)
 				err[u] = (int)mbs[u][round];
 		}
@@ -195,6 +209,8 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 		printf(" %8.2f %6.2f (%4.2f-%4.2f)", st[0].median / st[1].median,
 		       rs.median, rs.min, rs.max);
 	printf("\n");
+	if (tcpstat)
+		kmod_tcpstat_print(&ts, ulps);
 	fflush(stdout);
 }
 

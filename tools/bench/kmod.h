@@ -64,4 +64,22 @@ struct kmod_mem {
 int kmod_mem_measure(const char *ulp, const struct kmod_cipher *c,
 		     int pairs, struct kmod_mem *m);
 
+/* TcpExt counters moved by each of two ULPs' transfers (--tcpstat). */
+#define KMOD_TCPSTAT_MAX	160
+#define KMOD_TCPSTAT_NAME	40
+
+struct kmod_tcpstat {
+	int n;
+	char names[KMOD_TCPSTAT_MAX][KMOD_TCPSTAT_NAME];
+	unsigned long long start[KMOD_TCPSTAT_MAX];
+	unsigned long long delta[2][KMOD_TCPSTAT_MAX];
+};
+
+/* Before a transfer: read the counters (-errno if there are none). */
+int kmod_tcpstat_begin(struct kmod_tcpstat *t);
+/* After it: add what moved since to ULP @ulp's column (0 or 1). */
+void kmod_tcpstat_end(struct kmod_tcpstat *t, int ulp);
+void kmod_tcpstat_print(const struct kmod_tcpstat *t,
+			const char *const *ulps);
+
 #endif /* TLSX_BENCH_KMOD_H */
