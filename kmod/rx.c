@@ -5,16 +5,20 @@
  *
  * The behaviour is kTLS's software RX (6.12 net/tls/tls_sw.c), plus the
  * TLS 1.3 KeyUpdate handling of later kernels.  A record found by the
- * parser (strp.c) is taken out of the TCP queue into pages of its own,
- * authenticated and decrypted there in place by the AEAD engines, and
- * copied to the reader.  What the reader does not consume (the rest of a
- * record, records looked at with MSG_PEEK, a record of another type) is
- * kept on rx->list, in stream order, and served first by the next read.
+ * parser (strp.c) is opened by the AEAD engines where it lies in the TCP
+ * queue: a data record that fits the reader's buffer straight into it
+ * (in TLS 1.3 on a guess, see tlsx_open_zc()), anything else into pages
+ * of its own, then copied to the reader.  A record TCP could not hold was
+ * copied out of the queue by the parser and is opened in place.  What
+ * the reader does not consume (the rest of a record, records looked at
+ * with MSG_PEEK, a record of another type) is kept on rx->list, in
+ * stream order, and served first by the next read.
  *
  * Locking: everything runs under the socket lock, except poll and
  * sock_is_readable (lockless reads of flags, as kTLS) and data_ready
- * (socket spinlock, runs only the parser).  Readers are serialised as in
- * kTLS, since a reader sleeps with the socket lock released.
+ * (socket spinlock, runs only the parser; what it may not do there it
+ * leaves to the parse work).  Readers are serialised as in kTLS, since a
+ * reader sleeps with the socket lock released.
  */
 #include <net/tcp.h>
 #include <linux/splice.h>
@@ -33,6 +37,12 @@ static void tlsx_err_abort(struct sock *sk, int err)
 	/* Paired with smp_rmb() in tcp_poll(). */
 	smp_wmb();
 	sk_error_report(sk);
+}
+
+/* The reader promised unpadded TLS 1.3 records (TLS_RX_EXPECT_NO_PAD). */
+static bool tlsx_rx_no_pad(struct sock *sk)
+{
+	return READ_ONCE(tlsx_get_ctx(sk)->rx_no_pad);
 }
 
 static int tlsx_reader_acquire(struct sock *sk, struct tlsx_rx *rx,
@@ -132,7 +142,7 @@ static int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
 			return ret;
 		sk_flush_backlog(sk);
 		if (!skb_queue_empty(&sk->sk_receive_queue)) {
-			tlsx_strp_check(&rx->strp);
+			tlsx_strp_check(&rx->strp, true);
 			if (tlsx_strp_ready(&rx->strp))
 				break;
 		}
@@ -305,8 +315,20 @@ static int tlsx_rx_finish(struct sock *sk, struct tlsx_rx *rx,
  * Decrypt a data record straight into the reader's buffer, as kTLS's
  * zero-copy path: the plaintext is written once, where it is wanted.  In
  * TLS 1.3 the byte after the text (the content type, when there is no
- * padding) goes to a byte of our own.  The source is only read, so the
- * record can still be opened elsewhere afterwards.
+ * padding) goes to a byte of our own, so the type is judged on kernel
+ * memory only.  The source is only read, so the record can still be
+ * opened elsewhere afterwards.
+ *
+ * TLS 1.3 hides the type of a record and its padding inside it, so this
+ * is a guess that the record is unpadded data.  kTLS guesses so only on
+ * the reader's promise (TLS_RX_EXPECT_NO_PAD) and otherwise always
+ * decrypts into a buffer of its own and copies.  tlsx guesses so by
+ * default, since peers seldom pad: a record of another type is opened
+ * again (the rare control record costs two decryptions), and the first
+ * padded record ends the guessing on this socket (rx->peer_pads) unless
+ * the reader promised no padding, where kTLS counts a violation instead.
+ * What a wrong guess wrote lies in the reader's buffer beyond the bytes
+ * returned, as with kTLS's promise.
  * Return: 1 when the text is in @iter; 0 when the buffer could not be
  * mapped (nothing done); -EAGAIN when the TLS 1.3 record turned out not
  * to be unpadded data (@iter restored); -EBADMSG.
@@ -352,8 +374,10 @@ static int tlsx_open_zc(struct sock *sk, struct tlsx_rx *rx,
 	if (err)
 		goto out;
 	if (tls13 && tail != TLSX_TYPE_DATA) {
-		if (!tail)
+		if (!tail && tlsx_rx_no_pad(sk))
 			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
+		else if (!tail)
+			rx->peer_pads = true;
 		err = -EAGAIN;
 		goto revert;
 	}
@@ -386,7 +410,7 @@ static int tlsx_open_into(struct sock *sk, struct tlsx_rx *rx,
 		err = tlsx_open_zc(sk, rx, o, iter);
 		if (err == 1 || (err < 0 && err != -EAGAIN))
 			return err;
-		nopad_check = !err;
+		nopad_check = !err && tlsx_rx_no_pad(sk);
 	}
 	ndst = tlsx_rec_segs(rec, rx->strp.prepend, o->clen, dst);
 	err = tlsx_open_run(sk, rx, o, dst, ndst);
@@ -416,7 +440,7 @@ static int tlsx_rx_one_queued(struct sock *sk, struct tlsx_rx *rx,
 		if (err == 1 || (err < 0 && err != -EAGAIN))
 			goto consume;
 		/* A retry (-EAGAIN) has been counted already. */
-		nopad_check = !err;
+		nopad_check = !err && tlsx_rx_no_pad(sk);
 	}
 	rec = tlsx_rec_alloc(rx->strp.full_len, sk->sk_allocation);
 	if (!rec)
@@ -470,7 +494,7 @@ static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
 	if (err == -ENOMEM)
 		return err;
 	/* The next record may be complete already: wake its readers. */
-	if (tlsx_strp_check(&rx->strp))
+	if (tlsx_strp_check(&rx->strp, true) > 0)
 		tlsx_rx_wake(sk);
 	if (err < 0) {
 		WRITE_ONCE(rx->failed, true);
@@ -596,9 +620,10 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	len -= copied;
-	/* Where kTLS decrypts into the user's pages (zero copy). */
+	/* Where the text may go straight to the user's pages (zero copy). */
 	zc_ok = !is_kvec && !peek && user_backed_iter(&msg->msg_iter) &&
-		(ctx->rx_no_pad || rx->crypto->version != TLS_1_3_VERSION);
+		(rx->crypto->version != TLS_1_3_VERSION || ctx->rx_no_pad ||
+		 !rx->peer_pads);
 
 	while (len && (decrypted + copied < target ||
 		       tlsx_strp_ready(&rx->strp))) {
@@ -799,14 +824,38 @@ __poll_t tlsx_poll(struct file *file, struct socket *sock,
 void tlsx_data_ready(struct sock *sk)
 {
 	struct tlsx_rx *rx = tlsx_rx_of(sk);
+	int ret;
 
+	if (!rx) {
+		tlsx_rx_wake(sk);
+		return;
+	}
 	/*
 	 * Called with the socket spinlock held; when the socket is owned,
 	 * this is the owner processing its backlog, never in the middle of
-	 * using the parser, so the parser can run either way.
+	 * using the parser, so the parser can run either way.  But a record
+	 * it finds incomplete is left in the queue then: the owner is
+	 * usually the reader, which looks again once it has freed the record
+	 * before (the window is open again by then), where copying it out
+	 * now would cost a copy of every record while the window is small.
+	 * The work item looks again for an owner that is not the reader.
 	 */
-	if (!rx || tlsx_strp_check(&rx->strp))
+	ret = tlsx_strp_check(&rx->strp, !sock_owned_by_user_nocheck(sk));
+	if (ret > 0)
 		tlsx_rx_wake(sk);
+	else if (ret == -EAGAIN)
+		schedule_work(&rx->parse_work);
+}
+
+static void tlsx_rx_parse_work(struct work_struct *work)
+{
+	struct tlsx_rx *rx = container_of(work, struct tlsx_rx, parse_work);
+	struct sock *sk = rx->strp.sk;
+
+	lock_sock(sk);
+	if (tlsx_strp_check(&rx->strp, true) > 0)
+		tlsx_rx_wake(sk);
+	release_sock(sk);
 }
 
 /*
@@ -826,7 +875,7 @@ int tlsx_rx_setkey(struct sock *sk, struct tlsx_context *ctx,
 		memcpy(rx->crypto, c, sizeof(*c));
 		WRITE_ONCE(rx->key_update_pending, false);
 		/* Records may have waited for this key: wake their readers. */
-		tlsx_strp_check(&rx->strp);
+		tlsx_strp_check(&rx->strp, true);
 		if (tlsx_rx_readable(rx))
 			tlsx_rx_wake(sk);
 		return 0;
@@ -841,6 +890,7 @@ int tlsx_rx_setkey(struct sock *sk, struct tlsx_context *ctx,
 	tlsx_strp_init(&rx->strp, sk, c);
 	INIT_LIST_HEAD(&rx->list);
 	init_waitqueue_head(&rx->wq);
+	INIT_WORK(&rx->parse_work, tlsx_rx_parse_work);
 	WRITE_ONCE(ctx->rx, rx);
 	return 0;
 }
@@ -862,6 +912,8 @@ void tlsx_rx_free(struct sock *sk, struct tlsx_context *ctx)
 
 	if (!rx)
 		return;
+	/* data_ready is TCP's again: nothing queues the work any more. */
+	cancel_work_sync(&rx->parse_work);
 	WRITE_ONCE(ctx->rx, NULL);
 	tlsx_strp_free(&rx->strp);
 	list_for_each_entry_safe(rec, tmp, &rx->list, list) {

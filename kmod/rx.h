@@ -8,6 +8,7 @@
 
 #include <linux/list.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "strp.h"
 #include "tlsx.h"
@@ -37,6 +38,17 @@ struct tlsx_rx {
 	bool key_update_pending;
 	/* A record failed authentication: every read fails as in kTLS. */
 	bool failed;
+	/*
+	 * A TLS 1.3 record came padded: its text is no longer decrypted
+	 * straight into the reader's buffer first (see tlsx_open_zc()).
+	 */
+	bool peer_pads;
+	/*
+	 * The parser's run in process context, for what data_ready must
+	 * not do itself: a record to copy out of a queue whose owner is
+	 * busy, or whose copy found no atomic memory.
+	 */
+	struct work_struct parse_work;
 };
 
 static inline struct tlsx_rx *tlsx_rx_of(const struct sock *sk)

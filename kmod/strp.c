@@ -11,9 +11,10 @@
  * refused without waiting for (or buffering) its body.
  *
  * The parser runs from the data_ready callback (softirq, socket spinlock
- * held) and from the reader (socket owned); it only reads the queue and
- * sets flags.  The copy out of the queue (tlsx_strp_take()) is done by
- * the reader, in process context, so nothing here allocates in softirq.
+ * held), from the reader (socket owned) and from rx.c's parse work; it
+ * reads the queue and sets flags.  A record is copied out of the queue
+ * by the reader (tlsx_strp_take()), or early, as it arrives, when TCP
+ * cannot hold it (copy mode, the only allocation that may be atomic).
  */
 #include <linux/unaligned.h>
 #include <net/tcp.h>
@@ -186,6 +187,31 @@ void tlsx_rec_free(struct tlsx_rec *rec)
 	kfree(rec);
 }
 
+/*
+ * A record's pages as one compound page, as kTLS's clear-text skbs
+ * (alloc_skb_with_frags() with TLS_PAGE_ORDER): one allocation and one
+ * free instead of one per page.  Each entry of rec->pages[] holds a
+ * reference, so that tlsx_rec_free() and splice treat every page alike.
+ */
+static bool tlsx_rec_alloc_compound(struct tlsx_rec *rec, unsigned int n,
+				    gfp_t gfp)
+{
+	unsigned int i, order = get_order(n * PAGE_SIZE);
+	struct page *page;
+
+	if (n == 1 || order > PAGE_ALLOC_COSTLY_ORDER)
+		return false;
+	page = alloc_pages(gfp | __GFP_COMP | __GFP_NOWARN | __GFP_NORETRY,
+			   order);
+	if (!page)
+		return false;
+	page_ref_add(page, n - 1);
+	for (i = 0; i < n; i++)
+		rec->pages[i] = page + i;
+	rec->npages = n;
+	return true;
+}
+
 struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
 {
 	unsigned int i, n = DIV_ROUND_UP(full_len, PAGE_SIZE);
@@ -195,14 +221,17 @@ struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
 	if (!rec)
 		return NULL;
 	rec->npages = 0;
-	for (i = 0; i < n; i++) {
-		/* Never highmem: the engines work on page addresses. */
-		rec->pages[i] = alloc_page(gfp & ~__GFP_HIGHMEM);
-		if (!rec->pages[i]) {
-			tlsx_rec_free(rec);
-			return NULL;
+	/* Never highmem: the engines work on page addresses. */
+	gfp &= ~__GFP_HIGHMEM;
+	if (!tlsx_rec_alloc_compound(rec, n, gfp)) {
+		for (i = 0; i < n; i++) {
+			rec->pages[i] = alloc_page(gfp);
+			if (!rec->pages[i]) {
+				tlsx_rec_free(rec);
+				return NULL;
+			}
+			rec->npages++;
 		}
-		rec->npages++;
 	}
 	rec->full_len = full_len;
 	rec->off = 0;
@@ -231,8 +260,8 @@ static int tlsx_strp_copy(read_descriptor_t *desc, struct sk_buff *skb,
 	return done;
 }
 
-/* Move what has arrived of the head record into strp->copy. */
-static bool tlsx_strp_copy_in(struct tlsx_strp *strp)
+/* Move what has arrived of the head record into strp->copy: 1 if whole. */
+static int tlsx_strp_copy_in(struct tlsx_strp *strp)
 {
 	struct tlsx_rec *rec = strp->copy;
 	read_descriptor_t desc;
@@ -243,12 +272,12 @@ static bool tlsx_strp_copy_in(struct tlsx_strp *strp)
 	desc.written = 0;
 	tcp_read_sock(strp->sk, &desc, tlsx_strp_copy);
 	if (rec->len < rec->full_len)
-		return false;
+		return 0;
 	WRITE_ONCE(strp->ready, true);
-	return true;
+	return 1;
 }
 
-bool tlsx_strp_check(struct tlsx_strp *strp)
+int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy)
 {
 	u8 hdr[TLSX_HEADER_LEN + TLSX_MAX_IV_LEN];
 	struct sock *sk = strp->sk;
@@ -256,7 +285,7 @@ bool tlsx_strp_check(struct tlsx_strp *strp)
 	int inq, err = 0;
 
 	if (strp->stopped || strp->ready)
-		return false;
+		return 0;
 	if (strp->copy)
 		return tlsx_strp_copy_in(strp);
 	inq = tcp_inq(sk);
@@ -264,7 +293,7 @@ bool tlsx_strp_check(struct tlsx_strp *strp)
 		/* As kTLS, judge a header only with its explicit IV. */
 		if (inq < (int)strp->prepend ||
 		    !tlsx_queue_read(sk, 0, hdr, strp->prepend))
-			return false;
+			return 0;
 		len = get_unaligned_be16(hdr + 3);
 		/* kTLS's order of checks, and its errors. */
 		if (len > strp->max_len)
@@ -276,26 +305,30 @@ bool tlsx_strp_check(struct tlsx_strp *strp)
 			err = -EINVAL;
 		if (err) {
 			tlsx_strp_abort(strp, err);
-			return false;
+			return 0;
 		}
 		strp->type = hdr[0];
 		strp->full_len = TLSX_HEADER_LEN + len;
 	}
 	if (inq >= (int)strp->full_len) {
 		WRITE_ONCE(strp->ready, true);
-		return true;
+		return 1;
 	}
 	/*
 	 * TCP may not be able to queue the rest (tcp_epollin_ready() with
 	 * no byte target: receive memory or window nearly exhausted): take
-	 * the record out as it comes.  Atomic: this may be softirq; if it
-	 * fails, the next call (a reader in rx_wait, more data) retries.
+	 * the record out as it comes.  Atomic unless the socket is owned,
+	 * by the reader or the parse work: else this is softirq.
 	 */
 	if (!tcp_epollin_ready(sk, INT_MAX))
-		return false;
-	strp->copy = tlsx_rec_alloc(strp->full_len, GFP_ATOMIC);
+		return 0;
+	if (!may_copy)
+		return -EAGAIN;
+	strp->copy = tlsx_rec_alloc(strp->full_len,
+				    sock_owned_by_user_nocheck(sk) ?
+				    sk->sk_allocation : GFP_ATOMIC);
 	if (!strp->copy)
-		return false;
+		return -EAGAIN;
 	strp->copy->type = strp->type;
 	return tlsx_strp_copy_in(strp);
 }

@@ -60,10 +60,14 @@ void tlsx_strp_init(struct tlsx_strp *strp, struct sock *sk,
 		    const struct tlsx_crypto *c);
 /*
  * tlsx_strp_check() - look at the receive queue.  Socket lock held (by
- * the owner or, in the data_ready callback, the BH lock).  Return: true
- * when a whole record has just become ready (the caller wakes readers).
+ * the owner or, in the data_ready callback, the BH lock).  @may_copy:
+ * the head record may be copied out of the queue here if TCP cannot hold
+ * it.  Return: 1 when a whole record has just become ready (the caller
+ * wakes readers), 0, or -EAGAIN when the record must be copied out and
+ * that was not allowed or found no memory: the caller has it done later,
+ * in process context.
  */
-bool tlsx_strp_check(struct tlsx_strp *strp);
+int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy);
 /*
  * tlsx_strp_take() - move the ready record out of the receive queue into
  * a new tlsx_rec.  Socket owned by the caller.  Return: 0 or -ENOMEM (the
