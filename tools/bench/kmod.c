@@ -34,9 +34,9 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const struct kmod_cipher kmod_ciphers[] = {
-	{ "aes128gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_128 },
-	{ "aes256gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_256 },
-	{ "chacha20poly1305", TLS_1_3_VERSION, TLS_CIPHER_CHACHA20_POLY1305 },
+	{ "aes128gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_128, 0 },
+	{ "aes256gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_256, 0 },
+	{ "chacha20poly1305", TLS_1_3_VERSION, TLS_CIPHER_CHACHA20_POLY1305, 0 },
 };
 
 static const char *const mode_names[KMOD_MODES] = {
@@ -54,6 +54,7 @@ struct kmod_opts {
 	int pairs;
 	int tls12;
 	int tcpstat;		/* print the TcpExt counters per ULP */
+	int rx_no_pad;		/* receivers set TLS_RX_EXPECT_NO_PAD */
 	const char *cipher;	/* NULL: all */
 	const char *mode;	/* NULL: all */
 	const char *file;
@@ -73,6 +74,7 @@ void bench_kmod_usage(void)
 		"  --pairs N     socket pairs for the memory figures (default 200; 0: skip)",
 		"  --file PATH   the sendfile source (default /tmp/tlsx-bench-kmod.dat)",
 		"  --tcpstat     after each row, the TcpExt counters each ULP moved",
+		"  --rx-no-pad   receivers set TLS_RX_EXPECT_NO_PAD (TLS 1.3)",
 		"Both ULPs must be loaded (tls and tlsx); root for /proc/slabinfo.",
 	};
 	size_t i;
@@ -93,6 +95,7 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		{ "pairs", required_argument, NULL, 'p' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "tcpstat", no_argument, NULL, 't' },
+		{ "rx-no-pad", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, mode;
@@ -128,6 +131,9 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 			break;
 		case 't':
 			o->tcpstat = 1;
+			break;
+		case 'n':
+			o->rx_no_pad = 1;
 			break;
 		default:
 			bench_kmod_usage();
@@ -231,6 +237,7 @@ int bench_kmod(int argc, char **argv)
 		ciphers[n] = kmod_ciphers[i];
 		if (o.tls12)
 			ciphers[n].version = TLS_1_2_VERSION;
+		ciphers[n].rx_no_pad = o.rx_no_pad;
 		n++;
 	}
 	if (!n) {
@@ -243,8 +250,9 @@ int bench_kmod(int argc, char **argv)
 			strerror(-file));
 		return 1;
 	}
-	printf("tlsx-bench kmod: TLS 1.%d, %zu MiB per transfer, %d rounds,\n",
-	       o.tls12 ? 2 : 3, o.mib, o.rounds);
+	printf("tlsx-bench kmod: TLS 1.%d, %zu MiB per transfer, %d rounds,%s\n",
+	       o.tls12 ? 2 : 3, o.mib, o.rounds,
+	       o.rx_no_pad ? " TLS_RX_EXPECT_NO_PAD," : "");
 	printf("send() and received records of %zu bytes\n", o.chunk);
 	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians;\n");
 	printf("per round: median (min-max) of the per-round ratios\n");

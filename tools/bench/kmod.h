@@ -22,6 +22,7 @@ struct kmod_cipher {
 	const char *name;
 	unsigned short version;	/* TLS_1_x_VERSION */
 	unsigned short type;	/* TLS_CIPHER_* */
+	int rx_no_pad;		/* the receiver sets TLS_RX_EXPECT_NO_PAD */
 };
 
 /*

@@ -34,6 +34,10 @@ int kmod_set_keys(int fd, const char *ulp, const struct kmod_cipher *c,
 		return -errno;
 	if (rx && setsockopt(fd, SOL_TLS, TLS_RX, &ri, ri.len))
 		return -errno;
+	if (rx && c->rx_no_pad &&
+	    setsockopt(fd, SOL_TLS, TLS_RX_EXPECT_NO_PAD, &(int){ 1 },
+		       sizeof(int)))
+		return -errno;
 	return 0;
 }
 
