@@ -18,6 +18,7 @@
 
 #include "aead.h"
 #include "debugfs_aead_abi.h"
+#include "tlsx.h"
 #include "tlsx_aead.h"
 
 struct tlsx_dbg_file {
@@ -253,6 +254,7 @@ int tlsx_debugfs_init(void)
 	tlsx_debugfs_dir = debugfs_create_dir("tlsx", NULL);
 	debugfs_create_file("aead", 0600, tlsx_debugfs_dir, NULL,
 			    &tlsx_dbg_aead_fops);
+	tlsx_tx_pages_debugfs(tlsx_debugfs_dir);
 	return 0;
 }
 

@@ -395,14 +395,19 @@ static int __init tlsx_module_init(void)
 	err = tlsx_proc_init();
 	if (err)
 		goto err_sockopt;
+	err = tlsx_tx_pages_init();
+	if (err)
+		goto err_proc;
 	tlsx_debugfs_init();
 	err = tlsx_register_ulp();
 	if (err)
-		goto err_proc;
+		goto err_pages;
 	return 0;
 
-err_proc:
+err_pages:
 	tlsx_debugfs_exit();
+	tlsx_tx_pages_exit();
+err_proc:
 	tlsx_proc_exit();
 err_sockopt:
 	tlsx_sockopt_exit();

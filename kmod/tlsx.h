@@ -177,7 +177,10 @@ int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 int tlsx_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 /* tx_pages.c: record pages, recycled per CPU (any context that may sleep). */
 bool tlsx_tx_frag_refill(struct sock *sk, struct page_frag *pf);
+int tlsx_tx_pages_init(void);
 void tlsx_tx_pages_exit(void);	/* module exit, no socket left */
+struct dentry;
+void tlsx_tx_pages_debugfs(struct dentry *dir);	/* file tx_pages */
 void tlsx_splice_eof(struct socket *sock);
 /*
  * close, socket locked: push what is pending (may sleep up to *@timeo)

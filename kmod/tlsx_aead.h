@@ -8,7 +8,7 @@
 /* Known-answer self-test of every engine this CPU has: 0 or -EIO. */
 int tlsx_aead_module_init(void);
 
-/* The debugfs interface for the selftests (debugfs_aead.c). */
+/* The debugfs directory for the selftests (debugfs_aead.c, tx_pages.c). */
 int tlsx_debugfs_init(void);
 void tlsx_debugfs_exit(void);
 

@@ -13,11 +13,15 @@
  * (reference count 1) and only allocates when none is idle.
  *
  * The ring holds at most TLSX_TX_RING pages per CPU (256 KiB with 32 KiB
- * pages), idle or still in flight, and is emptied when the module goes.
+ * pages), idle or still in flight.  Memory reclaim empties the rings (a
+ * shrinker: the pages are only a cache), and so does module unload.
  */
+#include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/shrinker.h>
+#include <linux/spinlock.h>
 #include <net/sock.h>
 
 #include "tlsx.h"
@@ -25,11 +29,14 @@
 #define TLSX_TX_RING	8
 
 struct tlsx_tx_ring {
+	/* Taken by this CPU's senders and, rarely, by the shrinker. */
+	spinlock_t lock;
 	struct page *page[TLSX_TX_RING];
 	unsigned int next;		/* the slot to evict next */
 };
 
 static DEFINE_PER_CPU(struct tlsx_tx_ring, tlsx_tx_rings);
+static struct shrinker *tlsx_tx_shrinker;
 
 /*
  * Take an idle page from this CPU's ring and give it @old (the frag's
@@ -42,6 +49,7 @@ static struct page *tlsx_ring_swap(struct page *old)
 	struct page *idle = NULL, *evict = NULL;
 	unsigned int i, slot;
 
+	spin_lock(&ring->lock);
 	for (i = 0; i < TLSX_TX_RING; i++) {
 		struct page *p = ring->page[i];
 
@@ -61,6 +69,7 @@ static struct page *tlsx_ring_swap(struct page *old)
 		}
 		ring->page[slot] = old;
 	}
+	spin_unlock(&ring->lock);
 	put_cpu_ptr(&tlsx_tx_rings);
 	if (evict)
 		put_page(evict);
@@ -97,19 +106,98 @@ bool tlsx_tx_frag_refill(struct sock *sk, struct page_frag *pf)
 	return true;
 }
 
-/* Module unload: every page the rings hold goes back. */
-void tlsx_tx_pages_exit(void)
+static unsigned long tlsx_tx_pages_held(void)
 {
-	int cpu;
+	unsigned long n = 0;
 	unsigned int i;
+	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct tlsx_tx_ring *ring = per_cpu_ptr(&tlsx_tx_rings, cpu);
 
-		for (i = 0; i < TLSX_TX_RING; i++) {
+		for (i = 0; i < TLSX_TX_RING; i++)
+			n += !!READ_ONCE(ring->page[i]);
+	}
+	return n;
+}
+
+/*
+ * Give back what the rings hold, at most @max pages: the idle ones are
+ * freed here, the ones still in flight when their last user lets go.
+ */
+static unsigned long tlsx_tx_pages_drop(unsigned long max)
+{
+	struct page *drop[TLSX_TX_RING];
+	unsigned long done = 0;
+	unsigned int i, n;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct tlsx_tx_ring *ring = per_cpu_ptr(&tlsx_tx_rings, cpu);
+
+		n = 0;
+		spin_lock(&ring->lock);
+		for (i = 0; i < TLSX_TX_RING && done + n < max; i++) {
 			if (ring->page[i])
-				put_page(ring->page[i]);
+				drop[n++] = ring->page[i];
 			ring->page[i] = NULL;
 		}
+		spin_unlock(&ring->lock);
+		for (i = 0; i < n; i++)
+			put_page(drop[i]);
+		done += n;
+		if (done >= max)
+			break;
 	}
+	return done;
+}
+
+/* debugfs tlsx/tx_pages: the pages the rings hold, for the selftests. */
+static int tlsx_tx_pages_get(void *data, u64 *val)
+{
+	*val = tlsx_tx_pages_held();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(tlsx_tx_pages_fops, tlsx_tx_pages_get, NULL,
+			 "%llu\n");
+
+void tlsx_tx_pages_debugfs(struct dentry *dir)
+{
+	debugfs_create_file_unsafe("tx_pages", 0400, dir, NULL,
+				   &tlsx_tx_pages_fops);
+}
+
+static unsigned long tlsx_tx_shrink_count(struct shrinker *s,
+					  struct shrink_control *sc)
+{
+	return tlsx_tx_pages_held() ?: SHRINK_EMPTY;
+}
+
+static unsigned long tlsx_tx_shrink_scan(struct shrinker *s,
+					 struct shrink_control *sc)
+{
+	return tlsx_tx_pages_drop(sc->nr_to_scan) ?: SHRINK_STOP;
+}
+
+int tlsx_tx_pages_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		spin_lock_init(&per_cpu_ptr(&tlsx_tx_rings, cpu)->lock);
+	tlsx_tx_shrinker = shrinker_alloc(0, "tlsx-tx-pages");
+	if (!tlsx_tx_shrinker)
+		return -ENOMEM;
+	tlsx_tx_shrinker->count_objects = tlsx_tx_shrink_count;
+	tlsx_tx_shrinker->scan_objects = tlsx_tx_shrink_scan;
+	tlsx_tx_shrinker->seeks = DEFAULT_SEEKS;
+	shrinker_register(tlsx_tx_shrinker);
+	return 0;
+}
+
+/* Module unload, no socket left: every page the rings hold goes back. */
+void tlsx_tx_pages_exit(void)
+{
+	shrinker_free(tlsx_tx_shrinker);
+	tlsx_tx_pages_drop(ULONG_MAX);
 }

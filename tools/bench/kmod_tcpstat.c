@@ -17,6 +17,8 @@
 #include "kmod.h"
 
 #define TCPSTAT_LINE	8192
+/* Separators of /proc/net/netstat fields: a space, or the line end. */
+#define TCPSTAT_SEP	"\n "
 
 /* Read the TcpExt names and values; returns how many, or -errno. */
 static int tcpstat_read(char names[][KMOD_TCPSTAT_NAME],
@@ -34,13 +36,13 @@ static int tcpstat_read(char names[][KMOD_TCPSTAT_NAME],
 		if (strncmp(head, "TcpExt:", 7))
 			continue;
 		n = 0;
-		np = strtok_r(head + 7, " \n", &ns);
-		vp = strtok_r(vline + 7, " \n", &vs);
+		np = strtok_r(head + 7, TCPSTAT_SEP, &ns);
+		vp = strtok_r(vline + 7, TCPSTAT_SEP, &vs);
 		while (np && vp && n < max) {
 			snprintf(names[n], KMOD_TCPSTAT_NAME, "%s", np);
 			vals[n++] = strtoull(vp, NULL, 10);
-			np = strtok_r(NULL, " \n", &ns);
-			vp = strtok_r(NULL, " \n", &vs);
+			np = strtok_r(NULL, TCPSTAT_SEP, &ns);
+			vp = strtok_r(NULL, TCPSTAT_SEP, &vs);
 		}
 		break;
 	}
