@@ -260,29 +260,102 @@ static int tlsx_strp_copy(read_descriptor_t *desc, struct sk_buff *skb,
 	return done;
 }
 
-/* Move what has arrived of the head record into strp->copy: 1 if whole. */
-static int tlsx_strp_copy_in(struct tlsx_strp *strp)
+/*
+ * Judge the head record's header (with its explicit IV) as kTLS does: its
+ * order of checks, its errors.  Return: 0 with the record's type and
+ * length noted, or -errno with the parser stopped.
+ */
+static int tlsx_strp_header(struct tlsx_strp *strp, const u8 *hdr)
 {
-	struct tlsx_rec *rec = strp->copy;
+	unsigned int len = get_unaligned_be16(hdr + 3);
+	int err = 0;
+
+	if (len > strp->max_len)
+		err = -EMSGSIZE;
+	else if (len < strp->min_len)
+		err = -EBADMSG;
+	else if (hdr[1] != TLSX_WIRE_VERSION || hdr[2] != TLSX_WIRE_VERSION)
+		err = -EINVAL;
+	if (err) {
+		tlsx_strp_abort(strp, err);
+		return err;
+	}
+	strp->type = hdr[0];
+	strp->full_len = TLSX_HEADER_LEN + len;
+	return 0;
+}
+
+/* Copy up to @want more bytes of the queue into strp->copy. */
+static void tlsx_strp_copy_more(struct tlsx_strp *strp, unsigned int want)
+{
 	read_descriptor_t desc;
 
-	desc.arg.data = rec;
-	desc.count = rec->full_len - rec->len;
+	desc.arg.data = strp->copy;
+	desc.count = want;
 	desc.error = 0;
 	desc.written = 0;
 	tcp_read_sock(strp->sk, &desc, tlsx_strp_copy);
+}
+
+/*
+ * Move what has arrived of the head record into strp->copy: its header
+ * first when the copy began before the header was whole, then the rest.
+ * Return: 1 when the record is whole.
+ */
+static int tlsx_strp_copy_in(struct tlsx_strp *strp)
+{
+	u8 hdr[TLSX_HEADER_LEN + TLSX_MAX_IV_LEN];
+	struct tlsx_rec *rec = strp->copy;
+
+	if (!strp->full_len) {
+		tlsx_strp_copy_more(strp, strp->prepend - rec->len);
+		if (rec->len < strp->prepend)
+			return 0;
+		tlsx_rec_read(rec, 0, hdr, strp->prepend);
+		if (tlsx_strp_header(strp, hdr))
+			return 0;
+		rec->type = strp->type;
+		rec->full_len = strp->full_len;
+	}
+	tlsx_strp_copy_more(strp, rec->full_len - rec->len);
 	if (rec->len < rec->full_len)
 		return 0;
 	WRITE_ONCE(strp->ready, true);
 	return 1;
 }
 
+/*
+ * TCP may not be able to queue the rest of the head record, or even of
+ * its header (tcp_epollin_ready() with no byte target: receive memory or
+ * window nearly exhausted, for instance by a large skb of which only a
+ * few bytes are left): take the record out as it comes, as kTLS's copy
+ * mode, into room for the longest record while its length is unknown.
+ * Atomic unless the socket is owned, by the reader or the parse work:
+ * else this is softirq.
+ */
+static int tlsx_strp_copy_start(struct tlsx_strp *strp, bool may_copy)
+{
+	struct sock *sk = strp->sk;
+
+	if (!tcp_epollin_ready(sk, INT_MAX))
+		return 0;
+	if (!may_copy)
+		return -EAGAIN;
+	strp->copy = tlsx_rec_alloc(strp->full_len ?:
+				    TLSX_HEADER_LEN + strp->max_len,
+				    sock_owned_by_user_nocheck(sk) ?
+				    sk->sk_allocation : GFP_ATOMIC);
+	if (!strp->copy)
+		return -EAGAIN;
+	strp->copy->type = strp->type;
+	return tlsx_strp_copy_in(strp);
+}
+
 int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy)
 {
 	u8 hdr[TLSX_HEADER_LEN + TLSX_MAX_IV_LEN];
 	struct sock *sk = strp->sk;
-	unsigned int len;
-	int inq, err = 0;
+	int inq;
 
 	if (strp->stopped || strp->ready)
 		return 0;
@@ -293,44 +366,15 @@ int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy)
 		/* As kTLS, judge a header only with its explicit IV. */
 		if (inq < (int)strp->prepend ||
 		    !tlsx_queue_read(sk, 0, hdr, strp->prepend))
+			return tlsx_strp_copy_start(strp, may_copy);
+		if (tlsx_strp_header(strp, hdr))
 			return 0;
-		len = get_unaligned_be16(hdr + 3);
-		/* kTLS's order of checks, and its errors. */
-		if (len > strp->max_len)
-			err = -EMSGSIZE;
-		else if (len < strp->min_len)
-			err = -EBADMSG;
-		else if (hdr[1] != TLSX_WIRE_VERSION ||
-			 hdr[2] != TLSX_WIRE_VERSION)
-			err = -EINVAL;
-		if (err) {
-			tlsx_strp_abort(strp, err);
-			return 0;
-		}
-		strp->type = hdr[0];
-		strp->full_len = TLSX_HEADER_LEN + len;
 	}
 	if (inq >= (int)strp->full_len) {
 		WRITE_ONCE(strp->ready, true);
 		return 1;
 	}
-	/*
-	 * TCP may not be able to queue the rest (tcp_epollin_ready() with
-	 * no byte target: receive memory or window nearly exhausted): take
-	 * the record out as it comes.  Atomic unless the socket is owned,
-	 * by the reader or the parse work: else this is softirq.
-	 */
-	if (!tcp_epollin_ready(sk, INT_MAX))
-		return 0;
-	if (!may_copy)
-		return -EAGAIN;
-	strp->copy = tlsx_rec_alloc(strp->full_len,
-				    sock_owned_by_user_nocheck(sk) ?
-				    sk->sk_allocation : GFP_ATOMIC);
-	if (!strp->copy)
-		return -EAGAIN;
-	strp->copy->type = strp->type;
-	return tlsx_strp_copy_in(strp);
+	return tlsx_strp_copy_start(strp, may_copy);
 }
 
 int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
