@@ -285,16 +285,17 @@ static int tlsx_strp_header(struct tlsx_strp *strp, const u8 *hdr)
 	return 0;
 }
 
-/* Copy up to @want more bytes of the queue into strp->copy. */
-static void tlsx_strp_copy_more(struct tlsx_strp *strp, unsigned int want)
+/* Move up to @want bytes from the head of the queue to the end of @rec. */
+static void tlsx_queue_take(struct sock *sk, struct tlsx_rec *rec,
+			    unsigned int want)
 {
 	read_descriptor_t desc;
 
-	desc.arg.data = strp->copy;
+	desc.arg.data = rec;
 	desc.count = want;
 	desc.error = 0;
 	desc.written = 0;
-	tcp_read_sock(strp->sk, &desc, tlsx_strp_copy);
+	tcp_read_sock(sk, &desc, tlsx_strp_copy);
 }
 
 /*
@@ -308,7 +309,7 @@ static int tlsx_strp_copy_in(struct tlsx_strp *strp)
 	struct tlsx_rec *rec = strp->copy;
 
 	if (!strp->full_len) {
-		tlsx_strp_copy_more(strp, strp->prepend - rec->len);
+		tlsx_queue_take(strp->sk, rec, strp->prepend - rec->len);
 		if (rec->len < strp->prepend)
 			return 0;
 		tlsx_rec_read(rec, 0, hdr, strp->prepend);
@@ -317,7 +318,7 @@ static int tlsx_strp_copy_in(struct tlsx_strp *strp)
 		rec->type = strp->type;
 		rec->full_len = strp->full_len;
 	}
-	tlsx_strp_copy_more(strp, rec->full_len - rec->len);
+	tlsx_queue_take(strp->sk, rec, rec->full_len - rec->len);
 	if (rec->len < rec->full_len)
 		return 0;
 	WRITE_ONCE(strp->ready, true);
@@ -380,7 +381,6 @@ int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy)
 int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
 {
 	struct sock *sk = strp->sk;
-	read_descriptor_t desc;
 	struct tlsx_rec *rec;
 
 	if (strp->copy) {
@@ -392,11 +392,7 @@ int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
 	if (!rec)
 		return -ENOMEM;
 	rec->type = strp->type;
-	desc.arg.data = rec;
-	desc.count = rec->full_len;
-	desc.error = 0;
-	desc.written = 0;
-	tcp_read_sock(sk, &desc, tlsx_strp_copy);
+	tlsx_queue_take(sk, rec, rec->full_len);
 	if (WARN_ON_ONCE(rec->len != rec->full_len)) {
 		/* The queue held less than tcp_inq() said: lost framing. */
 		tlsx_rec_free(rec);

@@ -475,27 +475,38 @@ struct split_send {
 	struct __test_metadata *md;
 	int fd;
 	const unsigned char *wire;
-	size_t end[SPLIT_RECS];
+	size_t len;			/* bytes of wire */
+	size_t end[SPLIT_RECS];		/* where each record ends */
 	unsigned int prepend;
 };
+
+/* Send [@from, @to) of the wire; false when the socket gave up. */
+static bool send_range(const struct split_send *ss, size_t from, size_t to)
+{
+	ssize_t n;
+
+	while (from < to) {
+		n = send(ss->fd, ss->wire + from, to - from, 0);
+		if (n <= 0)
+			return false;
+		from += n;
+	}
+	return true;
+}
 
 static void *send_split(void *arg)
 {
 	struct split_send *ss = arg;
-	size_t off = 0, to, total = ss->end[SPLIT_RECS - 1];
+	size_t off = 0, to;
 	unsigned int i;
-	ssize_t n;
 
 	for (i = 0; i < SPLIT_RECS; i++) {
 		to = ss->end[i] + 1 + i % (ss->prepend - 1);
-		if (to > total)
-			to = total;
-		while (off < to) {
-			n = send(ss->fd, ss->wire + off, to - off, 0);
-			if (n <= 0)
-				return NULL;
-			off += n;
-		}
+		if (to > ss->len)
+			to = ss->len;
+		if (!send_range(ss, off, to))
+			return NULL;
+		off = to;
 		usleep(20000);
 	}
 	return NULL;
@@ -522,6 +533,7 @@ TEST_F(rx, header_split_small_rcvbuf)
 		ss.end[i] = off;
 	}
 	ss.wire = wire;
+	ss.len = off;
 	ss.prepend = REC_HDR + self->rk.explicit_len;
 	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
 				sizeof(rcvbuf)));
@@ -559,15 +571,8 @@ TEST_F(rx, header_split_small_rcvbuf)
 static void *send_all_of(void *arg)
 {
 	struct split_send *ss = arg;
-	size_t off = 0, total = ss->end[0];
-	ssize_t n;
 
-	while (off < total) {
-		n = send(ss->fd, ss->wire + off, total - off, 0);
-		if (n <= 0)
-			break;
-		off += n;
-	}
+	send_range(ss, 0, ss->len);
 	return NULL;
 }
 
@@ -589,7 +594,7 @@ TEST_F(rx, bulk_small_records)
 		off += rec_seal(&self->rk, REC_TYPE_DATA, in, sizeof(in), 0,
 				wire + off);
 	ss.wire = wire;
-	ss.end[0] = off;
+	ss.len = off;
 	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
 				sizeof(tv)));
 	ASSERT_EQ(0, pthread_create(&t, NULL, send_all_of, &ss));
