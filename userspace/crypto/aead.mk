@@ -24,6 +24,7 @@ TLSX_AEAD_SRCS := \
 
 TLSX_AEAD_SIMD_SRCS := \
 	gcm_aesni.c \
+	gcm_aesni_avx.c \
 	gcm_vaes_avx2.c \
 	gcm_avx512.c \
 	chacha_ssse3.c \

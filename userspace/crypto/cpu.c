@@ -131,6 +131,61 @@ static void tlsx_cpu_detect(struct tlsx_cpu *c)
 	c->zmm_ok = c->avx512f && !tlsx_zmm_penalty(vendor, family, model);
 }
 
+/* Declared here rather than through <stdlib.h>: see platform.h. */
+extern char *getenv(const char *name);
+
+#define TLSX_CPU_FLAG(f)	{ #f, offsetof(struct tlsx_cpu, f) }
+
+static const struct {
+	const char *name;
+	size_t off;
+} tlsx_cpu_flags[] = {
+	TLSX_CPU_FLAG(ssse3), TLSX_CPU_FLAG(aesni), TLSX_CPU_FLAG(pclmul),
+	TLSX_CPU_FLAG(avx), TLSX_CPU_FLAG(avx2), TLSX_CPU_FLAG(bmi2),
+	TLSX_CPU_FLAG(adx), TLSX_CPU_FLAG(sha_ni), TLSX_CPU_FLAG(vaes),
+	TLSX_CPU_FLAG(vpclmulqdq), TLSX_CPU_FLAG(avx512f),
+	TLSX_CPU_FLAG(avx512bw), TLSX_CPU_FLAG(avx512vl),
+	TLSX_CPU_FLAG(avx512ifma),
+};
+
+/* Clear the feature named by the @len bytes at @name, if there is one. */
+static void tlsx_cpu_hide(struct tlsx_cpu *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tlsx_cpu_flags); i++) {
+		const char *f = tlsx_cpu_flags[i].name;
+
+		if (!strncmp(f, name, len) && !f[len])
+			*(bool *)((u8 *)c + tlsx_cpu_flags[i].off) = false;
+	}
+}
+
+/*
+ * TLSX_CPU_MASK: features to treat as absent, comma-separated (names as
+ * in struct tlsx_cpu, e.g. "avx" or "avx512f,vaes"), like OpenSSL's
+ * OPENSSL_ia32cap.  It lets the code paths of older CPUs run, and be
+ * tested, on a newer one.  What depends on a hidden feature goes with it.
+ */
+static void tlsx_cpu_mask(struct tlsx_cpu *c, const char *mask)
+{
+	size_t n;
+
+	for (; mask && *mask; mask += n + (mask[n] == ',')) {
+		for (n = 0; mask[n] && mask[n] != ','; n++)
+			;
+		tlsx_cpu_hide(c, mask, n);
+	}
+	c->avx2 &= c->avx;
+	c->vaes &= c->avx;
+	c->vpclmulqdq &= c->avx;
+	c->avx512f &= c->avx;
+	c->avx512bw &= c->avx512f;
+	c->avx512vl &= c->avx512f;
+	c->avx512ifma &= c->avx512f;
+	c->zmm_ok &= c->avx512f;
+}
+
 const struct tlsx_cpu *tlsx_cpu_features(void)
 {
 	static struct tlsx_cpu cache;
@@ -140,6 +195,7 @@ const struct tlsx_cpu *tlsx_cpu_features(void)
 		struct tlsx_cpu c;
 
 		tlsx_cpu_detect(&c);
+		tlsx_cpu_mask(&c, getenv("TLSX_CPU_MASK"));
 		cache = c;
 		__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	}

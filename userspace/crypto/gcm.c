@@ -60,6 +60,14 @@ const struct tlsx_aead_ops *tlsx_gcm_ops(enum tlsx_aead_impl impl)
 		return &tlsx_gcm_generic_ops;
 #ifdef TLSX_HAVE_GCM_AESNI
 	case TLSX_IMPL_SSE:
+		/*
+		 * The 128-bit engine in VEX encoding where the CPU has AVX:
+		 * fewer instructions (no register copies) on the same keys.
+		 */
+#ifdef TLSX_HAVE_GCM_AESNI_AVX
+		if (tlsx_cpu_features()->avx)
+			return &tlsx_gcm_aesni_avx_ops;
+#endif
 		return &tlsx_gcm_aesni_ops;
 #endif
 #ifdef TLSX_HAVE_GCM_VAES_AVX2

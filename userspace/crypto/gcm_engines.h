@@ -2,7 +2,7 @@
 /*
  * Private interface between gcm.c (setkey and engine
  * choice) and the AES-GCM engines gcm_generic.c, gcm_aesni.c,
- * gcm_vaes_avx2.c and gcm_avx512.c.
+ * gcm_aesni_avx.c, gcm_vaes_avx2.c and gcm_avx512.c.
  *
  * Each SIMD engine file defines, for its stem NAME (aesni, vaes_avx2,
  * avx512):
@@ -43,9 +43,14 @@ void tlsx_aes_encrypt_block(const struct tlsx_gcm_key *k, const u8 in[16],
 
 extern const struct tlsx_aead_ops tlsx_gcm_generic_ops;
 
-/* AES-NI + PCLMULQDQ on 128-bit vectors (gcm_aesni.c). */
+/*
+ * AES-NI + PCLMULQDQ on 128-bit vectors: legacy SSE encoding
+ * (gcm_aesni.c) and VEX encoding (gcm_aesni_avx.c), one key layout with
+ * the precomputation of gcm_aesni.c.
+ */
 void tlsx_gcm_precompute_aesni(struct tlsx_gcm_key *k);
 extern const struct tlsx_aead_ops tlsx_gcm_aesni_ops;
+extern const struct tlsx_aead_ops tlsx_gcm_aesni_avx_ops;
 
 /* VAES + VPCLMULQDQ on 256-bit vectors (gcm_vaes_avx2.c). */
 void tlsx_gcm_precompute_vaes_avx2(struct tlsx_gcm_key *k);
