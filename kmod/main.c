@@ -60,15 +60,13 @@ static int tlsx_disconnect(struct sock *sk, int flags)
 	return -EOPNOTSUPP;
 }
 
-static void tlsx_ctx_free_rcu(struct rcu_head *head)
-{
-	kfree(container_of(head, struct tlsx_context, rcu));
-}
-
 /*
  * close(): push what TX still holds, stop RX, put the socket back to TCP,
  * free the directions, then let TCP close.  The context is freed after an
  * RCU grace period: inet_diag's get_info reads it under rcu_read_lock().
+ * kfree_rcu() rather than call_rcu() with a callback of ours: TCP's close
+ * drops the socket's module reference, so an rmmod may complete before
+ * the grace period ends, and the callback must not be module code.
  */
 static void tlsx_close(struct sock *sk, long timeout)
 {
@@ -122,7 +120,7 @@ static void tlsx_close(struct sock *sk, long timeout)
 	write_unlock_bh(&sk->sk_callback_lock);
 
 	ctx->sk_proto->close(sk, timeout);
-	call_rcu(&ctx->rcu, tlsx_ctx_free_rcu);
+	kfree_rcu(ctx, rcu);
 }
 
 /*
@@ -291,7 +289,7 @@ static void tlsx_release(struct sock *sk)
 		return;
 	tlsx_crypto_free(ctx->crypto_tx);
 	tlsx_crypto_free(ctx->crypto_rx);
-	call_rcu(&ctx->rcu, tlsx_ctx_free_rcu);
+	kfree_rcu(ctx, rcu);
 }
 
 static u16 tlsx_conf(const struct tlsx_crypto *c)
@@ -418,8 +416,6 @@ static void __exit tlsx_module_exit(void)
 {
 	tcp_unregister_ulp(&tlsx_ulp_ops);
 	tlsx_debugfs_exit();
-	/* Contexts freed by call_rcu() must be gone before our code is. */
-	rcu_barrier();
 	tlsx_tx_pages_exit();
 	tlsx_proc_exit();
 	tlsx_sockopt_exit();
