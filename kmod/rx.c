@@ -117,6 +117,23 @@ static void tlsx_rx_wake(struct sock *sk)
 		ctx->sk_data_ready(sk);
 }
 
+/* How long the parse work waits before trying to allocate again. */
+#define TLSX_PARSE_RETRY	msecs_to_jiffies(10)
+
+/*
+ * tlsx_strp_check() left a record TCP cannot hold in the queue: have the
+ * parse work copy it out, at once when copying was not allowed where the
+ * parser ran, after a pause when memory ran out.  Nothing else may come
+ * to look again: the window is nearly shut.
+ */
+static void tlsx_rx_parse_later(struct tlsx_rx *rx, int err)
+{
+	if (err == -EAGAIN)
+		schedule_delayed_work(&rx->parse_work, 0);
+	else if (err == -ENOMEM)
+		schedule_delayed_work(&rx->parse_work, TLSX_PARSE_RETRY);
+}
+
 /*
  * Wait for a whole record, as kTLS's tls_rx_rec_wait().  Return: 1 when
  * one is ready, 0 at end of stream, or -errno.  With @has_copied the
@@ -127,14 +144,15 @@ static int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
 			bool has_copied)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int ret = 0, parsed;
 	long timeo;
-	int ret = 0;
 
 	/* After a KeyUpdate the next records are under the next key. */
 	if (unlikely(rx->key_update_pending))
 		return -EKEYEXPIRED;
 
 	timeo = sock_rcvtimeo(sk, nonblock);
+again:
 	while (!rx->failed && !tlsx_strp_ready(&rx->strp)) {
 		if (sk->sk_err)
 			goto err;
@@ -142,7 +160,8 @@ static int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
 			return ret;
 		sk_flush_backlog(sk);
 		if (!skb_queue_empty(&sk->sk_receive_queue)) {
-			tlsx_strp_check(&rx->strp, true);
+			parsed = tlsx_strp_check(&rx->strp, true);
+			tlsx_rx_parse_later(rx, parsed);
 			if (tlsx_strp_ready(&rx->strp))
 				break;
 		}
@@ -167,6 +186,8 @@ static int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
 		if (signal_pending(current))
 			return sock_intr_errno(timeo);
 	}
+	if (!rx->failed && unlikely(!tlsx_strp_recheck(&rx->strp)))
+		goto again;
 	return 1;
 err:
 	if (has_copied)
@@ -471,7 +492,7 @@ static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
 {
 	struct tlsx_rec *rec = NULL;
 	struct tlsx_open o;
-	int err;
+	int err, ret;
 
 	*recp = NULL;
 	if (unlikely(rx->failed)) {
@@ -494,8 +515,10 @@ static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
 	if (err == -ENOMEM)
 		return err;
 	/* The next record may be complete already: wake its readers. */
-	if (tlsx_strp_check(&rx->strp, true) > 0)
+	ret = tlsx_strp_check(&rx->strp, true);
+	if (ret > 0)
 		tlsx_rx_wake(sk);
+	tlsx_rx_parse_later(rx, ret);
 	if (err < 0) {
 		WRITE_ONCE(rx->failed, true);
 		return -EBADMSG;
@@ -843,18 +866,22 @@ void tlsx_data_ready(struct sock *sk)
 	ret = tlsx_strp_check(&rx->strp, !sock_owned_by_user_nocheck(sk));
 	if (ret > 0)
 		tlsx_rx_wake(sk);
-	else if (ret == -EAGAIN)
-		schedule_work(&rx->parse_work);
+	/* Out of atomic memory: the work allocates as the socket says. */
+	tlsx_rx_parse_later(rx, ret == -ENOMEM ? -EAGAIN : ret);
 }
 
 static void tlsx_rx_parse_work(struct work_struct *work)
 {
-	struct tlsx_rx *rx = container_of(work, struct tlsx_rx, parse_work);
+	struct tlsx_rx *rx = container_of(to_delayed_work(work),
+					  struct tlsx_rx, parse_work);
 	struct sock *sk = rx->strp.sk;
+	int ret;
 
 	lock_sock(sk);
-	if (tlsx_strp_check(&rx->strp, true) > 0)
+	ret = tlsx_strp_check(&rx->strp, true);
+	if (ret > 0)
 		tlsx_rx_wake(sk);
+	tlsx_rx_parse_later(rx, ret);
 	release_sock(sk);
 }
 
@@ -875,7 +902,7 @@ int tlsx_rx_setkey(struct sock *sk, struct tlsx_context *ctx,
 		memcpy(rx->crypto, c, sizeof(*c));
 		WRITE_ONCE(rx->key_update_pending, false);
 		/* Records may have waited for this key: wake their readers. */
-		tlsx_strp_check(&rx->strp, true);
+		tlsx_rx_parse_later(rx, tlsx_strp_check(&rx->strp, true));
 		if (tlsx_rx_readable(rx))
 			tlsx_rx_wake(sk);
 		return 0;
@@ -890,7 +917,7 @@ int tlsx_rx_setkey(struct sock *sk, struct tlsx_context *ctx,
 	tlsx_strp_init(&rx->strp, sk, c);
 	INIT_LIST_HEAD(&rx->list);
 	init_waitqueue_head(&rx->wq);
-	INIT_WORK(&rx->parse_work, tlsx_rx_parse_work);
+	INIT_DELAYED_WORK(&rx->parse_work, tlsx_rx_parse_work);
 	WRITE_ONCE(ctx->rx, rx);
 	return 0;
 }
@@ -913,7 +940,7 @@ void tlsx_rx_free(struct sock *sk, struct tlsx_context *ctx)
 	if (!rx)
 		return;
 	/* data_ready is TCP's again: nothing queues the work any more. */
-	cancel_work_sync(&rx->parse_work);
+	cancel_delayed_work_sync(&rx->parse_work);
 	WRITE_ONCE(ctx->rx, NULL);
 	tlsx_strp_free(&rx->strp);
 	list_for_each_entry_safe(rec, tmp, &rx->list, list) {

@@ -46,9 +46,9 @@ struct tlsx_rx {
 	/*
 	 * The parser's run in process context, for what data_ready must
 	 * not do itself: a record to copy out of a queue whose owner is
-	 * busy, or whose copy found no atomic memory.
+	 * busy, or whose copy found no memory (then retried after a pause).
 	 */
-	struct work_struct parse_work;
+	struct delayed_work parse_work;
 };
 
 static inline struct tlsx_rx *tlsx_rx_of(const struct sock *sk)

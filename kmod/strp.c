@@ -43,6 +43,7 @@ static void tlsx_strp_abort(struct tlsx_strp *strp, int err)
 	struct sock *sk = strp->sk;
 
 	strp->stopped = true;
+	WRITE_ONCE(strp->ready, false);
 	tlsx_stat_inc(sk, TLSX_STAT_RX_BAD_RECORD);
 	WRITE_ONCE(sk->sk_err, -err);
 	/* Paired with smp_rmb() in tcp_poll(). */
@@ -97,6 +98,28 @@ static bool tlsx_queue_read(struct sock *sk, unsigned int pos, u8 *buf,
 		pos += n;
 		len -= n;
 	}
+	return true;
+}
+
+/* The same for the first @len bytes, into @rec's pages. */
+static bool tlsx_queue_read_rec(struct sock *sk, struct tlsx_rec *rec,
+				unsigned int len)
+{
+	struct sk_buff *skb = NULL;
+	unsigned int pos = 0, n;
+	u32 off;
+
+	while (pos < len) {
+		skb = tlsx_queue_find(sk, skb, pos, &off);
+		if (!skb)
+			return false;
+		n = min3(len - pos, skb->len - off,
+			 (unsigned int)(PAGE_SIZE - pos % PAGE_SIZE));
+		if (skb_copy_bits(skb, off, tlsx_rec_addr(rec, pos), n))
+			return false;
+		pos += n;
+	}
+	rec->len = len;
 	return true;
 }
 
@@ -206,9 +229,9 @@ static bool tlsx_rec_alloc_compound(struct tlsx_rec *rec, unsigned int n,
 	if (!page)
 		return false;
 	page_ref_add(page, n - 1);
+	rec->npages = n;
 	for (i = 0; i < n; i++)
 		rec->pages[i] = page + i;
-	rec->npages = n;
 	return true;
 }
 
@@ -220,17 +243,18 @@ struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
 	rec = kmalloc(struct_size(rec, pages, n), gfp);
 	if (!rec)
 		return NULL;
-	rec->npages = 0;
 	/* Never highmem: the engines work on page addresses. */
 	gfp &= ~__GFP_HIGHMEM;
 	if (!tlsx_rec_alloc_compound(rec, n, gfp)) {
+		/* npages before the stores: pages[] is __counted_by it. */
+		rec->npages = n;
 		for (i = 0; i < n; i++) {
 			rec->pages[i] = alloc_page(gfp);
 			if (!rec->pages[i]) {
+				rec->npages = i;
 				tlsx_rec_free(rec);
 				return NULL;
 			}
-			rec->npages++;
 		}
 	}
 	rec->full_len = full_len;
@@ -347,7 +371,7 @@ static int tlsx_strp_copy_start(struct tlsx_strp *strp, bool may_copy)
 				    sock_owned_by_user_nocheck(sk) ?
 				    sk->sk_allocation : GFP_ATOMIC);
 	if (!strp->copy)
-		return -EAGAIN;
+		return -ENOMEM;
 	strp->copy->type = strp->type;
 	return tlsx_strp_copy_in(strp);
 }
@@ -392,19 +416,33 @@ int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
 	if (!rec)
 		return -ENOMEM;
 	rec->type = strp->type;
-	tlsx_queue_take(sk, rec, rec->full_len);
-	if (WARN_ON_ONCE(rec->len != rec->full_len)) {
-		/* The queue held less than tcp_inq() said: lost framing. */
+	/*
+	 * Copied, then consumed with tcp_read_done() as kTLS does, rather
+	 * than through tcp_read_sock(), which stops at urgent data: with
+	 * SO_OOBINLINE an urgent byte inside a record is part of it.
+	 */
+	if (!tlsx_queue_read_rec(sk, rec, rec->full_len)) {
+		/* tlsx_strp_recheck() makes this unreachable. */
 		tlsx_rec_free(rec);
 		tlsx_strp_abort(strp, -EBADMSG);
 		return -EBADMSG;
 	}
+	tcp_read_done(sk, rec->full_len);
 out:
 	rec->len = 0;
 	strp->full_len = 0;
 	WRITE_ONCE(strp->ready, false);
 	*recp = rec;
 	return 0;
+}
+
+bool tlsx_strp_recheck(struct tlsx_strp *strp)
+{
+	if (strp->copy || tcp_inq(strp->sk) >= (int)strp->full_len)
+		return true;
+	strp->full_len = 0;
+	WRITE_ONCE(strp->ready, false);
+	return false;
 }
 
 void tlsx_strp_stop(struct tlsx_strp *strp)

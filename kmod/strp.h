@@ -63,17 +63,26 @@ void tlsx_strp_init(struct tlsx_strp *strp, struct sock *sk,
  * the owner or, in the data_ready callback, the BH lock).  @may_copy:
  * the head record may be copied out of the queue here if TCP cannot hold
  * it.  Return: 1 when a whole record has just become ready (the caller
- * wakes readers), 0, or -EAGAIN when the record must be copied out and
- * that was not allowed or found no memory: the caller has it done later,
- * in process context.
+ * wakes readers), 0, or, when the record must be copied out, -EAGAIN if
+ * that was not allowed and -ENOMEM if it found no memory: the caller has
+ * it done later, in process context.
  */
 int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy);
 /*
  * tlsx_strp_take() - move the ready record out of the receive queue into
- * a new tlsx_rec.  Socket owned by the caller.  Return: 0 or -ENOMEM (the
- * record then stays in the queue).
+ * a new tlsx_rec.  Socket owned by the caller.  Return: 0, -ENOMEM (the
+ * record then stays in the queue) or -EBADMSG (the queue no longer holds
+ * it, which tlsx_strp_recheck() rules out; the parser is stopped).
  */
 int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp);
+/*
+ * tlsx_strp_recheck() - is the ready record still in the queue?  Socket
+ * owned.  Something other than the parser may have consumed the queue
+ * (getsockopt TCP_ZEROCOPY_RECEIVE falls back to tcp_recvmsg): then the
+ * parser forgets the record and returns false, and the caller parses
+ * again from where the stream now is, as kTLS's tls_strp_msg_load().
+ */
+bool tlsx_strp_recheck(struct tlsx_strp *strp);
 /*
  * The ready record may also be used where it lies in the queue (socket
  * owned, not in copy mode): tlsx_strp_read() copies @len bytes at @off of

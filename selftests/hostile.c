@@ -13,6 +13,7 @@
  */
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <sys/time.h>
 
 #include "tlsx_test.h"
@@ -556,6 +557,89 @@ TEST_F(hostile, truncated_then_reset)
 	close(self->peer);
 	self->peer = -1;
 	EXPECT_EQ(-ECONNRESET, recv_err(self->fd, got, sizeof(got), 0));
+}
+
+/*
+ * getsockopt(TCP_ZEROCOPY_RECEIVE)'s argument as 6.12 has it; glibc's
+ * <netinet/tcp.h> has only its first three fields.
+ */
+struct zc_receive {
+	uint64_t address;
+	uint32_t length;
+	uint32_t recv_skip_hint;
+	uint32_t inq;
+	int32_t err;
+	uint64_t copybuf_address;
+	int32_t copybuf_len;
+	uint32_t flags;
+	uint64_t msg_control;
+	uint64_t msg_controllen;
+	uint32_t msg_flags;
+	uint32_t reserved;
+};
+
+/*
+ * A local program can empty the TCP queue behind the ULP's back:
+ * TCP_ZEROCOPY_RECEIVE copies what fits its copy buffer with TCP's own
+ * recvmsg.  A record already parsed as ready is then gone: the next read
+ * parses again from where the stream is (kTLS's tls_strp_msg_load()), so
+ * an empty queue gives EAGAIN, and the next record, sealed for a sequence
+ * number the reader never reached, fails authentication.
+ */
+TEST_F(hostile, queue_emptied_behind_the_ulp)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	unsigned char *copy = self->buf + REC_MAX_WIRE;
+	struct zc_receive zc = { 0 };
+	socklen_t zclen = sizeof(zc);
+	char got[64];
+	size_t n;
+
+	n = rec_seal(&self->rk, REC_TYPE_DATA, "stolen", 6, 0, self->buf);
+	ASSERT_EQ(0, send_all(self->peer, self->buf, n));
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	zc.copybuf_address = (uintptr_t)copy;
+	zc.copybuf_len = REC_MAX_WIRE;
+	ASSERT_EQ(0, getsockopt(self->fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE,
+				&zc, &zclen));
+	ASSERT_EQ((int)n, zc.copybuf_len);
+	EXPECT_EQ(0, memcmp(copy, self->buf, n));
+	EXPECT_EQ(-EAGAIN, recv_err(self->fd, got, sizeof(got), MSG_DONTWAIT));
+
+	n = rec_seal(&self->rk, REC_TYPE_DATA, "after", 5, 0, self->buf);
+	ASSERT_EQ(0, send_all(self->peer, self->buf, n));
+	EXPECT_EQ(-EBADMSG, recv_err(self->fd, got, sizeof(got), 0));
+}
+
+/*
+ * With SO_OOBINLINE an urgent byte is stream data like any other: a
+ * record one of whose bytes the peer sent with MSG_OOB, in more small
+ * segments than tlsx decrypts from in place (so it is copied out of the
+ * queue first), arrives intact.
+ */
+TEST_F(hostile, urgent_byte_inline)
+{
+	char text[600], got[700];
+	size_t n, off = 0, piece;
+	int one = 1, i = 0;
+
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_OOBINLINE, &one,
+				sizeof(one)));
+	memset(text, 'u', sizeof(text));
+	n = rec_seal(&self->rk, REC_TYPE_DATA, text, sizeof(text), 0,
+		     self->buf);
+	piece = n / 40;
+	for (off = 0; off < n; off += piece, i++) {
+		if (piece > n - off)
+			piece = n - off;
+		ASSERT_EQ((ssize_t)piece,
+			  send(self->peer, self->buf + off, piece,
+			       i == 20 ? MSG_OOB : 0));
+		usleep(1000);
+	}
+	ASSERT_EQ((int)sizeof(text), recv_err(self->fd, got, sizeof(got),
+					      MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(got, text, sizeof(text)));
 }
 
 /* Records dribbled one byte per segment still arrive whole and right. */
