@@ -126,22 +126,28 @@ static void tlsx_close(struct sock *sk, long timeout)
 /*
  * proto_ops.shutdown with TX on: what TX holds goes before the FIN (kTLS
  * 6.12 drops it).  The flush must come before inet_shutdown() marks the
- * socket SEND_SHUTDOWN, after which TCP takes no more data.
+ * socket SEND_SHUTDOWN, after which TCP takes no more data; when records
+ * are still waiting for room in TCP, TX sends the FIN after them and only
+ * the receive side is shut here.
  */
 static int tlsx_sock_shutdown(struct socket *sock, int how)
 {
 	struct sock *sk = sock->sk;
 	struct tlsx_context *ctx = tlsx_get_ctx(sk);
 	long timeo = sock_sndtimeo(sk, 0);
+	bool fin_now = true;
 
 	/* SHUT_WR and SHUT_RDWR; anything else is TCP's to refuse. */
 	if (how == SHUT_WR || how == SHUT_RDWR) {
 		lock_sock(sk);
 		if (ctx->tx)
-			tlsx_tx_flush_on_shutdown(sk, &timeo);
+			fin_now = tlsx_tx_flush_on_shutdown(sk, &timeo);
 		release_sock(sk);
 	}
-	return ctx->sk_proto_ops->shutdown(sock, how);
+	if (fin_now)
+		return ctx->sk_proto_ops->shutdown(sock, how);
+	return how == SHUT_RDWR ? ctx->sk_proto_ops->shutdown(sock, SHUT_RD) :
+				  0;
 }
 
 static void tlsx_build_protos(struct proto prot[2][2],

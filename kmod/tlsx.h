@@ -191,10 +191,12 @@ void tlsx_write_space(struct sock *sk);	/* sk_write_space callback */
 /*
  * shutdown(SHUT_WR or SHUT_RDWR), socket locked, before TCP queues its
  * FIN (sk_shutdown is not yet set): close the open record and push what
- * is pending, waiting for send buffer space up to *@timeo; TX stays
- * usable (close follows).
+ * is pending, waiting for send buffer space up to *@timeo for records of
+ * blocking sends.  Return: true when nothing is left, so the FIN may go
+ * now; false when records are still pending: TX then takes no more data
+ * and sends the FIN itself once they are out.
  */
-void tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo);
+bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo);
 /*
  * close, socket NOT locked (cancel_work_sync() is allowed), after the
  * socket's callbacks and ops are restored: free ctx->tx.  tlsx_get_ctx()

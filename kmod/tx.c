@@ -82,6 +82,7 @@
 /* tx->bits */
 #define TLSX_TX_SCHEDULED	0	/* the work item is queued */
 #define TLSX_TX_CLOSING		1	/* close started: no more work */
+#define TLSX_TX_FIN_PENDING	2	/* shutdown's FIN waits for pending */
 
 /* The x86-64 direct map: page_address() of any page is usable. */
 static_assert(!IS_ENABLED(CONFIG_HIGHMEM));
@@ -547,6 +548,19 @@ static int tlsx_push_rec(struct sock *sk, struct tlsx_tx *tx,
  * flags it was closed with, never blocking (the work item and close).
  * Hard errors put the socket in error, as kTLS's tls_tx_records().
  */
+/*
+ * The FIN of a shutdown(SHUT_WR) that found records TCP had no room for,
+ * once they are all out: what inet_shutdown() would have done then.
+ */
+static void tlsx_tx_send_fin(struct sock *sk, struct tlsx_tx *tx)
+{
+	if (!test_and_clear_bit(TLSX_TX_FIN_PENDING, &tx->bits))
+		return;
+	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | SEND_SHUTDOWN);
+	sk->sk_prot->shutdown(sk, SEND_SHUTDOWN);
+	sk->sk_state_change(sk);
+}
+
 static int tlsx_push_pending(struct sock *sk, struct tlsx_tx *tx, int flags)
 {
 	struct tlsx_tx_rec *rec;
@@ -570,6 +584,8 @@ static int tlsx_push_pending(struct sock *sk, struct tlsx_tx *tx, int flags)
 	}
 	if (ret < 0 && ret != -EAGAIN && ret != -EINTR && ret != -ERESTARTSYS)
 		tlsx_tx_abort(sk, ret);
+	if (!ret)
+		tlsx_tx_send_fin(sk, tx);
 	return ret;
 }
 
@@ -672,7 +688,8 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 			ret = -sk->sk_err;
 			goto end;
 		}
-		if (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) {
+		if ((READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN) ||
+		    test_bit(TLSX_TX_FIN_PENDING, &tx->bits)) {
 			ret = -EPIPE;
 			goto end;
 		}
@@ -930,13 +947,23 @@ static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo,
  * Unlike kTLS 6.12, which drops a record left open by MSG_MORE, close
  * sends it if TCP has room (not waiting for it), and shutdown(SHUT_WR)
  * sends it before the FIN, waiting for room as a blocking send would.
+ * Records of non-blocking sends that TCP has no room for yet (send()
+ * counted them as sent) are not waited for and not dropped either: the
+ * FIN waits behind them, as TCP's own FIN waits behind its send queue
+ * (kTLS 6.12 lets the FIN go first and the rest fails with EPIPE).
  */
-void tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
+bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
 {
 	struct tlsx_tx *tx = tlsx_get_ctx(sk)->tx;
 
-	if (tx)
-		tlsx_tx_drain(sk, tx, timeo, 0);
+	if (!tx)
+		return true;
+	tlsx_tx_drain(sk, tx, timeo, 0);
+	if (!tx->npending || tx->open || sk->sk_err ||
+	    !((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)))
+		return true;
+	set_bit(TLSX_TX_FIN_PENDING, &tx->bits);
+	return false;
 }
 
 void tlsx_tx_flush_on_close(struct sock *sk, long *timeo)

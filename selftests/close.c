@@ -46,17 +46,20 @@ FIXTURE_VARIANT_ADD(close, tls_13)
 	.ulp = "tls", .version = TLS_1_3_VERSION,
 };
 
-FIXTURE_SETUP(close)
+/*
+ * A pair (segments of at most @mss bytes if not 0), both ends keyed.
+ * The harness's structs are named as it names them.
+ */
+static void close_pair(struct __test_metadata *_metadata,
+		       struct _test_data_close *self,
+		       const struct _fixture_variant_close *variant, int mss)
 {
 	struct tls12_crypto_info_aes_gcm_256 ci;
 
-	ASSERT_TRUE(ulp_available(variant->ulp)) {
-		TH_LOG("ULP %s is not registered", variant->ulp);
-	}
 	memset(&ci, 0x33, sizeof(ci));
 	ci.info.version = variant->version;
 	ci.info.cipher_type = TLS_CIPHER_AES_GCM_256;
-	ASSERT_EQ(0, tcp_pair(&self->cfd, &self->sfd));
+	ASSERT_EQ(0, tcp_pair_mss(&self->cfd, &self->sfd, mss));
 	ASSERT_EQ(0, setsockopt(self->cfd, IPPROTO_TCP, TCP_ULP, variant->ulp,
 				strlen(variant->ulp)));
 	ASSERT_EQ(0, setsockopt(self->sfd, IPPROTO_TCP, TCP_ULP, variant->ulp,
@@ -65,6 +68,14 @@ FIXTURE_SETUP(close)
 	ASSERT_EQ(0, setsockopt(self->cfd, SOL_TLS, TLS_RX, &ci, sizeof(ci)));
 	ASSERT_EQ(0, setsockopt(self->sfd, SOL_TLS, TLS_TX, &ci, sizeof(ci)));
 	ASSERT_EQ(0, setsockopt(self->sfd, SOL_TLS, TLS_RX, &ci, sizeof(ci)));
+}
+
+FIXTURE_SETUP(close)
+{
+	ASSERT_TRUE(ulp_available(variant->ulp)) {
+		TH_LOG("ULP %s is not registered", variant->ulp);
+	}
+	close_pair(_metadata, self, variant, 0);
 }
 
 FIXTURE_TEARDOWN(close)
@@ -141,6 +152,72 @@ TEST_F(close, shutdown_wr_sends_open_record)
 	ASSERT_EQ(4, send(self->sfd, "back", 4, 0));
 	ASSERT_EQ(4, recv(self->cfd, buf, sizeof(buf), 0));
 	EXPECT_EQ(0, memcmp(buf, "back", 4));
+}
+
+/*
+ * Non-blocking sends until TCP is full and the peer's window shut: send()
+ * counts a record as sent once sealed, even if TCP took only part of it.  shutdown(SHUT_WR) must
+ * not block, and every byte counted must reach the peer before the end
+ * of the stream, as with TCP.  kTLS 6.12 sends the FIN first and fails
+ * the rest with EPIPE: tlsx only.
+ */
+#define SHUT_MAX	(8 << 20)
+
+static unsigned char shut_byte(size_t i)
+{
+	return (unsigned char)(i * 7 + i / 4093);
+}
+
+TEST_F(close, shutdown_wr_after_full_nonblocking_sends)
+{
+	int small = 64 << 10, stalled = 0, n, got;
+	unsigned char *out, *in;
+	size_t sent = 0, i;
+	ssize_t r;
+
+	if (is_ktls(variant->ulp))
+		SKIP(return, "kTLS 6.12 lets the FIN overtake queued records");
+	/* Small segments: TCP takes a record in pieces. */
+	close(self->cfd);
+	close(self->sfd);
+	close_pair(_metadata, self, variant, 1000);
+	out = malloc(SHUT_MAX);
+	in = malloc(SHUT_MAX + 1);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, in);
+	for (i = 0; i < SHUT_MAX; i++)
+		out[i] = shut_byte(i);
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_SNDBUF, &small,
+				sizeof(small)));
+	ASSERT_EQ(0, setsockopt(self->sfd, SOL_SOCKET, SO_RCVBUF, &small,
+				sizeof(small)));
+	/* Until the peer's window is shut too: 200 ms without progress. */
+	while (sent < SHUT_MAX - 16384 && stalled < 20) {
+		r = send(self->cfd, out + sent, 16384, MSG_DONTWAIT);
+		if (r < 0) {
+			ASSERT_EQ(EAGAIN, errno);
+			stalled++;
+			usleep(10000);
+			continue;
+		}
+		stalled = 0;
+		sent += r;
+	}
+	ASSERT_GT(sent, 0);
+	ASSERT_EQ(0, shutdown(self->cfd, SHUT_WR));
+	/* No more sending, as after TCP's shutdown. */
+	EXPECT_EQ(-1, send(self->cfd, "x", 1, MSG_NOSIGNAL | MSG_DONTWAIT));
+	EXPECT_EQ(EPIPE, errno);
+	got = read_to_eof(self->sfd, (char *)in, SHUT_MAX + 1);
+	ASSERT_EQ((int)sent, got);
+	for (n = 0; n < got && in[n] == out[n]; n++)
+		;
+	EXPECT_EQ(got, n);
+	/* The other direction still works. */
+	ASSERT_EQ(4, send(self->sfd, "back", 4, 0));
+	ASSERT_EQ(4, recv(self->cfd, in, 16, 0));
+	free(out);
+	free(in);
 }
 
 TEST_F(close, shutdown_rd_keeps_tx)

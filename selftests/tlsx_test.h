@@ -20,10 +20,11 @@
 #endif
 
 /*
- * tcp_pair() - a connected TCP pair over 127.0.0.1: *cfd the client end,
- * *sfd the accepted end.  Return: 0, or -errno.
+ * tcp_pair_mss() - a connected TCP pair over 127.0.0.1: *cfd the client
+ * end, *sfd the accepted end; @mss, when not 0, bounds the segment size
+ * both ways (TCP_MAXSEG before the handshake).  Return: 0, or -errno.
  */
-static inline int tcp_pair(int *cfd, int *sfd)
+static inline int tcp_pair_mss(int *cfd, int *sfd, int mss)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	socklen_t len = sizeof(sa);
@@ -33,14 +34,19 @@ static inline int tcp_pair(int *cfd, int *sfd)
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	if (lfd < 0)
 		return -errno;
-	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	if ((mss && setsockopt(lfd, IPPROTO_TCP, TCP_MAXSEG, &mss,
+			       sizeof(mss))) ||
+	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
 	    listen(lfd, 1) ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &len)) {
 		err = -errno;
 		goto out;
 	}
 	*cfd = socket(AF_INET, SOCK_STREAM, 0);
-	if (*cfd < 0 || connect(*cfd, (struct sockaddr *)&sa, sizeof(sa))) {
+	if (*cfd < 0 ||
+	    (mss && setsockopt(*cfd, IPPROTO_TCP, TCP_MAXSEG, &mss,
+			       sizeof(mss))) ||
+	    connect(*cfd, (struct sockaddr *)&sa, sizeof(sa))) {
 		err = -errno;
 		goto out;
 	}
@@ -50,6 +56,11 @@ static inline int tcp_pair(int *cfd, int *sfd)
 out:
 	close(lfd);
 	return err;
+}
+
+static inline int tcp_pair(int *cfd, int *sfd)
+{
+	return tcp_pair_mss(cfd, sfd, 0);
 }
 
 /* Is @ulp listed in /proc/sys/net/ipv4/tcp_available_ulp? */
