@@ -255,6 +255,7 @@ int tlsx_debugfs_init(void)
 	debugfs_create_file("aead", 0600, tlsx_debugfs_dir, NULL,
 			    &tlsx_dbg_aead_fops);
 	tlsx_tx_pages_debugfs(tlsx_debugfs_dir);
+	tlsx_read_sock_debugfs(tlsx_debugfs_dir);
 	return 0;
 }
 

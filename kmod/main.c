@@ -174,8 +174,11 @@ static void tlsx_build_protos(struct proto prot[2][2],
 }
 
 /*
- * With RX on, read_sock/read_skb are cleared: TCP's would hand in-kernel
- * readers the raw records, and their callers check for NULL.
+ * With RX on, TCP's read_sock/read_skb would hand in-kernel readers the
+ * raw records.  read_sock is tlsx's, as kTLS has its own: nvme-tcp calls
+ * it without checking for NULL.  read_skb is cleared (kTLS keeps TCP's):
+ * its one caller, sockmap's data_ready, checks for NULL, and a sockmap
+ * never holds a ULP socket anyway.
  */
 static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b)
 {
@@ -191,7 +194,7 @@ static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b
 		ops[tx][1] = ops[tx][0];
 		ops[tx][1].splice_read = tlsx_splice_read;
 		ops[tx][1].poll = tlsx_poll;
-		ops[tx][1].read_sock = NULL;
+		ops[tx][1].read_sock = tlsx_read_sock;
 		ops[tx][1].read_skb = NULL;
 	}
 }

@@ -26,12 +26,11 @@
 #include "rx.h"
 
 #define TLSX_TYPE_HANDSHAKE	22
-#define TLSX_TYPE_DATA		23
 #define TLSX_HS_KEY_UPDATE	24
 #define TLSX_AAD_SPACE		13	/* TLS 1.2's; 1.3 uses 5 */
 
 /* As kTLS's tls_err_abort(): the connection is broken, say so. */
-static void tlsx_err_abort(struct sock *sk, int err)
+void tlsx_err_abort(struct sock *sk, int err)
 {
 	WRITE_ONCE(sk->sk_err, -err);
 	/* Paired with smp_rmb() in tcp_poll(). */
@@ -45,8 +44,7 @@ static bool tlsx_rx_no_pad(struct sock *sk)
 	return READ_ONCE(tlsx_get_ctx(sk)->rx_no_pad);
 }
 
-static int tlsx_reader_acquire(struct sock *sk, struct tlsx_rx *rx,
-			       bool nonblock)
+int tlsx_reader_acquire(struct sock *sk, struct tlsx_rx *rx, bool nonblock)
 {
 	long timeo = sock_rcvtimeo(sk, nonblock);
 	int ret;
@@ -70,7 +68,7 @@ static int tlsx_reader_acquire(struct sock *sk, struct tlsx_rx *rx,
 	return 0;
 }
 
-static void tlsx_reader_release(struct tlsx_rx *rx)
+void tlsx_reader_release(struct tlsx_rx *rx)
 {
 	if (unlikely(rx->reader_contended)) {
 		if (wq_has_sleeper(&rx->wq))
@@ -140,8 +138,8 @@ static void tlsx_rx_parse_later(struct tlsx_rx *rx, int err)
  * error stays in sk_err, so that the next read reports it rather than a
  * clean end of stream.
  */
-static int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
-			bool has_copied)
+int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
+		 bool has_copied)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	int ret = 0, parsed;
@@ -487,8 +485,8 @@ consume:
  * record in *@recp, -ENOMEM (the record is still queued, nothing lost)
  * or -EBADMSG.
  */
-static int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx,
-		       struct iov_iter *iter, struct tlsx_rec **recp)
+int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx, struct iov_iter *iter,
+		struct tlsx_rec **recp)
 {
 	struct tlsx_rec *rec = NULL;
 	struct tlsx_open o;
@@ -595,9 +593,8 @@ more:
  * @left: bytes still wanted before this record of @text bytes; @done:
  * bytes returned so far.
  */
-static void tlsx_rx_flush_backlog(struct sock *sk, struct tlsx_rx *rx,
-				  size_t left, size_t text, size_t done,
-				  size_t *flushed_at)
+void tlsx_rx_flush_backlog(struct sock *sk, struct tlsx_rx *rx, size_t left,
+			   size_t text, size_t done, size_t *flushed_at)
 {
 	size_t max_rec = TLSX_MAX_PAYLOAD + tlsx_overhead(rx->crypto);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rx.h - the receive state of a tlsx socket (ctx->rx), private to rx.c
- * and strp.c.
+ * rx.h - the receive state of a tlsx socket (ctx->rx), private to rx.c,
+ * strp.c and rx_read_sock.c, and the helpers of rx.c that read_sock
+ * shares with recvmsg.
  */
 #ifndef TLSX_KMOD_RX_H
 #define TLSX_KMOD_RX_H
@@ -12,6 +13,8 @@
 
 #include "strp.h"
 #include "tlsx.h"
+
+#define TLSX_TYPE_DATA		23
 
 struct tlsx_rx {
 	/*
@@ -57,5 +60,24 @@ static inline struct tlsx_rx *tlsx_rx_of(const struct sock *sk)
 
 	return ctx ? READ_ONCE(ctx->rx) : NULL;
 }
+
+/*
+ * rx.c, each described there; socket lock held for all.  Readers take
+ * their turn with tlsx_reader_acquire()/tlsx_reader_release(), wait for
+ * a whole record with tlsx_rx_wait() (1, 0 at end of stream, or -errno:
+ * -EAGAIN, -EKEYEXPIRED after a KeyUpdate, the socket's error) and open
+ * it with tlsx_rx_one() (with @iter NULL: 0 and the record in *@recp,
+ * -ENOMEM with nothing consumed, or -EBADMSG; the caller then reports
+ * the broken connection with tlsx_err_abort(sk, -EBADMSG)).
+ */
+int tlsx_reader_acquire(struct sock *sk, struct tlsx_rx *rx, bool nonblock);
+void tlsx_reader_release(struct tlsx_rx *rx);
+int tlsx_rx_wait(struct sock *sk, struct tlsx_rx *rx, bool nonblock,
+		 bool has_copied);
+int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx, struct iov_iter *iter,
+		struct tlsx_rec **recp);
+void tlsx_rx_flush_backlog(struct sock *sk, struct tlsx_rx *rx, size_t left,
+			   size_t text, size_t done, size_t *flushed_at);
+void tlsx_err_abort(struct sock *sk, int err);
 
 #endif /* TLSX_KMOD_RX_H */

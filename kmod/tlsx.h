@@ -7,6 +7,7 @@
  *              close, the context's lifetime, drop-in mode
  *   tx.c       the transmit path: records from sendmsg and splice
  *   rx.c       the receive path: recvmsg, splice_read, poll
+ *   rx_read_sock.c  read_sock: records for in-kernel readers (nvme-tcp)
  *   strp.c     the record parser over the TCP receive queue
  *   sockopt.c  setsockopt/getsockopt(SOL_TLS): keys in, crypto info out
  *   record.c   nonce, associated data and sequence numbers of records
@@ -181,6 +182,8 @@ int tlsx_tx_pages_init(void);
 void tlsx_tx_pages_exit(void);	/* module exit, no socket left */
 struct dentry;
 void tlsx_tx_pages_debugfs(struct dentry *dir);	/* file tx_pages */
+/* debugfs_read_sock.c: file read_sock, for the selftests. */
+void tlsx_read_sock_debugfs(struct dentry *dir);
 void tlsx_splice_eof(struct socket *sock);
 /*
  * close, socket locked: push what is pending (may sleep up to *@timeo)
@@ -224,6 +227,9 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 			 unsigned int flags);
 __poll_t tlsx_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
+/* rx_read_sock.c: proto_ops.read_sock, socket locked by the caller. */
+int tlsx_read_sock(struct sock *sk, read_descriptor_t *desc,
+		   sk_read_actor_t read_actor);
 bool tlsx_sock_is_readable(struct sock *sk);
 void tlsx_data_ready(struct sock *sk);	/* sk_data_ready callback */
 /*
