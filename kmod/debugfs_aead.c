@@ -11,21 +11,15 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/fpu/api.h>
 
 #include "aead.h"
 #include "debugfs_aead_abi.h"
+#include "debugfs_file.h"
 #include "tlsx.h"
 #include "tlsx_aead.h"
-
-struct tlsx_dbg_file {
-	struct mutex lock;	/* serialises write and read on one open */
-	u8 *resp;		/* the last response, or NULL */
-	size_t resp_len;
-};
 
 struct tlsx_dbg_bufs {
 	struct tlsx_aead_seg src[TLSX_DBG_AEAD_MAX_SEGS];
@@ -154,7 +148,6 @@ out:
 static ssize_t tlsx_dbg_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	struct tlsx_dbg_file *f = file->private_data;
 	struct tlsx_dbg_aead_resp *resp;
 	struct tlsx_dbg_aead_req req;
 	size_t resp_len;
@@ -193,11 +186,7 @@ static ssize_t tlsx_dbg_write(struct file *file, const char __user *ubuf,
 	kvfree(body);
 	memzero_explicit(&req, sizeof(req));
 
-	mutex_lock(&f->lock);
-	kvfree(f->resp);
-	f->resp = (u8 *)resp;
-	f->resp_len = resp_len;
-	mutex_unlock(&f->lock);
+	tlsx_dbg_file_answer(file, resp, resp_len);
 	return count;
 fail:
 	kvfree(body);
@@ -206,47 +195,12 @@ fail:
 	return err;
 }
 
-static ssize_t tlsx_dbg_read(struct file *file, char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	struct tlsx_dbg_file *f = file->private_data;
-	ssize_t ret = -ENODATA;
-
-	mutex_lock(&f->lock);
-	if (f->resp)
-		ret = simple_read_from_buffer(ubuf, count, ppos, f->resp,
-					      f->resp_len);
-	mutex_unlock(&f->lock);
-	return ret;
-}
-
-static int tlsx_dbg_open(struct inode *inode, struct file *file)
-{
-	struct tlsx_dbg_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
-
-	if (!f)
-		return -ENOMEM;
-	mutex_init(&f->lock);
-	file->private_data = f;
-	return nonseekable_open(inode, file);
-}
-
-static int tlsx_dbg_release(struct inode *inode, struct file *file)
-{
-	struct tlsx_dbg_file *f = file->private_data;
-
-	kvfree(f->resp);
-	mutex_destroy(&f->lock);
-	kfree(f);
-	return 0;
-}
-
 static const struct file_operations tlsx_dbg_aead_fops = {
 	.owner = THIS_MODULE,
-	.open = tlsx_dbg_open,
-	.release = tlsx_dbg_release,
+	.open = tlsx_dbg_file_open,
+	.release = tlsx_dbg_file_release,
 	.write = tlsx_dbg_write,
-	.read = tlsx_dbg_read,
+	.read = tlsx_dbg_file_read,
 };
 
 int tlsx_debugfs_init(void)

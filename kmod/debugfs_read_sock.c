@@ -14,23 +14,17 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <net/sock.h>
 
+#include "debugfs_file.h"
 #include "debugfs_read_sock_abi.h"
 #include "tlsx.h"
 
 #define TLSX_DBG_RS_KEEP	64	/* skbs kept for the second copy */
-
-struct tlsx_dbg_rs_file {
-	struct mutex lock;	/* serialises write and read on one open */
-	u8 *resp;		/* the last response, or NULL */
-	size_t resp_len;
-};
 
 struct tlsx_dbg_rs_actor {
 	const struct tlsx_dbg_rs_req *req;
@@ -143,7 +137,6 @@ out:
 static ssize_t tlsx_dbg_rs_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	struct tlsx_dbg_rs_file *f = file->private_data;
 	struct tlsx_dbg_rs_resp *resp;
 	struct tlsx_dbg_rs_req req;
 	size_t resp_len;
@@ -167,55 +160,16 @@ static ssize_t tlsx_dbg_rs_write(struct file *file, const char __user *ubuf,
 		return err;
 	}
 
-	mutex_lock(&f->lock);
-	kvfree(f->resp);
-	f->resp = (u8 *)resp;
-	f->resp_len = sizeof(*resp) + resp->len;
-	mutex_unlock(&f->lock);
+	tlsx_dbg_file_answer(file, resp, sizeof(*resp) + resp->len);
 	return count;
-}
-
-static ssize_t tlsx_dbg_rs_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	struct tlsx_dbg_rs_file *f = file->private_data;
-	ssize_t ret = -ENODATA;
-
-	mutex_lock(&f->lock);
-	if (f->resp)
-		ret = simple_read_from_buffer(ubuf, count, ppos, f->resp,
-					      f->resp_len);
-	mutex_unlock(&f->lock);
-	return ret;
-}
-
-static int tlsx_dbg_rs_open(struct inode *inode, struct file *file)
-{
-	struct tlsx_dbg_rs_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
-
-	if (!f)
-		return -ENOMEM;
-	mutex_init(&f->lock);
-	file->private_data = f;
-	return nonseekable_open(inode, file);
-}
-
-static int tlsx_dbg_rs_release(struct inode *inode, struct file *file)
-{
-	struct tlsx_dbg_rs_file *f = file->private_data;
-
-	kvfree(f->resp);
-	mutex_destroy(&f->lock);
-	kfree(f);
-	return 0;
 }
 
 static const struct file_operations tlsx_dbg_rs_fops = {
 	.owner = THIS_MODULE,
-	.open = tlsx_dbg_rs_open,
-	.release = tlsx_dbg_rs_release,
+	.open = tlsx_dbg_file_open,
+	.release = tlsx_dbg_file_release,
 	.write = tlsx_dbg_rs_write,
-	.read = tlsx_dbg_rs_read,
+	.read = tlsx_dbg_file_read,
 };
 
 void tlsx_read_sock_debugfs(struct dentry *dir)
