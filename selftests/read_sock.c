@@ -264,29 +264,6 @@ out:
 /* read_sock with no limit but @max, as nvme-tcp reads. */
 #define rs_all(fd, r)	rs_call(fd, TLSX_DBG_RS_MAX_LEN, 0, 0, 0, r)
 
-/* recvmsg() with room for one cmsg; *type gets the record type or -1. */
-static ssize_t recv_type(int fd, void *buf, size_t len, int flags, int *type)
-{
-	char cbuf[CMSG_SPACE(sizeof(unsigned char))];
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf,
-		.msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cmsg;
-	ssize_t ret;
-
-	*type = -1;
-	ret = recvmsg(fd, &msg, flags);
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (ret >= 0 && cmsg && cmsg->cmsg_level == SOL_TLS &&
-	    cmsg->cmsg_type == TLS_GET_RECORD_TYPE)
-		*type = *(unsigned char *)CMSG_DATA(cmsg);
-	return ret;
-}
-
 static struct rs_result r;
 static unsigned char in[3 * REC_MAX_TEXT], out[3 * REC_MAX_TEXT];
 

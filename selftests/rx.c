@@ -177,29 +177,6 @@ static size_t peer_send(struct __test_metadata *_metadata,
 				      (self)->wire },			\
 		  type, data, len, pad)
 
-/* recvmsg() with room for one cmsg; *type gets the record type or -1. */
-static ssize_t recv_type(int fd, void *buf, size_t len, int flags, int *type)
-{
-	char cbuf[CMSG_SPACE(sizeof(unsigned char))];
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf,
-		.msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cmsg;
-	ssize_t ret;
-
-	*type = -1;
-	ret = recvmsg(fd, &msg, flags);
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (ret >= 0 && cmsg && cmsg->cmsg_level == SOL_TLS &&
-	    cmsg->cmsg_type == TLS_GET_RECORD_TYPE)
-		*type = *(unsigned char *)CMSG_DATA(cmsg);
-	return ret;
-}
-
 static void fill(unsigned char *p, size_t len, unsigned int seed)
 {
 	size_t i;

@@ -8,6 +8,7 @@
 #define TLSX_SELFTEST_H
 
 #include <errno.h>
+#include <linux/tls.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -80,6 +81,30 @@ static inline int ulp_available(const char *ulp)
 	}
 	fclose(f);
 	return found;
+}
+
+/* recvmsg() with room for one cmsg; *type gets the record type or -1. */
+static inline ssize_t recv_type(int fd, void *buf, size_t len, int flags,
+				int *type)
+{
+	char cbuf[CMSG_SPACE(sizeof(unsigned char))];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = cbuf,
+		.msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t ret;
+
+	*type = -1;
+	ret = recvmsg(fd, &msg, flags);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (ret >= 0 && cmsg && cmsg->cmsg_level == SOL_TLS &&
+	    cmsg->cmsg_type == TLS_GET_RECORD_TYPE)
+		*type = *(unsigned char *)CMSG_DATA(cmsg);
+	return ret;
 }
 
 #endif /* TLSX_SELFTEST_H */
