@@ -181,6 +181,7 @@ $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
 # needs a library names it in SELFTEST_LIBS_<test>.
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
+SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
