@@ -14,8 +14,6 @@
 #include "strp.h"
 #include "tlsx.h"
 
-#define TLSX_TYPE_DATA		23
-
 struct tlsx_rx {
 	/*
 	 * ctx->crypto_rx: owned by the control plane, stable while RX is on;

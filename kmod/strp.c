@@ -105,19 +105,13 @@ static bool tlsx_queue_read(struct sock *sk, unsigned int pos, u8 *buf,
 static bool tlsx_queue_read_rec(struct sock *sk, struct tlsx_rec *rec,
 				unsigned int len)
 {
-	struct sk_buff *skb = NULL;
-	unsigned int pos = 0, n;
-	u32 off;
+	unsigned int pos, n;
 
-	while (pos < len) {
-		skb = tlsx_queue_find(sk, skb, pos, &off);
-		if (!skb)
+	for (pos = 0; pos < len; pos += n) {
+		n = min_t(unsigned int, len - pos,
+			  PAGE_SIZE - pos % PAGE_SIZE);
+		if (!tlsx_queue_read(sk, pos, tlsx_rec_addr(rec, pos), n))
 			return false;
-		n = min3(len - pos, skb->len - off,
-			 (unsigned int)(PAGE_SIZE - pos % PAGE_SIZE));
-		if (skb_copy_bits(skb, off, tlsx_rec_addr(rec, pos), n))
-			return false;
-		pos += n;
 	}
 	rec->len = len;
 	return true;

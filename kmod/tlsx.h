@@ -35,6 +35,8 @@
 #include "aead.h"
 
 #define TLSX_HEADER_LEN		5	/* type, version, length */
+/* application_data: the default type, and the outer type in TLS 1.3 */
+#define TLSX_TYPE_DATA		23
 #define TLSX_MAX_PAYLOAD	(1 << 14)	/* 2^14 bytes of plaintext */
 #define TLSX_TAG_LEN		16
 #define TLSX_NONCE_LEN		12

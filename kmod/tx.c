@@ -76,9 +76,6 @@
 #define TLSX_TX_SRC_SEGS \
 	(2 * TLSX_TX_SPLICE_FRAGS + TLSX_TX_MEM_FRAGS + 2)
 
-/* application_data: the default type, and the outer type in TLS 1.3 */
-#define TLSX_TX_TYPE_DATA	23
-
 /* tx->bits */
 #define TLSX_TX_SCHEDULED	0	/* the work item is queued */
 #define TLSX_TX_CLOSING		1	/* close started: no more work */
@@ -446,7 +443,7 @@ static int tlsx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
 	unsigned int aad_len;
 	int nsrc, ndst, err;
 
-	hdr[0] = tls13 ? TLSX_TX_TYPE_DATA : type;
+	hdr[0] = tls13 ? TLSX_TYPE_DATA : type;
 	hdr[1] = 3;		/* legacy_record_version 3,3 in 1.2 and 1.3 */
 	hdr[2] = 3;
 	hdr[3] = wire_len >> 8;
@@ -544,11 +541,6 @@ static int tlsx_push_rec(struct sock *sk, struct tlsx_tx *tx,
 }
 
 /*
- * Push the pending records in order.  @flags < 0: each record with the
- * flags it was closed with, never blocking (the work item and close).
- * Hard errors put the socket in error, as kTLS's tls_tx_records().
- */
-/*
  * The FIN of a shutdown(SHUT_WR) that found records TCP had no room for,
  * once they are all out: what inet_shutdown() would have done then.
  */
@@ -561,6 +553,11 @@ static void tlsx_tx_send_fin(struct sock *sk, struct tlsx_tx *tx)
 	sk->sk_state_change(sk);
 }
 
+/*
+ * Push the pending records in order.  @flags < 0: each record with the
+ * flags it was closed with, never blocking (the work item and close).
+ * Hard errors put the socket in error, as kTLS's tls_tx_records().
+ */
 static int tlsx_push_pending(struct sock *sk, struct tlsx_tx *tx, int flags)
 {
 	struct tlsx_tx_rec *rec;
@@ -628,7 +625,7 @@ static int tlsx_process_cmsg(struct sock *sk, struct tlsx_tx *tx,
 		if (msg->msg_flags & MSG_MORE)
 			return -EINVAL;
 		*type = *(u8 *)CMSG_DATA(cmsg);
-		rc = tlsx_push_all(sk, tx, TLSX_TX_TYPE_DATA,
+		rc = tlsx_push_all(sk, tx, TLSX_TYPE_DATA,
 				   msg->msg_flags);
 	}
 	return rc;
@@ -663,7 +660,7 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 	bool splice = (msg->msg_flags & MSG_SPLICE_PAGES) &&
 		      !user_backed_iter(&msg->msg_iter);
 	bool eor = !(msg->msg_flags & MSG_MORE);
-	u8 type = TLSX_TX_TYPE_DATA;
+	u8 type = TLSX_TYPE_DATA;
 	ssize_t copied = 0;
 	int ret = 0;
 
@@ -831,7 +828,7 @@ void tlsx_splice_eof(struct socket *sock)
 		return;
 	mutex_lock(&tx->lock);
 	lock_sock(sk);
-	tlsx_push_all(sk, tx, TLSX_TX_TYPE_DATA, 0);
+	tlsx_push_all(sk, tx, TLSX_TYPE_DATA, 0);
 	if (tx->npending)
 		tlsx_tx_schedule(tx, 0);
 	release_sock(sk);
@@ -904,7 +901,7 @@ int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 	 * KeyUpdate message went under them): seal it with them.  Pushing
 	 * it now is an attempt; what TCP does not take waits, sealed.
 	 */
-	err = tlsx_close_open(sk, tx, TLSX_TX_TYPE_DATA, 0);
+	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, 0);
 	if (err)
 		return err;
 	tlsx_push_pending(sk, tx, -1);
@@ -930,7 +927,7 @@ static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo,
 
 	if (tx->pushing)
 		return;
-	err = tlsx_close_open(sk, tx, TLSX_TX_TYPE_DATA, open_flags);
+	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, open_flags);
 	while (!err && tx->npending && !tx->pushing) {
 		err = tlsx_push_pending(sk, tx, -1);
 		if (err != -EAGAIN || !*timeo)
