@@ -29,16 +29,18 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
 KSRC := $(KSRC_DIR)/.stamp
 
 # --- the AEAD library, the same sources as in tlsx.ko -----------------
-include $(CRYPTO)/aead.mk
-present = $(filter $(notdir $(wildcard $(CRYPTO)/*.c)),$(1))
-AEAD_SRCS := $(addprefix $(CRYPTO)/,$(call present,$(TLSX_AEAD_SRCS)))
-AEAD_SIMD := $(addprefix $(CRYPTO)/,$(call present,$(TLSX_AEAD_SIMD_SRCS)))
+AEAD := $(CRYPTO)/aead
+include $(AEAD)/aead.mk
+AEAD_SRCS := $(addprefix $(AEAD)/,$(TLSX_AEAD_SRCS))
+AEAD_SIMD := $(addprefix $(AEAD)/,$(TLSX_AEAD_SIMD_SRCS))
+ifneq ($(filter-out $(AEAD_SRCS) $(AEAD_SIMD),$(wildcard $(AEAD)/*.c)),)
+$(error $(filter-out $(AEAD_SRCS) $(AEAD_SIMD),$(wildcard $(AEAD)/*.c)) \
+	not listed in $(AEAD)/aead.mk)
+endif
 HAVE_FLAGS := $(foreach f,$(AEAD_SIMD),\
 	-DTLSX_HAVE_$(shell basename $(f) .c | tr a-z A-Z))
-# Handshake primitives (userspace only): every other .c in crypto/.
-HS_SRCS := $(filter-out $(AEAD_SRCS) $(AEAD_SIMD) \
-	$(addprefix $(CRYPTO)/,$(TLSX_AEAD_SRCS) $(TLSX_AEAD_SIMD_SRCS)),\
-	$(wildcard $(CRYPTO)/*.c))
+# Handshake primitives (userspace only): the other families' sources.
+HS_SRCS := $(filter-out $(AEAD)/%,$(wildcard $(CRYPTO)/*/*.c))
 LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS)
 
 LIB := $(B)/lib/libtlsx_crypto.a
@@ -46,25 +48,26 @@ LIB_ASAN := $(B)/lib/libtlsx_crypto-asan.a
 LIB_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
 LIB_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(LIB_SRCS))
 
-# --- unit tests: every userspace/*/test/test_*.c is one program -------
-TEST_SRCS := $(wildcard userspace/*/test/test_*.c)
+# --- unit tests: every test/test_*.c of a family is one program -------
+TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
+TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
 TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(TEST_SRCS)))
 TESTS_ASAN := $(patsubst %.c,$(B)/test-asan/%,$(notdir $(TEST_SRCS)))
-# Constant-time checks run under valgrind: userspace/*/test/ct_*.c.
-CT_SRCS := $(wildcard userspace/*/test/ct_*.c)
+# Constant-time checks run under valgrind: test/ct_*.c.
+CT_SRCS := $(wildcard $(addsuffix /ct_*.c,$(TEST_DIRS)))
 CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
 TEST_LIBS := -lcrypto -lpthread
 
-# --- fuzz targets: userspace/*/fuzz/fuzz_*.c, libFuzzer under clang ---
+# --- fuzz targets: fuzz/fuzz_*.c of a family, libFuzzer under clang ---
 # They link the handshake sources (and cpu.c) built again by clang with
 # the sanitizers; `make test-unit` runs each FUZZ_SECONDS from its seed
 # corpus, `make fuzz FUZZ_SECONDS=600` longer.
-FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c)
+FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c $(CRYPTO)/*/fuzz/fuzz_*.c)
 FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(CRYPTO)/cpu.c $(HS_SRCS))
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD)/cpu.c $(HS_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
@@ -159,12 +162,12 @@ vpath ct_%.c $(sort $(dir $(CT_SRCS)))
 $(B)/test/%: %.c $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		-I$(<D) -MMD -MP $< $(LIB) $(TEST_LIBS) -o $@
+		-MMD -MP $< $(LIB) $(TEST_LIBS) -o $@
 
 $(B)/test-asan/%: %.c $(LIB_ASAN) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		$(SAN) -I$(<D) -MMD -MP $< $(LIB_ASAN) $(TEST_LIBS) -o $@
+		$(SAN) -MMD -MP $< $(LIB_ASAN) $(TEST_LIBS) -o $@
 
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 	@mkdir -p $(@D)
@@ -191,8 +194,8 @@ $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 
 module: $(MODULE)
 
-KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(CRYPTO)/aead.mk \
-	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(CRYPTO)/*.h)
+KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
+	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
 
 $(MODULE): $(KBUILD_SRCS)
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
@@ -246,7 +249,7 @@ clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
--include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*.d)
+-include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*/*.d)
 
 print-kdir:
 	@echo $(KDIR)

@@ -13,7 +13,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "aead.h"
+#include "aead/aead.h"
 #include "tlsx_aead.h"
 
 static int tlsx_param_set_impl(const char *val, const struct kernel_param *kp)

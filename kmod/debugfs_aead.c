@@ -15,7 +15,7 @@
 #include <linux/uaccess.h>
 #include <asm/fpu/api.h>
 
-#include "aead.h"
+#include "aead/aead.h"
 #include "debugfs_aead_abi.h"
 #include "debugfs_file.h"
 #include "tlsx.h"

@@ -32,7 +32,7 @@
 #include <net/sock.h>
 #include <uapi/linux/tls.h>
 
-#include "aead.h"
+#include "aead/aead.h"
 
 #define TLSX_HEADER_LEN		5	/* type, version, length */
 /* application_data: the default type, and the outer type in TLS 1.3 */

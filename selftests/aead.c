@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <sys/random.h>
 
-#include "aead.h"
+#include "aead/aead.h"
 #include "../kmod/debugfs_aead_abi.h"
 #include "tlsx_test.h"
 #include "kselftest_harness.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aead.h"
+#include "aead/aead.h"
 
 #define REC_HDR		5
 #define REC_TAG		16

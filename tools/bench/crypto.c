@@ -35,8 +35,8 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
-#include "aead.h"
-#include "../../userspace/crypto/test/aead_evp.h"
+#include "aead/aead.h"
+#include "aead/test/aead_evp.h"
 #include "bench.h"
 
 #define AD_LEN		5

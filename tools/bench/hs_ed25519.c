@@ -16,8 +16,8 @@
 #include <openssl/evp.h>
 
 #include "hs_bench.h"
-#include "ed25519.h"
-#include "random.h"
+#include "curve25519/ed25519.h"
+#include "rand/random.h"
 
 #define ED_MSG_LEN	100
 

@@ -13,7 +13,7 @@
 #include <openssl/params.h>
 
 #include "hs_bench.h"
-#include "hkdf.h"
+#include "hash/hkdf.h"
 
 struct hkdf_state {
 	EVP_KDF *kdf;

@@ -17,7 +17,7 @@
 #include <openssl/ec.h>
 
 #include "hs_bench.h"
-#include "p256.h"
+#include "p256/p256.h"
 
 struct p256_state {
 	unsigned char priv[32], pub[65], peer_priv[32], peer_pub[65];

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "hs_bench.h"
-#include "test/rsa_test.h"
+#include "rsa/test/rsa_test.h"
 
 struct rsa_state {
 	EVP_PKEY *pkey;

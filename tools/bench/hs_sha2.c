@@ -11,7 +11,7 @@
 #include <openssl/evp.h>
 
 #include "hs_bench.h"
-#include "sha2.h"
+#include "hash/sha2.h"
 
 struct sha2_state {
 	enum tlsx_hash_alg alg;

@@ -13,7 +13,7 @@
 #include <openssl/evp.h>
 
 #include "hs_bench.h"
-#include "x25519.h"
+#include "curve25519/x25519.h"
 
 struct x25519_state {
 	u8 priv[32], peer[32], shared[32], pub[32];

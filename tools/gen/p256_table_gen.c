@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * p256_table_gen.c - writes userspace/crypto/p256_table.c, the fixed-base
+ * p256_table_gen.c - writes userspace/crypto/p256/p256_table.c, the fixed-base
  * table of the P-256 scalar multiplication: for each of the 43 six-bit
  * windows i and j = 1..32, the affine point j * 2^(6i) * G with its
  * coordinates in Montgomery form (times 2^256 mod p), four 64-bit limbs
@@ -11,7 +11,7 @@
  * test_p256 recomputes every entry the same way and compares.
  *
  *	cd tools/gen && cc -O2 -o /tmp/p256_table_gen p256_table_gen.c -lcrypto
- *	/tmp/p256_table_gen > ../../userspace/crypto/p256_table.c
+ *	/tmp/p256_table_gen > ../../userspace/crypto/p256/p256_table.c
  */
 #include <stdio.h>
 #include <openssl/bn.h>
@@ -69,7 +69,7 @@ int main(void)
 	printf(" * p256_base_table[i][j] = (j + 1) * 2^(6i) * G, affine, coordinates\n");
 	printf(" * in Montgomery form (x * 2^256 mod p), limbs least significant first.\n");
 	printf(" */\n");
-	printf("#include \"p256_internal.h\"\n\n");
+	printf("#include \"p256/p256_internal.h\"\n\n");
 	printf("const struct p256_affine\n");
 	printf("p256_base_table[P256_BASE_WINDOWS][P256_BASE_POINTS] __aligned(64) = {\n");
 	for (i = 0; i < WINDOWS; i++) {

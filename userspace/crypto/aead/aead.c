@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aead.c - the AEAD dispatcher: names, choice of implementation, key
+ * setup, and the one-shot and scattered seal/open built from the
+ * streaming engines of aead_impl.h.
+ *
+ * Plain C (no vector registers): it runs outside SIMD sections and opens
+ * them around the engine calls.
+ *
+ * SIMD sections.  An operation opens one section with tlsx_simd_begin()
+ * and closes and reopens it every TLSX_AEAD_SIMD_CHUNK bytes of text, so
+ * the kernel can preempt between chunks.  (The associated data is hashed
+ * by the engine's init() in the first section; TLS gives at most 13
+ * bytes, and the interface cannot split it.)  If the first begin fails
+ * (the FPU is not usable in this context), the whole operation runs on
+ * the generic engine of the same algorithm, which every key layout
+ * supports.  A later begin cannot fail in practice: irq_fpu_usable()
+ * depends only on the calling context and on the in_kernel_fpu flag that
+ * our own end just cleared.  Should it fail all the same, the operation
+ * restarts on the generic engine: the bytes already written are
+ * XORed with the same keystream again (CTR and ChaCha20 are
+ * involutions), which restores the input when in place, and the whole
+ * operation is redone.  That costs nothing on the normal path and does
+ * not depend on the engines sharing their state layout.
+ *
+ * Key setup.  tlsx_aead_setkey() runs the algorithm's setkey inside a
+ * SIMD section for every impl but GENERIC (to compute powers of H and
+ * the like).  If SIMD is not usable at that moment, the key is set up
+ * for GENERIC instead and k->impl says so: the key is correct, only
+ * slower.  Keys are set from process context (setsockopt), where this
+ * does not happen.
+ *
+ * Scattered buffers.  The walker takes the longest run where both the
+ * source and the destination are contiguous and hands it to the engine
+ * in one call, rounded down to whole 64-byte blocks unless it is the
+ * last piece (the engines' update rule).  A block that straddles a
+ * segment boundary on either side is gathered into a 64-byte stack
+ * buffer, processed there and scattered back.
+ *
+ * Secrets on the stack (the engine state, the bounce buffer, the
+ * computed tag) are wiped before returning.  The tag comparison is
+ * constant time; only its result, which is public, selects a branch.
+ */
+#include "aead/platform.h"
+#include "aead/aead_impl.h"
+
+/*
+ * Test seam: the constant-time check compiles this file itself with
+ * tlsx_aead_declassify() telling valgrind that a value is public.  (The
+ * dispatch tests also compile it, renaming tlsx_simd_begin() and the
+ * like to their own hooks.)
+ */
+#ifndef tlsx_aead_declassify
+#define tlsx_aead_declassify(p, n) ((void)(p), (void)(n))
+#endif
+
+#define TLSX_AEAD_BLOCK	TLSX_AEAD_UPDATE_ALIGN
+
+static const char *const tlsx_impl_names[TLSX_IMPL_COUNT] = {
+	[TLSX_IMPL_AUTO] = "auto",
+	[TLSX_IMPL_GENERIC] = "generic",
+	[TLSX_IMPL_SSE] = "sse",
+	[TLSX_IMPL_AVX2] = "avx2",
+	[TLSX_IMPL_AVX512] = "avx512",
+};
+
+const char *tlsx_aead_impl_name(enum tlsx_aead_impl impl)
+{
+	if ((unsigned int)impl >= TLSX_IMPL_COUNT)
+		return "unknown";
+	return tlsx_impl_names[impl];
+}
+
+int tlsx_aead_impl_parse(const char *name)
+{
+	int i;
+
+	if (!name)
+		return -EINVAL;
+	for (i = 0; i < TLSX_IMPL_COUNT; i++)
+		if (!strcmp(name, tlsx_impl_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+const char *tlsx_aead_alg_name(enum tlsx_aead_alg alg)
+{
+	switch (alg) {
+	case TLSX_AEAD_AES_128_GCM:
+		return "aes-128-gcm";
+	case TLSX_AEAD_AES_256_GCM:
+		return "aes-256-gcm";
+	case TLSX_AEAD_CHACHA20_POLY1305:
+		return "chacha20-poly1305";
+	}
+	return "unknown";
+}
+
+size_t tlsx_aead_key_len(enum tlsx_aead_alg alg)
+{
+	switch (alg) {
+	case TLSX_AEAD_AES_128_GCM:
+		return 16;
+	case TLSX_AEAD_AES_256_GCM:
+		return 32;
+	case TLSX_AEAD_CHACHA20_POLY1305:
+		return 32;
+	}
+	return 0;
+}
+
+static bool tlsx_alg_is_gcm(u32 alg)
+{
+	return alg == TLSX_AEAD_AES_128_GCM || alg == TLSX_AEAD_AES_256_GCM;
+}
+
+/* The engine of @alg for @impl (never AUTO), or NULL. */
+static const struct tlsx_aead_ops *tlsx_aead_ops_for(u32 alg, u32 impl)
+{
+	if (tlsx_alg_is_gcm(alg))
+		return tlsx_gcm_ops(impl);
+	if (alg == TLSX_AEAD_CHACHA20_POLY1305)
+		return tlsx_chachapoly_ops(impl);
+	return NULL;
+}
+
+/*
+ * The CPU features each implementation needs.  AES-GCM: AES-NI and
+ * PCLMULQDQ with SSSE3 byte shuffles on 128-bit vectors; VAES and
+ * VPCLMULQDQ on 256-bit vectors for AVX2 (the VM we test the module in
+ * has VAES but not VPCLMULQDQ, so both are checked); AVX-512 F/BW/VL with
+ * both on 512-bit vectors.  ChaCha20-Poly1305: SSSE3 (rotations by
+ * byte shuffles), AVX2, AVX-512 F/BW/VL; the AVX-512 engine picks its
+ * Poly1305 (IFMA, else AVX2) itself.  AVX-512 also requires AVX2, which
+ * both AVX-512 engines use alongside (every AVX-512 CPU has it).
+ */
+static bool tlsx_cpu_runs(u32 alg, enum tlsx_aead_impl impl)
+{
+	const struct tlsx_cpu *c = tlsx_cpu_features();
+	bool gcm = tlsx_alg_is_gcm(alg);
+	bool avx512 = c->avx512f && c->avx512bw && c->avx512vl && c->avx2;
+
+	switch (impl) {
+	case TLSX_IMPL_AUTO:
+	case TLSX_IMPL_GENERIC:
+		return true;
+	case TLSX_IMPL_SSE:
+		if (gcm)
+			return c->aesni && c->pclmul && c->ssse3;
+		return c->ssse3;
+	case TLSX_IMPL_AVX2:
+		if (gcm)
+			return c->avx2 && c->vaes && c->vpclmulqdq;
+		return c->avx2;
+	case TLSX_IMPL_AVX512:
+		if (gcm)
+			return avx512 && c->vaes && c->vpclmulqdq;
+		return avx512;
+	default:
+		return false;
+	}
+}
+
+bool tlsx_aead_impl_available(enum tlsx_aead_alg alg,
+			      enum tlsx_aead_impl impl)
+{
+	if (!tlsx_aead_key_len(alg) || (unsigned int)impl >= TLSX_IMPL_COUNT)
+		return false;
+	if (impl == TLSX_IMPL_AUTO)
+		return true;
+	return tlsx_cpu_runs(alg, impl) && tlsx_aead_ops_for(alg, impl);
+}
+
+/*
+ * The forced implementation: the one-time choice the header allows as
+ * global state.  In userspace, -1 means "TLSX_AEAD_IMPL not read yet";
+ * an explicit tlsx_aead_force_impl() wins over the environment.
+ */
+#ifdef __KERNEL__
+
+static int tlsx_aead_forced = TLSX_IMPL_AUTO;
+
+static int tlsx_aead_forced_impl(void)
+{
+	return READ_ONCE(tlsx_aead_forced);
+}
+
+void tlsx_aead_force_impl(enum tlsx_aead_impl impl)
+{
+	if ((unsigned int)impl >= TLSX_IMPL_COUNT)
+		impl = TLSX_IMPL_AUTO;
+	WRITE_ONCE(tlsx_aead_forced, impl);
+}
+
+#else /* userspace */
+
+/* Declared here rather than through <stdlib.h>: see platform.h. */
+extern char *getenv(const char *name);
+
+static int tlsx_aead_forced = -1;
+
+static int tlsx_aead_forced_impl(void)
+{
+	int v = __atomic_load_n(&tlsx_aead_forced, __ATOMIC_ACQUIRE);
+
+	if (unlikely(v < 0)) {
+		const char *s = getenv("TLSX_AEAD_IMPL");
+		int env = s ? tlsx_aead_impl_parse(s) : TLSX_IMPL_AUTO;
+
+		if (env < 0)
+			env = TLSX_IMPL_AUTO;
+		__atomic_compare_exchange_n(&tlsx_aead_forced, &v, env, false,
+					    __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+		v = __atomic_load_n(&tlsx_aead_forced, __ATOMIC_ACQUIRE);
+	}
+	return v;
+}
+
+void tlsx_aead_force_impl(enum tlsx_aead_impl impl)
+{
+	if ((unsigned int)impl >= TLSX_IMPL_COUNT)
+		impl = TLSX_IMPL_AUTO;
+	__atomic_store_n(&tlsx_aead_forced, impl, __ATOMIC_RELEASE);
+}
+
+#endif /* __KERNEL__ */
+
+/*
+ * What AUTO means for @alg: the forced impl if this CPU has it, else the
+ * widest available, AVX-512 only where 512-bit code runs at full clock.
+ */
+static enum tlsx_aead_impl tlsx_aead_auto_impl(u32 alg)
+{
+	int forced = tlsx_aead_forced_impl();
+
+	if (forced != TLSX_IMPL_AUTO && tlsx_aead_impl_available(alg, forced))
+		return forced;
+	if (tlsx_cpu_features()->zmm_ok &&
+	    tlsx_aead_impl_available(alg, TLSX_IMPL_AVX512))
+		return TLSX_IMPL_AVX512;
+	if (tlsx_aead_impl_available(alg, TLSX_IMPL_AVX2))
+		return TLSX_IMPL_AVX2;
+	if (tlsx_aead_impl_available(alg, TLSX_IMPL_SSE))
+		return TLSX_IMPL_SSE;
+	return TLSX_IMPL_GENERIC;
+}
+
+static int tlsx_aead_alg_setkey(struct tlsx_aead_key *k, u32 alg,
+				enum tlsx_aead_impl impl, const u8 *key,
+				size_t key_len)
+{
+	if (tlsx_alg_is_gcm(alg))
+		return tlsx_gcm_setkey(k, key, key_len, impl);
+	return tlsx_chachapoly_setkey(k, key, key_len, impl);
+}
+
+int tlsx_aead_setkey(struct tlsx_aead_key *k, enum tlsx_aead_alg alg,
+		     enum tlsx_aead_impl impl, const u8 *key, size_t key_len)
+{
+	size_t want = tlsx_aead_key_len(alg);
+	int ret;
+
+	if (!k)
+		return -EINVAL;
+	memzero_explicit(k, sizeof(*k));
+	if (!want || key_len != want || !key ||
+	    (unsigned int)impl >= TLSX_IMPL_COUNT)
+		return -EINVAL;
+	if (impl == TLSX_IMPL_AUTO)
+		impl = tlsx_aead_auto_impl(alg);
+	else if (!tlsx_aead_impl_available(alg, impl))
+		return -EOPNOTSUPP;
+	if (!tlsx_aead_ops_for(alg, TLSX_IMPL_GENERIC))
+		return -EOPNOTSUPP;
+
+	if (impl != TLSX_IMPL_GENERIC && !tlsx_simd_begin())
+		impl = TLSX_IMPL_GENERIC;	/* see the top of this file */
+	ret = tlsx_aead_alg_setkey(k, alg, impl, key, key_len);
+	if (impl != TLSX_IMPL_GENERIC)
+		tlsx_simd_end();
+	if (ret) {
+		memzero_explicit(k, sizeof(*k));
+		return ret;
+	}
+	k->alg = alg;
+	k->impl = impl;
+	return 0;
+}
+
+void tlsx_aead_wipe(struct tlsx_aead_key *k)
+{
+	if (k)
+		memzero_explicit(k, sizeof(*k));
+}
+
+/*
+ * Wipe the state of an operation of @alg: only the member its engines
+ * use, and with a constant size so that the 64 bytes of AES-GCM are a few
+ * inline stores on the small-record path.
+ */
+static void tlsx_aead_state_wipe(union tlsx_aead_state *st, u32 alg)
+{
+	if (tlsx_alg_is_gcm(alg))
+		memzero_explicit(&st->gcm, sizeof(st->gcm));
+	else
+		memzero_explicit(&st->chachapoly, sizeof(st->chachapoly));
+}
+
+/* --- scattered buffers ----------------------------------------------- */
+
+/* A position in a segment list. */
+struct tlsx_sg_pos {
+	const struct tlsx_aead_seg *seg;
+	unsigned int nseg;	/* segments left, the current one included */
+	size_t off;		/* offset in the current segment */
+};
+
+static void tlsx_sg_start(struct tlsx_sg_pos *p,
+			  const struct tlsx_aead_seg *seg, unsigned int nseg)
+{
+	p->seg = seg;
+	p->nseg = nseg;
+	p->off = 0;
+}
+
+/*
+ * Bytes contiguous at @p, skipping finished and empty segments.  The
+ * caller has checked that the list holds every byte it asks for, so
+ * this is never called at the end of the list.
+ */
+static size_t tlsx_sg_avail(struct tlsx_sg_pos *p)
+{
+	while (p->off == p->seg->len) {
+		p->seg++;
+		p->nseg--;
+		p->off = 0;
+	}
+	return p->seg->len - p->off;
+}
+
+static u8 *tlsx_sg_ptr(const struct tlsx_sg_pos *p)
+{
+	return p->seg->data + p->off;
+}
+
+/* Copy @n bytes at @p to @buf (@to_buf) or from @buf, and advance. */
+static void tlsx_sg_copy(struct tlsx_sg_pos *p, u8 *buf, size_t n,
+			 bool to_buf)
+{
+	while (n) {
+		size_t c = tlsx_sg_avail(p);
+
+		if (c > n)
+			c = n;
+		if (to_buf)
+			memcpy(buf, tlsx_sg_ptr(p), c);
+		else
+			memcpy(tlsx_sg_ptr(p), buf, c);
+		p->off += c;
+		buf += c;
+		n -= c;
+	}
+}
+
+/* Do @seg hold at least @len bytes, none of them at NULL? */
+static bool tlsx_sg_holds(const struct tlsx_aead_seg *seg, unsigned int nseg,
+			  size_t len)
+{
+	unsigned int i;
+
+	if (!len)
+		return true;
+	if (!seg)
+		return false;
+	for (i = 0; i < nseg; i++) {
+		if (seg[i].len && !seg[i].data)
+			return false;
+		if (seg[i].len >= len)
+			return true;
+		len -= seg[i].len;
+	}
+	return false;
+}
+
+static void tlsx_sg_wipe(const struct tlsx_aead_seg *seg, size_t len)
+{
+	for (; len; seg++) {
+		size_t c = seg->len < len ? seg->len : len;
+
+		if (c)
+			memzero_explicit(seg->data, c);
+		len -= c;
+	}
+}
+
+/* --- the operation ------------------------------------------------------ */
+
+/* One seal or open in progress. */
+struct tlsx_aead_run {
+	const struct tlsx_aead_key *k;
+	const struct tlsx_aead_ops *ops;
+	void (*crypt)(union tlsx_aead_state *st,
+		      const struct tlsx_aead_key *k,
+		      const u8 *src, u8 *dst, size_t len);
+	bool simd;		/* inside a SIMD section */
+	size_t section;		/* text bytes in the current section */
+	size_t done;		/* text bytes processed */
+	union tlsx_aead_state st;
+};
+
+/*
+ * Start @r: the key's engine inside a SIMD section, or the generic one
+ * when the key is generic or SIMD is not usable now.
+ */
+static int tlsx_run_start(struct tlsx_aead_run *r,
+			  const struct tlsx_aead_key *k, bool generic,
+			  bool enc)
+{
+	u32 impl = k->impl;
+
+	if (generic)
+		impl = TLSX_IMPL_GENERIC;
+	r->k = k;
+	r->simd = false;
+	r->section = 0;
+	r->done = 0;
+	if (impl != TLSX_IMPL_GENERIC) {
+		r->ops = tlsx_aead_ops_for(k->alg, impl);
+		if (unlikely(!r->ops))
+			return -EINVAL;
+		r->simd = tlsx_simd_begin();
+		if (unlikely(!r->simd))
+			impl = TLSX_IMPL_GENERIC;
+	}
+	if (impl == TLSX_IMPL_GENERIC) {
+		r->ops = tlsx_aead_ops_for(k->alg, TLSX_IMPL_GENERIC);
+		if (unlikely(!r->ops))
+			return -EINVAL;
+	}
+	r->crypt = enc ? r->ops->encrypt : r->ops->decrypt;
+	return 0;
+}
+
+/*
+ * Make room for @n more bytes in the SIMD section: when the section is
+ * full, close it and open another.  Returns false if SIMD became
+ * unusable (the section is then closed).
+ */
+static bool tlsx_run_room(struct tlsx_aead_run *r)
+{
+	if (!r->simd || r->section < TLSX_AEAD_SIMD_CHUNK)
+		return true;
+	tlsx_simd_end();
+	r->section = 0;
+	r->simd = tlsx_simd_begin();
+	return r->simd;
+}
+
+static void tlsx_run_end(struct tlsx_aead_run *r)
+{
+	if (r->simd)
+		tlsx_simd_end();
+	r->simd = false;
+	tlsx_aead_state_wipe(&r->st, r->k->alg);
+}
+
+/*
+ * Run the text of @r from @src to @dst (@len bytes).  Returns false if
+ * SIMD was lost between chunks, after r->done bytes.
+ */
+static bool tlsx_run_sg(struct tlsx_aead_run *r, struct tlsx_sg_pos *src,
+			struct tlsx_sg_pos *dst, size_t len)
+{
+	u8 bounce[TLSX_AEAD_BLOCK] __aligned(16);
+	bool used_bounce = false;
+	bool ok = true;
+
+	while (r->done < len) {
+		size_t left = len - r->done;
+		size_t n, room;
+
+		if (!tlsx_run_room(r)) {
+			ok = false;
+			break;
+		}
+		room = r->simd ? TLSX_AEAD_SIMD_CHUNK - r->section : left;
+		n = tlsx_sg_avail(src);
+		if (n > tlsx_sg_avail(dst))
+			n = tlsx_sg_avail(dst);
+		if (r->simd && n > room && left > room &&
+		    room < TLSX_AEAD_SIMD_CHUNK / 4) {
+			/*
+			 * Close the section early rather than cut a short
+			 * piece off a long run (user pages at an offset would
+			 * otherwise cost a call of a block or two per page).
+			 */
+			r->section = TLSX_AEAD_SIMD_CHUNK;
+			continue;
+		}
+		if (n > room)
+			n = room;
+		if (n >= left)
+			n = left;
+		else
+			n &= ~(size_t)(TLSX_AEAD_BLOCK - 1);
+
+		if (n) {
+			r->crypt(&r->st, r->k, tlsx_sg_ptr(src),
+				 tlsx_sg_ptr(dst), n);
+			src->off += n;
+			dst->off += n;
+		} else {
+			/* A block across a boundary: gather, run, scatter. */
+			n = left < TLSX_AEAD_BLOCK ? left : TLSX_AEAD_BLOCK;
+			tlsx_sg_copy(src, bounce, n, true);
+			r->crypt(&r->st, r->k, bounce, bounce, n);
+			tlsx_sg_copy(dst, bounce, n, false);
+			used_bounce = true;
+		}
+		r->done += n;
+		r->section += n;
+	}
+	if (used_bounce)
+		memzero_explicit(bounce, sizeof(bounce));
+	return ok;
+}
+
+/*
+ * SIMD was lost in the middle of an operation after @done bytes: XOR the
+ * keystream into them again with the generic engine, which gives back
+ * the input where the operation was in place.  The caller then redoes
+ * the whole operation on the generic engine.
+ */
+static void tlsx_undo_sg(const struct tlsx_aead_key *k, const u8 *nonce,
+			 const struct tlsx_aead_seg *dst, unsigned int ndst,
+			 size_t done)
+{
+	struct tlsx_aead_run r;
+	struct tlsx_sg_pos a, b;
+
+	tlsx_run_start(&r, k, true, true);
+	r.ops->init(&r.st, k, nonce, NULL, 0);
+	tlsx_sg_start(&a, dst, ndst);
+	tlsx_sg_start(&b, dst, ndst);
+	tlsx_run_sg(&r, &a, &b, done);
+	tlsx_run_end(&r);
+}
+
+/*
+ * The whole operation over segment lists, writing the tag of the text
+ * (computed over the ciphertext either way) to @tag.
+ */
+static int tlsx_aead_crypt_sg(const struct tlsx_aead_key *k, bool enc,
+			      const u8 *nonce, const u8 *ad, size_t ad_len,
+			      const struct tlsx_aead_seg *src,
+			      unsigned int nsrc,
+			      const struct tlsx_aead_seg *dst,
+			      unsigned int ndst, size_t len, u8 *tag)
+{
+	struct tlsx_aead_run r;
+	struct tlsx_sg_pos s, d;
+	bool generic = false;
+	int ret;
+
+	for (;;) {
+		ret = tlsx_run_start(&r, k, generic, enc);
+		if (ret)
+			return ret;
+		r.ops->init(&r.st, k, nonce, ad, ad_len);
+		tlsx_sg_start(&s, src, nsrc);
+		tlsx_sg_start(&d, dst, ndst);
+		if (likely(tlsx_run_sg(&r, &s, &d, len)))
+			break;
+		/* SIMD lost between chunks (see the top of this file). */
+		tlsx_run_end(&r);
+		tlsx_undo_sg(k, nonce, dst, ndst, r.done);
+		generic = true;
+	}
+	r.ops->final(&r.st, k, tag);
+	tlsx_run_end(&r);
+	return 0;
+}
+
+/*
+ * The one-shot operation: contiguous buffers, the short path for small
+ * records.  Falls back to the segment code in the rare case of SIMD lost
+ * in the middle.
+ */
+static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
+			   const u8 *nonce, const u8 *ad, size_t ad_len,
+			   const u8 *src, u8 *dst, size_t len, u8 *tag)
+{
+	struct tlsx_aead_run r;
+	struct tlsx_aead_seg s, d;
+	int ret;
+
+	ret = tlsx_run_start(&r, k, false, enc);
+	if (unlikely(ret))
+		return ret;
+	r.ops->init(&r.st, k, nonce, ad, ad_len);
+	while (len - r.done > TLSX_AEAD_SIMD_CHUNK) {
+		r.crypt(&r.st, k, src + r.done, dst + r.done,
+			TLSX_AEAD_SIMD_CHUNK);
+		r.done += TLSX_AEAD_SIMD_CHUNK;
+		r.section = TLSX_AEAD_SIMD_CHUNK;
+		if (unlikely(!tlsx_run_room(&r)))
+			goto lost;
+	}
+	r.crypt(&r.st, k, src + r.done, dst + r.done, len - r.done);
+	r.ops->final(&r.st, k, tag);
+	tlsx_run_end(&r);
+	return 0;
+
+lost:
+	tlsx_run_end(&r);
+	d.data = dst;
+	d.len = len;
+	tlsx_undo_sg(k, nonce, &d, 1, r.done);
+	s.data = (u8 *)src;
+	s.len = len;
+	return tlsx_aead_crypt_sg(k, enc, nonce, ad, ad_len, &s, 1, &d, 1,
+				  len, tag);
+}
+
+/* Is @k set up, and are the pointers there for the lengths given? */
+static bool tlsx_aead_args_ok(const struct tlsx_aead_key *k, const u8 *nonce,
+			      const u8 *ad, size_t ad_len, const u8 *tag)
+{
+	return k && tlsx_aead_key_len(k->alg) && nonce && tag &&
+	       (ad || !ad_len);
+}
+
+/*
+ * Check the tag computed in @got against @tag.  The comparison is
+ * constant time; its result is public (it is what open returns).
+ */
+static bool tlsx_aead_tag_ok(u8 *got, const u8 *tag)
+{
+	int differs = tlsx_tag_differs(got, tag);
+
+	memzero_explicit(got, TLSX_AEAD_TAG_LEN);
+	tlsx_aead_declassify(&differs, sizeof(differs));
+	return !differs;
+}
+
+int tlsx_aead_seal(const struct tlsx_aead_key *k, const u8 *nonce,
+		   const u8 *ad, size_t ad_len, const u8 *src, u8 *dst,
+		   size_t len, u8 *tag)
+{
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+		     (len && (!src || !dst))))
+		return -EINVAL;
+	return tlsx_aead_crypt(k, true, nonce, ad, ad_len, src, dst, len,
+			       tag);
+}
+
+int tlsx_aead_open(const struct tlsx_aead_key *k, const u8 *nonce,
+		   const u8 *ad, size_t ad_len, const u8 *src, u8 *dst,
+		   size_t len, const u8 *tag)
+{
+	u8 got[TLSX_AEAD_TAG_LEN];
+	int ret;
+
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+		     (len && (!src || !dst))))
+		return -EINVAL;
+	ret = tlsx_aead_crypt(k, false, nonce, ad, ad_len, src, dst, len,
+			      got);
+	if (unlikely(ret))
+		return ret;
+	if (unlikely(!tlsx_aead_tag_ok(got, tag))) {
+		if (len)
+			memzero_explicit(dst, len);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int tlsx_aead_seal_sg(const struct tlsx_aead_key *k, const u8 *nonce,
+		      const u8 *ad, size_t ad_len,
+		      const struct tlsx_aead_seg *src, unsigned int nsrc,
+		      const struct tlsx_aead_seg *dst, unsigned int ndst,
+		      size_t len, u8 *tag)
+{
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+		     !tlsx_sg_holds(src, nsrc, len) ||
+		     !tlsx_sg_holds(dst, ndst, len)))
+		return -EINVAL;
+	return tlsx_aead_crypt_sg(k, true, nonce, ad, ad_len, src, nsrc,
+				  dst, ndst, len, tag);
+}
+
+int tlsx_aead_open_sg(const struct tlsx_aead_key *k, const u8 *nonce,
+		      const u8 *ad, size_t ad_len,
+		      const struct tlsx_aead_seg *src, unsigned int nsrc,
+		      const struct tlsx_aead_seg *dst, unsigned int ndst,
+		      size_t len, const u8 *tag)
+{
+	u8 got[TLSX_AEAD_TAG_LEN];
+	int ret;
+
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+		     !tlsx_sg_holds(src, nsrc, len) ||
+		     !tlsx_sg_holds(dst, ndst, len)))
+		return -EINVAL;
+	ret = tlsx_aead_crypt_sg(k, false, nonce, ad, ad_len, src, nsrc,
+				 dst, ndst, len, got);
+	if (unlikely(ret))
+		return ret;
+	if (unlikely(!tlsx_aead_tag_ok(got, tag))) {
+		tlsx_sg_wipe(dst, len);
+		return -EBADMSG;
+	}
+	return 0;
+}

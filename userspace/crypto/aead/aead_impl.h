@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aead_impl.h - what each AEAD implementation provides to the dispatcher
+ * (aead.c).  Not for users of the AEAD: they include aead.h.
+ *
+ * An implementation is a streaming engine: init with nonce and associated
+ * data, any number of updates, then the tag.  The dispatcher builds the
+ * one-shot and scattered calls from it, brackets every SIMD call in
+ * tlsx_simd_begin()/tlsx_simd_end() with at most TLSX_AEAD_SIMD_CHUNK bytes
+ * in between, and falls back to the generic engine (on the same key, whose
+ * layout always keeps what the generic engine needs) when the FPU is not
+ * usable.  Engines never call tlsx_simd_begin() themselves.
+ *
+ * Rules for update(): every call but the last of an operation has @len a
+ * multiple of TLSX_AEAD_UPDATE_ALIGN; the last may have any length,
+ * including zero.  @src and @dst may be equal (in place) but may not
+ * otherwise overlap.  The engine keeps the counter and the MAC state in
+ * @st; @st holds no key material in the clear beyond what the algorithm
+ * itself carries (the dispatcher wipes it after use).
+ */
+#ifndef TLSX_CRYPTO_AEAD_IMPL_H
+#define TLSX_CRYPTO_AEAD_IMPL_H
+
+#include "aead/aead.h"
+
+#define TLSX_AEAD_UPDATE_ALIGN	64
+
+union tlsx_aead_state {
+	struct tlsx_gcm_state gcm;
+	struct tlsx_chachapoly_state chachapoly;
+};
+
+struct tlsx_aead_ops {
+	const char *name;
+	void (*init)(union tlsx_aead_state *st, const struct tlsx_aead_key *k,
+		     const u8 *nonce, const u8 *ad, size_t ad_len);
+	void (*encrypt)(union tlsx_aead_state *st,
+			const struct tlsx_aead_key *k,
+			const u8 *src, u8 *dst, size_t len);
+	void (*decrypt)(union tlsx_aead_state *st,
+			const struct tlsx_aead_key *k,
+			const u8 *src, u8 *dst, size_t len);
+	/* Write the 16-byte tag of everything processed. */
+	void (*final)(union tlsx_aead_state *st, const struct tlsx_aead_key *k,
+		      u8 *tag);
+};
+
+/*
+ * Per-algorithm entry points (gcm*.c, chachapoly*.c).
+ *
+ * *_setkey() fills k->u for @impl (never AUTO; the dispatcher has checked
+ * the CPU can run it) and may use SIMD: the dispatcher calls it inside a
+ * SIMD section when @impl is not GENERIC.
+ *
+ * *_ops() returns the engine for @impl, or NULL if the algorithm has no
+ * such implementation compiled in.
+ */
+int tlsx_gcm_setkey(struct tlsx_aead_key *k, const u8 *key, size_t key_len,
+		    enum tlsx_aead_impl impl);
+const struct tlsx_aead_ops *tlsx_gcm_ops(enum tlsx_aead_impl impl);
+
+int tlsx_chachapoly_setkey(struct tlsx_aead_key *k, const u8 *key,
+			   size_t key_len, enum tlsx_aead_impl impl);
+const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl);
+
+/* Constant-time comparison of two 16-byte tags: 0 when equal. */
+static inline int tlsx_tag_differs(const u8 *a, const u8 *b)
+{
+	u8 d = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		d |= a[i] ^ b[i];
+	/* Map 0 -> 0 and 1..255 -> 1 without a branch on d. */
+	return (int)((((u32)d) + 0xff) >> 8);
+}
+
+#endif /* TLSX_CRYPTO_AEAD_IMPL_H */

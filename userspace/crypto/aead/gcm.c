@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AES-GCM key setup and choice of engine.
+ *
+ * Plain C: the round keys and H are computed with the portable,
+ * constant-time code of gcm_generic.c whatever the implementation, so the
+ * generic engine can always run on the key; the SIMD engines then add
+ * their own precomputation (powers of H) in k->simd.  The dispatcher calls
+ * tlsx_gcm_setkey() inside a SIMD section for every impl but GENERIC,
+ * which is what lets the precompute functions use vector instructions.
+ */
+#include "aead/platform.h"
+#include "aead/gcm_engines.h"
+
+int tlsx_gcm_setkey(struct tlsx_aead_key *k, const u8 *key, size_t key_len,
+		    enum tlsx_aead_impl impl)
+{
+	struct tlsx_gcm_key *g = &k->u.gcm;
+	static const u8 zero[16];
+	void (*precompute)(struct tlsx_gcm_key *g) = NULL;
+
+	if (key_len != 16 && key_len != 32)
+		return -EINVAL;
+
+	switch (impl) {
+	case TLSX_IMPL_GENERIC:
+		break;
+#ifdef TLSX_HAVE_GCM_AESNI
+	case TLSX_IMPL_SSE:
+		precompute = tlsx_gcm_precompute_aesni;
+		break;
+#endif
+#ifdef TLSX_HAVE_GCM_VAES_AVX2
+	case TLSX_IMPL_AVX2:
+		precompute = tlsx_gcm_precompute_vaes_avx2;
+		break;
+#endif
+#ifdef TLSX_HAVE_GCM_AVX512
+	case TLSX_IMPL_AVX512:
+		precompute = tlsx_gcm_precompute_avx512;
+		break;
+#endif
+	default:
+		return -EOPNOTSUPP;
+	}
+
+	memzero_explicit(g, sizeof(*g));
+	g->rounds = tlsx_aes_expand_key(g->rk, key, key_len);
+	tlsx_aes_encrypt_block(g, zero, g->h);
+	if (precompute)
+		precompute(g);
+	k->impl = impl;
+	return 0;
+}
+
+const struct tlsx_aead_ops *tlsx_gcm_ops(enum tlsx_aead_impl impl)
+{
+	switch (impl) {
+	case TLSX_IMPL_GENERIC:
+		return &tlsx_gcm_generic_ops;
+#ifdef TLSX_HAVE_GCM_AESNI
+	case TLSX_IMPL_SSE:
+		/*
+		 * The 128-bit engine in VEX encoding where the CPU has AVX:
+		 * fewer instructions (no register copies) on the same keys.
+		 */
+#ifdef TLSX_HAVE_GCM_AESNI_AVX
+		if (tlsx_cpu_features()->avx)
+			return &tlsx_gcm_aesni_avx_ops;
+#endif
+		return &tlsx_gcm_aesni_ops;
+#endif
+#ifdef TLSX_HAVE_GCM_VAES_AVX2
+	case TLSX_IMPL_AVX2:
+		return &tlsx_gcm_vaes_avx2_ops;
+#endif
+#ifdef TLSX_HAVE_GCM_AVX512
+	case TLSX_IMPL_AVX512:
+		return &tlsx_gcm_avx512_ops;
+#endif
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface between gcm.c (setkey and engine
+ * choice) and the AES-GCM engines gcm_generic.c, gcm_aesni.c,
+ * gcm_aesni_avx.c, gcm_vaes_avx2.c and gcm_avx512.c.
+ *
+ * Each SIMD engine file defines, for its stem NAME (aesni, vaes_avx2,
+ * avx512):
+ *
+ *   void tlsx_gcm_precompute_NAME(struct tlsx_gcm_key *k);
+ *	Fill k->simd from k->rk, k->rounds and k->h (already set, H in the
+ *	spec's byte order).  Called by tlsx_gcm_setkey() inside a SIMD
+ *	section.
+ *
+ *   const struct tlsx_aead_ops tlsx_gcm_NAME_ops;
+ *	The engine (data only).
+ *
+ * The build defines TLSX_HAVE_GCM_NAME (upper case) for every SIMD file
+ * of aead.mk that exists; gcm.c refers to an engine only under that macro.
+ *
+ * All engines share the layout of struct tlsx_gcm_state (see gcm.h): the
+ * GHASH accumulator in the spec's byte order and the next counter as a
+ * number, so the dispatcher may switch engines between two update calls
+ * (e.g. to the generic engine when the FPU becomes unusable).
+ */
+#ifndef TLSX_CRYPTO_GCM_ENGINES_H
+#define TLSX_CRYPTO_GCM_ENGINES_H
+
+#include "aead/aead_impl.h"
+
+/* Portable engine and primitives (gcm_generic.c, plain C). */
+
+/*
+ * tlsx_aes_expand_key() - FIPS-197 key expansion, constant time.
+ * @key_len is 16 or 32.  Writes (rounds + 1) round keys to @rk and
+ * returns the number of rounds (10 or 14).
+ */
+u32 tlsx_aes_expand_key(u8 rk[15 * 16], const u8 *key, size_t key_len);
+
+/* tlsx_aes_encrypt_block() - one AES block with the key of @k, portable. */
+void tlsx_aes_encrypt_block(const struct tlsx_gcm_key *k, const u8 in[16],
+			    u8 out[16]);
+
+extern const struct tlsx_aead_ops tlsx_gcm_generic_ops;
+
+/*
+ * AES-NI + PCLMULQDQ on 128-bit vectors: legacy SSE encoding
+ * (gcm_aesni.c) and VEX encoding (gcm_aesni_avx.c), one key layout with
+ * the precomputation of gcm_aesni.c.
+ */
+void tlsx_gcm_precompute_aesni(struct tlsx_gcm_key *k);
+extern const struct tlsx_aead_ops tlsx_gcm_aesni_ops;
+extern const struct tlsx_aead_ops tlsx_gcm_aesni_avx_ops;
+
+/* VAES + VPCLMULQDQ on 256-bit vectors (gcm_vaes_avx2.c). */
+void tlsx_gcm_precompute_vaes_avx2(struct tlsx_gcm_key *k);
+extern const struct tlsx_aead_ops tlsx_gcm_vaes_avx2_ops;
+
+/* AVX-512 (gcm_avx512.c). */
+void tlsx_gcm_precompute_avx512(struct tlsx_gcm_key *k);
+extern const struct tlsx_aead_ops tlsx_gcm_avx512_ops;
+
+#endif /* TLSX_CRYPTO_GCM_ENGINES_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_chacha_engines.c - every ChaCha20 keystream primitive this CPU can
+ * run (chacha_engines.h) against the portable one, called directly: the
+ * AEAD ops reach only one encoding of the SSSE3 engine on a given CPU
+ * (the VEX one when it has AVX), so the legacy-SSE copy is tested here.
+ * All lengths 0..1100 and a few long ones, counters near the 32-bit wrap,
+ * in place and out of place, and the first pass (xor0) up to its size.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "kselftest_harness.h"
+#include "aead/platform.h"
+#include "aead/chacha_engines.h"
+
+typedef void (*xor_fn)(const u32 key[8], const u32 nonce[3], u32 counter,
+		       const u8 *src, u8 *dst, size_t len);
+typedef void (*xor0_fn)(const u32 key[8], const u32 nonce[3], u8 otk[32],
+			const u8 *src, u8 *dst, size_t len);
+
+struct engine {
+	const char *name;
+	xor_fn xor;
+	xor0_fn xor0;
+	size_t first;
+	bool (*usable)(const struct tlsx_cpu *cpu);
+};
+
+static bool has_ssse3(const struct tlsx_cpu *cpu) { return cpu->ssse3; }
+static bool has_avx(const struct tlsx_cpu *cpu) { return cpu->avx; }
+static bool has_avx2(const struct tlsx_cpu *cpu) { return cpu->avx2; }
+static bool has_avx512(const struct tlsx_cpu *cpu)
+{
+	return cpu->avx512f && cpu->avx512bw && cpu->avx512vl && cpu->avx2;
+}
+
+static const struct engine engines[] = {
+#ifdef TLSX_HAVE_CHACHA_SSSE3
+	{ "ssse3", tlsx_chacha20_xor_ssse3, tlsx_chacha20_xor0_ssse3,
+	  TLSX_CHACHA_FIRST_SSSE3, has_ssse3 },
+	{ "ssse3_vex", tlsx_chacha20_xor_ssse3_vex,
+	  tlsx_chacha20_xor0_ssse3_vex, TLSX_CHACHA_FIRST_SSSE3, has_avx },
+#endif
+#ifdef TLSX_HAVE_CHACHA_AVX2
+	{ "avx2", tlsx_chacha20_xor_avx2, tlsx_chacha20_xor0_avx2,
+	  TLSX_CHACHA_FIRST_AVX2, has_avx2 },
+#endif
+#ifdef TLSX_HAVE_CHACHA_AVX512
+	{ "avx512", tlsx_chacha20_xor_avx512, tlsx_chacha20_xor0_avx512,
+	  TLSX_CHACHA_FIRST_AVX512, has_avx512 },
+#endif
+};
+
+#define MAXLEN 20000
+
+static void fill(u8 *p, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (u8)(seed * 131 + i * 7 + (i >> 8));
+}
+
+TEST(keystream)
+{
+	static const u32 counters[] = { 0, 1, 7, 0xfffffff0, 0xffffffff };
+	static const size_t longs[] = { 2048, 4095, 4096, 4097, 16384, 16447,
+					MAXLEN };
+	const struct tlsx_cpu *cpu = tlsx_cpu_features();
+	u8 *src = malloc(MAXLEN + 1), *want = malloc(MAXLEN),
+	   *got = malloc(MAXLEN + 1);
+	u32 key[8], nonce[3] = { 0x01020304, 0x0a0b0c0d, 0x55aa55aa };
+	unsigned int e, c, tested = 0;
+	size_t len, i;
+
+	ASSERT_TRUE(src && want && got);
+	for (i = 0; i < 8; i++)
+		key[i] = 0x9e3779b9u * (u32)(i + 1);
+	fill(src, MAXLEN + 1, 3);
+	for (e = 0; e < ARRAY_SIZE(engines); e++) {
+		const struct engine *en = &engines[e];
+
+		if (!en->usable(cpu))
+			continue;
+		tested++;
+		for (c = 0; c < ARRAY_SIZE(counters); c++) {
+			for (len = 0; len <= MAXLEN;
+			     len = len < 1100 ? len + 1 : MAXLEN + 1) {
+				/* out of place, misaligned source */
+				tlsx_chacha20_xor_generic(key, nonce,
+							  counters[c],
+							  src + 1, want, len);
+				memset(got, 0, len);
+				en->xor(key, nonce, counters[c], src + 1, got,
+					len);
+				ASSERT_EQ(0, memcmp(got, want, len)) {
+					TH_LOG("%s counter %u len %zu",
+					       en->name, counters[c], len);
+				}
+				/* in place */
+				memcpy(got, src + 1, len);
+				en->xor(key, nonce, counters[c], got, got, len);
+				ASSERT_EQ(0, memcmp(got, want, len)) {
+					TH_LOG("%s in place counter %u len %zu",
+					       en->name, counters[c], len);
+				}
+			}
+			for (i = 0; i < ARRAY_SIZE(longs); i++) {
+				len = longs[i];
+				tlsx_chacha20_xor_generic(key, nonce,
+							  counters[c], src,
+							  want, len);
+				en->xor(key, nonce, counters[c], src, got, len);
+				ASSERT_EQ(0, memcmp(got, want, len)) {
+					TH_LOG("%s counter %u len %zu",
+					       en->name, counters[c], len);
+				}
+			}
+		}
+		for (len = 0; len <= en->first; len++) {
+			u8 otk[32], block0[64];
+
+			tlsx_chacha20_block_generic(key, nonce, 0, block0);
+			tlsx_chacha20_xor_generic(key, nonce, 1, src, want,
+						  len);
+			en->xor0(key, nonce, otk, src, got, len);
+			ASSERT_EQ(0, memcmp(otk, block0, 32)) {
+				TH_LOG("%s otk, len %zu", en->name, len);
+			}
+			ASSERT_EQ(0, memcmp(got, want, len)) {
+				TH_LOG("%s xor0 len %zu", en->name, len);
+			}
+		}
+	}
+	TH_LOG("%u engines tested", tested);
+	free(src);
+	free(want);
+	free(got);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bn_impl.h - the Montgomery multiplications bignum.c dispatches over.
+ * Internal to bignum.c and its tests.
+ *
+ * Each computes r = a b / R mod m for a b < m R, with r < m, in time
+ * that depends on n only; r may alias a or b.
+ */
+#ifndef TLSX_BN_IMPL_H
+#define TLSX_BN_IMPL_H
+
+#include "rsa/bignum.h"
+
+void bn_mont_mul_generic(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+			 u64 m0inv, size_t n);
+void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+		      u64 m0inv, size_t n);
+
+/*
+ * The final step all of them share: t (n limbs plus a top limb t_hi of 0
+ * or 1) is below 2m; r = t - m when t >= m, else t.  r may alias t.
+ */
+static inline void bn_mont_final_sub(u64 *r, const u64 *t, u64 t_hi,
+				     const u64 *m, size_t n)
+{
+	u64 s[BN_MAX_LIMBS];
+	u64 borrow = bn_sub(s, t, m, n);
+	/*
+	 * t_hi - borrow is all ones exactly when t < m (no top limb and a
+	 * borrow); t_hi = 1 always comes with a borrow (t - m < R).
+	 */
+	u64 keep_t = t_hi - borrow;
+
+	bn_cmov(s, t, n, keep_t);
+	memcpy(r, s, n * 8);
+	memzero_explicit(s, n * 8);
+}
+
+/*
+ * Both CRT exponentiations at once with AVX-512 IFMA (bn_ifma.c): plain
+ * a below m in, plain a^e mod m out, e read to @ebits bits.  -EINVAL
+ * when the moduli are too large for it.
+ */
+int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
+		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
+		      const u64 *e1, const struct bn_mont *m1, size_t ebits);
+
+/* The same for a public exponent e >= 1 (variable time in e). */
+int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
+		       u64 e);
+
+/*
+ * Force a choice for tests: "generic", "mulx" or "ifma" (MULX products
+ * and IFMA for bn_exp_ct_x2); -EINVAL if not usable.
+ */
+int bn_set_impl(const char *name);
+
+#endif /* TLSX_BN_IMPL_H */
