@@ -37,8 +37,6 @@ ifneq ($(filter-out $(AEAD_SRCS) $(AEAD_SIMD),$(wildcard $(AEAD)/*.c)),)
 $(error $(filter-out $(AEAD_SRCS) $(AEAD_SIMD),$(wildcard $(AEAD)/*.c)) \
 	not listed in $(AEAD)/aead.mk)
 endif
-HAVE_FLAGS := $(foreach f,$(AEAD_SIMD),\
-	-DTLSX_HAVE_$(shell basename $(f) .c | tr a-z A-Z))
 # Handshake primitives (userspace only): the other families' sources.
 HS_SRCS := $(filter-out $(AEAD)/%,$(wildcard $(CRYPTO)/*/*.c))
 LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS)
@@ -129,11 +127,11 @@ $(LIB_ASAN): $(LIB_OBJS_ASAN)
 
 $(B)/obj/%.o: %.c | $(KSRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(B)/obj-asan/%.o: %.c | $(KSRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(SAN) -MMD -MP \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(SAN) -MMD -MP \
 		-c $< -o $@
 
 tests: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
@@ -161,23 +159,23 @@ vpath ct_%.c $(sort $(dir $(CT_SRCS)))
 
 $(B)/test/%: %.c $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
 		-MMD -MP $< $(LIB) $(TEST_LIBS) -o $@
 
 $(B)/test-asan/%: %.c $(LIB_ASAN) | $(KSRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
 		$(SAN) -MMD -MP $< $(LIB_ASAN) $(TEST_LIBS) -o $@
 
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -Itools/bench \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
 		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
 
 # The benchmark again, static, for the VM (its initramfs has no libc).
 $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) -Itools/bench \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
 		-static $(BENCH_SRCS) $(LIB) $(TEST_LIBS) -ldl -o $@
 
 # Selftests are static so the initramfs needs no libc.  A test that
@@ -188,7 +186,7 @@ SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(HAVE_FLAGS) $(CFLAGS_ALL) $(TEST_CFLAGS) \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
 		-Iselftests -static $< $(LIB) $(SELFTEST_LIBS_$*) -lpthread \
 		-o $@
 

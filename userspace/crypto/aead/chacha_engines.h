@@ -26,9 +26,7 @@
  *	registers during the same pass as the vector blocks, where it costs
  *	little (see chacha_x8_template.h).
  *
- * The build defines TLSX_HAVE_CHACHA_NAME (upper case) for every SIMD file
- * of aead.mk that exists; chachapoly.c refers to an engine only under that
- * macro.  The engines keep no state: the counter lives in struct
+ * The engines keep no state: the counter lives in struct
  * tlsx_chachapoly_state, so the dispatcher may switch engines between two
  * update calls.
  */

@@ -264,38 +264,26 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
  */
 CHACHAPOLY_ENGINE(generic, TLSX_IMPL_GENERIC, TLSX_CHACHA_FIRST_GENERIC,
 		  256);
-#ifdef TLSX_HAVE_CHACHA_SSSE3
 CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096);
 CHACHAPOLY_ENGINE(ssse3_vex, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096);
-#endif
-#ifdef TLSX_HAVE_CHACHA_AVX2
 CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096);
-#endif
-#ifdef TLSX_HAVE_CHACHA_AVX512
 CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512,
 		  4096);
-#endif
 
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl)
 {
 	switch (impl) {
 	case TLSX_IMPL_GENERIC:
 		return &chachapoly_generic_ops;
-#ifdef TLSX_HAVE_CHACHA_SSSE3
 	case TLSX_IMPL_SSE:
 		/* VEX encoding whenever AVX is there: see chacha_ssse3.c */
 		if (tlsx_cpu_features()->avx)
 			return &chachapoly_ssse3_vex_ops;
 		return &chachapoly_ssse3_ops;
-#endif
-#ifdef TLSX_HAVE_CHACHA_AVX2
 	case TLSX_IMPL_AVX2:
 		return &chachapoly_avx2_ops;
-#endif
-#ifdef TLSX_HAVE_CHACHA_AVX512
 	case TLSX_IMPL_AVX512:
 		return &chachapoly_avx512_ops;
-#endif
 	default:
 		return NULL;
 	}

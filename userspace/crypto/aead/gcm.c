@@ -25,21 +25,15 @@ int tlsx_gcm_setkey(struct tlsx_aead_key *k, const u8 *key, size_t key_len,
 	switch (impl) {
 	case TLSX_IMPL_GENERIC:
 		break;
-#ifdef TLSX_HAVE_GCM_AESNI
 	case TLSX_IMPL_SSE:
 		precompute = tlsx_gcm_precompute_aesni;
 		break;
-#endif
-#ifdef TLSX_HAVE_GCM_VAES_AVX2
 	case TLSX_IMPL_AVX2:
 		precompute = tlsx_gcm_precompute_vaes_avx2;
 		break;
-#endif
-#ifdef TLSX_HAVE_GCM_AVX512
 	case TLSX_IMPL_AVX512:
 		precompute = tlsx_gcm_precompute_avx512;
 		break;
-#endif
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -58,26 +52,18 @@ const struct tlsx_aead_ops *tlsx_gcm_ops(enum tlsx_aead_impl impl)
 	switch (impl) {
 	case TLSX_IMPL_GENERIC:
 		return &tlsx_gcm_generic_ops;
-#ifdef TLSX_HAVE_GCM_AESNI
 	case TLSX_IMPL_SSE:
 		/*
 		 * The 128-bit engine in VEX encoding where the CPU has AVX:
 		 * fewer instructions (no register copies) on the same keys.
 		 */
-#ifdef TLSX_HAVE_GCM_AESNI_AVX
 		if (tlsx_cpu_features()->avx)
 			return &tlsx_gcm_aesni_avx_ops;
-#endif
 		return &tlsx_gcm_aesni_ops;
-#endif
-#ifdef TLSX_HAVE_GCM_VAES_AVX2
 	case TLSX_IMPL_AVX2:
 		return &tlsx_gcm_vaes_avx2_ops;
-#endif
-#ifdef TLSX_HAVE_GCM_AVX512
 	case TLSX_IMPL_AVX512:
 		return &tlsx_gcm_avx512_ops;
-#endif
 	default:
 		return NULL;
 	}

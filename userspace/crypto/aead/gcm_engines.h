@@ -15,9 +15,6 @@
  *   const struct tlsx_aead_ops tlsx_gcm_NAME_ops;
  *	The engine (data only).
  *
- * The build defines TLSX_HAVE_GCM_NAME (upper case) for every SIMD file
- * of aead.mk that exists; gcm.c refers to an engine only under that macro.
- *
  * All engines share the layout of struct tlsx_gcm_state (see gcm.h): the
  * GHASH accumulator in the spec's byte order and the next counter as a
  * number, so the dispatcher may switch engines between two update calls

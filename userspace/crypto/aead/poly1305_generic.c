@@ -11,9 +11,7 @@
  *
  * Runs of at least POLY1305_*_MIN_BLOCKS whole blocks go to the vector
  * engine chosen at init when the caller asked for one: below that the
- * scalar code wins, counting the powers of r the vector code needs.  A
- * vector engine is used only where the build has it (the build defines
- * TLSX_HAVE_POLY1305_AVX2 / _AVX512 for the SIMD files it compiles).
+ * scalar code wins, counting the powers of r the vector code needs.
  */
 #include "aead/aead.h"
 #include "aead/poly1305_impl.h"
@@ -61,16 +59,12 @@ void tlsx_poly1305_init(struct tlsx_poly1305_state *st, const u8 key[32],
 	if (impl != TLSX_IMPL_AVX2 && impl != TLSX_IMPL_AVX512)
 		return;
 	cpu = tlsx_cpu_features();
-#ifdef TLSX_HAVE_POLY1305_AVX512
 	if (impl == TLSX_IMPL_AVX512 && cpu->avx512ifma && cpu->zmm_ok) {
 		st->engine = POLY1305_ENGINE_IFMA;
 		return;
 	}
-#endif
-#ifdef TLSX_HAVE_POLY1305_AVX2
 	if (cpu->avx2)
 		st->engine = POLY1305_ENGINE_AVX2;
-#endif
 }
 
 /* Bring the accumulator back from a vector engine's lanes into st->h. */
@@ -78,14 +72,10 @@ static void poly1305_fold(struct tlsx_poly1305_state *st)
 {
 	if (!st->simd_lanes)
 		return;
-#ifdef TLSX_HAVE_POLY1305_AVX512
 	if (st->engine == POLY1305_ENGINE_IFMA)
 		tlsx_poly1305_fold_ifma(st);
-#endif
-#ifdef TLSX_HAVE_POLY1305_AVX2
 	if (st->engine == POLY1305_ENGINE_AVX2)
 		tlsx_poly1305_fold_avx2(st);
-#endif
 }
 
 /* Absorb @nblocks whole blocks, with a vector engine if they are many. */
@@ -107,14 +97,10 @@ static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
 	else
 		nblocks_min = POLY1305_AVX2_MIN_BLOCKS;
 
-#ifdef TLSX_HAVE_POLY1305_AVX512
 	if (st->engine == POLY1305_ENGINE_IFMA && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_ifma(st, p, nblocks);
-#endif
-#ifdef TLSX_HAVE_POLY1305_AVX2
 	if (st->engine == POLY1305_ENGINE_AVX2 && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_avx2(st, p, nblocks);
-#endif
 	if (done < nblocks) {
 		poly1305_fold(st);
 		tlsx_poly1305_blocks_scalar(st->h, st->r,

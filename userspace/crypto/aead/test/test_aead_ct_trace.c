@@ -73,18 +73,12 @@ static size_t len_at(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl,
 static void (*gcm_precompute(enum tlsx_aead_impl impl))(struct tlsx_gcm_key *g)
 {
 	switch (impl) {
-#ifdef TLSX_HAVE_GCM_AESNI
 	case TLSX_IMPL_SSE:
 		return tlsx_gcm_precompute_aesni;
-#endif
-#ifdef TLSX_HAVE_GCM_VAES_AVX2
 	case TLSX_IMPL_AVX2:
 		return tlsx_gcm_precompute_vaes_avx2;
-#endif
-#ifdef TLSX_HAVE_GCM_AVX512
 	case TLSX_IMPL_AVX512:
 		return tlsx_gcm_precompute_avx512;
-#endif
 	default:
 		return NULL;
 	}

@@ -35,20 +35,14 @@ static bool has_avx512(const struct tlsx_cpu *cpu)
 }
 
 static const struct engine engines[] = {
-#ifdef TLSX_HAVE_CHACHA_SSSE3
 	{ "ssse3", tlsx_chacha20_xor_ssse3, tlsx_chacha20_xor0_ssse3,
 	  TLSX_CHACHA_FIRST_SSSE3, has_ssse3 },
 	{ "ssse3_vex", tlsx_chacha20_xor_ssse3_vex,
 	  tlsx_chacha20_xor0_ssse3_vex, TLSX_CHACHA_FIRST_SSSE3, has_avx },
-#endif
-#ifdef TLSX_HAVE_CHACHA_AVX2
 	{ "avx2", tlsx_chacha20_xor_avx2, tlsx_chacha20_xor0_avx2,
 	  TLSX_CHACHA_FIRST_AVX2, has_avx2 },
-#endif
-#ifdef TLSX_HAVE_CHACHA_AVX512
 	{ "avx512", tlsx_chacha20_xor_avx512, tlsx_chacha20_xor0_avx512,
 	  TLSX_CHACHA_FIRST_AVX512, has_avx512 },
-#endif
 };
 
 #define MAXLEN 20000
