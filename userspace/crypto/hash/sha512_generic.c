@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sha512_generic.c - the portable SHA-512 compression function (FIPS
+ * 180-4 section 6.4.2) and the round constants, which the SIMD block
+ * functions add to their schedule words too.
+ *
+ * No branch on or index by message bytes: constant-time.
+ */
+#include "aead/platform.h"
+#include "hash/sha2_impl.h"
+
+/*
+ * First 64 bits of the fractional parts of the cube roots of the first
+ * 80 primes (FIPS 180-4 section 4.2.3).  Not static: the AVX2 code adds
+ * them to its schedule words too.
+ */
+const u64 tlsx_sha512_k[80] = {
+	0x428a2f98d728ae22, 0x7137449123ef65cd,
+	0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
+	0x3956c25bf348b538, 0x59f111f1b605d019,
+	0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
+	0xd807aa98a3030242, 0x12835b0145706fbe,
+	0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
+	0x72be5d74f27b896f, 0x80deb1fe3b1696b1,
+	0x9bdc06a725c71235, 0xc19bf174cf692694,
+	0xe49b69c19ef14ad2, 0xefbe4786384f25e3,
+	0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
+	0x2de92c6f592b0275, 0x4a7484aa6ea6e483,
+	0x5cb0a9dcbd41fbd4, 0x76f988da831153b5,
+	0x983e5152ee66dfab, 0xa831c66d2db43210,
+	0xb00327c898fb213f, 0xbf597fc7beef0ee4,
+	0xc6e00bf33da88fc2, 0xd5a79147930aa725,
+	0x06ca6351e003826f, 0x142929670a0e6e70,
+	0x27b70a8546d22ffc, 0x2e1b21385c26c926,
+	0x4d2c6dfc5ac42aed, 0x53380d139d95b3df,
+	0x650a73548baf63de, 0x766a0abb3c77b2a8,
+	0x81c2c92e47edaee6, 0x92722c851482353b,
+	0xa2bfe8a14cf10364, 0xa81a664bbc423001,
+	0xc24b8b70d0f89791, 0xc76c51a30654be30,
+	0xd192e819d6ef5218, 0xd69906245565a910,
+	0xf40e35855771202a, 0x106aa07032bbd1b8,
+	0x19a4c116b8d2d0c8, 0x1e376c085141ab53,
+	0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8,
+	0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb,
+	0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3,
+	0x748f82ee5defb2fc, 0x78a5636f43172f60,
+	0x84c87814a1f0ab72, 0x8cc702081a6439ec,
+	0x90befffa23631e28, 0xa4506cebde82bde9,
+	0xbef9a3f7b2c67915, 0xc67178f2e372532b,
+	0xca273eceea26619c, 0xd186b8c721c0c207,
+	0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178,
+	0x06f067aa72176fba, 0x0a637dc5a2c898a6,
+	0x113f9804bef90dae, 0x1b710b35131c471b,
+	0x28db77f523047d84, 0x32caab7b40c72493,
+	0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c,
+	0x4cc5d4becb3e42b6, 0x597f299cfc657e2a,
+	0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
+};
+
+static __always_inline u64 ror64(u64 x, unsigned int n)
+{
+	return (x >> n) | (x << (64 - n));
+}
+
+/* The functions of FIPS 180-4 section 4.1.3. */
+static __always_inline u64 bsig0(u64 x)
+{
+	return ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39);
+}
+
+static __always_inline u64 bsig1(u64 x)
+{
+	return ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41);
+}
+
+static __always_inline u64 ssig0(u64 x)
+{
+	return ror64(x, 1) ^ ror64(x, 8) ^ (x >> 7);
+}
+
+static __always_inline u64 ssig1(u64 x)
+{
+	return ror64(x, 19) ^ ror64(x, 61) ^ (x >> 6);
+}
+
+/* Ch: z ^ (x & (y ^ z)) selects y where x is 1, z where x is 0. */
+static __always_inline u64 ch(u64 x, u64 y, u64 z)
+{
+	return z ^ (x & (y ^ z));
+}
+
+/* Maj: the bitwise majority of x, y, z. */
+static __always_inline u64 maj(u64 x, u64 y, u64 z)
+{
+	return (x & y) | (z & (x | y));
+}
+
+/*
+ * One round with the words renamed instead of moved: the caller rotates
+ * the argument list by one each round.
+ */
+#define SHA512_ROUND(a, b, c, d, e, f, g, h, i)				\
+	do {								\
+		u64 t1 = h + bsig1(e) + ch(e, f, g) + tlsx_sha512_k[i] + \
+			 w[(i) & 15];					\
+		u64 t2 = bsig0(a) + maj(a, b, c);			\
+		d += t1;						\
+		h = t1 + t2;						\
+	} while (0)
+
+void tlsx_sha512_blocks_generic(u64 st[8], const u8 *p, size_t nblocks)
+{
+	u64 w[16], a, b, c, d, e, f, g, h;
+	int i, j;
+
+	while (nblocks--) {
+		for (i = 0; i < 16; i++)
+			w[i] = get_unaligned_be64(p + 8 * i);
+		a = st[0];
+		b = st[1];
+		c = st[2];
+		d = st[3];
+		e = st[4];
+		f = st[5];
+		g = st[6];
+		h = st[7];
+		for (i = 0; i < 80; i += 8) {
+			/*
+			 * W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]
+			 * for t >= 16, in a ring of 16 where W[t]'s slot held
+			 * W[t-16]; eight words ahead of the rounds.
+			 */
+			for (j = i; i >= 16 && j < i + 8; j++)
+				w[j & 15] += ssig1(w[(j - 2) & 15]) +
+					     w[(j - 7) & 15] +
+					     ssig0(w[(j - 15) & 15]);
+			SHA512_ROUND(a, b, c, d, e, f, g, h, i + 0);
+			SHA512_ROUND(h, a, b, c, d, e, f, g, i + 1);
+			SHA512_ROUND(g, h, a, b, c, d, e, f, i + 2);
+			SHA512_ROUND(f, g, h, a, b, c, d, e, i + 3);
+			SHA512_ROUND(e, f, g, h, a, b, c, d, i + 4);
+			SHA512_ROUND(d, e, f, g, h, a, b, c, i + 5);
+			SHA512_ROUND(c, d, e, f, g, h, a, b, i + 6);
+			SHA512_ROUND(b, c, d, e, f, g, h, a, i + 7);
+		}
+		st[0] += a;
+		st[1] += b;
+		st[2] += c;
+		st[3] += d;
+		st[4] += e;
+		st[5] += f;
+		st[6] += g;
+		st[7] += h;
+		p += SHA512_BLOCK_SIZE;
+	}
+	memzero_explicit(w, sizeof(w));
+}
