@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bignum.c - the integer arithmetic under RSA: limb helpers, Montgomery
- * set-up, reduction into Montgomery form and the exponentiations.  The
- * Montgomery multiplication itself is in bn_mont_generic.c (portable) and
- * bn_mont_mulx.c (BMI2+ADX), the pairs of exponentiations RSA's CRT runs
- * in bn_ifma.c (AVX-512 IFMA), the inversion in bn_inv.c; the choice is
- * made once at run time.
+ * bignum.c - the Montgomery arithmetic under RSA: the multiplication,
+ * dispatched, set-up, reduction into Montgomery form and the
+ * exponentiations.  The layers point one way: bn_limbs.c (limb helpers)
+ * under the multiplications of bn_mont_generic.c (portable) and
+ * bn_mont_mulx.c (BMI2+ADX), under this file, under bn_ifma.c (AVX-512
+ * IFMA) and bn_exp_x2.c (RSA's CRT pairs); the inversion is in bn_inv.c.
+ * The choice of code is made once at run time.
  *
  * Constant time: loops run over limb counts and exponent bit counts,
  * which are public; values only ever flow through arithmetic and masks.
@@ -14,123 +15,6 @@
 
 #include "rsa/bignum.h"
 #include "rsa/bn_impl.h"
-
-u64 bn_add(u64 *r, const u64 *a, const u64 *b, size_t n)
-{
-	u64 c = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned __int128 s = (unsigned __int128)a[i] + b[i] + c;
-
-		r[i] = (u64)s;
-		c = (u64)(s >> 64);
-	}
-	return c;
-}
-
-u64 bn_sub(u64 *r, const u64 *a, const u64 *b, size_t n)
-{
-	u64 borrow = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned __int128 d = (unsigned __int128)a[i] - b[i] - borrow;
-
-		r[i] = (u64)d;
-		/* The high half is all ones after a wrap-around. */
-		borrow = (u64)(d >> 64) & 1;
-	}
-	return borrow;
-}
-
-void bn_cmov(u64 *r, const u64 *a, size_t n, u64 mask)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		r[i] ^= (r[i] ^ a[i]) & mask;
-}
-
-u64 bn_lt_mask(const u64 *a, const u64 *b, size_t n)
-{
-	u64 borrow = 0;
-	size_t i;
-
-	/* The borrow out of a - b, without keeping the difference. */
-	for (i = 0; i < n; i++) {
-		unsigned __int128 d = (unsigned __int128)a[i] - b[i] - borrow;
-
-		borrow = (u64)(d >> 64) & 1;
-	}
-	return 0 - borrow;
-}
-
-u64 bn_is_zero_mask(const u64 *a, size_t n)
-{
-	u64 acc = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		acc |= a[i];
-	/* acc | -acc has its top bit set exactly when acc != 0. */
-	return ((acc | (0 - acc)) >> 63) - 1;
-}
-
-u64 bn_eq_mask(const u64 *a, const u64 *b, size_t n)
-{
-	u64 acc = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		acc |= a[i] ^ b[i];
-	return ((acc | (0 - acc)) >> 63) - 1;
-}
-
-void bn_mul(u64 *r, const u64 *a, size_t na, const u64 *b, size_t nb)
-{
-	size_t i, j;
-
-	memset(r, 0, (na + nb) * 8);
-	for (i = 0; i < nb; i++) {
-		u64 c = 0;
-
-		for (j = 0; j < na; j++) {
-			unsigned __int128 t = (unsigned __int128)a[j] * b[i] +
-					      r[i + j] + c;
-
-			r[i + j] = (u64)t;
-			c = (u64)(t >> 64);
-		}
-		r[i + na] = c;
-	}
-}
-
-int bn_from_be(u64 *r, size_t n, const u8 *in, size_t len)
-{
-	size_t i;
-
-	/* Extra leading bytes must be zero; their count is public. */
-	while (len > n * 8) {
-		if (*in)
-			return -EINVAL;
-		in++;
-		len--;
-	}
-	memset(r, 0, n * 8);
-	for (i = 0; i < len; i++)
-		r[i / 8] |= (u64)in[len - 1 - i] << (8 * (i % 8));
-	return 0;
-}
-
-void bn_to_be(u8 *out, size_t len, const u64 *a, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		out[len - 1 - i] = i / 8 < n ? (u8)(a[i / 8] >> (8 * (i % 8)))
-					     : 0;
-}
 
 /* --- Montgomery multiplication, dispatched ---------------------------- */
 
@@ -176,6 +60,13 @@ static void bn_choose_impl(void)
 		return;
 	if (bn_set_impl("ifma") && bn_set_impl("mulx"))
 		bn_set_impl("generic");
+}
+
+bool bn_ifma_chosen(void)
+{
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	return bn_use_ifma;
 }
 
 const char *bn_impl(void)
@@ -497,48 +388,4 @@ void bn_mont_exp_pub(u64 *r, const u64 *a, u64 e, const struct bn_mont *mt)
 	}
 	memcpy(r, acc, mt->n * 8);
 	memzero_explicit(acc, sizeof(acc));
-}
-
-void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
-		  const struct bn_mont *m0, u64 *r1, const u64 *a1,
-		  const u64 *e1, const struct bn_mont *m1, size_t ebits)
-{
-	u64 x[BN_MAX_LIMBS];
-
-	if (unlikely(!bn_mont_mul_impl))
-		bn_choose_impl();
-	if (bn_use_ifma && !bn_exp_ct_x2_ifma(r0, a0, e0, m0, r1, a1, e1, m1,
-					      ebits))
-		return;
-	bn_mont_to_reduce(x, a0, m0->n, m0);
-	bn_mont_exp_ct(x, x, e0, ebits, m0);
-	bn_mont_from(r0, x, m0);
-	bn_mont_to_reduce(x, a1, m1->n, m1);
-	bn_mont_exp_ct(x, x, e1, ebits, m1);
-	bn_mont_from(r1, x, m1);
-	memzero_explicit(x, sizeof(x));
-}
-
-void bn_exp_pub_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
-		   u64 *r1, const u64 *a1, const struct bn_mont *m1, u64 e)
-{
-	u64 x[BN_MAX_LIMBS];
-
-	if (unlikely(!bn_mont_mul_impl))
-		bn_choose_impl();
-	if (bn_use_ifma && !bn_exp_pub_x2_ifma(r0, a0, m0, r1, a1, m1, e))
-		return;
-	bn_mont_to_reduce(x, a0, m0->n, m0);
-	bn_mont_exp_pub(x, x, e, m0);
-	bn_mont_from(r0, x, m0);
-	/* The same operation twice (a caller with one to do): copy it. */
-	if (a1 == a0 && m1 == m0) {
-		memcpy(r1, r0, m0->n * 8);
-		memzero_explicit(x, sizeof(x));
-		return;
-	}
-	bn_mont_to_reduce(x, a1, m1->n, m1);
-	bn_mont_exp_pub(x, x, e, m1);
-	bn_mont_from(r1, x, m1);
-	memzero_explicit(x, sizeof(x));
 }

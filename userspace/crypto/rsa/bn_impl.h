@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bn_impl.h - the Montgomery multiplications bignum.c dispatches over.
- * Internal to bignum.c and its tests.
+ * bn_impl.h - inside the integer code: the Montgomery multiplications
+ * bignum.c dispatches over, the IFMA pairs and the choice between them.
+ * Internal to rsa/ and its tests.
  *
  * Each computes r = a b / R mod m for a b < m R, with r < m, in time
  * that depends on n only; r may alias a or b.
@@ -49,6 +50,12 @@ int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
 		       u64 e);
+
+/*
+ * Whether bn_exp_ct_x2() and bn_exp_pub_x2() go to IFMA (the choice made
+ * once, or forced).
+ */
+bool bn_ifma_chosen(void);
 
 /*
  * Force a choice for tests: "generic", "mulx" or "ifma" (MULX products
