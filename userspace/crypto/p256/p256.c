@@ -2,63 +2,24 @@
 /*
  * p256.c - the P-256 API of p256.h except signing (p256_sign.c): key and
  * point checks, key generation, ECDH, ECDSA verification, and the choice
- * of the field implementation.
+ * of curve operations (p256_impl.c holds the choice itself).
  *
  * Points are accepted only in the uncompressed SEC 1 form (0x04 || X ||
  * Y): TLS 1.3 allows no other, so compressed and hybrid encodings are
  * refused.
  */
-#include <stdlib.h>
-
 #include "p256/p256.h"
 #include "p256/p256_field.h"
 #include "p256/p256_internal.h"
 #include "rand/random.h"
 
-/* --- which field implementation ------------------------------------- */
-
-static const struct p256_curve_ops *p256_curve_choice;
-
-bool p256_curve_adx_usable(void)
-{
-	const struct tlsx_cpu *c = tlsx_cpu_features();
-
-	return c->bmi2 && c->adx && c->avx2;
-}
-
 /*
- * The MULX/ADX code when the CPU has it, unless TLSX_P256_IMPL=generic
- * (for valgrind runs and comparisons).  The choice is made once; racing
- * first callers compute the same answer.
+ * The curve operations of the implementation p256_impl.c chose: the
+ * MULX/ADX code when the CPU has it, unless told otherwise.
  */
 const struct p256_curve_ops *p256_curve(void)
 {
-	const struct p256_curve_ops *c;
-	const char *env;
-
-	c = __atomic_load_n(&p256_curve_choice, __ATOMIC_ACQUIRE);
-	if (likely(c))
-		return c;
-	env = getenv("TLSX_P256_IMPL");
-	c = &p256_curve_generic;
-	if (p256_curve_adx_usable() && !(env && !strcmp(env, "generic")))
-		c = &p256_curve_adx;
-	__atomic_store_n(&p256_curve_choice, c, __ATOMIC_RELEASE);
-	return c;
-}
-
-int p256_curve_force(const char *name)
-{
-	const struct p256_curve_ops *c;
-
-	if (!strcmp(name, "generic"))
-		c = &p256_curve_generic;
-	else if (!strcmp(name, "adx") && p256_curve_adx_usable())
-		c = &p256_curve_adx;
-	else
-		return -ENOTSUP;
-	__atomic_store_n(&p256_curve_choice, c, __ATOMIC_RELEASE);
-	return 0;
+	return p256_use_adx() ? &p256_curve_adx : &p256_curve_generic;
 }
 
 /* --- checks ---------------------------------------------------------- */

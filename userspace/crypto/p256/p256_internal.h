@@ -83,8 +83,14 @@ struct p256_curve_ops {
 extern const struct p256_curve_ops p256_curve_generic;
 extern const struct p256_curve_ops p256_curve_adx;
 
-/* The implementation in use (chosen once from the CPU's features). */
+/* The curve operations in use (p256.c, after p256_use_adx()). */
 const struct p256_curve_ops *p256_curve(void);
+
+/*
+ * p256_impl.c: whether the MULX/ADX field and scalar code runs (chosen
+ * once from the CPU's features and TLSX_P256_IMPL).
+ */
+bool p256_use_adx(void);
 /*
  * For the tests: use the implementation called @name ("generic", "adx")
  * from now on; -ENOTSUP when this CPU cannot run it.

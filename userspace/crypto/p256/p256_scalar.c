@@ -475,15 +475,9 @@ void p256_sc_sqr_generic(u64 r[4], const u64 a[4])
 	p256_sc_mul_generic(r, a, a);
 }
 
-/* The MULX/ADX code runs exactly when the curve code chosen does. */
-static bool sc_use_adx(void)
-{
-	return p256_curve() == &p256_curve_adx;
-}
-
 void p256_sc_mul(u64 r[4], const u64 a[4], const u64 b[4])
 {
-	if (sc_use_adx())
+	if (p256_use_adx())
 		p256_sc_mul_adx(r, a, b);
 	else
 		p256_sc_mul_generic(r, a, b);
@@ -547,7 +541,7 @@ void p256_sc_inv_mont(u64 r[4], const u64 a[4])
 	u64 odd[8][4], a2[4], x2[4], x4[4], x8[4], x16[4], x32[4], t[4];
 	int i, l, k, w;
 
-	if (sc_use_adx()) {
+	if (p256_use_adx()) {
 		o.mul = p256_sc_mul_adx;
 		o.sqr = p256_sc_sqr_adx;
 	} else {

@@ -11,8 +11,9 @@
  * recoding, the table scans, the masked point additions, both
  * inversions, the scalar arithmetic.  What the code is allowed to reveal
  * goes through p256_declassify(), which this program defines to mark it
- * defined (hence it compiles p256.c and p256_sign.c itself): whether a
- * key or nonce candidate is in [1, n-1] and whether r or s is zero.
+ * defined (hence it compiles p256.c and p256_sign.c itself, and
+ * p256_impl.c to set the choice of code): whether a key or nonce
+ * candidate is in [1, n-1] and whether r or s is zero.
  * Outputs are marked defined after each call, then compared with
  * OpenSSL.
  *
@@ -33,6 +34,7 @@
 
 #define p256_declassify(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 #include "p256/p256.c"
+#include "p256/p256_impl.c"
 #include "p256/p256_sign.c"
 
 
@@ -85,16 +87,16 @@ FIXTURE(ct) {
 };
 
 FIXTURE_VARIANT(ct) {
-	const struct p256_curve_ops *impl;
+	enum p256_impl impl;
 	bool needs_cpu;		/* MULX/ADX/AVX2 on the host */
 };
 
 FIXTURE_VARIANT_ADD(ct, generic) {
-	.impl = &p256_curve_generic,
+	.impl = P256_GENERIC,
 };
 
 FIXTURE_VARIANT_ADD(ct, adx) {
-	.impl = &p256_curve_adx,
+	.impl = P256_ADX,
 	.needs_cpu = true,
 };
 
@@ -107,7 +109,7 @@ FIXTURE_SETUP(ct)
 	/* under valgrind CPUID hides ADX: ask for BMI2 and AVX2 only */
 	if (variant->needs_cpu && !(c->bmi2 && c->avx2))
 		SKIP(return, "no BMI2/AVX2 on this CPU");
-	p256_curve_choice = variant->impl;
+	p256_choice = variant->impl;
 }
 
 FIXTURE_TEARDOWN(ct)
