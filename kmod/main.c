@@ -11,10 +11,11 @@
  * socket; nothing here takes or drops module references itself.
  *
  * The socket's struct proto and struct proto_ops are switched, never
- * patched: for each address family there is a table of copies of the TCP
- * ones, one per combination of {TX off, on} x {RX off, on}, as kTLS builds
- * them.  The IPv6 table is built when the first IPv6 socket attaches, so
- * the module does not depend on the ipv6 module.
+ * patched: for each address family there is a table (proto.c) of copies
+ * of the TCP ones, one per combination of {TX off, on} x {RX off, on},
+ * as kTLS builds them; this file fills them with its entry points.  The
+ * IPv6 table is built when the first IPv6 socket attaches, so the module
+ * does not depend on the ipv6 module.
  */
 #include <linux/inet_diag.h>
 #include <linux/module.h>
@@ -25,34 +26,13 @@
 #include "tlsx.h"
 #include "tlsx_aead.h"
 
-enum { TLSX_V4, TLSX_V6, TLSX_NUM_FAMILIES };
-
-static struct proto tlsx_prots[TLSX_NUM_FAMILIES][2][2];
-/* Not const: copies of the const TCP ones, made at run time. */
-static struct proto_ops tlsx_proto_ops[TLSX_NUM_FAMILIES][2][2];
-/* The TCP proto each table was built from; its mutex serialises builds. */
-static const struct proto *tlsx_saved_prot[TLSX_NUM_FAMILIES];
+/* Serialises the builds of the tables in proto.c. */
 static DEFINE_MUTEX(tlsx_prot_mutex);
 
 static char tlsx_ulp_name[TCP_ULP_NAME_MAX] = "tlsx";
 module_param_string(ulp_name, tlsx_ulp_name, sizeof(tlsx_ulp_name), 0444);
 MODULE_PARM_DESC(ulp_name,
 		 "ULP name: \"tlsx\" (default) or \"tls\" (drop-in for the kernel's kTLS, which must not be loaded)");
-
-static int tlsx_family(const struct sock *sk)
-{
-	return sk->sk_family == AF_INET6 ? TLSX_V6 : TLSX_V4;
-}
-
-void tlsx_update_sk_prot(struct sock *sk, struct tlsx_context *ctx)
-{
-	int f = tlsx_family(sk);
-	int tx = ctx->crypto_tx != NULL;
-	int rx = ctx->crypto_rx != NULL;
-
-	WRITE_ONCE(sk->sk_prot, &tlsx_prots[f][tx][rx]);
-	WRITE_ONCE(sk->sk_socket->ops, &tlsx_proto_ops[f][tx][rx]);
-}
 
 /* kTLS refuses disconnect (connect(AF_UNSPEC)) with a ULP attached. */
 static int tlsx_disconnect(struct sock *sk, int flags)
@@ -207,17 +187,17 @@ static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b
 static void tlsx_build_proto(struct sock *sk)
 {
 	struct proto *prot = READ_ONCE(sk->sk_prot);
-	int f = tlsx_family(sk);
+	struct tlsx_protos *t = tlsx_protos_of(sk);
 
 	/* Acquire: pairs with the release below; the table is complete. */
-	if (likely(prot == smp_load_acquire(&tlsx_saved_prot[f])))
+	if (likely(prot == smp_load_acquire(&t->base)))
 		return;
 	mutex_lock(&tlsx_prot_mutex);
-	if (prot != tlsx_saved_prot[f]) {
-		tlsx_build_protos(tlsx_prots[f], prot);
-		tlsx_build_ops(tlsx_proto_ops[f], sk->sk_socket->ops);
+	if (prot != t->base) {
+		tlsx_build_protos(t->prot, prot);
+		tlsx_build_ops(t->ops, sk->sk_socket->ops);
 		/* Release: the table is written before it is announced. */
-		smp_store_release(&tlsx_saved_prot[f], prot);
+		smp_store_release(&t->base, prot);
 	}
 	mutex_unlock(&tlsx_prot_mutex);
 }

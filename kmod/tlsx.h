@@ -158,7 +158,22 @@ static inline struct tlsx_context *tlsx_get_ctx(const struct sock *sk)
 	return (__force void *)rcu_access_pointer(inet_csk(sk)->icsk_ulp_data);
 }
 
-/* main.c: switch the socket's ops to match which directions are set. */
+/*
+ * proto.c: the tables of ops a tlsx socket switches between, per address
+ * family, indexed [TX on][RX on].  Not const: copies of TCP's, filled by
+ * main.c (which owns the entry points they hold) when @base, the TCP
+ * proto they were copied from, is not the socket's.
+ */
+enum { TLSX_V4, TLSX_V6, TLSX_NUM_FAMILIES };
+
+struct tlsx_protos {
+	struct proto prot[2][2];
+	struct proto_ops ops[2][2];
+	const struct proto *base;
+};
+
+struct tlsx_protos *tlsx_protos_of(const struct sock *sk);
+/* Switch the socket's ops to match which directions are set. */
 void tlsx_update_sk_prot(struct sock *sk, struct tlsx_context *ctx);
 
 /*
