@@ -129,9 +129,10 @@ static void bn_mod_double(u64 *x, const u64 *m, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		unsigned __int128 s;
 		u64 v = (x[i] << 1) | c;
-		unsigned __int128 s = (unsigned __int128)v - m[i] - borrow;
 
+		s = (unsigned __int128)v - m[i] - borrow;
 		c = x[i] >> 63;
 		x[i] = v;
 		d[i] = (u64)s;
