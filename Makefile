@@ -102,6 +102,7 @@ help:
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
+	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
@@ -216,9 +217,20 @@ test-vm: $(MODULE) $(SELFTESTS)
 
 test:
 	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum
+	@$(MAKE) --no-print-directory check-deps || true
 	@$(MAKE) --no-print-directory test-unit || true
 	@$(MAKE) --no-print-directory test-vm || true
-	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum
+	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum \
+		$(B)/results/deps.sum
+
+# Every program the Makefile, .ci/run and tools/ run comes from a package
+# tools/deps installs or from Debian's essential/required set (one test
+# per program; tools/check-deps).
+.PHONY: check-deps
+check-deps:
+	@mkdir -p $(B)/results
+	@rm -f $(B)/results/deps.sum
+	@tools/run-tests --summary $(B)/results/deps.sum tools/check-deps
 
 # --- long runs, not in CI ---------------------------------------------
 # The kernel's own tls.c selftest against tls and tlsx (ULP=tls or
