@@ -198,9 +198,10 @@ void tlsx_write_space(struct sock *sk);	/* sk_write_space callback */
  * shutdown(SHUT_WR or SHUT_RDWR), socket locked, before TCP queues its
  * FIN (sk_shutdown is not yet set): close the open record and push what
  * is pending, waiting for send buffer space up to *@timeo (0 for a
- * non-blocking socket) for records of blocking sends.  Return: true when nothing is left, so the FIN may go
- * now; false when records are still pending: TX then takes no more data
- * and sends the FIN itself once they are out.
+ * non-blocking socket) for records of blocking sends.  Return: true when
+ * nothing is left, so the FIN may go now; false when records are still
+ * pending: TX then takes no more data and sends the FIN itself once they
+ * are out.
  */
 bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo);
 /*

@@ -981,8 +981,11 @@ bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
  * so both limits are lifted for this push and restored.  The records'
  * memory is charged to the socket already; TCP's memory accounting still
  * applies (under pressure it refuses, and the rest is dropped).  The
- * socket lock is held and MSG_DONTWAIT never releases it, so TCP's input
- * path (backlogged meanwhile) never sees the lifted limits.
+ * socket lock is held and MSG_DONTWAIT never sleeps, so the only other
+ * reader is TCP's input, run from the backlog inside tcp_sendmsg_locked()
+ * (sk_flush_backlog()): it may grow sk_sndbuf or wake writers (there
+ * are none, and TX schedules no work once closing); the values are put
+ * back afterwards either way.
  */
 static void tlsx_push_on_close(struct sock *sk, struct tlsx_tx *tx)
 {
