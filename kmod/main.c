@@ -52,14 +52,14 @@ static void tlsx_close(struct sock *sk, long timeout)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct tlsx_context *ctx = tlsx_get_ctx(sk);
-	long timeo = sock_sndtimeo(sk, 0);
 	bool tx, rx;
 
 	lock_sock(sk);
 	tx = ctx->crypto_tx;
 	rx = ctx->crypto_rx;
+	/* Never waits for the peer, unlike kTLS 6.12 (see tx.c). */
 	if (tx)
-		tlsx_tx_flush_on_close(sk, &timeo);
+		tlsx_tx_flush_on_close(sk);
 	if (rx)
 		tlsx_rx_stop(sk, ctx);
 
@@ -114,7 +114,9 @@ static int tlsx_sock_shutdown(struct socket *sock, int how)
 {
 	struct sock *sk = sock->sk;
 	struct tlsx_context *ctx = tlsx_get_ctx(sk);
-	long timeo = sock_sndtimeo(sk, 0);
+	/* A non-blocking socket's shutdown does not wait either. */
+	long timeo = sock_sndtimeo(sk, sock->file &&
+				   (sock->file->f_flags & O_NONBLOCK));
 	bool fin_now = true;
 
 	/* SHUT_WR and SHUT_RDWR; anything else is TCP's to refuse. */

@@ -381,7 +381,11 @@ static int tlsx_get_conf(struct sock *sk, char __user *optval,
 
 	if (get_user(len, optlen))
 		return -EFAULT;
-	if (!optval || len < (int)sizeof(struct tls_crypto_info))
+	/*
+	 * Unsigned, as kTLS compares it with a sizeof: a negative length
+	 * is not "too short" (EBUSY before the keys, then no struct's).
+	 */
+	if (!optval || (unsigned int)len < sizeof(struct tls_crypto_info))
 		return -EINVAL;
 	if (!c)
 		return -EBUSY;
@@ -427,7 +431,8 @@ static int tlsx_get_no_pad(struct sock *sk, char __user *optval,
 		return -EINVAL;
 	if (get_user(len, optlen))
 		return -EFAULT;
-	if (len < (int)sizeof(val))
+	/* Unsigned, as kTLS: a negative length gets the int, and 4. */
+	if ((unsigned int)len < sizeof(val))
 		return -EINVAL;
 	if (!ctx->crypto_rx)
 		return -EINVAL;

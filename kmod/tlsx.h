@@ -203,18 +203,20 @@ void tlsx_tx_pages_debugfs(struct dentry *dir);	/* file tx_pages */
 void tlsx_read_sock_debugfs(struct dentry *dir);
 void tlsx_splice_eof(struct socket *sock);
 /*
- * close, socket locked: push what is pending (may sleep up to *@timeo)
- * and release what needs the socket lock (queued pages, memory charge).
+ * close, socket locked: hand what is pending to TCP without waiting
+ * (past the send buffer limit) and release what needs the socket lock
+ * (queued pages, memory charge).  Never sleeps on the peer.
  */
-void tlsx_tx_flush_on_close(struct sock *sk, long *timeo);
+void tlsx_tx_flush_on_close(struct sock *sk);
 void tlsx_write_space(struct sock *sk);	/* sk_write_space callback */
 /*
  * shutdown(SHUT_WR or SHUT_RDWR), socket locked, before TCP queues its
  * FIN (sk_shutdown is not yet set): close the open record and push what
- * is pending, waiting for send buffer space up to *@timeo for records of
- * blocking sends.  Return: true when nothing is left, so the FIN may go
- * now; false when records are still pending: TX then takes no more data
- * and sends the FIN itself once they are out.
+ * is pending, waiting for send buffer space up to *@timeo (0 for a
+ * non-blocking socket) for records of blocking sends.  Return: true when
+ * nothing is left, so the FIN may go now; false when records are still
+ * pending: TX then takes no more data and sends the FIN itself once they
+ * are out.
  */
 bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo);
 /*

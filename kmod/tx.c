@@ -107,7 +107,12 @@ struct tlsx_tx_rec {
 	unsigned int first;		/* mem[] before this are released */
 	unsigned int released;		/* bytes in those */
 	unsigned int sent;		/* bytes TCP took */
-	int flags;			/* MSG_* of the sendmsg that closed it */
+	/*
+	 * MSG_* of the send that opened it, then of the send that closed
+	 * it; a record closed by something else (rekey, shutdown, close)
+	 * keeps its opener's, without MSG_MORE.
+	 */
+	int flags;
 	/*
 	 * Scratch for sealing and copying, here rather than in struct
 	 * tlsx_tx: an idle socket then holds no more than kmalloc-1k.
@@ -471,9 +476,14 @@ static int tlsx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
 	return 0;
 }
 
+/* tlsx_close_open() @flags: keep those of the send that opened it. */
+#define TLSX_OPENER_FLAGS	(-1)
+
 /*
  * Seal the open record, if it holds text, as type @type and queue it for
- * TCP with @flags.  Return: 0 or -errno (the socket is then in error).
+ * TCP with @flags (those of the send closing it), or TLSX_OPENER_FLAGS
+ * when no send closes it.  Return: 0 or -errno (the socket is then in
+ * error).
  */
 static int tlsx_close_open(struct sock *sk, struct tlsx_tx *tx, u8 type,
 			   int flags)
@@ -492,7 +502,8 @@ static int tlsx_close_open(struct sock *sk, struct tlsx_tx *tx, u8 type,
 		tlsx_tx_abort(sk, -EBADMSG);
 		return -EBADMSG;
 	}
-	rec->flags = flags;
+	rec->flags = flags == TLSX_OPENER_FLAGS ? rec->flags & ~MSG_MORE :
+						 flags;
 	list_add_tail(&rec->list, &tx->pending);
 	WRITE_ONCE(tx->npending, tx->npending + 1);
 	return 0;
@@ -702,6 +713,7 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 				ret = -ENOMEM;
 				goto end;
 			}
+			rec->flags = msg->msg_flags;
 			tx->open = rec;
 		}
 		/* What the record holds so far, with its header and tail. */
@@ -901,7 +913,7 @@ int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 	 * KeyUpdate message went under them): seal it with them.  Pushing
 	 * it now is an attempt; what TCP does not take waits, sealed.
 	 */
-	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, 0);
+	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS);
 	if (err)
 		return err;
 	tlsx_push_pending(sk, tx, -1);
@@ -913,21 +925,21 @@ int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 }
 
 /*
- * Seal the open record (closed with @open_flags) and push what is
- * pending.  Waits (up to *@timeo) only for records of blocking sends, as
- * kTLS pushes each record with its own flags: a record of a MSG_DONTWAIT
- * send never makes close or shutdown wait for a peer that does not read.
- * Nothing is pushed while a writer is still inside TCP.
+ * shutdown: seal the open record with the flags of the send that opened
+ * it and push what is pending.  Waits (up to *@timeo, 0 on a
+ * non-blocking socket) only for records of blocking sends, as kTLS
+ * pushes each record with its own flags: a record of a MSG_DONTWAIT send
+ * never makes shutdown wait for a peer that does not read.  Nothing is
+ * pushed while a writer is still inside TCP.
  */
-static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo,
-			  int open_flags)
+static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo)
 {
 	struct tlsx_tx_rec *rec;
 	int err;
 
 	if (tx->pushing)
 		return;
-	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, open_flags);
+	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS);
 	while (!err && tx->npending && !tx->pushing) {
 		err = tlsx_push_pending(sk, tx, -1);
 		if (err != -EAGAIN || !*timeo)
@@ -941,13 +953,13 @@ static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo,
 }
 
 /*
- * Unlike kTLS 6.12, which drops a record left open by MSG_MORE, close
- * sends it if TCP has room (not waiting for it), and shutdown(SHUT_WR)
- * sends it before the FIN, waiting for room as a blocking send would.
- * Records of non-blocking sends that TCP has no room for yet (send()
- * counted them as sent) are not waited for and not dropped either: the
- * FIN waits behind them, as TCP's own FIN waits behind its send queue
- * (kTLS 6.12 lets the FIN go first and the rest fails with EPIPE).
+ * Unlike kTLS 6.12, which drops a record left open by MSG_MORE,
+ * shutdown(SHUT_WR) sends it before the FIN, waiting for room as the
+ * send that opened it would (not on a non-blocking socket).  Records of
+ * non-blocking sends that TCP has no room for yet (send() counted them
+ * as sent) are not waited for and not dropped either: the FIN waits
+ * behind them, as TCP's own FIN waits behind its send queue (kTLS 6.12
+ * lets the FIN go first and the rest fails with EPIPE).
  */
 bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
 {
@@ -955,7 +967,7 @@ bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
 
 	if (!tx)
 		return true;
-	tlsx_tx_drain(sk, tx, timeo, 0);
+	tlsx_tx_drain(sk, tx, timeo);
 	if (!tx->npending || tx->open || sk->sk_err ||
 	    !((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)))
 		return true;
@@ -963,7 +975,44 @@ bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
 	return false;
 }
 
-void tlsx_tx_flush_on_close(struct sock *sk, long *timeo)
+/*
+ * Push every pending record at close, without waiting: TCP takes data
+ * only while its send queue is under sk_sndbuf (and TCP_NOTSENT_LOWAT),
+ * so both limits are lifted for this push and restored.  The records'
+ * memory is charged to the socket already; TCP's memory accounting still
+ * applies (under pressure it refuses, and the rest is dropped).  The
+ * socket lock is held and MSG_DONTWAIT never sleeps, so the only other
+ * reader is TCP's input, run from the backlog inside tcp_sendmsg_locked()
+ * (sk_flush_backlog()): it may grow sk_sndbuf or wake writers (there
+ * are none, and TX schedules no work once closing); the values are put
+ * back afterwards either way.
+ */
+static void tlsx_push_on_close(struct sock *sk, struct tlsx_tx *tx)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 lowat = tp->notsent_lowat;
+	int sndbuf = sk->sk_sndbuf;
+
+	WRITE_ONCE(sk->sk_sndbuf, INT_MAX);
+	WRITE_ONCE(tp->notsent_lowat, UINT_MAX);
+	tlsx_push_pending(sk, tx, -1);
+	WRITE_ONCE(tp->notsent_lowat, lowat);
+	WRITE_ONCE(sk->sk_sndbuf, sndbuf);
+}
+
+/*
+ * close() never waits for the peer: a socket whose peer stopped reading
+ * closes at once, whoever drops the last reference (a process exiting,
+ * a kworker).  The open record is sealed with the flags of the send that
+ * opened it (kTLS 6.12 drops it), and every pending record goes into
+ * TCP's send queue now, past the send buffer limit: send() counted these
+ * bytes as sent, and there they outlive the close and reach a peer that
+ * reads later, as TCP's own unsent data does.  kTLS 6.12 instead pushes
+ * a record TCP took part of with the flags of its send, which waits up
+ * to SO_SNDTIMEO (forever without it), and drops the rest.  What TCP
+ * refuses even so (memory pressure, an error) is dropped, as kTLS does.
+ */
+void tlsx_tx_flush_on_close(struct sock *sk)
 {
 	struct tlsx_context *ctx = tlsx_get_ctx(sk);
 	struct tlsx_tx *tx = ctx->tx;
@@ -972,12 +1021,13 @@ void tlsx_tx_flush_on_close(struct sock *sk, long *timeo)
 	if (!tx)
 		return;
 	set_bit(TLSX_TX_CLOSING, &tx->bits);
-	tlsx_tx_drain(sk, tx, timeo, MSG_DONTWAIT);
 	/* A writer inside TCP still uses its record: tlsx_tx_free() waits. */
 	if (tx->pushing)
 		return;
+	if (!tlsx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS) &&
+	    tx->npending)
+		tlsx_push_on_close(sk, tx);
 
-	/* What could not be sent in time is dropped, as kTLS does. */
 	list_for_each_entry_safe(rec, tmp, &tx->pending, list) {
 		list_del(&rec->list);
 		tlsx_rec_free(sk, rec);

@@ -21,11 +21,14 @@
 #endif
 
 /*
- * tcp_pair_mss() - a connected TCP pair over 127.0.0.1: *cfd the client
+ * tcp_pair_bufs() - a connected TCP pair over 127.0.0.1: *cfd the client
  * end, *sfd the accepted end; @mss, when not 0, bounds the segment size
- * both ways (TCP_MAXSEG before the handshake).  Return: 0, or -errno.
+ * both ways (TCP_MAXSEG before the handshake); @rcvbuf, when not 0, is
+ * the accepted end's SO_RCVBUF from before the handshake, so the window
+ * it advertises stays that small (and TCP's segments at most half of
+ * it).  Return: 0, or -errno.
  */
-static inline int tcp_pair_mss(int *cfd, int *sfd, int mss)
+static inline int tcp_pair_bufs(int *cfd, int *sfd, int mss, int rcvbuf)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	socklen_t len = sizeof(sa);
@@ -37,6 +40,8 @@ static inline int tcp_pair_mss(int *cfd, int *sfd, int mss)
 		return -errno;
 	if ((mss && setsockopt(lfd, IPPROTO_TCP, TCP_MAXSEG, &mss,
 			       sizeof(mss))) ||
+	    (rcvbuf && setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				  sizeof(rcvbuf))) ||
 	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
 	    listen(lfd, 1) ||
 	    getsockname(lfd, (struct sockaddr *)&sa, &len)) {
@@ -57,6 +62,11 @@ static inline int tcp_pair_mss(int *cfd, int *sfd, int mss)
 out:
 	close(lfd);
 	return err;
+}
+
+static inline int tcp_pair_mss(int *cfd, int *sfd, int mss)
+{
+	return tcp_pair_bufs(cfd, sfd, mss, 0);
 }
 
 static inline int tcp_pair(int *cfd, int *sfd)
