@@ -19,8 +19,8 @@ KSRC_DIR := build/ksrc
 # The kselftest harness is a system header to us: its own code is not
 # ours to warn about.  Test programs using it also need -Wno-clobbered
 # (its setjmp-based assertions).
-CPPFLAGS_ALL := -I$(CRYPTO) -Iuserspace -isystem $(KSRC_DIR)/tools/testing/selftests \
-	-D_GNU_SOURCE
+CPPFLAGS_ALL := -I$(CRYPTO) -Iuserspace \
+	-isystem $(KSRC_DIR)/tools/testing/selftests -D_GNU_SOURCE
 CFLAGS_ALL = $(CFLAGS) $(WARN) -std=gnu11 -fno-strict-aliasing
 TEST_CFLAGS = -Wno-clobbered
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
