@@ -19,8 +19,8 @@ KSRC_DIR := build/ksrc
 # The kselftest harness is a system header to us: its own code is not
 # ours to warn about.  Test programs using it also need -Wno-clobbered
 # (its setjmp-based assertions).
-CPPFLAGS_ALL := -I$(CRYPTO) -isystem $(KSRC_DIR)/tools/testing/selftests \
-	-D_GNU_SOURCE
+CPPFLAGS_ALL := -I$(CRYPTO) -Iuserspace \
+	-isystem $(KSRC_DIR)/tools/testing/selftests -D_GNU_SOURCE
 CFLAGS_ALL = $(CFLAGS) $(WARN) -std=gnu11 -fno-strict-aliasing
 TEST_CFLAGS = -Wno-clobbered
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -45,6 +45,15 @@ LIB := $(B)/lib/libtlsx_crypto.a
 LIB_ASAN := $(B)/lib/libtlsx_crypto-asan.a
 LIB_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
 LIB_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(LIB_SRCS))
+
+# --- the TLS 1.3 engine, on top of the crypto library -----------------
+# Its includes name their folder from userspace/ ("handshake/codec.h"),
+# as the crypto families' do from userspace/crypto/ ("hash/hkdf.h").
+ENGINE_SRCS := $(wildcard userspace/handshake/*.c)
+ENGINE_LIB := $(B)/lib/libtlsx_hs.a
+ENGINE_LIB_ASAN := $(B)/lib/libtlsx_hs-asan.a
+ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS))
+ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
 
 # --- unit tests: every test/test_*.c of a family is one program -------
 TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
@@ -116,9 +125,17 @@ deps:
 $(KSRC):
 	@tools/ksrc $(KSRC_DIR)
 
-lib: $(LIB)
+lib: $(LIB) $(ENGINE_LIB)
 
 $(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(ENGINE_LIB): $(ENGINE_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(ENGINE_LIB_ASAN): $(ENGINE_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
@@ -158,15 +175,16 @@ fuzz: $(FUZZ)
 vpath test_%.c $(sort $(dir $(TEST_SRCS)))
 vpath ct_%.c $(sort $(dir $(CT_SRCS)))
 
-$(B)/test/%: %.c $(LIB) | $(KSRC)
+$(B)/test/%: %.c $(ENGINE_LIB) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		-MMD -MP $< $(LIB) $(TEST_LIBS) -o $@
+		-MMD -MP $< $(ENGINE_LIB) $(LIB) $(TEST_LIBS) -o $@
 
-$(B)/test-asan/%: %.c $(LIB_ASAN) | $(KSRC)
+$(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		$(SAN) -MMD -MP $< $(LIB_ASAN) $(TEST_LIBS) -o $@
+		$(SAN) -MMD -MP $< $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TEST_LIBS) \
+		-o $@
 
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 	@mkdir -p $(@D)
@@ -259,6 +277,7 @@ clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
+-include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*/*.d)
 
 print-kdir:
