@@ -2,8 +2,9 @@
 /*
  * debugfs_read_sock.c - /sys/kernel/debug/tlsx/read_sock: call
  * sock->ops->read_sock on a socket of the calling process, as nvme-tcp
- * does (socket locked around the call), with an actor that copies what
- * it is offered (see debugfs_read_sock_abi.h).
+ * does (socket locked around the call), or as strparser does in softirq,
+ * with an actor that copies what it is offered (see
+ * debugfs_read_sock_abi.h).
  *
  * It exists for the selftests (selftests/read_sock.c), which run it on
  * tlsx's sockets and on the kernel's tls alike.  The actor keeps a
@@ -121,9 +122,21 @@ static int tlsx_dbg_rs_run(const struct tlsx_dbg_rs_req *req,
 	desc.arg.data = a;
 	desc.count = req->max;
 
-	lock_sock(sk);
-	resp->ret = sock->ops->read_sock(sk, &desc, tlsx_dbg_rs_actor);
-	release_sock(sk);
+	if (req->flags & TLSX_DBG_RS_ATOMIC) {
+		local_bh_disable();
+		bh_lock_sock(sk);
+		if (sock_owned_by_user(sk))
+			resp->ret = -EBUSY;
+		else
+			resp->ret = sock->ops->read_sock(sk, &desc,
+							 tlsx_dbg_rs_actor);
+		bh_unlock_sock(sk);
+		local_bh_enable();
+	} else {
+		lock_sock(sk);
+		resp->ret = sock->ops->read_sock(sk, &desc, tlsx_dbg_rs_actor);
+		release_sock(sk);
+	}
 
 	err = tlsx_dbg_rs_recheck(a);
 	if (a->err)
@@ -147,7 +160,7 @@ static ssize_t tlsx_dbg_rs_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(&req, ubuf, sizeof(req)))
 		return -EFAULT;
 	if (req.max > TLSX_DBG_RS_MAX_LEN ||
-	    (req.flags & ~TLSX_DBG_RS_STOP_ON_PARTIAL))
+	    (req.flags & ~(TLSX_DBG_RS_STOP_ON_PARTIAL | TLSX_DBG_RS_ATOMIC)))
 		return -EINVAL;
 
 	resp_len = sizeof(*resp) + req.max;

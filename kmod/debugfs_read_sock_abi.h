@@ -23,6 +23,12 @@
  * still left, and read_sock may offer it again.
  */
 #define TLSX_DBG_RS_STOP_ON_PARTIAL	0x1
+/*
+ * Call read_sock as strparser's data_ready does in softirq (KCM on the
+ * socket): BHs off and the socket spinlock held, the socket not owned
+ * (-EBUSY in resp->ret when it is), instead of with the socket locked.
+ */
+#define TLSX_DBG_RS_ATOMIC		0x2
 
 struct tlsx_dbg_rs_req {
 	__s32 fd;		/* a socket of the calling process */
