@@ -979,8 +979,9 @@ static unsigned char *seal_stream(struct rec_key *rk, unsigned int nrec,
  * reader blocked in recv(MSG_PEEK) for one byte.  Each record gives the
  * reader nothing, so it reads on; what it keeps of them must stay
  * bounded (tlsx kept each on its list, a page and an allocation per 21
- * to 29 bytes of wire, outside TCP's flow control).  Measured as the
- * guest's free memory while the records are in flight and read.
+ * to 29 bytes of wire, outside TCP's flow control, until 2026-12 and
+ * issue #14; now it keeps none).  Measured as the guest's free memory
+ * while the records are in flight and read.
  */
 TEST_F(rx, peek_empty_records_memory_bounded)
 {
@@ -1007,10 +1008,9 @@ TEST_F(rx, peek_empty_records_memory_bounded)
 		SKIP(return, "kTLS 6.12 keeps each peeked empty record on its rx_list (%ld KiB here)",
 		     before - after);
 	}
-	EXPECT_GT(STREAM_MEM_KB, before - after) {
-		TH_LOG("%d empty records under MSG_PEEK took %ld KiB",
-		       STREAM_RECS, before - after);
-	}
+	TH_LOG("%d empty records under MSG_PEEK took %ld KiB", STREAM_RECS,
+	       before - after);
+	EXPECT_GT(STREAM_MEM_KB, before - after);
 	/* Then read as data: the byte once, and nothing else. */
 	EXPECT_EQ(1, recv(self->fd, out, sizeof(out), 0));
 	EXPECT_EQ('x', out[0]);
@@ -1049,12 +1049,10 @@ TEST_F(rx, peek_waitall_memory_bounded)
 	n = recv(self->fd, out, sizeof(out), MSG_PEEK | MSG_WAITALL);
 	after = free_kb();
 	EXPECT_LT(0, n);
-	if (strcmp(variant->ulp, "tls")) {
-		EXPECT_GT(STREAM_MEM_KB, before - after) {
-			TH_LOG("a peek of %zd one-byte records took %ld KiB",
-			       n, before - after);
-		}
-	}
+	TH_LOG("a peek of %zd one-byte records took %ld KiB", n,
+	       before - after);
+	if (strcmp(variant->ulp, "tls"))
+		EXPECT_GT(STREAM_MEM_KB, before - after);
 	/* Everything still arrives, once, in order. */
 	while (got < STREAM_RECS) {
 		n = recv(self->fd, out + got, sizeof(out) - got, 0);
