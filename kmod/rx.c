@@ -346,8 +346,10 @@ static int tlsx_rx_finish(struct sock *sk, struct tlsx_rx *rx,
  * again (the rare control record costs two decryptions), and the first
  * padded record ends the guessing on this socket (rx->peer_pads) unless
  * the reader promised no padding, where kTLS counts a violation instead.
- * What a wrong guess wrote lies in the reader's buffer beyond the bytes
- * returned, as with kTLS's promise.
+ * What a wrong guess wrote into the reader's buffer, beyond the bytes the
+ * read returns, is wiped (zeroed) before the record is opened again, as
+ * the engine wipes it on a bad tag: the buffer never holds text the
+ * caller did not get (kTLS, on its promise, leaves it there).
  * Return: 1 when the text is in @iter; 0 when the buffer could not be
  * mapped (nothing done); -EAGAIN when the TLS 1.3 record turned out not
  * to be unpadded data (@iter restored); -EBADMSG.
@@ -397,6 +399,9 @@ static int tlsx_open_zc(struct sock *sk, struct tlsx_rx *rx,
 			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
 		else if (!tail)
 			rx->peer_pads = true;
+		/* Not the caller's: the text, type and padding written. */
+		for (i = 0; i < ndst - 1; i++)
+			memset(dst[i].data, 0, dst[i].len);
 		err = -EAGAIN;
 		goto revert;
 	}
