@@ -229,7 +229,10 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 			 unsigned int flags);
 __poll_t tlsx_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
-/* rx_read_sock.c: proto_ops.read_sock, socket locked by the caller. */
+/*
+ * rx_read_sock.c: proto_ops.read_sock, socket locked by the caller, in
+ * process context (-EOPNOTSUPP from atomic context).
+ */
 int tlsx_read_sock(struct sock *sk, read_descriptor_t *desc,
 		   sk_read_actor_t read_actor);
 bool tlsx_sock_is_readable(struct sock *sk);
