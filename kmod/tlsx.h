@@ -182,10 +182,11 @@ int tlsx_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 bool tlsx_tx_frag_refill(struct sock *sk, struct page_frag *pf);
 int tlsx_tx_pages_init(void);
 void tlsx_tx_pages_exit(void);	/* module exit, no socket left */
+unsigned long tlsx_tx_pages_held(void);	/* pages the rings hold now */
+/* The selftests' debugfs files, in a test build (TLSX_TEST_HOOKS). */
 struct dentry;
-void tlsx_tx_pages_debugfs(struct dentry *dir);	/* file tx_pages */
-/* debugfs_read_sock.c: file read_sock, for the selftests. */
-void tlsx_read_sock_debugfs(struct dentry *dir);
+void tlsx_tx_pages_debugfs(struct dentry *dir);	/* debugfs_tx_pages.c */
+void tlsx_read_sock_debugfs(struct dentry *dir);	/* debugfs_read_sock.c */
 void tlsx_splice_eof(struct socket *sock);
 /*
  * close, socket locked: push what is pending (may sleep up to *@timeo)

@@ -137,7 +137,7 @@ FIXTURE_SETUP(read_sock)
 		TH_LOG("ULP %s is not registered", variant->ulp);
 	}
 	ASSERT_EQ(0, access(DBG_READ_SOCK, W_OK)) {
-		TH_LOG("%s missing: is tlsx.ko loaded and debugfs mounted?",
+		TH_LOG("%s missing: tlsx.ko not loaded, built without TLSX_TEST_HOOKS=y (make module-test), or debugfs not mounted?",
 		       DBG_READ_SOCK);
 	}
 	ASSERT_EQ(0, tcp_pair(&self->peer, &self->fd));
