@@ -232,7 +232,7 @@ __poll_t tlsx_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
 /*
  * rx_read_sock.c: proto_ops.read_sock, socket locked by the caller, in
- * process context (-EOPNOTSUPP from atomic context).
+ * process context (-EOPNOTSUPP in softirq or with BHs or IRQs off).
  */
 int tlsx_read_sock(struct sock *sk, read_descriptor_t *desc,
 		   sk_read_actor_t read_actor);
