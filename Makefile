@@ -98,15 +98,24 @@ SELFTEST_SRCS := $(wildcard selftests/*.c)
 SELFTESTS := $(patsubst selftests/%.c,$(B)/selftests/%,$(SELFTEST_SRCS))
 
 MODULE := tlsx.ko
+# The test build: the same module with the selftests' debugfs hooks
+# (Kbuild's TLSX_TEST_HOOKS=y), built from a copy of its sources in
+# $(TEST_MODULE_DIR) (Kbuild writes objects next to the sources, so one
+# tree cannot hold both builds).  The VM targets load this one.
+TEST_MODULE_DIR := $(B)/kmod-test
+TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 
-.PHONY: all help deps lib tests module selftests test test-unit test-vm \
+.PHONY: all help deps lib tests module module-test selftests test test-unit \
+	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm
 
-all: lib tests $(BENCH) selftests module
+all: lib tests $(BENCH) selftests module module-test
 
 help:
 	@echo "make deps       install missing Debian packages (root)"
-	@echo "make            libraries, programs, tests and tlsx.ko"
+	@echo "make            libraries, programs, tests, tlsx.ko and its test build"
+	@echo "make module     tlsx.ko (no test hooks)"
+	@echo "make module-test  $(TEST_MODULE), with the selftests' debugfs hooks"
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
@@ -214,11 +223,28 @@ module: $(MODULE)
 KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
 
+CHECK_KDIR = @test -n "$(KDIR)" -a -d "$(KDIR)" || \
+	{ echo "no 6.12 kernel headers: run 'make deps' as root" >&2; exit 1; }
+
 $(MODULE): $(KBUILD_SRCS)
-	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
-		{ echo "no 6.12 kernel headers: run 'make deps' as root" >&2; \
-		  exit 1; }
+	$(CHECK_KDIR)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+module-test: $(TEST_MODULE)
+
+# Kbuild's outputs in the copy are excluded from the transfer, so
+# --delete keeps them and the next build is incremental.
+$(TEST_MODULE): $(KBUILD_SRCS)
+	$(CHECK_KDIR)
+	@mkdir -p $(TEST_MODULE_DIR)
+	@rsync -a --delete --prune-empty-dirs \
+		--include='/Kbuild' --include='/kmod/' --include='/kmod/*.[ch]' \
+		--include='/userspace/' --include='/$(CRYPTO)/' \
+		--include='/$(AEAD)/' --include='/$(AEAD)/*.[ch]' \
+		--include='/$(AEAD)/*.mk' \
+		--exclude='*' ./ $(TEST_MODULE_DIR)/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(TEST_MODULE_DIR) TLSX_TEST_HOOKS=y \
+		$(KBUILD_ARGS) modules
 
 # --- tests ------------------------------------------------------------
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
@@ -228,7 +254,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS)
 
-test-vm: $(MODULE) $(SELFTESTS)
+test-vm: $(TEST_MODULE) $(SELFTESTS)
 	@mkdir -p $(B)/results
 	@tools/vm/run --load tls --load tlsx --summary $(B)/results/vm.sum -- \
 		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS)))
@@ -253,13 +279,13 @@ check-deps:
 # --- long runs, not in CI ---------------------------------------------
 # The kernel's own tls.c selftest against tls and tlsx (ULP=tls or
 # ULP=tlsx for one), a debug kernel run, the throughput benchmark.
-test-compat: $(MODULE) | $(KSRC)
+test-compat: $(TEST_MODULE) | $(KSRC)
 	@tools/compat/run $(ULP)
 
 test-debug: | $(KSRC)
 	@tools/debug-kernel/run
 
-bench-vm: $(MODULE) $(B)/bin/tlsx-bench-static
+bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
 	@tools/vm/run --load tls --load tlsx --timeout 3600 -- \
 		/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS)
 

@@ -2,15 +2,17 @@
 /*
  * debugfs_read_sock.c - /sys/kernel/debug/tlsx/read_sock: call
  * sock->ops->read_sock on a socket of the calling process, as nvme-tcp
- * does (socket locked around the call), with an actor that copies what
- * it is offered (see debugfs_read_sock_abi.h).
+ * does (socket locked around the call), or as strparser does in softirq,
+ * with an actor that copies what it is offered (see
+ * debugfs_read_sock_abi.h).
  *
  * It exists for the selftests (selftests/read_sock.c), which run it on
  * tlsx's sockets and on the kernel's tls alike.  The actor keeps a
  * reference to each skb it is offered and copies it again once
  * read_sock has returned and the socket is unlocked: an actor may keep
- * an skb, so its pages must outlive the record.  Only root can reach
- * debugfs; the length is bounded.
+ * an skb, so its pages must outlive the record.  It calls only tlsx's
+ * and kTLS's read_sock (a write for any other socket fails with
+ * EOPNOTSUPP).  Only root can reach debugfs; the length is bounded.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -18,7 +20,9 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <net/inet_connection_sock.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "debugfs_file.h"
 #include "debugfs_read_sock_abi.h"
@@ -93,6 +97,28 @@ static int tlsx_dbg_rs_recheck(struct tlsx_dbg_rs_actor *a)
 	return err;
 }
 
+/*
+ * The read_sock the hook may call: tlsx's, and kTLS's (the selftests'
+ * tls variants).  Not TCP's, which a plain socket and either ULP without
+ * TLS_RX have: tcp_read_sock() frees each skb it consumed whatever its
+ * users count (tcp_eat_recv_skb()), and the actor keeps the skbs it is
+ * offered, to read and free them again after the call.  Socket locked.
+ */
+static bool tlsx_dbg_rs_allowed(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	const struct tcp_ulp_ops *ulp;
+
+	if (sock->ops->read_sock == tlsx_read_sock)
+		return true;
+	if (sk->sk_type != SOCK_STREAM || sk->sk_protocol != IPPROTO_TCP ||
+	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
+		return false;
+	ulp = inet_csk(sk)->icsk_ulp_ops;
+	return ulp && !strcmp(ulp->name, "tls") && sock->ops->read_sock &&
+	       sock->ops->read_sock != tcp_read_sock;
+}
+
 static int tlsx_dbg_rs_run(const struct tlsx_dbg_rs_req *req,
 			   struct tlsx_dbg_rs_resp *resp, u8 *buf)
 {
@@ -105,9 +131,10 @@ static int tlsx_dbg_rs_run(const struct tlsx_dbg_rs_req *req,
 	sock = sockfd_lookup(req->fd, &err);
 	if (!sock)
 		return err;
+	err = 0;
 	sk = sock->sk;
-	if (!sk || !sock->ops->read_sock) {
-		resp->ret = -EOPNOTSUPP;
+	if (!sk) {
+		err = -EOPNOTSUPP;
 		goto out;
 	}
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
@@ -121,11 +148,30 @@ static int tlsx_dbg_rs_run(const struct tlsx_dbg_rs_req *req,
 	desc.arg.data = a;
 	desc.count = req->max;
 
-	lock_sock(sk);
-	resp->ret = sock->ops->read_sock(sk, &desc, tlsx_dbg_rs_actor);
-	release_sock(sk);
+	if (req->flags & TLSX_DBG_RS_ATOMIC) {
+		local_bh_disable();
+		bh_lock_sock(sk);
+		if (!tlsx_dbg_rs_allowed(sock))
+			err = -EOPNOTSUPP;
+		else if (sock_owned_by_user(sk))
+			resp->ret = -EBUSY;
+		else
+			resp->ret = sock->ops->read_sock(sk, &desc,
+							 tlsx_dbg_rs_actor);
+		bh_unlock_sock(sk);
+		local_bh_enable();
+	} else {
+		lock_sock(sk);
+		if (!tlsx_dbg_rs_allowed(sock))
+			err = -EOPNOTSUPP;
+		else
+			resp->ret = sock->ops->read_sock(sk, &desc,
+							 tlsx_dbg_rs_actor);
+		release_sock(sk);
+	}
 
-	err = tlsx_dbg_rs_recheck(a);
+	if (!err)
+		err = tlsx_dbg_rs_recheck(a);
 	if (a->err)
 		err = a->err;
 	kfree(a);
@@ -147,7 +193,7 @@ static ssize_t tlsx_dbg_rs_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(&req, ubuf, sizeof(req)))
 		return -EFAULT;
 	if (req.max > TLSX_DBG_RS_MAX_LEN ||
-	    (req.flags & ~TLSX_DBG_RS_STOP_ON_PARTIAL))
+	    (req.flags & ~(TLSX_DBG_RS_STOP_ON_PARTIAL | TLSX_DBG_RS_ATOMIC)))
 		return -EINVAL;
 
 	resp_len = sizeof(*resp) + req.max;

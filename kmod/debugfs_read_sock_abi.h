@@ -7,7 +7,9 @@
  * tlsx and on the kernel's tls alike.  Shared by kmod/ and selftests/.
  *
  * Protocol: open the file, write() one request, then read() the response
- * (header, then the bytes the actor took, in order).
+ * (header, then the bytes the actor took, in order).  The write fails
+ * with EOPNOTSUPP for a socket whose read_sock is neither tlsx's nor
+ * kTLS's (TCP's frees the skbs the actor keeps).
  */
 #ifndef TLSX_DEBUGFS_READ_SOCK_ABI_H
 #define TLSX_DEBUGFS_READ_SOCK_ABI_H
@@ -23,6 +25,12 @@
  * still left, and read_sock may offer it again.
  */
 #define TLSX_DBG_RS_STOP_ON_PARTIAL	0x1
+/*
+ * Call read_sock as strparser's data_ready does in softirq (KCM on the
+ * socket): BHs off and the socket spinlock held, the socket not owned
+ * (-EBUSY in resp->ret when it is), instead of with the socket locked.
+ */
+#define TLSX_DBG_RS_ATOMIC		0x2
 
 struct tlsx_dbg_rs_req {
 	__s32 fd;		/* a socket of the calling process */
@@ -37,7 +45,7 @@ struct tlsx_dbg_rs_req {
 };
 
 struct tlsx_dbg_rs_resp {
-	__s32 ret;		/* read_sock's return, or -EOPNOTSUPP (none) */
+	__s32 ret;		/* read_sock's return */
 	__u32 len;		/* bytes the actor took, following */
 	__u32 calls;		/* times the actor was called */
 	__u32 zero_len_calls;	/* of them, offered 0 bytes */

@@ -346,8 +346,10 @@ static int tlsx_rx_finish(struct sock *sk, struct tlsx_rx *rx,
  * again (the rare control record costs two decryptions), and the first
  * padded record ends the guessing on this socket (rx->peer_pads) unless
  * the reader promised no padding, where kTLS counts a violation instead.
- * What a wrong guess wrote lies in the reader's buffer beyond the bytes
- * returned, as with kTLS's promise.
+ * What a wrong guess wrote into the reader's buffer, beyond the bytes the
+ * read returns, is wiped (zeroed) before the record is opened again, as
+ * the engine wipes it on a bad tag: the buffer never holds text the
+ * caller did not get (kTLS, on its promise, leaves it there).
  * Return: 1 when the text is in @iter; 0 when the buffer could not be
  * mapped (nothing done); -EAGAIN when the TLS 1.3 record turned out not
  * to be unpadded data (@iter restored); -EBADMSG.
@@ -397,6 +399,9 @@ static int tlsx_open_zc(struct sock *sk, struct tlsx_rx *rx,
 			tlsx_stat_inc(sk, TLSX_STAT_RX_NO_PAD_VIOLATION);
 		else if (!tail)
 			rx->peer_pads = true;
+		/* Not the caller's: the text, type and padding written. */
+		for (i = 0; i < ndst - 1; i++)
+			memset(dst[i].data, 0, dst[i].len);
 		err = -EAGAIN;
 		goto revert;
 	}
@@ -546,6 +551,23 @@ static int tlsx_rx_cmsg(struct msghdr *msg, u8 type, u8 *control)
 	return 1;
 }
 
+/* The memory @rec holds: its pages and itself. */
+static size_t tlsx_rec_mem(const struct tlsx_rec *rec)
+{
+	return struct_size(rec, pages, rec->npages) +
+	       (size_t)rec->npages * PAGE_SIZE;
+}
+
+static size_t tlsx_rx_list_mem(struct tlsx_rx *rx)
+{
+	struct tlsx_rec *rec;
+	size_t mem = 0;
+
+	list_for_each_entry(rec, &rx->list, list)
+		mem += tlsx_rec_mem(rec);
+	return mem;
+}
+
 /* Serve the read from rx->list first, as kTLS's process_rx_list(). */
 static int tlsx_rx_list_read(struct tlsx_rx *rx, struct msghdr *msg,
 			     u8 *control, size_t len, bool peek, bool *more)
@@ -616,7 +638,7 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 	bool peek = flags & MSG_PEEK;
 	ssize_t copied = 0, decrypted = 0;
 	bool more = false, zc_ok, zc;
-	size_t flushed_at = 0;
+	size_t flushed_at = 0, peek_mem = 0;
 	struct tlsx_rec *rec;
 	u8 control = 0;
 	int target, err;
@@ -640,6 +662,8 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	len -= copied;
+	if (peek)
+		peek_mem = tlsx_rx_list_mem(rx);
 	/* Where the text may go straight to the user's pages (zero copy). */
 	zc_ok = !is_kvec && !peek && user_backed_iter(&msg->msg_iter) &&
 		(rx->crypto->version != TLS_1_3_VERSION || ctx->rx_no_pad ||
@@ -650,6 +674,17 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		unsigned int chunk;
 		int text;
 		bool partial;
+
+		/*
+		 * MSG_PEEK keeps every record it opens on rx->list, out of
+		 * TCP's queue and so outside its flow control: at most about
+		 * a receive buffer of them (kTLS 6.12 has no bound), then the
+		 * peek returns what it has, which is never nothing here
+		 * (empty data records are not kept, see below).
+		 */
+		if (unlikely(peek) && decrypted + copied &&
+		    peek_mem >= READ_ONCE(sk->sk_rcvbuf))
+			break;
 
 		err = tlsx_rx_wait(sk, rx, nonblock, decrypted + copied);
 		if (err <= 0)
@@ -699,7 +734,19 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 			if (!peek) {
 				rec->off += chunk;
 				rec->len -= chunk;
+			} else if (!rec->len && rec->type == TLSX_TYPE_DATA) {
+				/*
+				 * An empty data record adds nothing to the
+				 * stream: the read that consumes it would
+				 * drop it, so does a peek.  Kept, a peer
+				 * streaming them would have the reader hold
+				 * a record's memory for every 21 bytes.
+				 */
+				tlsx_rec_free(rec);
+				continue;
 			}
+			if (peek)
+				peek_mem += tlsx_rec_mem(rec);
 			list_add_tail(&rec->list, &rx->list);
 			if (control != TLSX_TYPE_DATA)
 				break;

@@ -13,6 +13,7 @@
  * find it; records queued there by recvmsg (a partial read, MSG_PEEK)
  * are offered first.
  */
+#include <linux/hardirq.h>
 #include <linux/skbuff.h>
 #include <net/sock.h>
 
@@ -64,6 +65,15 @@ static struct sk_buff *tlsx_rec_skb(struct sock *sk, struct tlsx_rec *rec)
  * cannot hold a tlsx socket (sk_psock_init() refuses ULP sockets, and
  * TLS_RX refuses a socket in a sockmap), so kTLS's psock check has no
  * counterpart here.
+ *
+ * Process context only: -EOPNOTSUPP, with nothing consumed, in softirq
+ * or hardirq, or with BHs or interrupts off.  strparser calls read_sock
+ * from its data_ready callback in softirq (KCM attached to the socket,
+ * the socket spinlock held, BHs off), but opening a record allocates
+ * as the socket says (GFP_KERNEL: it may sleep), and so would waiting
+ * for the reader's turn.  kTLS 6.12's tls_sw_read_sock() does not check
+ * and would sleep there too (sk->sk_allocation in tls_decrypt_sg(),
+ * lock_sock() in sk_wait_event()).
  */
 int tlsx_read_sock(struct sock *sk, read_descriptor_t *desc,
 		   sk_read_actor_t read_actor)
@@ -77,6 +87,8 @@ int tlsx_read_sock(struct sock *sk, read_descriptor_t *desc,
 
 	if (unlikely(!rx))
 		return -EINVAL;
+	if (unlikely(in_interrupt() || irqs_disabled()))
+		return -EOPNOTSUPP;
 	sock_owned_by_me(sk);
 	err = tlsx_reader_acquire(sk, rx, true);
 	if (err < 0)

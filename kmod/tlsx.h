@@ -197,10 +197,11 @@ int tlsx_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 bool tlsx_tx_frag_refill(struct sock *sk, struct page_frag *pf);
 int tlsx_tx_pages_init(void);
 void tlsx_tx_pages_exit(void);	/* module exit, no socket left */
+unsigned long tlsx_tx_pages_held(void);	/* pages the rings hold now */
+/* The selftests' debugfs files, in a test build (TLSX_TEST_HOOKS). */
 struct dentry;
-void tlsx_tx_pages_debugfs(struct dentry *dir);	/* file tx_pages */
-/* debugfs_read_sock.c: file read_sock, for the selftests. */
-void tlsx_read_sock_debugfs(struct dentry *dir);
+void tlsx_tx_pages_debugfs(struct dentry *dir);	/* debugfs_tx_pages.c */
+void tlsx_read_sock_debugfs(struct dentry *dir);	/* debugfs_read_sock.c */
 void tlsx_splice_eof(struct socket *sock);
 /*
  * close, socket locked: hand what is pending to TCP without waiting
@@ -246,7 +247,10 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 			 unsigned int flags);
 __poll_t tlsx_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
-/* rx_read_sock.c: proto_ops.read_sock, socket locked by the caller. */
+/*
+ * rx_read_sock.c: proto_ops.read_sock, socket locked by the caller, in
+ * process context (-EOPNOTSUPP in softirq or with BHs or IRQs off).
+ */
 int tlsx_read_sock(struct sock *sk, read_descriptor_t *desc,
 		   sk_read_actor_t read_actor);
 bool tlsx_sock_is_readable(struct sock *sk);

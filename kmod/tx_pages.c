@@ -16,7 +16,6 @@
  * pages), idle or still in flight.  Memory reclaim empties the rings (a
  * shrinker: the pages are only a cache), and so does module unload.
  */
-#include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -106,7 +105,7 @@ bool tlsx_tx_frag_refill(struct sock *sk, struct page_frag *pf)
 	return true;
 }
 
-static unsigned long tlsx_tx_pages_held(void)
+unsigned long tlsx_tx_pages_held(void)
 {
 	unsigned long n = 0;
 	unsigned int i;
@@ -150,21 +149,6 @@ static unsigned long tlsx_tx_pages_drop(unsigned long max)
 			break;
 	}
 	return done;
-}
-
-/* debugfs tlsx/tx_pages: the pages the rings hold, for the selftests. */
-static int tlsx_tx_pages_get(void *data, u64 *val)
-{
-	*val = tlsx_tx_pages_held();
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(tlsx_tx_pages_fops, tlsx_tx_pages_get, NULL,
-			 "%llu\n");
-
-void tlsx_tx_pages_debugfs(struct dentry *dir)
-{
-	debugfs_create_file_unsafe("tx_pages", 0400, dir, NULL,
-				   &tlsx_tx_pages_fops);
 }
 
 static unsigned long tlsx_tx_shrink_count(struct shrinker *s,

@@ -94,7 +94,7 @@ FIXTURE_VARIANT_ADD(aead, chacha20_poly1305)
 FIXTURE_SETUP(aead)
 {
 	ASSERT_EQ(0, access(DBG_AEAD, W_OK)) {
-		TH_LOG("%s missing: is tlsx.ko loaded and debugfs mounted?",
+		TH_LOG("%s missing: tlsx.ko not loaded, built without TLSX_TEST_HOOKS=y (make module-test), or debugfs not mounted?",
 		       DBG_AEAD);
 	}
 	self->rq = calloc(1, sizeof(*self->rq));

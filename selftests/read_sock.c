@@ -137,7 +137,7 @@ FIXTURE_SETUP(read_sock)
 		TH_LOG("ULP %s is not registered", variant->ulp);
 	}
 	ASSERT_EQ(0, access(DBG_READ_SOCK, W_OK)) {
-		TH_LOG("%s missing: is tlsx.ko loaded and debugfs mounted?",
+		TH_LOG("%s missing: tlsx.ko not loaded, built without TLSX_TEST_HOOKS=y (make module-test), or debugfs not mounted?",
 		       DBG_READ_SOCK);
 	}
 	ASSERT_EQ(0, tcp_pair(&self->peer, &self->fd));
@@ -585,6 +585,59 @@ TEST_F(read_sock, key_update_pending)
 	ASSERT_EQ(0, rs_all(self->fd, &r));
 	EXPECT_EQ(300, r.ret);
 	EXPECT_EQ(0, memcmp(in + 200, r.data, 300));
+}
+
+/*
+ * The hook calls read_sock only where it is tlsx's or kTLS's: TCP's own
+ * (a plain socket, or the ULP without TLS_RX) frees the skbs it consumed
+ * whatever their users count, and the hook's actor keeps the skbs it is
+ * offered, to read and free them again later.  The bytes stay for recv.
+ */
+TEST_F(read_sock, hook_refuses_tcp_read_sock)
+{
+	int plain[2], ulp[2], i;
+
+	ASSERT_EQ(0, tcp_pair(&plain[0], &plain[1]));
+	ASSERT_EQ(0, tcp_pair(&ulp[0], &ulp[1]));
+	ASSERT_EQ(0, setsockopt(ulp[1], IPPROTO_TCP, TCP_ULP, variant->ulp,
+				strlen(variant->ulp)));
+	for (i = 0; i < 2; i++) {
+		int *p = i ? ulp : plain;
+
+		ASSERT_EQ(5, send(p[0], "plain", 5, 0));
+		wait_acked(p[0]);
+		EXPECT_EQ(-EOPNOTSUPP, rs_all(p[1], &r)) {
+			TH_LOG("%s: read_sock returned %d, %u bytes",
+			       i ? "ULP without TLS_RX" : "plain TCP", r.ret,
+			       r.len);
+		}
+		EXPECT_EQ(5, recv(p[1], out, sizeof(out), MSG_DONTWAIT));
+		EXPECT_EQ(0, memcmp(out, "plain", 5));
+		close(p[0]);
+		close(p[1]);
+	}
+}
+
+/*
+ * read_sock called as strparser calls it from softirq (KCM on a TLS_RX
+ * socket): BHs off, the socket spinlock held.  tlsx refuses, since
+ * opening a record allocates as the socket says (GFP_KERNEL) and may
+ * sleep; the records stay for a reader in process context.
+ */
+TEST_F(read_sock, refused_in_atomic_context)
+{
+	if (is_tls(variant))
+		SKIP(return, "kTLS 6.12's tls_sw_read_sock() does not refuse: it allocates with sk->sk_allocation there");
+
+	fill(in, sizeof(in), 15);
+	send_rec(_metadata, self, REC_TYPE_DATA, in, 100, false);
+	ASSERT_EQ(0, rs_call(self->fd, TLSX_DBG_RS_MAX_LEN, 0,
+			     TLSX_DBG_RS_ATOMIC, 0, &r));
+	EXPECT_EQ(-EOPNOTSUPP, r.ret);
+	EXPECT_EQ(0, r.calls);
+	ASSERT_EQ(0, rs_all(self->fd, &r));
+	EXPECT_EQ(100, r.ret);
+	EXPECT_EQ(0, memcmp(in, r.data, 100));
 }
 
 TEST_HARNESS_MAIN

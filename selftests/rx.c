@@ -904,4 +904,267 @@ TEST_F(rx, splice_to_pipe)
 	close(p[1]);
 }
 
+/*
+ * Free memory in KiB, or -1: the free pages of every zone plus those on
+ * the per-CPU lists (/proc/zoneinfo), which MemFree leaves out, so that
+ * pages freed and taken again through those lists do not hide a change.
+ */
+static long free_kb(void)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	long pages = 0, n;
+	char line[128];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " nr_free_pages %ld", &n) == 1 ||
+		    sscanf(line, " count: %ld", &n) == 1)
+			pages += n;
+	fclose(f);
+	return pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+#define STREAM_RECS	8000
+/* What the reader may hold while the peer streams STREAM_RECS records. */
+#define STREAM_MEM_KB	4096
+
+/* The peer's side of a stream of small records, sent from a thread. */
+struct rec_stream {
+	int fd;
+	const unsigned char *wire;
+	size_t len;
+	int err;
+};
+
+static void *stream_send(void *arg)
+{
+	struct rec_stream *rs = arg;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < rs->len) {
+		n = send(rs->fd, rs->wire + done, rs->len - done, MSG_NOSIGNAL);
+		if (n <= 0) {
+			rs->err = errno;
+			break;
+		}
+		done += n;
+	}
+	return NULL;
+}
+
+/* Seal @nrec records of @len bytes of 'e' (then @tail, if given). */
+static unsigned char *seal_stream(struct rec_key *rk, unsigned int nrec,
+				  size_t len, const char *tail, size_t *wire)
+{
+	unsigned char *buf = malloc((size_t)nrec * (REC_HDR + 8 + len + 1 +
+						    REC_TAG) + REC_MAX_WIRE);
+	size_t n = 0;
+	unsigned int i;
+
+	if (!buf)
+		return NULL;
+	for (i = 0; i < nrec; i++)
+		n += rec_seal(rk, REC_TYPE_DATA, "eeee", len, 0, buf + n);
+	if (tail)
+		n += rec_seal(rk, REC_TYPE_DATA, tail, strlen(tail), 0,
+			      buf + n);
+	*wire = n;
+	return buf;
+}
+
+/*
+ * A peer streams empty data records (legal in TLS 1.2 and 1.3) to a
+ * reader blocked in recv(MSG_PEEK) for one byte.  Each record gives the
+ * reader nothing, so it reads on; what it keeps of them must stay
+ * bounded (tlsx kept each on its list, a page and an allocation per 21
+ * to 29 bytes of wire, outside TCP's flow control, until 2026-12 and
+ * issue #14; now it keeps none).  Measured as the guest's free memory
+ * while the records are in flight and read.
+ */
+TEST_F(rx, peek_empty_records_memory_bounded)
+{
+	struct timeval tv = { .tv_sec = 60 };
+	struct rec_stream rs = { .fd = self->peer };
+	unsigned char *buf, out[16];
+	long before, after;
+	pthread_t t;
+
+	buf = seal_stream(&self->rk, STREAM_RECS, 0, "x", &rs.len);
+	ASSERT_NE(NULL, buf);
+	rs.wire = buf;
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				sizeof(tv)));
+	before = free_kb();
+	ASSERT_EQ(0, pthread_create(&t, NULL, stream_send, &rs));
+	EXPECT_EQ(1, recv(self->fd, out, 1, MSG_PEEK));
+	after = free_kb();
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, rs.err);
+	EXPECT_EQ('x', out[0]);
+	if (!strcmp(variant->ulp, "tls")) {
+		free(buf);
+		SKIP(return, "kTLS 6.12 keeps each peeked empty record on its rx_list (%ld KiB here)",
+		     before - after);
+	}
+	TH_LOG("%d empty records under MSG_PEEK took %ld KiB", STREAM_RECS,
+	       before - after);
+	EXPECT_GT(STREAM_MEM_KB, before - after);
+	/* Then read as data: the byte once, and nothing else. */
+	EXPECT_EQ(1, recv(self->fd, out, sizeof(out), 0));
+	EXPECT_EQ('x', out[0]);
+	EXPECT_EQ(-1, recv(self->fd, out, 1, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	free(buf);
+}
+
+/*
+ * The same with one-byte records and recv(MSG_PEEK | MSG_WAITALL) for
+ * more than the peer sends: a peek may not hold decrypted records
+ * without bound either (tlsx: about the socket's receive buffer, then
+ * it returns what it has).
+ */
+TEST_F(rx, peek_waitall_memory_bounded)
+{
+	static unsigned char out[2 * STREAM_RECS];
+	struct timeval tv = { .tv_sec = 5 };
+	struct rec_stream rs = { .fd = self->peer };
+	int rcvbuf = 64 << 10;
+	long before, after;
+	unsigned char *buf;
+	size_t got = 0;
+	pthread_t t;
+	ssize_t n;
+
+	buf = seal_stream(&self->rk, STREAM_RECS, 1, NULL, &rs.len);
+	ASSERT_NE(NULL, buf);
+	rs.wire = buf;
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				sizeof(rcvbuf)));
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				sizeof(tv)));
+	before = free_kb();
+	ASSERT_EQ(0, pthread_create(&t, NULL, stream_send, &rs));
+	n = recv(self->fd, out, sizeof(out), MSG_PEEK | MSG_WAITALL);
+	after = free_kb();
+	EXPECT_LT(0, n);
+	TH_LOG("a peek of %zd one-byte records took %ld KiB", n,
+	       before - after);
+	if (strcmp(variant->ulp, "tls"))
+		EXPECT_GT(STREAM_MEM_KB, before - after);
+	/* Everything still arrives, once, in order. */
+	while (got < STREAM_RECS) {
+		n = recv(self->fd, out + got, sizeof(out) - got, 0);
+		ASSERT_LT(0, n);
+		got += n;
+	}
+	pthread_join(t, NULL);
+	EXPECT_EQ(STREAM_RECS, got);
+	EXPECT_EQ(0, rs.err);
+	EXPECT_EQ(-1, recv(self->fd, out, 1, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	free(buf);
+	if (!strcmp(variant->ulp, "tls"))
+		SKIP(return, "kTLS 6.12 keeps every peeked record on its rx_list (%ld KiB here)",
+		     before - after);
+}
+
+#define GUESS_PATTERN	0xa5
+
+/*
+ * Bytes of @out from @from on must be the caller's (GUESS_PATTERN) or
+ * zero: never text of a record the read did not return.
+ */
+static void expect_untouched(struct __test_metadata *_metadata,
+			     const unsigned char *out, size_t from,
+			     size_t len, const char *what)
+{
+	size_t i;
+
+	for (i = from; i < len; i++)
+		if (out[i] != GUESS_PATTERN && out[i])
+			break;
+	EXPECT_EQ(len, i) {
+		TH_LOG("%s: byte %zu past the %zu returned is 0x%02x",
+		       what, i - from, from, out[i]);
+	}
+}
+
+/*
+ * Read, into a buffer full of GUESS_PATTERN, data followed by a record
+ * that is not unpadded data: a NewSessionTicket-like handshake record,
+ * an alert, a padded data record.  TLS 1.3 hides the type, so a reader
+ * that decrypts straight into the buffer on a guess writes the text of
+ * the next record there before knowing its type; what it leaves there
+ * past the bytes returned must not be that text.
+ */
+static void guess_leaves_nothing(struct __test_metadata *_metadata,
+				 struct _test_data_rx *self)
+{
+	static const struct {
+		const char *what;
+		unsigned char type;
+		size_t len, pad;
+	} recs[] = {
+		{ "ticket after data", REC_TYPE_HANDSHAKE, 200, 0 },
+		{ "alert after data", REC_TYPE_ALERT, 2, 0 },
+		{ "padded data", REC_TYPE_DATA, 300, 100 },
+		{ "padded ticket", REC_TYPE_HANDSHAKE, 200, 50 },
+	};
+	unsigned char secret[300], out[1000];
+	size_t i;
+	int type;
+
+	memset(secret, 0x5c, sizeof(secret));
+	for (i = 0; i < ARRAY_SIZE(recs); i++) {
+		size_t lead = recs[i].type == REC_TYPE_DATA ? 0 : 3;
+
+		if (lead)
+			send_rec(_metadata, self, REC_TYPE_DATA, "abc", 3, 0);
+		send_rec(_metadata, self, recs[i].type, secret, recs[i].len,
+			 recs[i].pad);
+		usleep(50000);
+		memset(out, GUESS_PATTERN, sizeof(out));
+		if (lead) {
+			EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0,
+					       &type));
+			EXPECT_EQ(0, memcmp(out, "abc", 3));
+			expect_untouched(_metadata, out, 3, sizeof(out),
+					 recs[i].what);
+			memset(out, GUESS_PATTERN, sizeof(out));
+		}
+		EXPECT_EQ((int)recs[i].len,
+			  recv_type(self->fd, out, sizeof(out), 0, &type));
+		EXPECT_EQ(recs[i].type, type);
+		EXPECT_EQ(0, memcmp(out, secret, recs[i].len));
+		expect_untouched(_metadata, out, recs[i].len, sizeof(out),
+				 recs[i].what);
+	}
+}
+
+TEST_F(rx, tls13_guess_leaves_no_text)
+{
+	if (!is13(variant->version))
+		SKIP(return, "TLS 1.3 only");
+	guess_leaves_nothing(_metadata, self);
+}
+
+/*
+ * The same on the reader's promise of no padding (TLS_RX_EXPECT_NO_PAD),
+ * where kTLS guesses too.
+ */
+TEST_F(rx, tls13_no_pad_guess_leaves_no_text)
+{
+	int one = 1;
+
+	if (!is13(variant->version))
+		SKIP(return, "TLS 1.3 only");
+	if (!strcmp(variant->ulp, "tls"))
+		SKIP(return, "kTLS 6.12 leaves a wrong guess's text in the buffer on this promise");
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX_EXPECT_NO_PAD,
+				&one, sizeof(one)));
+	guess_leaves_nothing(_metadata, self);
+}
+
 TEST_HARNESS_MAIN
