@@ -223,11 +223,11 @@ module: $(MODULE)
 KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
 
-CHECK_KDIR = @test -n "$(KDIR)" -a -d "$(KDIR)" || \
+CHECK_KDIR = test -n "$(KDIR)" -a -d "$(KDIR)" || \
 	{ echo "no 6.12 kernel headers: run 'make deps' as root" >&2; exit 1; }
 
 $(MODULE): $(KBUILD_SRCS)
-	$(CHECK_KDIR)
+	@$(CHECK_KDIR)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 module-test: $(TEST_MODULE)
@@ -235,7 +235,7 @@ module-test: $(TEST_MODULE)
 # Kbuild's outputs in the copy are excluded from the transfer, so
 # --delete keeps them and the next build is incremental.
 $(TEST_MODULE): $(KBUILD_SRCS)
-	$(CHECK_KDIR)
+	@$(CHECK_KDIR)
 	@mkdir -p $(TEST_MODULE_DIR)
 	@rsync -a --delete --prune-empty-dirs \
 		--include='/Kbuild' --include='/kmod/' --include='/kmod/*.[ch]' \
