@@ -553,7 +553,7 @@ static AESNI_TARGET void gcm_aesni_decrypt(union tlsx_aead_state *st,
 static AESNI_TARGET void gcm_aesni_init(union tlsx_aead_state *st,
 					const struct tlsx_aead_key *k,
 					const u8 *nonce, const u8 *ad,
-					size_t ad_len)
+					size_t ad_len, size_t len)
 {
 	struct tlsx_gcm_state *s = &st->gcm;
 	const struct gcm_aesni_powers *pw =
