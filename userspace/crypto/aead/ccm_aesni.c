@@ -132,90 +132,153 @@ static CCM_TARGET void ccm_aesni_init(union tlsx_aead_state *st,
 	memzero_explicit(blk, sizeof(blk));
 }
 
+/*
+ * Block @n (1..16 bytes) at @p, zero-padded: a whole block is one load,
+ * a partial one goes through @buf (copies of public length).
+ */
+static __always_inline CCM_TARGET __m128i load_part(const u8 *p, size_t n,
+						    u8 buf[16])
+{
+	if (n == 16)
+		return _mm_loadu_si128((const __m128i *)p);
+	__builtin_memset(buf, 0, 16);
+	__builtin_memcpy(buf, p, n);
+	return _mm_load_si128((const __m128i *)buf);
+}
+
+static __always_inline CCM_TARGET void store_part(u8 *p, size_t n, __m128i v,
+						  u8 buf[16])
+{
+	if (n == 16) {
+		_mm_storeu_si128((__m128i *)p, v);
+		return;
+	}
+	_mm_store_si128((__m128i *)buf, v);
+	__builtin_memcpy(p, buf, n);
+}
+
+/* Keep the first @n bytes of @v (1..16), zero the others. */
+static __always_inline CCM_TARGET __m128i keep_part(__m128i v, size_t n,
+						    u8 buf[16])
+{
+	if (n == 16)
+		return v;
+	_mm_store_si128((__m128i *)buf, v);
+	__builtin_memset(buf + n, 0, 16 - n);
+	return _mm_load_si128((const __m128i *)buf);
+}
+
+/*
+ * Rounds 1..9 of the MAC step @x and the counter block @y, both already
+ * XORed with round key 0.
+ */
+static __always_inline CCM_TARGET void aes2_mid(__m128i *x, __m128i *y,
+						const __m128i rk[CCM_ROUNDS + 1])
+{
+	__m128i a = *x, b = *y;
+	int r;
+
+#pragma GCC unroll 9
+	for (r = 1; r < CCM_ROUNDS; r++) {
+		a = _mm_aesenc_si128(a, rk[r]);
+		b = _mm_aesenc_si128(b, rk[r]);
+	}
+	*x = a;
+	*y = b;
+}
+
+/*
+ * One update.  Nothing but the AES rounds is on the MAC chain: the
+ * chain value enters the step already XORed with the next MAC input and
+ * round key 0, because the last round of the previous step took
+ * rk[10] ^ rk[0] ^ P_next as its key (AESENCLAST ends with the XOR of its
+ * key).  Encryption knows P_next from the start; decryption gets it from
+ * the keystream block made in the same step, which does not depend on
+ * the chain and so runs ahead of it.
+ */
+static __always_inline CCM_TARGET void ccm_aesni_crypt(struct tlsx_ccm_state *s,
+						       const struct tlsx_ccm_key *k,
+						       const u8 *src, u8 *dst,
+						       size_t len, bool enc)
+{
+	const __m128i one = _mm_set_epi32(1, 0, 0, 0);
+	__m128i rk[CCM_ROUNDS + 1], rkx, x, a0, c, p, ks;
+	u8 buf[16] __aligned(16);
+	size_t n;
+
+	if (!len)
+		return;
+	load_rk(rk, k);
+	rkx = _mm_xor_si128(rk[CCM_ROUNDS], rk[0]);
+	a0 = _mm_loadu_si128((const __m128i *)s->a0);
+	c = _mm_set_epi32((int)s->ctr, 0, 0, 0);
+	s->ctr += (u32)((len + 15) / 16);
+	x = _mm_load_si128((const __m128i *)s->mac);
+
+	/* The first block of text. */
+	n = len < 16 ? len : 16;
+	if (enc) {
+		p = load_part(src, n, buf);
+	} else {
+		ks = aes1(ctr_block(a0, c), rk);
+		p = _mm_xor_si128(load_part(src, n, buf), ks);
+		store_part(dst, n, p, buf);
+		p = keep_part(p, n, buf);
+	}
+	x = _mm_xor_si128(x, _mm_xor_si128(p, rk[0]));
+
+	for (;;) {
+		if (enc) {
+			/* MAC block i with keystream block i. */
+			ks = _mm_xor_si128(ctr_block(a0, c), rk[0]);
+			c = _mm_add_epi32(c, one);
+			aes2_mid(&x, &ks, rk);
+			ks = _mm_aesenclast_si128(ks, rk[CCM_ROUNDS]);
+			store_part(dst, n, _mm_xor_si128(p, ks), buf);
+		}
+		src += n;
+		dst += n;
+		len -= n;
+		if (!len)
+			break;
+		n = len < 16 ? len : 16;
+		if (enc) {
+			p = load_part(src, n, buf);
+		} else {
+			/* MAC block i with keystream block i + 1. */
+			c = _mm_add_epi32(c, one);
+			ks = _mm_xor_si128(ctr_block(a0, c), rk[0]);
+			aes2_mid(&x, &ks, rk);
+			ks = _mm_aesenclast_si128(ks, rk[CCM_ROUNDS]);
+			p = _mm_xor_si128(load_part(src, n, buf), ks);
+			store_part(dst, n, p, buf);
+			p = keep_part(p, n, buf);
+		}
+		x = _mm_aesenclast_si128(x, _mm_xor_si128(rkx, p));
+	}
+	if (!enc) {
+		/* The last MAC step has no keystream block beside it. */
+#pragma GCC unroll 9
+		for (n = 1; n < CCM_ROUNDS; n++)
+			x = _mm_aesenc_si128(x, rk[n]);
+	}
+	x = _mm_aesenclast_si128(x, rk[CCM_ROUNDS]);
+	_mm_store_si128((__m128i *)s->mac, x);
+	memzero_explicit(buf, sizeof(buf));
+}
+
 static CCM_TARGET void ccm_aesni_encrypt(union tlsx_aead_state *st,
 					 const struct tlsx_aead_key *k,
 					 const u8 *src, u8 *dst, size_t len)
 {
-	struct tlsx_ccm_state *s = &st->ccm;
-	const __m128i one = _mm_set_epi32(1, 0, 0, 0);
-	__m128i rk[CCM_ROUNDS + 1], mac, a0, c, p, ks;
-	u8 buf[16] __aligned(16);
-
-	if (!len)
-		return;
-	load_rk(rk, &k->u.ccm);
-	mac = _mm_load_si128((const __m128i *)s->mac);
-	a0 = _mm_loadu_si128((const __m128i *)s->a0);
-	c = _mm_set_epi32((int)s->ctr, 0, 0, 0);
-	s->ctr += (u32)((len + 15) / 16);
-
-	for (; len >= 16; src += 16, dst += 16, len -= 16) {
-		p = _mm_loadu_si128((const __m128i *)src);
-		mac = _mm_xor_si128(mac, p);
-		ks = ctr_block(a0, c);
-		c = _mm_add_epi32(c, one);
-		aes2(&mac, &ks, rk);
-		_mm_storeu_si128((__m128i *)dst, _mm_xor_si128(p, ks));
-	}
-	if (len) {
-		__builtin_memset(buf, 0, 16);
-		__builtin_memcpy(buf, src, len);
-		p = _mm_load_si128((const __m128i *)buf);
-		mac = _mm_xor_si128(mac, p);
-		ks = ctr_block(a0, c);
-		aes2(&mac, &ks, rk);
-		_mm_store_si128((__m128i *)buf, _mm_xor_si128(p, ks));
-		__builtin_memcpy(dst, buf, len);
-		memzero_explicit(buf, sizeof(buf));
-	}
-	_mm_store_si128((__m128i *)s->mac, mac);
+	ccm_aesni_crypt(&st->ccm, &k->u.ccm, src, dst, len, true);
 }
 
 static CCM_TARGET void ccm_aesni_decrypt(union tlsx_aead_state *st,
 					 const struct tlsx_aead_key *k,
 					 const u8 *src, u8 *dst, size_t len)
 {
-	struct tlsx_ccm_state *s = &st->ccm;
-	const __m128i one = _mm_set_epi32(1, 0, 0, 0);
-	__m128i rk[CCM_ROUNDS + 1], mac, a0, c, p, ks, next;
-	u8 buf[16] __aligned(16);
-
-	if (!len)
-		return;
-	load_rk(rk, &k->u.ccm);
-	mac = _mm_load_si128((const __m128i *)s->mac);
-	a0 = _mm_loadu_si128((const __m128i *)s->a0);
-	c = _mm_set_epi32((int)s->ctr, 0, 0, 0);
-	s->ctr += (u32)((len + 15) / 16);
-
-	/* Keystream block 0 alone; then block i + 1 with MAC block i. */
-	ks = aes1(ctr_block(a0, c), rk);
-	c = _mm_add_epi32(c, one);
-	for (; len > 16; src += 16, dst += 16, len -= 16) {
-		p = _mm_xor_si128(_mm_loadu_si128((const __m128i *)src), ks);
-		_mm_storeu_si128((__m128i *)dst, p);
-		mac = _mm_xor_si128(mac, p);
-		next = ctr_block(a0, c);
-		c = _mm_add_epi32(c, one);
-		aes2(&mac, &next, rk);
-		ks = next;
-	}
-	/* The last block, whole or partial: its MAC step alone. */
-	if (len == 16) {
-		p = _mm_xor_si128(_mm_loadu_si128((const __m128i *)src), ks);
-		_mm_storeu_si128((__m128i *)dst, p);
-	} else {
-		__builtin_memset(buf, 0, 16);
-		__builtin_memcpy(buf, src, len);
-		p = _mm_xor_si128(_mm_load_si128((const __m128i *)buf), ks);
-		_mm_store_si128((__m128i *)buf, p);
-		__builtin_memcpy(dst, buf, len);
-		__builtin_memset(buf + len, 0, 16 - len);
-		p = _mm_load_si128((const __m128i *)buf);
-		memzero_explicit(buf, sizeof(buf));
-	}
-	mac = aes1(_mm_xor_si128(mac, p), rk);
-	_mm_store_si128((__m128i *)s->mac, mac);
+	ccm_aesni_crypt(&st->ccm, &k->u.ccm, src, dst, len, false);
 }
 
 static CCM_TARGET void ccm_aesni_final(union tlsx_aead_state *st,
@@ -223,6 +286,7 @@ static CCM_TARGET void ccm_aesni_final(union tlsx_aead_state *st,
 {
 	struct tlsx_ccm_state *s = &st->ccm;
 
+	(void)k;	/* E(A0) was made at init */
 	_mm_storeu_si128((__m128i *)tag,
 			 _mm_xor_si128(_mm_load_si128((const __m128i *)s->mac),
 				       _mm_loadu_si128((const __m128i *)s->s0)));
