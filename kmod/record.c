@@ -3,7 +3,8 @@
  * record.c - what TX and RX compute alike for every record: its nonce,
  * its associated data, and the step to the next sequence number.
  *
- * The wire format is fixed by RFC 5246/5288 (TLS 1.2 AES-GCM), RFC 7905
+ * The wire format is fixed by RFC 5246/5288 (TLS 1.2 AES-GCM), RFC 6655
+ * (TLS 1.2 AES-CCM, the same nonce and AAD), RFC 7905
  * (ChaCha20-Poly1305) and RFC 8446 (TLS 1.3); the byte choices below are
  * the ones kTLS makes, so records interoperate with it in both ways.
  */

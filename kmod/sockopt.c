@@ -11,9 +11,9 @@
  * -EINVAL.  A second set on a TLS 1.2 socket stays -EBUSY.  Each attempt
  * counts in TlsTxRekeyOk/TlsTxRekeyError (RX alike), as in those kernels.
  *
- * Only AES-GCM-128/256 and ChaCha20-Poly1305 are accepted; kTLS's other
- * ciphers (CCM, SM4, ARIA) get -EINVAL, kTLS's answer to a cipher it
- * does not know.
+ * Only AES-GCM-128/256, ChaCha20-Poly1305 and AES-CCM-128 are accepted;
+ * kTLS's other ciphers (SM4, ARIA) get -EINVAL, kTLS's answer to a
+ * cipher it does not know.
  */
 #include <linux/skmsg.h>
 #include <linux/slab.h>
@@ -57,6 +57,14 @@ static const struct tlsx_cipher tlsx_ciphers[] = {
 	TLSX_CIPHER(TLS_CIPHER_CHACHA20_POLY1305,
 		    tls12_crypto_info_chacha20_poly1305,
 		    TLSX_AEAD_CHACHA20_POLY1305),
+	/*
+	 * kTLS builds a 16-byte crypto API IV for ccm(aes) (a first byte
+	 * of 2, TLS_AES_CCM_IV_B0_BYTE, then salt || iv); our AEAD takes
+	 * the 12-byte nonce itself and formats CCM's blocks, so the nonce,
+	 * AAD and explicit nonce of TLS 1.2 are those of AES-GCM.
+	 */
+	TLSX_CIPHER(TLS_CIPHER_AES_CCM_128, tls12_crypto_info_aes_ccm_128,
+		    TLSX_AEAD_AES_128_CCM),
 };
 
 /* salt || iv is the 12-byte nonce base for every cipher we accept. */
@@ -66,6 +74,9 @@ static_assert(TLS_CIPHER_AES_GCM_256_SALT_SIZE +
 	      TLS_CIPHER_AES_GCM_256_IV_SIZE == TLSX_NONCE_LEN);
 static_assert(TLS_CIPHER_CHACHA20_POLY1305_SALT_SIZE +
 	      TLS_CIPHER_CHACHA20_POLY1305_IV_SIZE == TLSX_NONCE_LEN);
+static_assert(TLS_CIPHER_AES_CCM_128_SALT_SIZE +
+	      TLS_CIPHER_AES_CCM_128_IV_SIZE == TLSX_NONCE_LEN);
+static_assert(TLS_CIPHER_AES_CCM_128_TAG_SIZE == TLSX_TAG_LEN);
 static_assert(sizeof_field(struct tlsx_crypto, user) ==
 	      sizeof(struct tls12_crypto_info_aes_gcm_256));
 
@@ -111,7 +122,10 @@ static int tlsx_crypto_build(struct tlsx_crypto *c,
 	memcpy(c->iv, u + ci->salt_off, ci->salt_len);
 	memcpy(c->iv + ci->salt_len, u + ci->iv_off, ci->iv_len);
 	c->rec_seq = get_unaligned_be64(u + ci->rec_seq_off);
-	/* Only TLS 1.2 AES-GCM sends its nonce in the record (RFC 5288). */
+	/*
+	 * Only TLS 1.2 AES-GCM and AES-CCM send their nonce in the record
+	 * (RFC 5288, RFC 6655).
+	 */
 	c->explicit_iv_len = (c->version == TLS_1_2_VERSION &&
 			      ci->alg != TLSX_AEAD_CHACHA20_POLY1305) ?
 			     TLSX_MAX_IV_LEN : 0;

@@ -57,14 +57,14 @@ struct tlsx_crypto {
 	u16 version;		/* TLS_1_2_VERSION or TLS_1_3_VERSION */
 	u16 cipher_type;	/* TLS_CIPHER_* */
 	/*
-	 * The 12-byte nonce base.  TLS 1.2 AES-GCM: salt (4) || explicit
+	 * The 12-byte nonce base.  TLS 1.2 AES-GCM/CCM: salt (4) || explicit
 	 * nonce (8), and the explicit part goes on the wire before the
 	 * ciphertext and counts records (tlsx_crypto_advance()).  TLS 1.3
 	 * and ChaCha20-Poly1305: salt || iv, XORed with the sequence number.
 	 */
 	u8 iv[TLSX_NONCE_LEN];
 	u64 rec_seq;		/* next record's sequence number */
-	u8 explicit_iv_len;	/* 8 for TLS 1.2 AES-GCM, else 0 */
+	u8 explicit_iv_len;	/* 8 for TLS 1.2 AES-GCM/CCM, else 0 */
 	/*
 	 * The user's struct as set; getsockopt() reports it with the
 	 * current explicit nonce and rec_seq taken from iv and rec_seq.

@@ -91,6 +91,11 @@ FIXTURE_VARIANT_ADD(aead, chacha20_poly1305)
 	.alg = TLSX_AEAD_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(aead, aes_128_ccm)
+{
+	.alg = TLSX_AEAD_AES_128_CCM,
+};
+
 FIXTURE_SETUP(aead)
 {
 	ASSERT_EQ(0, access(DBG_AEAD, W_OK)) {

@@ -80,11 +80,25 @@ FIXTURE_VARIANT_ADD(hostile, tlsx_2_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(hostile, tlsx_2_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(hostile, tlsx_3_chacha)
 {
 	.ulp = "tlsx",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(hostile, tlsx_3_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_VARIANT_ADD(hostile, tls_2_aes128gcm)
@@ -122,11 +136,25 @@ FIXTURE_VARIANT_ADD(hostile, tls_2_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(hostile, tls_2_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(hostile, tls_3_chacha)
 {
 	.ulp = "tls",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(hostile, tls_3_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 static void set_timeo(int fd, int ms)

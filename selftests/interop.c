@@ -22,6 +22,7 @@ struct keys {
 		struct tls12_crypto_info_aes_gcm_128 g128;
 		struct tls12_crypto_info_aes_gcm_256 g256;
 		struct tls12_crypto_info_chacha20_poly1305 cc;
+		struct tls12_crypto_info_aes_ccm_128 ccm;
 		unsigned char raw[64];
 	};
 	socklen_t len;
@@ -42,6 +43,10 @@ static void keys_init(struct keys *k, unsigned short version,
 	case TLS_CIPHER_AES_GCM_256:
 		k->len = sizeof(k->g256);
 		k->seq = k->g256.rec_seq;
+		break;
+	case TLS_CIPHER_AES_CCM_128:
+		k->len = sizeof(k->ccm);
+		k->seq = k->ccm.rec_seq;
 		break;
 	default:
 		k->len = sizeof(k->cc);
@@ -83,6 +88,11 @@ FIXTURE_VARIANT_ADD(interop, 12_chacha)
 	.version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(interop, 12_ccm)
+{
+	.version = TLS_1_2_VERSION, .cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(interop, 13_gcm128)
 {
 	.version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_AES_GCM_128,
@@ -96,6 +106,11 @@ FIXTURE_VARIANT_ADD(interop, 13_gcm256)
 FIXTURE_VARIANT_ADD(interop, 13_chacha)
 {
 	.version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(interop, 13_ccm)
+{
+	.version = TLS_1_3_VERSION, .cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_SETUP(interop)

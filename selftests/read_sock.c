@@ -79,11 +79,25 @@ FIXTURE_VARIANT_ADD(read_sock, tlsx_2_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(read_sock, tlsx_2_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(read_sock, tlsx_3_chacha)
 {
 	.ulp = "tlsx",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(read_sock, tlsx_3_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_VARIANT_ADD(read_sock, tls_2_aes128gcm)
@@ -121,11 +135,25 @@ FIXTURE_VARIANT_ADD(read_sock, tls_2_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(read_sock, tls_2_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(read_sock, tls_3_chacha)
 {
 	.ulp = "tls",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(read_sock, tls_3_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_SETUP(read_sock)

@@ -70,11 +70,25 @@ FIXTURE_VARIANT_ADD(rx, tlsx_2_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(rx, tlsx_2_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(rx, tlsx_3_chacha)
 {
 	.ulp = "tlsx",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(rx, tlsx_3_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_VARIANT_ADD(rx, tls_2_aes128gcm)
@@ -112,11 +126,25 @@ FIXTURE_VARIANT_ADD(rx, tls_2_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(rx, tls_2_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(rx, tls_3_chacha)
 {
 	.ulp = "tls",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(rx, tls_3_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 

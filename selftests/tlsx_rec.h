@@ -40,15 +40,17 @@ static const struct rec_cipher rec_ciphers[] = {
 	{ "aes256gcm", TLS_CIPHER_AES_GCM_256, TLSX_AEAD_AES_256_GCM, 32 },
 	{ "chacha", TLS_CIPHER_CHACHA20_POLY1305,
 	  TLSX_AEAD_CHACHA20_POLY1305, 32 },
+	{ "aes128ccm", TLS_CIPHER_AES_CCM_128, TLSX_AEAD_AES_128_CCM, 16 },
 };
 
-/* The user's struct for TLS_TX/TLS_RX, any of the three ciphers. */
+/* The user's struct for TLS_TX/TLS_RX, any of the four ciphers. */
 struct rec_info {
 	union {
 		struct tls_crypto_info info;
 		struct tls12_crypto_info_aes_gcm_128 gcm128;
 		struct tls12_crypto_info_aes_gcm_256 gcm256;
 		struct tls12_crypto_info_chacha20_poly1305 chacha;
+		struct tls12_crypto_info_aes_ccm_128 ccm128;
 	};
 	unsigned int len;
 };
@@ -89,6 +91,16 @@ static inline void rec_info_init(struct rec_info *ri, unsigned short version,
 		salt_len = sizeof(ri->gcm256.salt);
 		seq = ri->gcm256.rec_seq;
 		break;
+	case TLS_CIPHER_AES_CCM_128:
+		ri->len = sizeof(ri->ccm128);
+		key = ri->ccm128.key;
+		key_len = sizeof(ri->ccm128.key);
+		iv = ri->ccm128.iv;
+		iv_len = sizeof(ri->ccm128.iv);
+		salt = ri->ccm128.salt;
+		salt_len = sizeof(ri->ccm128.salt);
+		seq = ri->ccm128.rec_seq;
+		break;
 	default:
 		ri->len = sizeof(ri->chacha);
 		key = ri->chacha.key;
@@ -112,7 +124,7 @@ struct rec_key {
 	struct tlsx_aead_key aead;
 	unsigned short version;
 	unsigned char nonce[12];	/* salt || iv, or chacha's iv */
-	unsigned char explicit_iv[8];	/* TLS 1.2 AES-GCM only */
+	unsigned char explicit_iv[8];	/* TLS 1.2 AES-GCM/CCM only */
 	int explicit_len;
 	unsigned long long seq;
 };
@@ -151,10 +163,21 @@ static inline int rec_key_init(struct rec_key *rk, const struct rec_info *ri)
 		memcpy(rk->nonce, ri->chacha.iv, 12);
 		seq = ri->chacha.rec_seq;
 		break;
+	case TLS_CIPHER_AES_CCM_128:
+		alg = TLSX_AEAD_AES_128_CCM;
+		key = ri->ccm128.key;
+		key_len = sizeof(ri->ccm128.key);
+		memcpy(rk->nonce, ri->ccm128.salt, 4);
+		memcpy(rk->nonce + 4, ri->ccm128.iv, 8);
+		seq = ri->ccm128.rec_seq;
+		break;
 	default:
 		return -EINVAL;
 	}
-	/* TLS 1.2 AES-GCM carries the nonce's last 8 bytes in the record. */
+	/*
+	 * TLS 1.2 AES-GCM and AES-CCM carry the nonce's last 8 bytes in the
+	 * record.
+	 */
 	if (rk->version == TLS_1_2_VERSION && alg != TLSX_AEAD_CHACHA20_POLY1305) {
 		rk->explicit_len = 8;
 		memcpy(rk->explicit_iv, rk->nonce + 4, 8);

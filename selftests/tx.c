@@ -163,6 +163,13 @@ FIXTURE_VARIANT_ADD(tx, tlsx_12_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(tx, tlsx_12_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(tx, tlsx_13_aes128)
 {
 	.ulp = "tlsx",
@@ -182,6 +189,13 @@ FIXTURE_VARIANT_ADD(tx, tlsx_13_chacha)
 	.ulp = "tlsx",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(tx, tlsx_13_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_VARIANT_ADD(tx, tls_12_aes128)
@@ -205,6 +219,13 @@ FIXTURE_VARIANT_ADD(tx, tls_12_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(tx, tls_12_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(tx, tls_13_aes128)
 {
 	.ulp = "tls",
@@ -224,6 +245,13 @@ FIXTURE_VARIANT_ADD(tx, tls_13_chacha)
 	.ulp = "tls",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(tx, tls_13_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_SETUP(tx)

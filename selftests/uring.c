@@ -65,11 +65,25 @@ FIXTURE_VARIANT_ADD(uring, tlsx_12_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(uring, tlsx_12_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(uring, tlsx_13_chacha)
 {
 	.ulp = "tlsx",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(uring, tlsx_13_ccm)
+{
+	.ulp = "tlsx",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 FIXTURE_VARIANT_ADD(uring, tls_12_aes128gcm)
@@ -107,11 +121,25 @@ FIXTURE_VARIANT_ADD(uring, tls_12_chacha)
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
 };
 
+FIXTURE_VARIANT_ADD(uring, tls_12_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
+};
+
 FIXTURE_VARIANT_ADD(uring, tls_13_chacha)
 {
 	.ulp = "tls",
 	.version = TLS_1_3_VERSION,
 	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(uring, tls_13_ccm)
+{
+	.ulp = "tls",
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_CCM_128,
 };
 
 static int set_keys(int fd, const char *ulp, unsigned short version,

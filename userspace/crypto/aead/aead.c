@@ -18,8 +18,8 @@
  * depends only on the calling context and on the in_kernel_fpu flag that
  * our own end just cleared.  Should it fail all the same, the operation
  * restarts on the generic engine: the bytes already written are
- * XORed with the same keystream again (CTR and ChaCha20 are
- * involutions), which restores the input when in place, and the whole
+ * XORed with the same keystream again (CTR, also CCM's, and
+ * ChaCha20 are involutions), which restores the input when in place, and the whole
  * operation is redone.  That costs nothing on the normal path and does
  * not depend on the engines sharing their state layout.
  *
@@ -92,6 +92,8 @@ const char *tlsx_aead_alg_name(enum tlsx_aead_alg alg)
 		return "aes-256-gcm";
 	case TLSX_AEAD_CHACHA20_POLY1305:
 		return "chacha20-poly1305";
+	case TLSX_AEAD_AES_128_CCM:
+		return "aes-128-ccm";
 	}
 	return "unknown";
 }
@@ -105,6 +107,8 @@ size_t tlsx_aead_key_len(enum tlsx_aead_alg alg)
 		return 32;
 	case TLSX_AEAD_CHACHA20_POLY1305:
 		return 32;
+	case TLSX_AEAD_AES_128_CCM:
+		return 16;
 	}
 	return 0;
 }
@@ -121,6 +125,8 @@ static const struct tlsx_aead_ops *tlsx_aead_ops_for(u32 alg, u32 impl)
 		return tlsx_gcm_ops(impl);
 	if (alg == TLSX_AEAD_CHACHA20_POLY1305)
 		return tlsx_chachapoly_ops(impl);
+	if (alg == TLSX_AEAD_AES_128_CCM)
+		return tlsx_ccm_ops(impl);
 	return NULL;
 }
 
@@ -133,6 +139,8 @@ static const struct tlsx_aead_ops *tlsx_aead_ops_for(u32 alg, u32 impl)
  * byte shuffles), AVX2, AVX-512 F/BW/VL; the AVX-512 engine picks its
  * Poly1305 (IFMA, else AVX2) itself.  AVX-512 also requires AVX2, which
  * both AVX-512 engines use alongside (every AVX-512 CPU has it).
+ * AES-CCM: AES-NI and SSSE3 (the counter's pshufb) for SSE, and no wider
+ * engine (tlsx_ccm_ops() has none).
  */
 static bool tlsx_cpu_runs(u32 alg, enum tlsx_aead_impl impl)
 {
@@ -145,6 +153,8 @@ static bool tlsx_cpu_runs(u32 alg, enum tlsx_aead_impl impl)
 	case TLSX_IMPL_GENERIC:
 		return true;
 	case TLSX_IMPL_SSE:
+		if (alg == TLSX_AEAD_AES_128_CCM)
+			return c->aesni && c->ssse3;
 		if (gcm)
 			return c->aesni && c->pclmul && c->ssse3;
 		return c->ssse3;
@@ -252,6 +262,8 @@ static int tlsx_aead_alg_setkey(struct tlsx_aead_key *k, u32 alg,
 {
 	if (tlsx_alg_is_gcm(alg))
 		return tlsx_gcm_setkey(k, key, key_len, impl);
+	if (alg == TLSX_AEAD_AES_128_CCM)
+		return tlsx_ccm_setkey(k, key, key_len, impl);
 	return tlsx_chachapoly_setkey(k, key, key_len, impl);
 }
 
@@ -303,6 +315,8 @@ static void tlsx_aead_state_wipe(union tlsx_aead_state *st, u32 alg)
 {
 	if (tlsx_alg_is_gcm(alg))
 		memzero_explicit(&st->gcm, sizeof(st->gcm));
+	else if (alg == TLSX_AEAD_AES_128_CCM)
+		memzero_explicit(&st->ccm, sizeof(st->ccm));
 	else
 		memzero_explicit(&st->chachapoly, sizeof(st->chachapoly));
 }
@@ -540,7 +554,7 @@ static void tlsx_undo_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 	struct tlsx_sg_pos a, b;
 
 	tlsx_run_start(&r, k, true, true);
-	r.ops->init(&r.st, k, nonce, NULL, 0);
+	r.ops->init(&r.st, k, nonce, NULL, 0, done);
 	tlsx_sg_start(&a, dst, ndst);
 	tlsx_sg_start(&b, dst, ndst);
 	tlsx_run_sg(&r, &a, &b, done);
@@ -567,7 +581,7 @@ static int tlsx_aead_crypt_sg(const struct tlsx_aead_key *k, bool enc,
 		ret = tlsx_run_start(&r, k, generic, enc);
 		if (ret)
 			return ret;
-		r.ops->init(&r.st, k, nonce, ad, ad_len);
+		r.ops->init(&r.st, k, nonce, ad, ad_len, len);
 		tlsx_sg_start(&s, src, nsrc);
 		tlsx_sg_start(&d, dst, ndst);
 		if (likely(tlsx_run_sg(&r, &s, &d, len)))
@@ -598,7 +612,7 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 	ret = tlsx_run_start(&r, k, false, enc);
 	if (unlikely(ret))
 		return ret;
-	r.ops->init(&r.st, k, nonce, ad, ad_len);
+	r.ops->init(&r.st, k, nonce, ad, ad_len, len);
 	while (len - r.done > TLSX_AEAD_SIMD_CHUNK) {
 		r.crypt(&r.st, k, src + r.done, dst + r.done,
 			TLSX_AEAD_SIMD_CHUNK);
@@ -623,12 +637,17 @@ lost:
 				  len, tag);
 }
 
-/* Is @k set up, and are the pointers there for the lengths given? */
+/*
+ * Is @k set up, are the pointers there for the lengths given, and does
+ * the algorithm take @len bytes (AES-CCM's length field has 3 bytes)?
+ */
 static bool tlsx_aead_args_ok(const struct tlsx_aead_key *k, const u8 *nonce,
-			      const u8 *ad, size_t ad_len, const u8 *tag)
+			      const u8 *ad, size_t ad_len, const u8 *tag,
+			      size_t len)
 {
 	return k && tlsx_aead_key_len(k->alg) && nonce && tag &&
-	       (ad || !ad_len);
+	       (ad || !ad_len) &&
+	       (k->alg != TLSX_AEAD_AES_128_CCM || len <= TLSX_CCM_MAX_LEN);
 }
 
 /*
@@ -648,7 +667,7 @@ int tlsx_aead_seal(const struct tlsx_aead_key *k, const u8 *nonce,
 		   const u8 *ad, size_t ad_len, const u8 *src, u8 *dst,
 		   size_t len, u8 *tag)
 {
-	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag, len) ||
 		     (len && (!src || !dst))))
 		return -EINVAL;
 	return tlsx_aead_crypt(k, true, nonce, ad, ad_len, src, dst, len,
@@ -662,7 +681,7 @@ int tlsx_aead_open(const struct tlsx_aead_key *k, const u8 *nonce,
 	u8 got[TLSX_AEAD_TAG_LEN];
 	int ret;
 
-	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag, len) ||
 		     (len && (!src || !dst))))
 		return -EINVAL;
 	ret = tlsx_aead_crypt(k, false, nonce, ad, ad_len, src, dst, len,
@@ -683,7 +702,7 @@ int tlsx_aead_seal_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 		      const struct tlsx_aead_seg *dst, unsigned int ndst,
 		      size_t len, u8 *tag)
 {
-	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag, len) ||
 		     !tlsx_sg_holds(src, nsrc, len) ||
 		     !tlsx_sg_holds(dst, ndst, len)))
 		return -EINVAL;
@@ -700,7 +719,7 @@ int tlsx_aead_open_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 	u8 got[TLSX_AEAD_TAG_LEN];
 	int ret;
 
-	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag) ||
+	if (unlikely(!tlsx_aead_args_ok(k, nonce, ad, ad_len, tag, len) ||
 		     !tlsx_sg_holds(src, nsrc, len) ||
 		     !tlsx_sg_holds(dst, ndst, len)))
 		return -EINVAL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * aead.h - the record AEADs of tlsx: AES-128-GCM, AES-256-GCM and
- * ChaCha20-Poly1305 (12-byte nonce, 16-byte tag).
+ * aead.h - the record AEADs of tlsx: AES-128-GCM, AES-256-GCM,
+ * ChaCha20-Poly1305 and AES-128-CCM (12-byte nonce, 16-byte tag).
  *
  * One header for tlsx.ko and for userspace.  The contract:
  *
@@ -30,6 +30,7 @@
 #include "aead/platform.h"
 #include "aead/gcm.h"
 #include "aead/chachapoly.h"
+#include "aead/ccm.h"
 
 #define TLSX_AEAD_NONCE_LEN	12
 #define TLSX_AEAD_TAG_LEN	16
@@ -40,13 +41,15 @@ enum tlsx_aead_alg {
 	TLSX_AEAD_AES_128_GCM = 1,
 	TLSX_AEAD_AES_256_GCM,
 	TLSX_AEAD_CHACHA20_POLY1305,
+	TLSX_AEAD_AES_128_CCM,
 };
 
 /*
  * Implementations, by vector width.  For AES-GCM: portable C, AES-NI +
  * PCLMULQDQ (128-bit), VAES + VPCLMULQDQ on 256-bit vectors, and AVX-512.
  * For ChaCha20-Poly1305: portable C, SSSE3, AVX2, AVX-512 (with the best
- * Poly1305 the CPU has).  TLSX_IMPL_AUTO picks the fastest available one,
+ * Poly1305 the CPU has).  For AES-CCM: portable C and AES-NI (SSE) only;
+ * the CBC-MAC chain, not the vector width, bounds it.  TLSX_IMPL_AUTO picks the fastest available one,
  * unless a forced choice was made (tlsx_aead_force_impl()).
  */
 enum tlsx_aead_impl {
@@ -64,6 +67,7 @@ struct tlsx_aead_key {
 	union {
 		struct tlsx_gcm_key gcm;
 		struct tlsx_chachapoly_key chachapoly;
+		struct tlsx_ccm_key ccm;
 	} u;
 };
 
@@ -77,7 +81,7 @@ struct tlsx_aead_seg {
 const char *tlsx_aead_impl_name(enum tlsx_aead_impl impl);
 /* The impl named @name, or -EINVAL. */
 int tlsx_aead_impl_parse(const char *name);
-/* "aes-128-gcm", "aes-256-gcm", "chacha20-poly1305". */
+/* "aes-128-gcm", "aes-256-gcm", "chacha20-poly1305", "aes-128-ccm". */
 const char *tlsx_aead_alg_name(enum tlsx_aead_alg alg);
 /* Key length in bytes for @alg, or 0 if @alg is unknown. */
 size_t tlsx_aead_key_len(enum tlsx_aead_alg alg);
@@ -110,7 +114,9 @@ void tlsx_aead_wipe(struct tlsx_aead_key *k);
 
 /*
  * tlsx_aead_seal() - encrypt @len bytes of @src into @dst (may equal @src)
- * and write the tag.  Return: 0, or -EINVAL if @k is not set up.
+ * and write the tag.  Return: 0, or -EINVAL if @k is not set up or @len
+ * is more than the algorithm allows (AES-CCM: 2^24 - 1 bytes, its 3-byte
+ * length field with a 12-byte nonce).
  */
 int tlsx_aead_seal(const struct tlsx_aead_key *k, const u8 *nonce,
 		   const u8 *ad, size_t ad_len, const u8 *src, u8 *dst,

@@ -21,6 +21,8 @@ TLSX_AEAD_SRCS := \
 	gcm.c \
 	gcm_generic.c \
 	chachapoly.c \
+	ccm.c \
+	ccm_generic.c \
 	chacha_generic.c \
 	poly1305_generic.c
 
@@ -33,4 +35,5 @@ TLSX_AEAD_SIMD_SRCS := \
 	chacha_avx2.c \
 	chacha_avx512.c \
 	poly1305_avx2.c \
-	poly1305_avx512.c
+	poly1305_avx512.c \
+	ccm_aesni.c

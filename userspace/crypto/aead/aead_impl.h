@@ -3,8 +3,10 @@
  * aead_impl.h - what each AEAD implementation provides to the dispatcher
  * (aead.c).  Not for users of the AEAD: they include aead.h.
  *
- * An implementation is a streaming engine: init with nonce and associated
- * data, any number of updates, then the tag.  The dispatcher builds the
+ * An implementation is a streaming engine: init with nonce, associated
+ * data and the text length of the whole operation (CCM encodes it in its
+ * first block; the other algorithms ignore it), any number of updates
+ * whose lengths add up to it, then the tag.  The dispatcher builds the
  * one-shot and scattered calls from it, brackets every SIMD call in
  * tlsx_simd_begin()/tlsx_simd_end() with at most TLSX_AEAD_SIMD_CHUNK bytes
  * in between, and falls back to the generic engine (on the same key, whose
@@ -28,12 +30,14 @@
 union tlsx_aead_state {
 	struct tlsx_gcm_state gcm;
 	struct tlsx_chachapoly_state chachapoly;
+	struct tlsx_ccm_state ccm;
 };
 
 struct tlsx_aead_ops {
 	const char *name;
 	void (*init)(union tlsx_aead_state *st, const struct tlsx_aead_key *k,
-		     const u8 *nonce, const u8 *ad, size_t ad_len);
+		     const u8 *nonce, const u8 *ad, size_t ad_len,
+		     size_t len);
 	void (*encrypt)(union tlsx_aead_state *st,
 			const struct tlsx_aead_key *k,
 			const u8 *src, u8 *dst, size_t len);
@@ -46,7 +50,7 @@ struct tlsx_aead_ops {
 };
 
 /*
- * Per-algorithm entry points (gcm*.c, chachapoly*.c).
+ * Per-algorithm entry points (gcm*.c, chachapoly*.c, ccm*.c).
  *
  * *_setkey() fills k->u for @impl (never AUTO; the dispatcher has checked
  * the CPU can run it) and may use SIMD: the dispatcher calls it inside a
@@ -62,6 +66,10 @@ const struct tlsx_aead_ops *tlsx_gcm_ops(enum tlsx_aead_impl impl);
 int tlsx_chachapoly_setkey(struct tlsx_aead_key *k, const u8 *key,
 			   size_t key_len, enum tlsx_aead_impl impl);
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl);
+
+int tlsx_ccm_setkey(struct tlsx_aead_key *k, const u8 *key, size_t key_len,
+		    enum tlsx_aead_impl impl);
+const struct tlsx_aead_ops *tlsx_ccm_ops(enum tlsx_aead_impl impl);
 
 /* Constant-time comparison of two 16-byte tags: 0 when equal. */
 static inline int tlsx_tag_differs(const u8 *a, const u8 *b)

@@ -199,6 +199,7 @@ int tlsx_aead_selftest(void)
 		TLSX_AEAD_AES_128_GCM,
 		TLSX_AEAD_AES_256_GCM,
 		TLSX_AEAD_CHACHA20_POLY1305,
+		TLSX_AEAD_AES_128_CCM,
 	};
 	unsigned int a;
 	int impl;

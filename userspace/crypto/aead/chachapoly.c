@@ -216,8 +216,9 @@ static __always_inline void chachapoly_final(union tlsx_aead_state *ust,
 static void chachapoly_init_##NAME(union tlsx_aead_state *st,		\
 				   const struct tlsx_aead_key *k,	\
 				   const u8 *nonce, const u8 *ad,	\
-				   size_t ad_len)			\
+				   size_t ad_len, size_t len)		\
 {									\
+	(void)len;	/* no length up front */			\
 	chachapoly_init(st, k, nonce, ad, ad_len,			\
 			tlsx_chacha20_xor0_##NAME, IMPL);		\
 }									\

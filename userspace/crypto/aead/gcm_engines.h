@@ -38,6 +38,26 @@ u32 tlsx_aes_expand_key(u8 rk[15 * 16], const u8 *key, size_t key_len);
 void tlsx_aes_encrypt_block(const struct tlsx_gcm_key *k, const u8 in[16],
 			    u8 out[16]);
 
+/*
+ * The bitsliced AES of gcm_generic.c, also used by the portable AES-CCM
+ * (ccm_generic.c): round keys in bit planes, set up per operation by
+ * tlsx_aes_planes_setkey() from FIPS-197 round keys @rk ((@rounds + 1)
+ * 16-byte keys), and four blocks per call.  Constant time; the caller
+ * wipes @pk after use.
+ */
+#define TLSX_AES_MAX_ROUNDS	14
+
+struct tlsx_aes_planes {
+	u64 w[TLSX_AES_MAX_ROUNDS + 1][2];
+	u32 rounds;
+};
+
+void tlsx_aes_planes_setkey(struct tlsx_aes_planes *pk, const u8 *rk,
+			    u32 rounds);
+/* Encrypt four blocks from @in to @out (may be equal). */
+void tlsx_aes_encrypt4(const struct tlsx_aes_planes *pk, const u8 in[64],
+		       u8 out[64]);
+
 extern const struct tlsx_aead_ops tlsx_gcm_generic_ops;
 
 /*

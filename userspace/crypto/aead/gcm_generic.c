@@ -26,8 +26,6 @@
 #include "aead/platform.h"
 #include "aead/gcm_engines.h"
 
-#define AES_MAX_ROUNDS	14
-
 /* ------------------------------------------------------------------ */
 /* Bitsliced AES                                                        */
 /* ------------------------------------------------------------------ */
@@ -325,11 +323,6 @@ static void store_planes(u8 out[64], u64 q[8])
  * schedule at 16 bytes a round (small kernel stack frames) for three
  * operations per plane and round.
  */
-struct aes_planes_key {
-	u64 w[AES_MAX_ROUNDS + 1][2];
-	u32 rounds;
-};
-
 #define NIBBLE_LOW	0x1111111111111111ULL
 
 /*
@@ -337,18 +330,18 @@ struct aes_planes_key {
  * were four blocks: block j's bit at the bottom of each nibble is then
  * round key r + j's.
  */
-static void aes_planes_setkey(struct aes_planes_key *pk,
-			      const struct tlsx_gcm_key *k)
+void tlsx_aes_planes_setkey(struct tlsx_aes_planes *pk, const u8 *rk,
+			    u32 rounds)
 {
 	u8 four[64];
 	u64 q[8];
-	u32 r, n = k->rounds + 1;
+	u32 r, n = rounds + 1;
 	int b, j;
 
-	pk->rounds = k->rounds;
+	pk->rounds = rounds;
 	for (r = 0; r < n; r += 4) {
 		__builtin_memset(four, 0, sizeof(four));
-		__builtin_memcpy(four, k->rk + 16 * r,
+		__builtin_memcpy(four, rk + 16 * r,
 				 16 * (n - r < 4 ? n - r : 4));
 		load_planes(q, four);
 		for (j = 0; j < 4 && r + j < n; j++) {
@@ -371,7 +364,7 @@ static __always_inline void add_round_key(u64 q[8], const u64 w[2])
 		q[b] ^= ((w[b >> 2] >> (b & 3)) & NIBBLE_LOW) * 0xf;
 }
 
-static void aes_planes_encrypt(const struct aes_planes_key *pk, u64 q[8])
+static void aes_planes_encrypt(const struct tlsx_aes_planes *pk, u64 q[8])
 {
 	u32 r;
 	int i;
@@ -390,9 +383,8 @@ static void aes_planes_encrypt(const struct aes_planes_key *pk, u64 q[8])
 	add_round_key(q, pk->w[pk->rounds]);
 }
 
-/* Encrypt four blocks from @in to @out (may be equal). */
-static void aes_encrypt4(const struct aes_planes_key *pk, const u8 in[64],
-			 u8 out[64])
+void tlsx_aes_encrypt4(const struct tlsx_aes_planes *pk, const u8 in[64],
+		       u8 out[64])
 {
 	u64 q[8];
 
@@ -405,12 +397,12 @@ static void aes_encrypt4(const struct aes_planes_key *pk, const u8 in[64],
 void tlsx_aes_encrypt_block(const struct tlsx_gcm_key *k, const u8 in[16],
 			    u8 out[16])
 {
-	struct aes_planes_key pk;
+	struct tlsx_aes_planes pk;
 	u8 buf[64] = { 0 };
 
-	aes_planes_setkey(&pk, k);
+	tlsx_aes_planes_setkey(&pk, k->rk, k->rounds);
 	__builtin_memcpy(buf, in, 16);
-	aes_encrypt4(&pk, buf, buf);
+	tlsx_aes_encrypt4(&pk, buf, buf);
 	__builtin_memcpy(out, buf, 16);
 	memzero_explicit(buf, sizeof(buf));
 	memzero_explicit(&pk, sizeof(pk));
@@ -440,7 +432,7 @@ u32 tlsx_aes_expand_key(u8 rk[15 * 16], const u8 *key, size_t key_len)
 {
 	unsigned int nk = key_len / 4, rounds = nk + 6;
 	unsigned int n = 4 * (rounds + 1), i;
-	u32 w[4 * (AES_MAX_ROUNDS + 1)];
+	u32 w[4 * (TLSX_AES_MAX_ROUNDS + 1)];
 	u8 rcon = 1;
 
 	/* Words as little-endian loads: byte 0 of the word is the low byte. */
@@ -598,12 +590,13 @@ static void ghash_update(u64 *y1, u64 *y0, const struct ghash_key *gk,
 
 static void gcm_generic_init(union tlsx_aead_state *st,
 			     const struct tlsx_aead_key *k, const u8 *nonce,
-			     const u8 *ad, size_t ad_len)
+			     const u8 *ad, size_t ad_len, size_t len)
 {
 	struct tlsx_gcm_state *s = &st->gcm;
 	struct ghash_key gk;
 	u64 y1 = 0, y0 = 0;
 
+	(void)len;	/* GCM needs no length up front */
 	__builtin_memcpy(s->j0, nonce, 12);
 	put_unaligned_be32(1, s->j0 + 12);
 	s->ctr = 2;
@@ -627,7 +620,7 @@ static void gcm_generic_crypt(struct tlsx_gcm_state *s,
 			      const struct tlsx_gcm_key *k, const u8 *src,
 			      u8 *dst, size_t len, bool encrypt)
 {
-	struct aes_planes_key pk;
+	struct tlsx_aes_planes pk;
 	struct ghash_key gk;
 	u8 ks[64];
 	u64 y1 = get_unaligned_be64(s->acc), y0 = get_unaligned_be64(s->acc + 8);
@@ -637,7 +630,7 @@ static void gcm_generic_crypt(struct tlsx_gcm_state *s,
 
 	if (!len)
 		return;
-	aes_planes_setkey(&pk, k);
+	tlsx_aes_planes_setkey(&pk, k->rk, k->rounds);
 	ghash_setkey(&gk, k->h);
 	s->text_len += len;
 
@@ -648,7 +641,7 @@ static void gcm_generic_crypt(struct tlsx_gcm_state *s,
 			put_unaligned_be32(ctr + j, ks + 16 * j + 12);
 		}
 		ctr += (u32)((n + 15) / 16);
-		aes_encrypt4(&pk, ks, ks);
+		tlsx_aes_encrypt4(&pk, ks, ks);
 		if (!encrypt)
 			ghash_update(&y1, &y0, &gk, src, n);
 		for (i = 0; i < n; i++)

@@ -536,11 +536,13 @@ GCM_TARGET static void gcm_decrypt(union tlsx_aead_state *st,
 
 GCM_TARGET static void gcm_init(union tlsx_aead_state *st,
 				const struct tlsx_aead_key *k,
-				const u8 *nonce, const u8 *ad, size_t ad_len)
+				const u8 *nonce, const u8 *ad, size_t ad_len,
+				size_t len)
 {
 	struct tlsx_gcm_state *s = &st->gcm;
 	__m128i acc = _mm_setzero_si128(), j0;
 
+	(void)len;	/* GCM needs no length up front */
 	/*
 	 * J0 = nonce || 0^31 || 1, written with one 16-byte store: update()
 	 * reads it back with a 16-byte load right away, and a load that

@@ -65,3 +65,13 @@ FIXTURE_VARIANT_ADD(aead, chacha_avx512) {
 	.alg = TLSX_AEAD_CHACHA20_POLY1305,
 	.impl = TLSX_IMPL_AVX512,
 };
+
+FIXTURE_VARIANT_ADD(aead, ccm128_generic) {
+	.alg = TLSX_AEAD_AES_128_CCM,
+	.impl = TLSX_IMPL_GENERIC,
+};
+
+FIXTURE_VARIANT_ADD(aead, ccm128_sse) {
+	.alg = TLSX_AEAD_AES_128_CCM,
+	.impl = TLSX_IMPL_SSE,
+};

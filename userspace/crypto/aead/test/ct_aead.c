@@ -72,6 +72,14 @@ FIXTURE_VARIANT_ADD(ct, chacha_avx2) {
 	.alg = TLSX_AEAD_CHACHA20_POLY1305, .impl = TLSX_IMPL_AVX2,
 };
 
+FIXTURE_VARIANT_ADD(ct, ccm128_generic) {
+	.alg = TLSX_AEAD_AES_128_CCM, .impl = TLSX_IMPL_GENERIC,
+};
+
+FIXTURE_VARIANT_ADD(ct, ccm128_sse) {
+	.alg = TLSX_AEAD_AES_128_CCM, .impl = TLSX_IMPL_SSE,
+};
+
 FIXTURE_SETUP(ct)
 {
 	if (!RUNNING_ON_VALGRIND)

@@ -15,6 +15,7 @@ static const enum tlsx_aead_alg algs[] = {
 	TLSX_AEAD_AES_128_GCM,
 	TLSX_AEAD_AES_256_GCM,
 	TLSX_AEAD_CHACHA20_POLY1305,
+	TLSX_AEAD_AES_128_CCM,
 };
 
 TEST(impl_names)
@@ -43,13 +44,15 @@ TEST(alg_names_and_key_lengths)
 	EXPECT_STREQ("aes-256-gcm", tlsx_aead_alg_name(TLSX_AEAD_AES_256_GCM));
 	EXPECT_STREQ("chacha20-poly1305",
 		     tlsx_aead_alg_name(TLSX_AEAD_CHACHA20_POLY1305));
+	EXPECT_STREQ("aes-128-ccm", tlsx_aead_alg_name(TLSX_AEAD_AES_128_CCM));
 	EXPECT_STREQ("unknown", tlsx_aead_alg_name(0));
-	EXPECT_STREQ("unknown", tlsx_aead_alg_name(4));
+	EXPECT_STREQ("unknown", tlsx_aead_alg_name(5));
 	EXPECT_EQ(16u, tlsx_aead_key_len(TLSX_AEAD_AES_128_GCM));
 	EXPECT_EQ(32u, tlsx_aead_key_len(TLSX_AEAD_AES_256_GCM));
 	EXPECT_EQ(32u, tlsx_aead_key_len(TLSX_AEAD_CHACHA20_POLY1305));
+	EXPECT_EQ(16u, tlsx_aead_key_len(TLSX_AEAD_AES_128_CCM));
 	EXPECT_EQ(0u, tlsx_aead_key_len(0));
-	EXPECT_EQ(0u, tlsx_aead_key_len(4));
+	EXPECT_EQ(0u, tlsx_aead_key_len(5));
 }
 
 /* What is offered follows the CPU flags (the full table is in test_aead_dispatch). */
@@ -59,7 +62,8 @@ TEST(offers_follow_cpu)
 	unsigned int a;
 
 	for (a = 0; a < ARRAY_SIZE(algs); a++) {
-		bool gcm = algs[a] != TLSX_AEAD_CHACHA20_POLY1305;
+		bool ccm = algs[a] == TLSX_AEAD_AES_128_CCM;
+		bool gcm = algs[a] != TLSX_AEAD_CHACHA20_POLY1305 && !ccm;
 
 		EXPECT_TRUE(tlsx_aead_impl_available(algs[a], TLSX_IMPL_AUTO));
 		EXPECT_TRUE(tlsx_aead_impl_available(algs[a],
@@ -68,7 +72,8 @@ TEST(offers_follow_cpu)
 						      TLSX_IMPL_COUNT));
 		EXPECT_FALSE(tlsx_aead_impl_available(algs[a], -1));
 		if (tlsx_aead_impl_available(algs[a], TLSX_IMPL_SSE))
-			EXPECT_TRUE(gcm ? c->aesni && c->pclmul : c->ssse3);
+			EXPECT_TRUE(gcm ? c->aesni && c->pclmul :
+				    ccm ? c->aesni && c->ssse3 : c->ssse3);
 		if (tlsx_aead_impl_available(algs[a], TLSX_IMPL_AVX2))
 			EXPECT_TRUE(c->avx2 && (!gcm || (c->vaes &&
 							 c->vpclmulqdq)));
@@ -77,7 +82,7 @@ TEST(offers_follow_cpu)
 				    c->avx2);
 	}
 	EXPECT_FALSE(tlsx_aead_impl_available(0, TLSX_IMPL_GENERIC));
-	EXPECT_FALSE(tlsx_aead_impl_available(4, TLSX_IMPL_AUTO));
+	EXPECT_FALSE(tlsx_aead_impl_available(5, TLSX_IMPL_AUTO));
 }
 
 /* The best available, AVX-512 only when 512-bit code runs at full speed. */
@@ -205,7 +210,7 @@ TEST(setkey_errors)
 	EXPECT_EQ(-EINVAL, tlsx_aead_setkey(NULL, TLSX_AEAD_AES_128_GCM,
 					    TLSX_IMPL_AUTO, key, 16));
 	EXPECT_EQ(-EINVAL, tlsx_aead_setkey(&k, 0, TLSX_IMPL_AUTO, key, 16));
-	EXPECT_EQ(-EINVAL, tlsx_aead_setkey(&k, 4, TLSX_IMPL_AUTO, key, 16));
+	EXPECT_EQ(-EINVAL, tlsx_aead_setkey(&k, 5, TLSX_IMPL_AUTO, key, 16));
 	EXPECT_EQ(-EINVAL, tlsx_aead_setkey(&k, TLSX_AEAD_AES_128_GCM,
 					    TLSX_IMPL_COUNT, key, 16));
 	EXPECT_EQ(-EINVAL, tlsx_aead_setkey(&k, TLSX_AEAD_AES_128_GCM, -1,

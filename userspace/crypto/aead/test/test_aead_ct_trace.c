@@ -69,6 +69,11 @@ static size_t len_at(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl,
 	return valgrind_runs(alg, impl) ? smoke_lens[i] : trace_lens[i];
 }
 
+static bool is_gcm(enum tlsx_aead_alg alg)
+{
+	return alg == TLSX_AEAD_AES_128_GCM || alg == TLSX_AEAD_AES_256_GCM;
+}
+
 /* The SIMD precomputation of a GCM key (powers of H), or NULL. */
 static void (*gcm_precompute(enum tlsx_aead_impl impl))(struct tlsx_gcm_key *g)
 {
@@ -115,7 +120,7 @@ static void child_run(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl)
 		ret |= tlsx_aead_open(&k, nonce, ad, sizeof(ad), ct, back,
 				      len_at(alg, impl, i), tag);
 	}
-	if (alg != TLSX_AEAD_CHACHA20_POLY1305 && pre) {
+	if (is_gcm(alg) && pre) {
 		for (run = 0; run < 2; run++) {
 			rng_fill(&rng, k.u.gcm.rk, sizeof(k.u.gcm.rk));
 			rng_fill(&rng, k.u.gcm.h, sizeof(k.u.gcm.h));
@@ -244,7 +249,7 @@ static int trace_impl(struct __test_metadata *_metadata,
 			_exit(5);
 		child_run(alg, impl);
 	}
-	if (alg != TLSX_AEAD_CHACHA20_POLY1305 && gcm_precompute(impl))
+	if (is_gcm(alg) && gcm_precompute(impl))
 		ret = trace_pair(_metadata, pid, t, "precompute");
 	for (i = 0; i < nlens(alg, impl) && !ret; i++) {
 		snprintf(what, sizeof(what), "%s %s seal+open %zu",

@@ -7,7 +7,8 @@
  *  - tlsx_simd_begin()/end() count and check SIMD sections, and can be
  *    told to fail from the Nth begin on (the FPU not usable in the
  *    kernel: at the start of an operation, in the middle, at setkey);
- *  - tlsx_gcm_ops()/tlsx_chachapoly_ops() return wrapped engines that
+ *  - tlsx_gcm_ops()/tlsx_chachapoly_ops()/tlsx_ccm_ops() return wrapped
+ *    engines that
  *    check every call: SIMD engines only inside a section, at most
  *    TLSX_AEAD_SIMD_CHUNK bytes of text per section, update lengths
  *    multiples of 64 except the last, one engine per operation;
@@ -99,12 +100,12 @@ static void track_call(int impl, size_t len, bool update)
 static void fam##_init_##impl(union tlsx_aead_state *st,		\
 			      const struct tlsx_aead_key *k,		\
 			      const u8 *nonce, const u8 *ad,		\
-			      size_t ad_len)				\
+			      size_t ad_len, size_t len)		\
 {									\
 	tr.engine = impl;						\
 	tr.short_seen = false;						\
 	track_call(impl, 0, false);					\
-	tlsx_##fam##_ops(impl)->init(st, k, nonce, ad, ad_len);	\
+	tlsx_##fam##_ops(impl)->init(st, k, nonce, ad, ad_len, len);	\
 }									\
 static void fam##_enc_##impl(union tlsx_aead_state *st,		\
 			     const struct tlsx_aead_key *k,		\
@@ -143,6 +144,10 @@ WRAP_OPS(chachapoly, TLSX_IMPL_GENERIC);
 WRAP_OPS(chachapoly, TLSX_IMPL_SSE);
 WRAP_OPS(chachapoly, TLSX_IMPL_AVX2);
 WRAP_OPS(chachapoly, TLSX_IMPL_AVX512);
+WRAP_OPS(ccm, TLSX_IMPL_GENERIC);
+WRAP_OPS(ccm, TLSX_IMPL_SSE);
+WRAP_OPS(ccm, TLSX_IMPL_AVX2);
+WRAP_OPS(ccm, TLSX_IMPL_AVX512);
 
 #define WRAPPED_OPS_FN(fam)						\
 static const struct tlsx_aead_ops *hook_##fam##_ops(enum tlsx_aead_impl i) \
@@ -160,6 +165,7 @@ static const struct tlsx_aead_ops *hook_##fam##_ops(enum tlsx_aead_impl i) \
 
 WRAPPED_OPS_FN(gcm)
 WRAPPED_OPS_FN(chachapoly)
+WRAPPED_OPS_FN(ccm)
 
 /* --- the dispatcher under test ------------------------------------------ */
 
@@ -168,12 +174,14 @@ WRAPPED_OPS_FN(chachapoly)
 #define tlsx_cpu_features hook_cpu_features
 #define tlsx_gcm_ops hook_gcm_ops
 #define tlsx_chachapoly_ops hook_chachapoly_ops
+#define tlsx_ccm_ops hook_ccm_ops
 #include "aead/aead.c"
 #undef tlsx_simd_begin
 #undef tlsx_simd_end
 #undef tlsx_cpu_features
 #undef tlsx_gcm_ops
 #undef tlsx_chachapoly_ops
+#undef tlsx_ccm_ops
 
 /* --- helpers -------------------------------------------------------------- */
 
@@ -181,6 +189,7 @@ static const enum tlsx_aead_alg all_algs[] = {
 	TLSX_AEAD_AES_128_GCM,
 	TLSX_AEAD_AES_256_GCM,
 	TLSX_AEAD_CHACHA20_POLY1305,
+	TLSX_AEAD_AES_128_CCM,
 };
 
 /* A text split into segments of @seglen bytes (the last shorter). */
@@ -472,6 +481,8 @@ static bool engine_compiled(enum tlsx_aead_alg alg, enum tlsx_aead_impl i)
 {
 	if (alg == TLSX_AEAD_CHACHA20_POLY1305)
 		return tlsx_chachapoly_ops(i);
+	if (alg == TLSX_AEAD_AES_128_CCM)
+		return tlsx_ccm_ops(i);
 	return tlsx_gcm_ops(i);
 }
 
@@ -479,7 +490,8 @@ static bool engine_compiled(enum tlsx_aead_alg alg, enum tlsx_aead_impl i)
 static bool expect_offered(const struct tlsx_cpu *c, enum tlsx_aead_alg alg,
 			   enum tlsx_aead_impl i)
 {
-	bool gcm = alg != TLSX_AEAD_CHACHA20_POLY1305;
+	bool ccm = alg == TLSX_AEAD_AES_128_CCM;
+	bool gcm = alg != TLSX_AEAD_CHACHA20_POLY1305 && !ccm;
 	bool avx512 = c->avx512f && c->avx512bw && c->avx512vl && c->avx2;
 	bool cpu;
 
@@ -489,6 +501,8 @@ static bool expect_offered(const struct tlsx_cpu *c, enum tlsx_aead_alg alg,
 		break;
 	case TLSX_IMPL_SSE:
 		cpu = gcm ? c->aesni && c->pclmul && c->ssse3 : c->ssse3;
+		if (ccm)
+			cpu = c->aesni && c->ssse3;
 		break;
 	case TLSX_IMPL_AVX2:
 		cpu = gcm ? c->avx2 && c->vaes && c->vpclmulqdq : c->avx2;
