@@ -37,6 +37,7 @@ static const struct kmod_cipher kmod_ciphers[] = {
 	{ "aes128gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_128, 0 },
 	{ "aes256gcm", TLS_1_3_VERSION, TLS_CIPHER_AES_GCM_256, 0 },
 	{ "chacha20poly1305", TLS_1_3_VERSION, TLS_CIPHER_CHACHA20_POLY1305, 0 },
+	{ "aes128ccm", TLS_1_3_VERSION, TLS_CIPHER_AES_CCM_128, 0 },
 };
 
 static const char *const mode_names[KMOD_MODES] = {
@@ -68,7 +69,8 @@ void bench_kmod_usage(void)
 		"  --mib N       MiB per transfer (default 64)",
 		"  --chunk N     bytes per send() and per received record, 1-16384",
 		"                (default 16384)",
-		"  --cipher NAME aes128gcm, aes256gcm or chacha20poly1305 (default: all)",
+		"  --cipher NAME aes128gcm, aes256gcm, chacha20poly1305 or aes128ccm",
+		"                (default: all)",
 		"  --mode NAME   send, sendfile or recv (default: all)",
 		"  --tls12       TLS 1.2 instead of 1.3",
 		"  --pairs N     socket pairs for the memory figures (default 200; 0: skip)",
