@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hs.h - the TLS 1.3 engine's API (RFC 8446), client and server, sans
+ * I/O: the caller hands in the bytes that arrived and a buffer it owns
+ * for the bytes to send; the engine never touches a socket, reads a clock
+ * it was not given, or allocates beyond the one bounded allocation of
+ * tlsx_hs_new().  docs/handshake.md is the design.
+ *
+ * The configuration (struct tlsx_hs_config) is read-only to the engine
+ * and may be shared by any number of connections on any number of
+ * threads; what it points to must outlive them.  The ticket keys are
+ * the one part that changes under a running server: they are read
+ * through an atomic pointer (handshake/ticket.h), never under a lock.
+ *
+ * A connection:
+ *
+ *	hs = tlsx_hs_new(cfg);				// NULL: -ENOMEM
+ *	tlsx_hs_set_server_name(hs, "example.com");	// client
+ *	for (;;) {
+ *		ret = tlsx_hs_step(hs, in, in_len, &used, out, cap, &n);
+ *		send out[0..n);  drop in[0..used);
+ *		if (ret == TLSX_HS_DONE) break;
+ *		if (ret < 0) fail (tlsx_hs_alert() says which alert went);
+ *		read more (ret == TLSX_HS_WANT_READ);
+ *	}
+ *	tlsx_hs_secrets(hs, &sec);		// for the record layer
+ *	tlsx_hs_free(hs);			// wipes everything
+ *
+ * tlsx_hs_step() consumes whole records only and never more than the
+ * last record of the handshake, so whatever the peer sent after its
+ * Finished stays in the caller's buffer for the record layer (the
+ * record-exact rule libtlsx depends on).  @out must hold a flight:
+ * TLSX_HS_OUT_MIN bytes are always enough for the messages tlsx builds
+ * with a certificate chain up to the configuration's max_cert_chain.
+ */
+#ifndef TLSX_HS_HS_H
+#define TLSX_HS_HS_H
+
+#include "aead/platform.h"
+#include "hash/sha2.h"
+#include "handshake/alert.h"
+#include "handshake/keysched.h"
+
+struct tlsx_cert_chain;		/* handshake/cert.h */
+struct tlsx_trust;		/* handshake/cert.h */
+struct tlsx_ticket_keys;	/* handshake/ticket.h */
+struct tlsx_session;		/* handshake/ticket.h */
+
+/* Wire codes (RFC 8446 appendix B.4, B.3.1.4, 4.2.3). */
+#define TLSX_SUITE_AES_128_GCM_SHA256		0x1301
+#define TLSX_SUITE_AES_256_GCM_SHA384		0x1302
+#define TLSX_SUITE_CHACHA20_POLY1305_SHA256	0x1303
+#define TLSX_SUITE_AES_128_CCM_SHA256		0x1304
+
+#define TLSX_GROUP_SECP256R1		0x0017
+#define TLSX_GROUP_X25519		0x001d
+
+#define TLSX_SIG_RSA_PKCS1_SHA256	0x0401
+#define TLSX_SIG_RSA_PKCS1_SHA384	0x0501
+#define TLSX_SIG_RSA_PKCS1_SHA512	0x0601
+#define TLSX_SIG_ECDSA_SECP256R1_SHA256	0x0403
+#define TLSX_SIG_RSA_PSS_RSAE_SHA256	0x0804
+#define TLSX_SIG_RSA_PSS_RSAE_SHA384	0x0805
+#define TLSX_SIG_RSA_PSS_RSAE_SHA512	0x0806
+#define TLSX_SIG_ED25519		0x0807
+#define TLSX_SIG_RSA_PSS_PSS_SHA256	0x0809
+#define TLSX_SIG_RSA_PSS_PSS_SHA384	0x080a
+#define TLSX_SIG_RSA_PSS_PSS_SHA512	0x080b
+
+#define TLSX_HS_MAX_LIST	16	/* suites, groups, schemes configured */
+#define TLSX_HS_MAX_ALPN	256	/* ALPN list, wire form, bytes */
+#define TLSX_HS_MAX_NAME	255	/* server_name (RFC 6066: < 2^8 in DNS) */
+#define TLSX_HS_MAX_CHAINS	16	/* server certificates (SNI) */
+
+/* Default bound on one handshake message (the certificate chain). */
+#define TLSX_HS_DEFAULT_MAX_MSG	(16 * 1024)
+/* An output buffer this large always holds one flight. */
+#define TLSX_HS_OUT_MIN		(2 * TLSX_HS_DEFAULT_MAX_MSG + 4096)
+
+/*
+ * Randomness: the engine draws every random byte (Random, key shares,
+ * session ids, ticket nonces, signature salts and hedges) through this,
+ * so tests inject RFC 8448's values.  0, or a negative errno.
+ */
+typedef int (*tlsx_hs_rand_fn)(void *ctx, void *buf, size_t len);
+
+struct tlsx_hs_config {
+	bool server;
+
+	/*
+	 * Preference order, wire codes; count 0 takes the defaults
+	 * (suites: AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, not CCM;
+	 * groups: X25519, secp256r1; schemes: every one tlsx implements).
+	 * CCM is offered or accepted only when listed here.
+	 */
+	u16 suites[TLSX_HS_MAX_LIST];
+	unsigned int n_suites;
+	u16 groups[TLSX_HS_MAX_LIST];
+	unsigned int n_groups;
+	u16 sig_schemes[TLSX_HS_MAX_LIST];
+	unsigned int n_sig_schemes;
+
+	/* ALPN (RFC 7301) in wire form (8-bit length, name, ...); 0: none. */
+	u8 alpn[TLSX_HS_MAX_ALPN];
+	unsigned int alpn_len;
+
+	/*
+	 * Server: the certificates, chosen by server_name (the first one
+	 * when no name matches or none was sent).  Client: chains[0], if
+	 * any, answers a CertificateRequest.
+	 */
+	const struct tlsx_cert_chain *chains[TLSX_HS_MAX_CHAINS];
+	unsigned int n_chains;
+
+	/*
+	 * Client: the anchors the server's chain must reach (NULL with
+	 * insecure set: no verification, for tests and tools only).
+	 * Server: with verify_peer, the anchors for client certificates.
+	 */
+	const struct tlsx_trust *trust;
+	bool insecure;
+
+	/* Server: send a CertificateRequest (4.3.2); require a chain. */
+	bool verify_peer;
+	bool require_peer_cert;
+
+	/* Server: issue and accept tickets (NULL: no resumption). */
+	struct tlsx_ticket_keys *tickets;
+	unsigned int tickets_per_handshake;	/* NewSessionTickets sent */
+	u32 ticket_lifetime;			/* seconds, <= 604800 */
+
+	/* Both: also allow psk_ke (resumption without (EC)DHE, 4.2.9). */
+	bool allow_psk_ke;
+
+	/* RFC 8449 record_size_limit to announce; 0: do not send it. */
+	u16 record_size_limit;
+
+	/* Largest handshake message accepted; 0: TLSX_HS_DEFAULT_MAX_MSG. */
+	size_t max_msg;
+
+	/* Client: middlebox compatibility mode (4.1.2, D.4); default on. */
+	bool no_compat_mode;
+
+	tlsx_hs_rand_fn rand;	/* NULL: the system's (rand/random.h) */
+	void *rand_ctx;
+};
+
+/* What tlsx_hs_step() returns besides a negative error. */
+enum tlsx_hs_status {
+	TLSX_HS_DONE = 0,	/* keys ready: tlsx_hs_secrets() */
+	TLSX_HS_WANT_READ = 1,	/* send @out, then step with more input */
+};
+
+/*
+ * Errors are negative: -TLSX_HS_EALERT(a) when the engine sent (or, for
+ * a received alert, got) alert @a; other negative errnos are local
+ * (-ENOMEM, -ENOSPC for an @out too small: a caller bug, not sticky).
+ */
+#define TLSX_HS_EALERT_BASE	1000
+#define TLSX_HS_EALERT(a)	(TLSX_HS_EALERT_BASE + (a))
+
+struct tlsx_hs;
+
+/* One allocation, of tlsx_hs_mem_size(@cfg) bytes; NULL: out of memory. */
+struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg);
+size_t tlsx_hs_mem_size(const struct tlsx_hs_config *cfg);
+/* Wipes every secret and frees. */
+void tlsx_hs_free(struct tlsx_hs *hs);
+
+/* Client, before the first step: SNI and the name the chain must match. */
+int tlsx_hs_set_server_name(struct tlsx_hs *hs, const char *name);
+/* Client, before the first step: a session to resume (copied). */
+int tlsx_hs_set_session(struct tlsx_hs *hs, const struct tlsx_session *s);
+/* Seconds since the epoch, for certificates and tickets; 0: time(NULL). */
+void tlsx_hs_set_time(struct tlsx_hs *hs, s64 now);
+
+/*
+ * Runs the handshake on @in_len bytes of @in (whole or partial records;
+ * *@consumed says how many were taken) and writes the records to send
+ * into @out (*@out_len).  Returns enum tlsx_hs_status or a negative
+ * error; after an error every call returns it again (sticky), with the
+ * alert record, if one was sent, in @out the first time.
+ */
+int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
+		 size_t *consumed, u8 *out, size_t out_cap, size_t *out_len);
+
+/* The alert sent or received when the engine failed; -1 if none. */
+int tlsx_hs_alert(const struct tlsx_hs *hs);
+/* Whether the alert came from the peer. */
+bool tlsx_hs_alert_received(const struct tlsx_hs *hs);
+
+/* What was negotiated, valid once tlsx_hs_step() returned DONE. */
+struct tlsx_hs_info {
+	u16 suite;
+	u16 group;		/* 0 when resumed with psk_ke */
+	u16 sig_scheme;		/* the peer's CertificateVerify; 0: none */
+	bool resumed;
+	bool hrr;		/* a HelloRetryRequest was sent or received */
+	bool peer_cert;		/* the peer presented a verified chain */
+	u16 peer_record_size_limit;	/* 0: not announced */
+	u8 alpn[256];		/* NUL-terminated; "" when none */
+	char server_name[TLSX_HS_MAX_NAME + 1];
+};
+int tlsx_hs_get_info(const struct tlsx_hs *hs, struct tlsx_hs_info *info);
+
+/*
+ * The application traffic secrets (7.1) the record layer needs, and the
+ * resumption master secret a client keeps for tickets that arrive after
+ * the handshake.  Wipe with tlsx_hs_secrets_wipe().
+ */
+struct tlsx_hs_secrets {
+	u16 suite;
+	enum tlsx_hash_alg hash;
+	size_t secret_len;
+	u8 client[TLSX_KS_MAX_SECRET];	/* client_application_traffic_secret_0 */
+	u8 server[TLSX_KS_MAX_SECRET];
+	u8 res_master[TLSX_KS_MAX_SECRET];	/* client: for NewSessionTicket */
+};
+int tlsx_hs_secrets(const struct tlsx_hs *hs, struct tlsx_hs_secrets *s);
+void tlsx_hs_secrets_wipe(struct tlsx_hs_secrets *s);
+
+/*
+ * Server, after DONE: the NewSessionTicket messages to send (4.6.1), as
+ * handshake messages (not records: the record layer seals them under
+ * the server's application key).  0 with *@len 0 when none.
+ */
+int tlsx_hs_tickets(struct tlsx_hs *hs, u8 *out, size_t cap, size_t *len);
+
+#endif /* TLSX_HS_HS_H */

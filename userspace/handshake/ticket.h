@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ticket.h - session resumption (RFC 8446 sections 2.2, 4.6.1, 4.2.11):
+ * the server's stateless tickets, sealed under ticket keys it rotates,
+ * and the client's saved sessions.
+ *
+ * Server: a ticket is the session state (suite, resumption PSK, issue
+ * time, age_add, server name, ALPN, whether a client certificate was
+ * verified) sealed with AES-256-GCM under the current ticket key, named
+ * by a 16-byte key name so tlsx_ticket_open() finds the key without
+ * trying each.  Rotation: tlsx_ticket_keys_rotate() makes a new current
+ * key every @period seconds and keeps the previous one for opening only,
+ * so a ticket stays valid for at least one period and at most two.  The
+ * handshake path reads the keys through one atomic pointer to an
+ * immutable generation (no lock); a rotation publishes a new generation
+ * and frees the one before the previous after a grace period.
+ *
+ * Client: struct tlsx_session is what it keeps (ticket, PSK, suite,
+ * times, the name and ALPN it was made for), built from a
+ * NewSessionTicket with tlsx_session_from_ticket() and saved to a file
+ * with tlsx_session_encode() (tlsx-client --sess-out).
+ */
+#ifndef TLSX_HS_TICKET_H
+#define TLSX_HS_TICKET_H
+
+#include "aead/platform.h"
+#include "handshake/hs.h"
+#include "handshake/keysched.h"
+
+#define TLSX_TICKET_MAX		1024	/* ticket bytes kept or accepted */
+#define TLSX_TICKET_MAX_LIFETIME 604800	/* seven days (4.6.1) */
+
+struct tlsx_session {
+	u16 suite;
+	u8 psk[TLSX_KS_MAX_SECRET];
+	size_t psk_len;
+	s64 issued;			/* seconds since the epoch */
+	u32 lifetime;			/* seconds */
+	u32 age_add;
+	u32 max_early_data;		/* as sent; tlsx sends no 0-RTT */
+	bool peer_cert;			/* server: the client was verified */
+	char server_name[TLSX_HS_MAX_NAME + 1];
+	u8 alpn[256];			/* NUL-terminated protocol */
+	u8 ticket[TLSX_TICKET_MAX];	/* client: the opaque ticket */
+	size_t ticket_len;
+};
+
+void tlsx_session_wipe(struct tlsx_session *s);
+
+struct tlsx_ticket_keys;
+
+/*
+ * Server ticket keys: fresh random keys rotated every @period seconds
+ * (0: never).  NULL on failure.
+ */
+struct tlsx_ticket_keys *tlsx_ticket_keys_new(u32 period, s64 now);
+/*
+ * Keys from a file of 80 bytes per key (16-byte name, 32-byte AES key,
+ * 32 bytes reserved), newest first, as nginx's ssl_session_ticket_key
+ * takes them: the first seals, every one opens.  For servers that
+ * share tickets across machines.
+ */
+struct tlsx_ticket_keys *tlsx_ticket_keys_load(const char *path,
+					       const char **err);
+/* Rotates if the period has passed at @now; safe beside handshakes. */
+int tlsx_ticket_keys_rotate(struct tlsx_ticket_keys *k, s64 now);
+/* Wipes and frees; no handshake may be using @k. */
+void tlsx_ticket_keys_free(struct tlsx_ticket_keys *k);
+
+/*
+ * Seals @s (server side: everything but ticket[]) into @out as a ticket
+ * under the current key.  @rand draws the AEAD nonce.
+ */
+int tlsx_ticket_seal(struct tlsx_ticket_keys *k, const struct tlsx_session *s,
+		     int (*rand)(void *ctx, void *buf, size_t len),
+		     void *rand_ctx, u8 *out, size_t cap, size_t *len);
+/*
+ * Opens ticket @t into @s.  0, or -ENOENT for a ticket that is not
+ * ours, was tampered with, or was sealed under a key rotated out: the
+ * server then does a full handshake, it is not an error (4.2.11).
+ * Expiry (issued + lifetime < @now) is -ETIME, likewise.
+ */
+int tlsx_ticket_open(struct tlsx_ticket_keys *k, const u8 *t, size_t len,
+		     s64 now, struct tlsx_session *s);
+
+/*
+ * Client: the session a NewSessionTicket message @msg (whole handshake
+ * message, type and length included) gives, under the resumption
+ * master secret of the connection (4.6.1: PSK = HKDF-Expand-Label(
+ * res_master, "resumption", ticket_nonce, Hash.length)).  0, or the
+ * alert for a malformed message (decode_error) or a lifetime over seven
+ * days (illegal_parameter).
+ */
+int tlsx_session_from_ticket(const struct tlsx_hs_secrets *sec,
+			     const char *server_name, const u8 *alpn,
+			     const u8 *msg, size_t len, s64 now,
+			     struct tlsx_session *s);
+
+/* A session as bytes for a file, and back (versioned, checked). */
+int tlsx_session_encode(const struct tlsx_session *s, u8 *out, size_t cap,
+			size_t *len);
+int tlsx_session_decode(struct tlsx_session *s, const u8 *in, size_t len);
+
+#endif /* TLSX_HS_TICKET_H */
