@@ -55,6 +55,14 @@ ENGINE_LIB_ASAN := $(B)/lib/libtlsx_hs-asan.a
 ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS))
 ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
 
+# --- libtlsx: what programs link (userspace/handshake/tlsx.h) ----------
+# The engine and the crypto code in one archive, and a shared library
+# from the same sources built -fPIC with every symbol hidden but tlsx.h's
+# TLSX_API ones.
+LIBTLSX := $(B)/lib/libtlsx.a
+LIBTLSX_SO := $(B)/lib/libtlsx.so.0
+LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
+
 # --- unit tests: every test/test_*.c of a family is one program -------
 TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
 TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
@@ -134,7 +142,7 @@ deps:
 $(KSRC):
 	@tools/ksrc $(KSRC_DIR)
 
-lib: $(LIB) $(ENGINE_LIB)
+lib: $(LIB) $(ENGINE_LIB) $(LIBTLSX) $(LIBTLSX_SO)
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -147,6 +155,24 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 $(ENGINE_LIB_ASAN): $(ENGINE_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX): $(ENGINE_OBJS) $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX_SO): $(LIBTLSX_PIC_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libtlsx.so.0 -Wl,--no-undefined \
+		-Wl,-z,relro,-z,now,-z,noexecstack $^ -o $@
+	ln -sf libtlsx.so.0 $(B)/lib/libtlsx.so
+
+$(B)/obj-pic/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fPIC -fvisibility=hidden \
+		-MMD -MP -c $< -o $@
+
+# libtlsx's tests run OpenSSL's libssl at the other end.
+$(B)/test/test_libtlsx% $(B)/test-asan/test_libtlsx%: TEST_LIBS += -lssl
 
 $(LIB_ASAN): $(LIB_OBJS_ASAN)
 	@mkdir -p $(@D)
@@ -309,6 +335,7 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
 -include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
+-include $(LIBTLSX_PIC_OBJS:.o=.d)
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*/*.d)
 
 print-kdir:

@@ -170,6 +170,6 @@ u64 tlsx__u_tx_seq(const struct tlsx_conn *c);
 int tlsx__conn_from_secrets(int fd, bool server,
 			    const struct tlsx_hs_secrets *sec,
 			    enum tlsx_record_layer rl, u64 rekey_limit,
-			    struct tlsx_conn **out);
+			    u16 peer_rsl, struct tlsx_conn **out);
 
 #endif /* TLSX_HS_TLSX_INT_H */

@@ -463,13 +463,14 @@ void tlsx_conn_free(struct tlsx_conn *c)
 	if (c->hsd && c->hs_release)
 		c->hs_release(c);
 	tlsx__u_free(c);
-	tlsx_hs_secrets_wipe(&c->sec);
+	memzero_explicit(&c->sec, sizeof(c->sec));
 	if (c->pm) {
 		memzero_explicit(c->pm, PM_MAX);
 		free(c->pm);
 	}
 	if (c->session) {
-		tlsx_session_wipe(c->session);
+		/* The PSK; memzero rather than ticket.c, which may be absent. */
+		memzero_explicit(c->session, sizeof(*c->session));
 		free(c->session);
 	}
 	free(c->alpn);
@@ -547,7 +548,7 @@ int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 int tlsx__conn_from_secrets(int fd, bool server,
 			    const struct tlsx_hs_secrets *sec,
 			    enum tlsx_record_layer rl, u64 rekey_limit,
-			    struct tlsx_conn **out)
+			    u16 peer_rsl, struct tlsx_conn **out)
 {
 	struct tlsx_conn *c = tlsx__conn_alloc(fd, server);
 	u64 max;
@@ -558,6 +559,7 @@ int tlsx__conn_from_secrets(int fd, bool server,
 		return TLSX_E_NOMEM;
 	c->sec = *sec;
 	c->suite = sec->suite;
+	c->peer_rsl = peer_rsl;
 	max = tlsx__suite_rekey_limit(sec->suite);
 	c->rekey_limit = rekey_limit && rekey_limit < max ? rekey_limit : max;
 	if (c->rekey_limit < 2)
