@@ -23,9 +23,10 @@
  * when done): when a rotation, after publishing, reads the counter as
  * zero, every reader still to come will load the new pointer, so every
  * generation retired before that moment is unreachable and freed.  When
- * the counter is never seen at zero (a seal takes a microsecond; that
- * takes a very busy server), at most TICKET_MAX_RETIRED generations wait,
- * then the rotation waits for a zero.  A rule by age alone ("free the
+ * the counter is never seen at zero (a reader holds it for one AES-GCM
+ * over a hundred bytes: that takes a very busy server), at most
+ * TICKET_MAX_RETIRED generations wait, then the rotation waits for a
+ * zero.  A rule by age alone ("free the
  * fourth") would rest on rotations being a period apart in real time,
  * which a caller-supplied @now does not promise.
  */
