@@ -474,8 +474,8 @@ TEST(chain_load_bad_keys)
 	key_fails(_metadata, pem, -EOPNOTSUPP,
 		  "key PEM: key not supported (encrypted, or not P-256, Ed25519 or RSA 2048..4096)");
 	/* A PKCS#8 block whose DER is cut short. */
-	key_fails(_metadata, "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49"
-		  "\n-----END PRIVATE KEY-----\n", -EBADMSG,
+	key_fails(_metadata, "-----BEGIN PRIVATE KEY-----\n"
+		  "MIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----\n", -EBADMSG,
 		  "key PEM: malformed or inconsistent private key");
 	key_fails(_metadata, "", -EBADMSG,
 		  "key PEM: malformed or inconsistent private key");
