@@ -55,8 +55,11 @@ static char *slurp(const char *name, size_t *len)
 	char *p = malloc(1 << 20);
 	size_t n;
 
-	if (!f || !p)
+	if (!f || !p) {
+		fprintf(stderr, "test_cert: cannot read %s (run from the top of the tree)\n",
+			data(name));
 		abort();
+	}
 	n = fread(p, 1, (1 << 20) - 1, f);
 	fclose(f);
 	p[n] = '\0';
