@@ -196,6 +196,31 @@ static int rx_key_update(struct tlsx_conn *c, const u8 *msg, size_t len,
 	return TLSX_OK;
 }
 
+/* Client: a NewSessionTicket after the handshake becomes c->session. */
+int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len)
+{
+	struct tlsx_session *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = tlsx_session_from_ticket(&c->sec,
+				       c->server_name ? c->server_name : "",
+				       (const u8 *)(c->alpn ? c->alpn : ""),
+				       msg, len, time(NULL), s);
+	if (err) {
+		tlsx_session_wipe(s);
+		free(s);
+		return err;
+	}
+	if (c->session) {
+		tlsx_session_wipe(c->session);
+		free(c->session);
+	}
+	c->session = s;
+	return 0;
+}
+
 static int handle_message(struct tlsx_conn *c, const u8 *msg, size_t len,
 			  bool more)
 {
@@ -463,14 +488,14 @@ void tlsx_conn_free(struct tlsx_conn *c)
 	if (c->hsd && c->hs_release)
 		c->hs_release(c);
 	tlsx__u_free(c);
+	/* tlsx_hs_secrets_wipe()'s work, without a call into the engine. */
 	memzero_explicit(&c->sec, sizeof(c->sec));
 	if (c->pm) {
 		memzero_explicit(c->pm, PM_MAX);
 		free(c->pm);
 	}
 	if (c->session) {
-		/* The PSK; memzero rather than ticket.c, which may be absent. */
-		memzero_explicit(c->session, sizeof(*c->session));
+		tlsx_session_wipe(c->session);
 		free(c->session);
 	}
 	free(c->alpn);
@@ -545,6 +570,31 @@ int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 	return TLSX_OK;
 }
 
+int tlsx_conn_session(const struct tlsx_conn *c, uint8_t *buf, size_t cap,
+		      size_t *len)
+{
+	u8 tmp[sizeof(struct tlsx_session) + 256];
+	size_t n;
+	int err;
+
+	*len = 0;
+	if (!c->session)
+		return TLSX_E_NO_SESSION;
+	err = tlsx_session_encode(c->session, tmp, sizeof(tmp), &n);
+	if (err) {
+		memzero_explicit(tmp, sizeof(tmp));
+		return TLSX_E_INVAL;
+	}
+	*len = n;
+	if (n > cap) {
+		memzero_explicit(tmp, sizeof(tmp));
+		return TLSX_E_INVAL;
+	}
+	memcpy(buf, tmp, n);
+	memzero_explicit(tmp, sizeof(tmp));
+	return TLSX_OK;
+}
+
 int tlsx__conn_from_secrets(int fd, bool server,
 			    const struct tlsx_hs_secrets *sec,
 			    enum tlsx_record_layer rl, u64 rekey_limit,
@@ -560,6 +610,8 @@ int tlsx__conn_from_secrets(int fd, bool server,
 	c->sec = *sec;
 	c->suite = sec->suite;
 	c->peer_rsl = peer_rsl;
+	if (!server)
+		c->on_ticket = tlsx__store_ticket;
 	max = tlsx__suite_rekey_limit(sec->suite);
 	c->rekey_limit = rekey_limit && rekey_limit < max ? rekey_limit : max;
 	if (c->rekey_limit < 2)

@@ -36,6 +36,7 @@
 #include "kselftest_harness.h"
 #include "handshake/keysched.h"
 #include "handshake/record.h"
+#include "handshake/ticket.h"
 #include "handshake/tlsx_int.h"
 
 #define MIB	(1024 * 1024)
@@ -144,6 +145,7 @@ static SSL_CTX *make_ctx(bool server, const char *suite, int tickets)
 	SSL_CTX_set_keylog_callback(ctx, keylog_cb);
 	if (server) {
 		SSL_CTX_set_num_tickets(ctx, tickets);
+		SSL_CTX_set_timeout(ctx, 3600);
 		if (server_cert(ctx)) {
 			SSL_CTX_free(ctx);
 			return NULL;
@@ -865,6 +867,35 @@ TEST_F(rec, new_session_ticket_after_handshake)
 	EXPECT_EQ('d', buf[0]);
 	EXPECT_EQ(1, tickets_seen);
 	EXPECT_EQ(sizeof(nst), ticket_len_seen);
+}
+
+/*
+ * OpenSSL's two tickets after the handshake become the client's session
+ * (the PSK is not checked here: OpenSSL does not log the resumption
+ * master secret; test_libtlsx resumes with it).
+ */
+TEST(openssl_tickets_stored)
+{
+	u8 buf[8], bytes[4096];
+	struct tlsx_session s;
+	struct pair p;
+	size_t len;
+
+	ASSERT_EQ(0, openssl_pair(&p, false, "TLS_AES_256_GCM_SHA384", 2));
+	ASSERT_EQ(TLSX_OK, take_over(&p, TLSX_RL_USER, 0, 0));
+	EXPECT_EQ(TLSX_E_NO_SESSION,
+		  tlsx_conn_session(p.c, bytes, sizeof(bytes), &len));
+	ASSERT_EQ(0, ssl_write_all(p.a, (const u8 *)"d", 1));
+	ASSERT_EQ(1, tlsx_read(p.c, buf, sizeof(buf)));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_session(p.c, bytes, sizeof(bytes), &len));
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_conn_session(p.c, bytes, 10, &len));
+	ASSERT_EQ(0, tlsx_session_decode(&s, bytes, len));
+	EXPECT_EQ(TLSX_SUITE_AES_256_GCM_SHA384, s.suite);
+	EXPECT_EQ(48, s.psk_len);
+	EXPECT_EQ(3600, s.lifetime);
+	EXPECT_LT(0, s.ticket_len);
+	tlsx_session_wipe(&s);
+	pair_free(&p);
 }
 
 /* RFC 8449: with the peer's limit of 256, records carry 255 bytes. */
