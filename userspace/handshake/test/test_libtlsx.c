@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_libtlsx.c - libtlsx end to end over loopback TCP, natively (so
+ * with the userspace record layer: this machine's kernel has no ULP):
+ *
+ *  - tlsx_connect() against OpenSSL's libssl as server, per suite and
+ *    group, HelloRetryRequest, ALPN, resumption with the session a ticket
+ *    after the handoff gave, and the refusals (wrong host, unknown CA);
+ *  - the non-blocking step on an O_NONBLOCK socket, and the sans-I/O step
+ *    with the caller reading only what tlsx_conn_read_hint() allows;
+ *  - tlsx_accept() against OpenSSL as client, and tlsx against tlsx;
+ *  - record-exact reads: OpenSSL's client Finished and its first request
+ *    written in one write(2), so in one segment: the server reads the
+ *    request under the record layer, nothing is lost;
+ *  - configuration errors with their messages;
+ *  - the syscalls a handshake costs and the memory kept after it.
+ *
+ * Certificates are made at the start with OpenSSL (a P-256 CA and a leaf
+ * for "localhost" and 127.0.0.1) into a temporary directory.
+ */
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "handshake/tlsx.h"
+
+static char dir[] = "/tmp/test_libtlsx_XXXXXX";
+static char ca_pem[64], leaf_pem[64], key_pem[64], other_ca_pem[64];
+
+static X509 *make_cert(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
+		       const char *cn, bool ca)
+{
+	X509 *x = X509_new();
+	X509V3_CTX v3;
+	X509_EXTENSION *e;
+
+	ASN1_INTEGER_set(X509_get_serialNumber(x), ca ? 1 : 2);
+	X509_set_version(x, 2);
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 86400 * 30);
+	X509_set_pubkey(x, key);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
+				   MBSTRING_ASC, (const unsigned char *)cn,
+				   -1, -1, 0);
+	X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) :
+					 X509_get_subject_name(x));
+	X509V3_set_ctx(&v3, issuer ? issuer : x, x, NULL, NULL, 0);
+	if (ca) {
+		e = X509V3_EXT_conf_nid(NULL, &v3, NID_basic_constraints,
+					"critical,CA:TRUE");
+		X509_add_ext(x, e, -1);
+		X509_EXTENSION_free(e);
+		e = X509V3_EXT_conf_nid(NULL, &v3, NID_key_usage,
+					"critical,keyCertSign,cRLSign");
+	} else {
+		e = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name,
+					"DNS:localhost,IP:127.0.0.1");
+		X509_add_ext(x, e, -1);
+		X509_EXTENSION_free(e);
+		e = X509V3_EXT_conf_nid(NULL, &v3, NID_ext_key_usage,
+					"serverAuth,clientAuth");
+	}
+	X509_add_ext(x, e, -1);
+	X509_EXTENSION_free(e);
+	X509_sign(x, signer, EVP_sha256());
+	return x;
+}
+
+static void write_pem(const char *path, X509 *x, EVP_PKEY *k)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		abort();
+	if (x)
+		PEM_write_X509(f, x);
+	if (k)
+		PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL);
+	fclose(f);
+}
+
+static void make_files(void)
+{
+	EVP_PKEY *cak, *leafk, *otherk;
+	X509 *ca, *leaf, *other;
+
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(ca_pem, sizeof(ca_pem), "%s/ca.pem", dir);
+	snprintf(leaf_pem, sizeof(leaf_pem), "%s/leaf.pem", dir);
+	snprintf(key_pem, sizeof(key_pem), "%s/key.pem", dir);
+	snprintf(other_ca_pem, sizeof(other_ca_pem), "%s/other.pem", dir);
+	cak = EVP_EC_gen("P-256");
+	leafk = EVP_EC_gen("P-256");
+	otherk = EVP_EC_gen("P-256");
+	ca = make_cert(cak, cak, NULL, "tlsx test CA", true);
+	leaf = make_cert(leafk, cak, ca, "localhost", false);
+	other = make_cert(otherk, otherk, NULL, "another CA", true);
+	write_pem(ca_pem, ca, NULL);
+	write_pem(leaf_pem, leaf, NULL);
+	write_pem(key_pem, NULL, leafk);
+	write_pem(other_ca_pem, other, NULL);
+	X509_free(ca);
+	X509_free(leaf);
+	X509_free(other);
+	EVP_PKEY_free(cak);
+	EVP_PKEY_free(leafk);
+	EVP_PKEY_free(otherk);
+}
+
+static void __attribute__((destructor)) remove_files(void)
+{
+	if (!ca_pem[0])
+		return;
+	unlink(ca_pem);
+	unlink(leaf_pem);
+	unlink(key_pem);
+	unlink(other_ca_pem);
+	rmdir(dir);
+}
+
+static void __attribute__((constructor)) setup_files(void)
+{
+	make_files();
+}
+
+static int tcp_pair(int *c, int *s)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sa, &len))
+		return -1;
+	*c = socket(AF_INET, SOCK_STREAM, 0);
+	if (*c < 0 || connect(*c, (struct sockaddr *)&sa, sizeof(sa)))
+		return -1;
+	*s = accept(lfd, NULL, NULL);
+	close(lfd);
+	return *s < 0 ? -1 : 0;
+}
+
+static void set_nonblock(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* ---- OpenSSL's server: handshake, then echo until close_notify ---- */
+
+struct ossl_server {
+	SSL_CTX *ctx;
+	int fd;
+	int ret;		/* 0: handshake and echo went well */
+	bool resumed;
+	char alpn[32];
+	pthread_t t;
+};
+
+static int alpn_select(SSL *s, const unsigned char **out,
+		       unsigned char *outlen, const unsigned char *in,
+		       unsigned int inlen, void *arg)
+{
+	static const unsigned char mine[] = "\x08http/1.1";
+
+	(void)s;
+	(void)arg;
+	if (SSL_select_next_proto((unsigned char **)out, outlen, mine,
+				  sizeof(mine) - 1, in, inlen) !=
+	    OPENSSL_NPN_NEGOTIATED)
+		return SSL_TLSEXT_ERR_NOACK;
+	return SSL_TLSEXT_ERR_OK;
+}
+
+static SSL_CTX *ossl_server_ctx(const char *suites, const char *groups)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+
+	SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
+	if (suites)
+		SSL_CTX_set_ciphersuites(ctx, suites);
+	if (groups)
+		SSL_CTX_set1_groups_list(ctx, groups);
+	SSL_CTX_use_certificate_chain_file(ctx, leaf_pem);
+	SSL_CTX_use_PrivateKey_file(ctx, key_pem, SSL_FILETYPE_PEM);
+	SSL_CTX_set_alpn_select_cb(ctx, alpn_select, NULL);
+	return ctx;
+}
+
+static void *ossl_server_run(void *arg)
+{
+	struct ossl_server *o = arg;
+	SSL *s = SSL_new(o->ctx);
+	const unsigned char *alpn;
+	unsigned int alen;
+	char buf[4096];
+	int n;
+
+	o->ret = -1;
+	/* Late, so that a non-blocking client sees EAGAIN first. */
+	usleep(20000);
+	SSL_set_fd(s, o->fd);
+	if (SSL_accept(s) != 1)
+		goto out;
+	o->resumed = SSL_session_reused(s);
+	SSL_get0_alpn_selected(s, &alpn, &alen);
+	if (alen && alen < sizeof(o->alpn)) {
+		memcpy(o->alpn, alpn, alen);
+		o->alpn[alen] = 0;
+	}
+	while ((n = SSL_read(s, buf, sizeof(buf))) > 0)
+		if (SSL_write(s, buf, n) != n)
+			goto out;
+	if (SSL_get_error(s, n) == SSL_ERROR_ZERO_RETURN) {
+		SSL_shutdown(s);
+		o->ret = 0;
+	}
+out:
+	SSL_free(s);
+	return NULL;
+}
+
+static int ossl_server_start(struct ossl_server *o, SSL_CTX *ctx, int fd)
+{
+	memset(o, 0, sizeof(*o));
+	o->ctx = ctx;
+	o->fd = fd;
+	return pthread_create(&o->t, NULL, ossl_server_run, o);
+}
+
+static struct tlsx_config *client_cfg(const char *trust)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
+
+	if (cfg && tlsx_config_set_trust(cfg, trust)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+/* "ping" out, "ping" back, then close_notify both ways. */
+static int echo_and_close(struct tlsx_conn *c)
+{
+	char buf[8];
+	ssize_t n;
+
+	if (tlsx_write(c, "ping", 4) != 4)
+		return -1;
+	n = tlsx_read(c, buf, 4);
+	while (n > 0 && n < 4) {
+		ssize_t m = tlsx_read(c, buf + n, 4 - n);
+
+		if (m <= 0)
+			return -1;
+		n += m;
+	}
+	if (n != 4 || memcmp(buf, "ping", 4))
+		return -1;
+	if (tlsx_close(c))
+		return -1;
+	return tlsx_read(c, buf, sizeof(buf)) == 0 ? 0 : -1;
+}
+
+FIXTURE(vs_openssl)
+{
+	int cfd, sfd;
+	struct tlsx_config *cfg;
+	struct tlsx_conn *c;
+	struct ossl_server o;
+	SSL_CTX *sctx;
+};
+
+FIXTURE_VARIANT(vs_openssl)
+{
+	const char *suites;		/* the server's */
+	const char *groups;		/* the server's */
+	unsigned short suite;
+	unsigned short group;
+	bool hrr;
+};
+
+FIXTURE_VARIANT_ADD(vs_openssl, aes128gcm_x25519)
+{
+	.suites = "TLS_AES_128_GCM_SHA256", .groups = "X25519",
+	.suite = 0x1301, .group = 0x001d,
+};
+
+FIXTURE_VARIANT_ADD(vs_openssl, aes256gcm_x25519)
+{
+	.suites = "TLS_AES_256_GCM_SHA384", .groups = "P-256:X25519",
+	.suite = 0x1302, .group = 0x001d,
+};
+
+FIXTURE_VARIANT_ADD(vs_openssl, chacha_x25519)
+{
+	.suites = "TLS_CHACHA20_POLY1305_SHA256", .groups = "X25519",
+	.suite = 0x1303, .group = 0x001d,
+};
+
+/* The client's first key share is X25519: P-256 only needs an HRR. */
+FIXTURE_VARIANT_ADD(vs_openssl, hrr_p256)
+{
+	.suites = "TLS_AES_128_GCM_SHA256", .groups = "P-256",
+	.suite = 0x1301, .group = 0x0017, .hrr = true,
+};
+
+FIXTURE_SETUP(vs_openssl)
+{
+	ASSERT_EQ(0, tcp_pair(&self->cfd, &self->sfd));
+	self->cfg = client_cfg(ca_pem);
+	ASSERT_NE(NULL, self->cfg);
+	self->sctx = ossl_server_ctx(variant->suites, variant->groups);
+	ASSERT_NE(NULL, self->sctx);
+	ASSERT_EQ(0, ossl_server_start(&self->o, self->sctx, self->sfd));
+}
+
+FIXTURE_TEARDOWN(vs_openssl)
+{
+	tlsx_conn_free(self->c);
+	close(self->cfd);
+	pthread_join(self->o.t, NULL);
+	close(self->sfd);
+	SSL_CTX_free(self->sctx);
+	tlsx_config_free(self->cfg);
+}
+
+TEST_F(vs_openssl, connect)
+{
+	struct tlsx_conn_info info;
+
+	ASSERT_EQ(TLSX_DONE, tlsx_connect(self->cfg, self->cfd, "localhost",
+					  &self->c));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &info));
+	EXPECT_EQ(variant->suite, info.suite);
+	EXPECT_EQ(variant->group, info.group);
+	EXPECT_EQ(variant->hrr, info.hrr);
+	EXPECT_FALSE(info.resumed);
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_EQ(TLSX_RL_USER, info.record_layer);
+	EXPECT_STREQ("localhost", info.server_name);
+	TH_LOG("%s %s: handshake %u reads, %u writes; kept %zu bytes",
+	       info.suite_name, info.group_name, info.hs_reads,
+	       info.hs_writes, info.state_bytes);
+	EXPECT_EQ(0, echo_and_close(self->c));
+	pthread_join(self->o.t, NULL);
+	self->o.t = pthread_self();
+	EXPECT_EQ(0, self->o.ret);
+}
+
+TEST_F(vs_openssl, nonblocking_step)
+{
+	int ret, reads = 0;
+
+	set_nonblock(self->cfd);
+	self->c = tlsx_conn_new(self->cfg, self->cfd);
+	ASSERT_NE(NULL, self->c);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(self->c, "localhost"));
+	while ((ret = tlsx_conn_step(self->c)) != TLSX_DONE) {
+		struct pollfd p = { .fd = self->cfd };
+
+		ASSERT_TRUE(ret == TLSX_WANT_READ || ret == TLSX_WANT_WRITE);
+		p.events = ret == TLSX_WANT_READ ? POLLIN : POLLOUT;
+		reads += ret == TLSX_WANT_READ;
+		ASSERT_EQ(1, poll(&p, 1, 10000));
+	}
+	EXPECT_GT(reads, 0);
+	for (;;) {
+		char buf[8];
+		ssize_t n;
+
+		n = tlsx_write(self->c, "ping", 4);
+		if (n == TLSX_WANT_WRITE)
+			continue;
+		ASSERT_EQ(4, n);
+		do {
+			struct pollfd p = { .fd = self->cfd, .events = POLLIN };
+
+			poll(&p, 1, 10000);
+			n = tlsx_read(self->c, buf, 4);
+		} while (n == TLSX_WANT_READ);
+		ASSERT_EQ(4, n);
+		EXPECT_EQ(0, memcmp(buf, "ping", 4));
+		break;
+	}
+	EXPECT_EQ(TLSX_OK, tlsx_close(self->c));
+}
+
+/* The caller's own I/O, reading no more than the hint allows. */
+TEST_F(vs_openssl, sans_io_step)
+{
+	static unsigned char out[TLSX_STEP_OUT_MIN];
+	unsigned char in[20000];
+	size_t in_len = 0, used, out_len;
+	int ret;
+
+	self->c = tlsx_conn_new(self->cfg, self->cfd);
+	ASSERT_NE(NULL, self->c);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(self->c, "localhost"));
+	for (;;) {
+		size_t hint;
+		ssize_t n;
+
+		ret = tlsx_conn_step_buf(self->c, in, in_len, &used, out,
+					 sizeof(out), &out_len);
+		memmove(in, in + used, in_len - used);
+		in_len -= used;
+		if (out_len)
+			ASSERT_EQ((ssize_t)out_len,
+				  write(self->cfd, out, out_len));
+		if (ret == TLSX_DONE)
+			break;
+		ASSERT_EQ(TLSX_WANT_READ, ret);
+		hint = tlsx_conn_read_hint(self->c, in, in_len);
+		ASSERT_GT(hint, 0);
+		ASSERT_LE(in_len + hint, sizeof(in));
+		n = read(self->cfd, in + in_len, hint);
+		ASSERT_GT(n, 0);
+		in_len += n;
+	}
+	EXPECT_EQ(0, in_len);
+	ASSERT_EQ(TLSX_DONE, tlsx_conn_handoff(self->c));
+	EXPECT_EQ(0, echo_and_close(self->c));
+}
+
+TEST_F(vs_openssl, alpn)
+{
+	struct tlsx_conn_info info;
+
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_alpn(self->cfg, "h2,http/1.1"));
+	ASSERT_EQ(TLSX_DONE, tlsx_connect(self->cfg, self->cfd, "localhost",
+					  &self->c));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &info));
+	EXPECT_STREQ("http/1.1", info.alpn);
+	EXPECT_EQ(0, echo_and_close(self->c));
+}
+
+/* RFC 6125 via the engine: the certificate is for localhost. */
+TEST_F(vs_openssl, wrong_host)
+{
+	EXPECT_EQ(TLSX_E_CERT, tlsx_connect(self->cfg, self->cfd,
+					    "example.com", &self->c));
+	ASSERT_NE(NULL, self->c);
+	EXPECT_NE(-1, tlsx_conn_alert(self->c));
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_write(self->c, "x", 1));
+}
+
+TEST_F(vs_openssl, unknown_ca)
+{
+	struct tlsx_config *other = client_cfg(other_ca_pem);
+
+	ASSERT_NE(NULL, other);
+	EXPECT_EQ(TLSX_E_CERT, tlsx_connect(other, self->cfd, "localhost",
+					    &self->c));
+	EXPECT_EQ(48, tlsx_conn_alert(self->c));	/* unknown_ca */
+	tlsx_config_free(other);
+}
+
+/* A ticket after the handoff, then a resumed handshake with it. */
+TEST(resume_with_openssl)
+{
+	struct tlsx_config *cfg = client_cfg(ca_pem);
+	SSL_CTX *sctx = ossl_server_ctx(NULL, NULL);
+	unsigned char sess[4096];
+	struct tlsx_conn_info info;
+	struct ossl_server o;
+	struct tlsx_conn *c;
+	size_t len = 0;
+	int cfd, sfd, round;
+
+	ASSERT_NE(NULL, cfg);
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+		ASSERT_EQ(0, ossl_server_start(&o, sctx, sfd));
+		c = tlsx_conn_new(cfg, cfd);
+		ASSERT_NE(NULL, c);
+		ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(c, "localhost"));
+		if (round)
+			ASSERT_EQ(TLSX_OK, tlsx_conn_set_session(c, sess, len));
+		ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(c));
+		ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
+		EXPECT_EQ(round == 1, info.resumed);
+		/* The echo's read takes the tickets that came first. */
+		EXPECT_EQ(0, echo_and_close(c));
+		if (!round)
+			ASSERT_EQ(TLSX_OK, tlsx_conn_session(c, sess,
+							     sizeof(sess),
+							     &len));
+		tlsx_conn_free(c);
+		close(cfd);
+		pthread_join(o.t, NULL);
+		close(sfd);
+		EXPECT_EQ(0, o.ret);
+		EXPECT_EQ(round == 1, o.resumed);
+	}
+	SSL_CTX_free(sctx);
+	tlsx_config_free(cfg);
+}
+
+/* ---- tlsx as server ---------------------------------------------- */
+
+static struct tlsx_config *server_cfg(void)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+
+	if (!cfg)
+		return NULL;
+	if (tlsx_config_add_cert(cfg, leaf_pem, key_pem) ||
+	    tlsx_config_set_alpn(cfg, "http/1.1") ||
+	    tlsx_config_freeze(cfg)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+/* Whether the engine has its server half (hs-server merged). */
+static bool have_server(struct tlsx_config *cfg)
+{
+	struct tlsx_conn *c = tlsx_conn_new(cfg, -1);
+
+	tlsx_conn_free(c);
+	return c != NULL;
+}
+
+struct tlsx_server {
+	struct tlsx_config *cfg;
+	int fd;
+	int ret;
+	pthread_t t;
+};
+
+static void *tlsx_server_run(void *arg)
+{
+	struct tlsx_server *s = arg;
+	struct tlsx_conn *c;
+	char buf[4096];
+	ssize_t n;
+
+	s->ret = tlsx_accept(s->cfg, s->fd, &c);
+	if (s->ret) {
+		tlsx_conn_free(c);
+		return NULL;
+	}
+	while ((n = tlsx_read(c, buf, sizeof(buf))) > 0)
+		if (tlsx_write(c, buf, n) != n)
+			break;
+	s->ret = n ? (int)n : tlsx_close(c);
+	tlsx_conn_free(c);
+	return NULL;
+}
+
+/*
+ * Record-exact (tlsx_conn.c): OpenSSL's client over memory BIOs, its
+ * Finished and its first request written into the socket in one write,
+ * as one segment.  The server reads the request after the handoff.
+ */
+TEST(record_exact_request_with_finished)
+{
+	struct tlsx_config *cfg = server_cfg();
+	SSL_CTX *cctx = SSL_CTX_new(TLS_client_method());
+	BIO *rb = BIO_new(BIO_s_mem()), *wb = BIO_new(BIO_s_mem());
+	struct tlsx_conn *c = NULL;
+	struct tlsx_server s;
+	char buf[256], *p;
+	int cfd, sfd, i, ret = 0;
+	SSL *cl;
+	long n;
+
+	ASSERT_NE(NULL, cfg);
+	if (!have_server(cfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+	SSL_CTX_set_min_proto_version(cctx, TLS1_3_VERSION);
+	cl = SSL_new(cctx);
+	SSL_set_bio(cl, rb, wb);
+	SSL_set_connect_state(cl);
+	s.cfg = cfg;
+	s.fd = sfd;
+	(void)c;
+	ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+	for (i = 0; i < 100 && ret != 1; i++) {
+		ret = SSL_do_handshake(cl);
+		n = BIO_get_mem_data(wb, &p);
+		/* Held back once done: the request joins it. */
+		if (ret != 1 && n > 0) {
+			ASSERT_EQ(n, write(cfd, p, n));
+			BIO_reset(wb);
+		}
+		if (ret != 1) {
+			struct pollfd pf = { .fd = cfd, .events = POLLIN };
+			ssize_t got;
+
+			ASSERT_EQ(1, poll(&pf, 1, 10000));
+			got = read(cfd, buf, sizeof(buf));
+			ASSERT_GT(got, 0);
+			BIO_write(rb, buf, got);
+		}
+	}
+	ASSERT_EQ(1, ret);
+	ASSERT_EQ(5, SSL_write(cl, "GET /", 5));
+	n = BIO_get_mem_data(wb, &p);
+	ASSERT_GT(n, 5);
+	ASSERT_EQ(n, write(cfd, p, n));	/* Finished and request, at once */
+	BIO_reset(wb);
+	/* The echo: read until OpenSSL has it (tickets come first). */
+	for (i = 0; i < 100; i++) {
+		int got = SSL_read(cl, buf, sizeof(buf));
+		ssize_t r;
+
+		if (got > 0) {
+			ASSERT_EQ(5, got);
+			EXPECT_EQ(0, memcmp(buf, "GET /", 5));
+			break;
+		}
+		ASSERT_EQ(SSL_ERROR_WANT_READ, SSL_get_error(cl, got));
+		r = read(cfd, buf, sizeof(buf));
+		ASSERT_GT(r, 0);
+		BIO_write(rb, buf, r);
+	}
+	ASSERT_LT(i, 100);
+	shutdown(cfd, SHUT_WR);
+	pthread_join(s.t, NULL);
+	SSL_free(cl);
+	SSL_CTX_free(cctx);
+	close(cfd);
+	close(sfd);
+	tlsx_config_free(cfg);
+}
+
+TEST(accept_openssl_client)
+{
+	struct tlsx_config *cfg = server_cfg();
+	SSL_CTX *cctx = SSL_CTX_new(TLS_client_method());
+	struct tlsx_server s;
+	char buf[8];
+	int cfd, sfd;
+	SSL *cl;
+
+	ASSERT_NE(NULL, cfg);
+	if (!have_server(cfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+	s.cfg = cfg;
+	s.fd = sfd;
+	ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+	SSL_CTX_load_verify_locations(cctx, ca_pem, NULL);
+	SSL_CTX_set_verify(cctx, SSL_VERIFY_PEER, NULL);
+	cl = SSL_new(cctx);
+	SSL_set_fd(cl, cfd);
+	SSL_set_tlsext_host_name(cl, "localhost");
+	SSL_set1_host(cl, "localhost");
+	ASSERT_EQ(1, SSL_connect(cl));
+	ASSERT_EQ(4, SSL_write(cl, "pong", 4));
+	ASSERT_EQ(4, SSL_read(cl, buf, 4));
+	EXPECT_EQ(0, memcmp(buf, "pong", 4));
+	SSL_shutdown(cl);
+	EXPECT_EQ(0, SSL_read(cl, buf, sizeof(buf)));
+	pthread_join(s.t, NULL);
+	EXPECT_EQ(TLSX_OK, s.ret);
+	SSL_free(cl);
+	SSL_CTX_free(cctx);
+	close(cfd);
+	close(sfd);
+	tlsx_config_free(cfg);
+}
+
+/* tlsx against tlsx, twice: the second resumes from the first's ticket. */
+TEST(tlsx_both_ends)
+{
+	struct tlsx_config *scfg = server_cfg(), *ccfg = client_cfg(ca_pem);
+	unsigned char sess[4096];
+	struct tlsx_conn_info info;
+	struct tlsx_server s;
+	struct tlsx_conn *c;
+	size_t len = 0;
+	int cfd, sfd, round;
+
+	ASSERT_NE(NULL, scfg);
+	ASSERT_NE(NULL, ccfg);
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+		s.cfg = scfg;
+		s.fd = sfd;
+		ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+		c = tlsx_conn_new(ccfg, cfd);
+		ASSERT_NE(NULL, c);
+		ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(c, "localhost"));
+		if (round)
+			ASSERT_EQ(TLSX_OK, tlsx_conn_set_session(c, sess, len));
+		ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(c));
+		ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
+		EXPECT_EQ(round == 1, info.resumed);
+		TH_LOG("tlsx-tlsx %s: %u reads, %u writes (client)",
+		       round ? "resumed" : "full", info.hs_reads,
+		       info.hs_writes);
+		EXPECT_EQ(0, echo_and_close(c));
+		if (!round)
+			ASSERT_EQ(TLSX_OK, tlsx_conn_session(c, sess,
+							     sizeof(sess),
+							     &len));
+		tlsx_conn_free(c);
+		pthread_join(s.t, NULL);
+		EXPECT_EQ(TLSX_OK, s.ret);
+		close(cfd);
+		close(sfd);
+	}
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+}
+
+/* ---- configuration ------------------------------------------------- */
+
+TEST(config_errors)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+
+	ASSERT_NE(NULL, cfg);
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_set_suites(cfg, "TLS_RC4"));
+	EXPECT_STREQ("unknown suite \"TLS_RC4\"", tlsx_config_error(cfg));
+	EXPECT_EQ(TLSX_OK, tlsx_config_set_suites(cfg,
+		  "tls_chacha20_poly1305_sha256:TLS_AES_128_GCM_SHA256"));
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_set_groups(cfg,
+							"X25519,x25519"));
+	EXPECT_EQ(TLSX_OK, tlsx_config_set_groups(cfg, "P-256,X25519"));
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_set_alpn(cfg, "h2,,x"));
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_set_record_size_limit(cfg, 63));
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_set_rekey_limit(cfg, 1));
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_add_cert(cfg, "/nonexistent",
+						      key_pem));
+	EXPECT_NE(0, strlen(tlsx_config_error(cfg)));
+	/* A server without a certificate does not freeze. */
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_freeze(cfg));
+	EXPECT_EQ(NULL, tlsx_conn_new(cfg, -1));
+	EXPECT_EQ(TLSX_OK, tlsx_config_add_cert(cfg, leaf_pem, key_pem));
+	EXPECT_EQ(TLSX_OK, tlsx_config_freeze(cfg));
+	EXPECT_EQ(TLSX_OK, tlsx_config_freeze(cfg));
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_config_set_alpn(cfg, "h2"));
+	tlsx_config_free(cfg);
+}
+
+TEST_HARNESS_MAIN
