@@ -35,7 +35,7 @@
 #include "kselftest_harness.h"
 #include "handshake/tlsx.h"
 
-static char dir[] = "/tmp/test_libtlsx_XXXXXX";
+static char dir[32];
 static char ca_pem[64], leaf_pem[64], key_pem[64], other_ca_pem[64];
 
 static X509 *make_cert(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
@@ -95,6 +95,7 @@ static void make_files(void)
 	EVP_PKEY *cak, *leafk, *otherk;
 	X509 *ca, *leaf, *other;
 
+	snprintf(dir, sizeof(dir), "%s", "/tmp/test_libtlsx_XXXXXX");
 	if (!mkdtemp(dir))
 		abort();
 	snprintf(ca_pem, sizeof(ca_pem), "%s/ca.pem", dir);
