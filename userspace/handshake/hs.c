@@ -156,7 +156,7 @@ void hs_wipe_secrets(struct tlsx_hs *hs)
 	memzero_explicit(hs->res_master, sizeof(hs->res_master));
 	hs->have_ap = false;
 	hs->have_res = false;
-	tlsx_session_wipe(&hs->session);
+	memzero_explicit(&hs->session, sizeof(hs->session));
 	tlsx_rec_wipe(&hs->wr);
 	tlsx_rec_wipe(&hs->rd);
 }
