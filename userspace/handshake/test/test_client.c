@@ -60,7 +60,7 @@ static void feed_add_bytes(struct feed *f, const u8 *p, size_t n)
 
 /* --- the OpenSSL verifier behind the seam -------------------------------- */
 
-static EVP_PKEY *peer_key;
+static struct evp_pkey_st *peer_key;
 
 static int ossl_peer_cert(struct tlsx_hs *hs, const u8 *const *certs,
 			  const size_t *lens, size_t n)
