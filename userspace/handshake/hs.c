@@ -149,7 +149,6 @@ void hs_wipe_secrets(struct tlsx_hs *hs)
 	memzero_explicit(hs->res_master, sizeof(hs->res_master));
 	hs->have_ap = false;
 	hs->have_res = false;
-	memzero_explicit(&hs->session, sizeof(hs->session));
 	tlsx_rec_wipe(&hs->wr);
 	tlsx_rec_wipe(&hs->rd);
 }
