@@ -180,6 +180,12 @@ struct tlsx_hs {
 	/* The peer's leaf key (CertificateVerify checks against it). */
 	struct tlsx_public_key peer_pub;
 
+	/* A session to resume: the client's (tlsx_hs_set_session()), the
+	 * server's from the ticket it accepted.
+	 */
+	struct tlsx_session session;
+	bool have_session;
+
 
 	/* Records: our write direction and the peer's. */
 	struct tlsx_rec_dir wr;
