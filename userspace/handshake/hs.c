@@ -177,10 +177,16 @@ int tlsx_hs_set_server_name(struct tlsx_hs *hs, const char *name)
 
 int tlsx_hs_set_session(struct tlsx_hs *hs, const struct tlsx_session *s)
 {
-	/* Resumption is not in the client yet: say so, do not pretend. */
-	(void)hs;
-	(void)s;
-	return -EOPNOTSUPP;
+	enum tlsx_hash_alg hash;
+
+	if (hs->server || hs->started || !s->ticket_len ||
+	    s->ticket_len > TLSX_TICKET_MAX ||
+	    tlsx_suite_params(s->suite, NULL, &hash, NULL) ||
+	    s->psk_len != tlsx_hash_digest_size(hash))
+		return -EINVAL;
+	hs->session = *s;
+	hs->have_session = true;
+	return 0;
 }
 
 void tlsx_hs_set_time(struct tlsx_hs *hs, s64 now)

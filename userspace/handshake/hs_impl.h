@@ -185,6 +185,7 @@ struct tlsx_hs {
 	 */
 	struct tlsx_session session;
 	bool have_session;
+	bool psk_offered;	/* client: the session is in our ClientHello */
 
 
 	/* Records: our write direction and the peer's. */

@@ -18,7 +18,8 @@
  *    server's flight re-sealed with a bad Finished, a truncated
  *    EncryptedExtensions, a missing one, an empty Certificate or one
  *    with a context, a bad CCS, a message across the key change, plaintext
- *    after the keys, application data, max_msg, a received alert; every
+ *    after the keys, application data, max_msg, a received alert, the
+ *    server's pre_shared_key (not offered, identity, hash); every
  *    error sticky; a short output buffer refused before anything moves.
  *
  * tlsx's own ClientHello cannot be the RFC's: the trace offers groups
@@ -34,6 +35,7 @@
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "handshake/hs_impl.h"
@@ -763,6 +765,53 @@ TEST(record_refusals)
 				TLSX_ALERT_RECORD_OVERFLOW));
 	tlsx_hs_free(hs);
 	(void)used;
+}
+
+/* 4.2.11: the ServerHello's pre_shared_key checked against our offer. */
+static void psk_case(struct __test_metadata *_metadata, const char *suite,
+		     const char *exts, int alert)
+{
+	struct tlsx_session sess = { 0 };
+	struct tlsx_hs *hs = s3_client();
+	size_t len, used, n = 0;
+
+	ASSERT_NE(NULL, hs);
+	sess.suite = TLSX_SUITE_AES_128_GCM_SHA256;
+	sess.psk_len = 32;
+	sess.issued = time(NULL);
+	sess.lifetime = 3600;
+	memcpy(sess.server_name, "server", 7);
+	sess.ticket_len = 40;
+	ASSERT_EQ(0, tlsx_hs_set_session(hs, &sess));
+	/* Our own ClientHello (the RFC's has no pre_shared_key). */
+	s3.hooks.client_hello = NULL;
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	len = sh_build(s3.in, sizeof(s3.in), "0303", S3_RANDOM, "00", suite,
+		       "00", exts);
+	EXPECT_TRUE(failed_with(hs, tlsx_hs_step(hs, s3.in, len, &used,
+						 s3.out, sizeof(s3.out), &n),
+				s3.out, &n, alert))
+		TH_LOG("alert %d, want %d", tlsx_hs_alert(hs), alert);
+	EXPECT_TRUE(hs->psk_offered);
+	tlsx_hs_free(hs);
+}
+
+TEST(pre_shared_key_refusals)
+{
+	/* Not offered: unsupported_extension (ext.c). */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 SV_13 "002900020000",
+		TLSX_ALERT_UNSUPPORTED_EXTENSION);
+	/* An identity we did not send. */
+	psk_case(_metadata, "1301", KS_X25519 SV_13 "002900020001",
+		 TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A suite of another hash than the PSK's. */
+	psk_case(_metadata, "1302", KS_X25519 SV_13 "002900020000",
+		 TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* Resumed without a key share, psk_ke not allowed. */
+	psk_case(_metadata, "1301", SV_13 "002900020000",
+		 TLSX_ALERT_MISSING_EXTENSION);
 }
 
 /* A CCS between the ServerHello and the flight is dropped (5, D.4). */
