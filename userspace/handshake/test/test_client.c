@@ -10,6 +10,8 @@
  *  - section 5 (HelloRetryRequest): the X25519 then secp256r1 keys
  *    injected, the HRR and its cookie, message_hash, the client Finished
  *    record byte for byte;
+ *  - section 7 (compatibility mode): the 32-byte session id echoed, the
+ *    server's CCS dropped, our CCS then Finished byte for byte;
  *  - refusals, each with the RFC's alert, sent as a record: ServerHello
  *    (TLS 1.2, downgrade sentinels, supported_versions, session id,
  *    suite, compression, key share group, all-zero X25519 share,
@@ -365,6 +367,60 @@ TEST(rfc8448_s5_hello_retry_request)
 	ASSERT_EQ(0, tlsx_hs_get_info(hs, &info));
 	EXPECT_TRUE(info.hrr);
 	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
+	EXPECT_EQ(3, s3.rand.calls);
+	tlsx_hs_free(hs);
+}
+
+/* --- RFC 8448 section 7: compatibility mode -------------------------------- */
+
+TEST(rfc8448_s7_compatibility_mode)
+{
+	static u8 ch[512], want[128];
+	struct tlsx_hs_secrets sec;
+	struct tlsx_hs *hs;
+	size_t used, n, ch_len, in_len, w;
+
+	memset(&s3, 0, sizeof(s3));
+	ch_len = unhex(r8448_s7_ch, ch, sizeof(ch));
+	s3.hooks = s3_hooks;
+	s3.hooks.client_hello = ch;
+	s3.hooks.client_hello_len = ch_len;
+	/* The Random, the 32-byte session id (D.4), the key. */
+	feed_add_bytes(&s3.rand, ch + 6, 32);
+	feed_add_bytes(&s3.rand, ch + 6 + 32 + 1, 32);
+	feed_add(&s3.rand, S7_C_PRIV);
+	s3.cfg.rand = feed_rand;
+	s3.cfg.rand_ctx = &s3.rand;
+	s3.cfg.insecure = true;		/* compatibility mode is the default */
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	hs->test = &s3.hooks;
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	ASSERT_EQ(5 + ch_len, n);
+	EXPECT_EQ(0, memcmp(s3.out, "\x16\x03\x01", 3));
+	EXPECT_EQ(32, hs->session_id_len);
+
+	/* ServerHello (echoing the id), the server's CCS, its flight. */
+	in_len = hs_rec(s3.in, r8448_s7_sh, sizeof(s3.in));
+	memcpy(s3.in + in_len, "\x14\x03\x03\x00\x01\x01", 6);
+	in_len += 6;
+	in_len += unhex(r8448_s7_rec_sflight, s3.in + in_len,
+			sizeof(s3.in) - in_len);
+	ASSERT_EQ(TLSX_HS_DONE, tlsx_hs_step(hs, s3.in, in_len, &used, s3.out,
+					     sizeof(s3.out), &n))
+		TH_LOG("alert %d", tlsx_hs_alert(hs));
+	EXPECT_EQ(in_len, used);
+	/* Our CCS before the first protected record, then Finished. */
+	memcpy(want, "\x14\x03\x03\x00\x01\x01", 6);
+	w = 6 + unhex(r8448_s7_rec_cfin, want + 6, sizeof(want) - 6);
+	ASSERT_EQ(w, n);
+	EXPECT_EQ(0, memcmp(s3.out, want, w));
+	ASSERT_EQ(0, tlsx_hs_secrets(hs, &sec));
+	EXPECT_TRUE(hex_is(sec.client, S7_C_AP));
+	EXPECT_TRUE(hex_is(sec.server, S7_S_AP));
+	EXPECT_TRUE(hex_is(sec.res_master, S7_RES));
+	tlsx_hs_secrets_wipe(&sec);
 	EXPECT_EQ(3, s3.rand.calls);
 	tlsx_hs_free(hs);
 }
