@@ -17,7 +17,10 @@
  * it is merged, so the client builds and links without it.  A weak
  * reference does not pull an archive member in: drop the attribute then.
  */
-#pragma weak tlsx_hs_server_role
+#ifndef __weak
+#define __weak __attribute__((__weak__))
+#endif
+extern const struct tlsx_hs_role tlsx_hs_server_role __weak;
 
 /* RFC 8446 4.1.3: SHA-256 of "HelloRetryRequest". */
 const u8 tlsx_hrr_random[TLSX_HS_RANDOM] = {

@@ -103,6 +103,20 @@ struct hs_test_hooks {
 	size_t client_hello_len;
 	const u8 *client_hello2;	/* after a HelloRetryRequest */
 	size_t client_hello2_len;
+	/*
+	 * Server (RFC 8448's traces): cert_sign signs CertificateVerify in
+	 * place of tlsx_cv_sign() (the RSA-1024 key again); hrr_cookie is
+	 * sent as the HelloRetryRequest's cookie and must come back as is
+	 * (the RFC's server had its own format); ee_groups is the body of
+	 * EncryptedExtensions' supported_groups (the RFC's server lists
+	 * groups tlsx does not implement).
+	 */
+	int (*cert_sign)(struct tlsx_hs *hs, u16 scheme, const u8 *th,
+			 size_t th_len, u8 *sig, size_t cap, size_t *sig_len);
+	const u8 *hrr_cookie;
+	size_t hrr_cookie_len;
+	const u8 *ee_groups;
+	size_t ee_groups_len;
 };
 
 extern const struct tlsx_hs_role tlsx_hs_client_role;
