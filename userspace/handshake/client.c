@@ -838,11 +838,48 @@ static int client_certificate_verify(struct tlsx_hs *hs, const u8 *msg,
 	return 0;
 }
 
+/*
+ * The test seam (RFC 8448 section 6, an RSA-1024 client key): the first
+ * of our schemes the server listed, and its hook signs.
+ */
+static u16 test_pick_scheme(const struct tlsx_hs *hs)
+{
+	unsigned int i;
+
+	for (i = 0; i < hs->n_sig_schemes; i++)
+		if (hs_list_has(hs->peer_sig_schemes, hs->n_peer_sig_schemes,
+				hs->sig_schemes[i]))
+			return hs->sig_schemes[i];
+	return 0;
+}
+
+static int test_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
+				 u16 scheme)
+{
+	u8 th[TLSX_KS_MAX_SECRET], sig[512];
+	struct tlsx_wr w;
+	size_t sig_len;
+	int ret;
+
+	ret = tlsx_transcript_hash(&hs->ts, th);
+	if (!ret)
+		ret = hs->test->cert_sign(hs, scheme, th, hs->hash_len, sig,
+					  sizeof(sig), &sig_len);
+	if (ret)
+		return ret;
+	hs_msg_begin(hs, o, TLSX_HT_CERTIFICATE_VERIFY, &w);
+	tlsx_wr_u16(&w, scheme);
+	tlsx_wr_vec(&w, 2, sig, sig_len);
+	hs->own_sig_scheme = scheme;
+	return hs_msg_end(hs, o, &w);
+}
+
 /* The client's second flight: [CCS] [Certificate, CertificateVerify] Fin. */
 static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	const struct tlsx_cert_chain *chain = NULL;
+	bool test_sign = hs->test && hs->test->cert_sign;
 	u16 scheme = 0;
 	int ret = 0;
 
@@ -856,7 +893,8 @@ static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 	if (hs->cert_requested) {
 		if (cfg->n_chains && cfg->chains[0]) {
 			chain = cfg->chains[0];
-			scheme = hs_pick_sig_scheme(hs, chain,
+			scheme = test_sign ? test_pick_scheme(hs) :
+				 hs_pick_sig_scheme(hs, chain,
 						    hs->peer_sig_schemes,
 						    hs->n_peer_sig_schemes);
 		}
@@ -869,7 +907,8 @@ static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 					  hs->cert_req_ctx,
 					  hs->cert_req_ctx_len);
 		if (!ret && scheme)
-			ret = hs_send_cert_verify(hs, o, chain, scheme);
+			ret = test_sign ? test_send_cert_verify(hs, o, scheme) :
+			      hs_send_cert_verify(hs, o, chain, scheme);
 		if (ret)
 			return ret;
 	}
