@@ -63,7 +63,7 @@ TESTS_ASAN := $(patsubst %.c,$(B)/test-asan/%,$(notdir $(TEST_SRCS)))
 # Constant-time checks run under valgrind: test/ct_*.c.
 CT_SRCS := $(wildcard $(addsuffix /ct_*.c,$(TEST_DIRS)))
 CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
-TEST_LIBS := -lcrypto -lpthread
+TEST_LIBS := -lssl -lcrypto -lpthread
 
 # --- fuzz targets: fuzz/fuzz_*.c of a family, libFuzzer under clang ---
 # They link the handshake sources (and cpu.c) built again by clang with

@@ -13,21 +13,14 @@
 #include "handshake/hs_impl.h"
 
 /*
- * The server role lives in server.c (hs-server) and the chain check in
- * cert.c (hs-cert): referenced weakly until both are merged, so the
- * client builds and links without them.  A weak reference does not pull
- * an archive member in: once they are merged, drop the attribute.
+ * The server role lives in server.c (hs-server): referenced weakly until
+ * it is merged, so the client builds and links without it.  A weak
+ * reference does not pull an archive member in: drop the attribute then.
  */
 #ifndef __weak
 #define __weak __attribute__((__weak__))
 #endif
 extern const struct tlsx_hs_role tlsx_hs_server_role __weak;
-extern int tlsx_cert_verify_peer(const struct tlsx_trust *t,
-				 const u8 *const *certs, const size_t *lens,
-				 size_t n, s64 now, unsigned int purpose,
-				 const char *host,
-				 struct tlsx_public_key *leaf_pub,
-				 int *x509_err) __weak;
 
 /* RFC 8446 4.1.3: SHA-256 of "HelloRetryRequest". */
 const u8 tlsx_hrr_random[TLSX_HS_RANDOM] = {
@@ -156,7 +149,7 @@ void hs_wipe_secrets(struct tlsx_hs *hs)
 	memzero_explicit(hs->res_master, sizeof(hs->res_master));
 	hs->have_ap = false;
 	hs->have_res = false;
-	tlsx_session_wipe(&hs->session);
+	memzero_explicit(&hs->session, sizeof(hs->session));
 	tlsx_rec_wipe(&hs->wr);
 	tlsx_rec_wipe(&hs->rd);
 }
@@ -605,7 +598,7 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 		hs->peer_cert = false;	/* not verified */
 		return 0;
 	}
-	if (!tlsx_cert_verify_peer || !cfg->trust)
+	if (!cfg->trust)
 		return TLSX_ALERT_INTERNAL_ERROR;
 	ret = tlsx_cert_verify_peer(cfg->trust, certs, lens, n, hs_now(hs),
 				    purpose,

@@ -155,6 +155,10 @@ struct tlsx_hs {
 	u32 sent_exts;		/* TLSX_EXT_BIT()s of our ClientHello */
 	u8 cookie[TLSX_HS_MAX_COOKIE];
 	size_t cookie_len;
+	/* The peer's signature_algorithms (ClientHello, CertificateRequest). */
+	u16 peer_sig_schemes[TLSX_HS_MAX_LIST];
+	unsigned int n_peer_sig_schemes;
+	u16 hrr_group;		/* the group a HelloRetryRequest asked for */
 	u8 cert_req_ctx[255];	/* certificate_request_context */
 	u8 cert_req_ctx_len;
 	struct tlsx_kx shares[TLSX_HS_MAX_SHARES];
