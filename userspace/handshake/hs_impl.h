@@ -101,6 +101,20 @@ struct hs_test_hooks {
 			   size_t th_len, const u8 *sig, size_t sig_len);
 	const u8 *client_hello;
 	size_t client_hello_len;
+	/*
+	 * Server (RFC 8448's traces): cert_sign signs CertificateVerify in
+	 * place of tlsx_cv_sign() (the RSA-1024 key again); hrr_cookie is
+	 * sent as the HelloRetryRequest's cookie and must come back as is
+	 * (the RFC's server had its own format); ee_groups is the body of
+	 * EncryptedExtensions' supported_groups (the RFC's server lists
+	 * groups tlsx does not implement).
+	 */
+	int (*cert_sign)(struct tlsx_hs *hs, u16 scheme, const u8 *th,
+			 size_t th_len, u8 *sig, size_t cap, size_t *sig_len);
+	const u8 *hrr_cookie;
+	size_t hrr_cookie_len;
+	const u8 *ee_groups;
+	size_t ee_groups_len;
 };
 
 extern const struct tlsx_hs_role tlsx_hs_client_role;
@@ -191,6 +205,19 @@ struct tlsx_hs {
 	 * early data was declined (4.2.10); 0: none.
 	 */
 	size_t early_skip;
+
+	/* Server-only state (server.c); the resumed session is in session. */
+	struct hs_server {
+		const struct tlsx_cert_chain *chain;	/* by server_name */
+		u32 client_exts;	/* TLSX_EXT_BIT()s of the ClientHello */
+		u16 hrr_group;		/* the group our HRR asked for */
+		u16 psk_identity;	/* selected_identity (4.2.11) */
+		bool psk_ke;		/* resumed without (EC)DHE */
+		/* 4.1.2: the parts of ClientHello1 the second must repeat. */
+		u8 ch1_digest[SHA256_DIGEST_SIZE];
+		u8 ch1_hash[TLSX_KS_MAX_SECRET];	/* Hash(ClientHello1) */
+		unsigned int tickets_sent;
+	} srv;
 
 	/*
 	 * Reassembly: msg[0..msg_len) holds the start of a handshake message
