@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_server.c - the server engine (server.c):
+ *
+ *  - RFC 8448 section 3 from the server side: the trace's ClientHello
+ *    in, with the trace's server Random and X25519 key injected through
+ *    cfg->rand, gives the trace's ServerHello record byte for byte and,
+ *    opened under the trace's server handshake keys, its
+ *    EncryptedExtensions, Certificate, CertificateVerify and Finished;
+ *    the trace's client Finished record then completes the handshake
+ *    with the trace's application secrets.  The trace's certificate is
+ *    RSA-1024 (under RSA_MIN_BITS), so the seam's cert_sign checks the
+ *    trace's signature with OpenSSL over the engine's transcript hash
+ *    and hands it back: the signature is the RFC's, the content it
+ *    signs is ours.  Section 5's HelloRetryRequest byte for byte (the
+ *    trace's cookie through the hrr_cookie seam).
+ *  - OpenSSL 3.0's libssl as the client, in process over memory BIOs:
+ *    every suite x group x signature scheme, with application data both
+ *    ways under the secrets the engine hands out; HelloRetryRequest
+ *    (with the compatibility CCS), ALPN, SNI choosing between two
+ *    chains, client certificates (verified, absent, required).
+ *  - tlsx's client against tlsx's server in memory, with HRR and client
+ *    authentication.
+ *  - refusals: every ClientHello MUST of RFC 8446 4.1.2 and its
+ *    extensions with its alert, the second ClientHello's rules after a
+ *    HelloRetryRequest, declined early data skipped up to its bound.
+ */
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include "kselftest_harness.h"
+#include "handshake/cert.h"
+#include "handshake/hs_impl.h"
+#include "handshake/test/hs_test.h"
+#include "handshake/test/rfc8448.h"
+
+/* server.c's enum sv_state, for the few tests that look. */
+#define SV_EXPECT_SECOND_CLIENT_HELLO	1
+
+/* test/data/@name, next to this file (make runs from the top). */
+static const char *data(const char *name)
+{
+	static char buf[256];
+	const char *slash = strrchr(__FILE__, '/');
+	int dir = slash ? (int)(slash - __FILE__) : 0;
+
+	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
+		 slash ? "/" : "", name);
+	return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		p = malloc((size_t)n + 1);
+		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+			free(p);
+			p = NULL;
+		}
+		if (p) {
+			p[n] = 0;
+			*len = (size_t)n;
+		}
+	}
+	fclose(f);
+	return p;
+}
+
+/* A chain from PEM files: @certs (one or two files, concatenated), @key. */
+static int load_chain(struct tlsx_cert_chain *c, const char *cert1,
+		      const char *cert2, const char *key)
+{
+	char *a, *b = NULL, *k, *both;
+	size_t al, bl = 0, kl;
+	int ret = -1;
+
+	a = slurp(data(cert1), &al);
+	if (cert2)
+		b = slurp(data(cert2), &bl);
+	k = slurp(data(key), &kl);
+	both = malloc(al + bl + 1);
+	if (a && k && both && (!cert2 || b)) {
+		memcpy(both, a, al);
+		if (b)
+			memcpy(both + al, b, bl);
+		ret = tlsx_cert_chain_load_mem(c, both, al + bl, k, kl, NULL);
+	}
+	free(a);
+	free(b);
+	free(k);
+	free(both);
+	return ret;
+}
+
+/* --- injected randomness: the given bytes in order, then a counter ------- */
+
+struct feed {
+	u8 bytes[256];
+	size_t len, pos;
+};
+
+static int feed_rand(void *ctx, void *buf, size_t len)
+{
+	struct feed *f = ctx;
+	u8 *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = f->pos < f->len ? f->bytes[f->pos++] : (u8)(f->pos++);
+	return 0;
+}
+
+static void feed_add(struct feed *f, const char *hex)
+{
+	f->len += unhex(hex, f->bytes + f->len, sizeof(f->bytes) - f->len);
+}
+
+static void feed_add_bytes(struct feed *f, const u8 *p, size_t n)
+{
+	memcpy(f->bytes + f->len, p, n);
+	f->len += n;
+}
+
+/* --- RFC 8448 ------------------------------------------------------------- */
+
+static u8 rfc_cert[1024], rfc_cv[256];
+static size_t rfc_cert_len, rfc_cv_len;
+static struct tlsx_cert_chain rfc_chain;
+static int rfc_sign_calls;
+
+/*
+ * The seam's signer: the RFC's CertificateVerify signature, after
+ * OpenSSL has verified it over the 4.4.3 content built from the
+ * engine's own transcript hash @th (RSA-PSS-SHA256, salt = hash length).
+ */
+static int rfc_cert_sign(struct tlsx_hs *hs, u16 scheme, const u8 *th,
+			 size_t th_len, u8 *sig, size_t cap, size_t *sig_len)
+{
+	static const char ctx[] = "TLS 1.3, server CertificateVerify";
+	const unsigned char *p = rfc_cert;
+	u8 content[64 + sizeof(ctx) + 64];
+	const u8 *s = rfc_cv + 8;	/* header, scheme, length */
+	size_t s_len = rfc_cv_len - 8;
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	EVP_PKEY *key = NULL;
+	EVP_PKEY_CTX *pc;
+	X509 *x;
+	int ok = 0;
+
+	(void)hs;
+	rfc_sign_calls++;
+	x = d2i_X509(NULL, &p, (long)rfc_cert_len);
+	if (x)
+		key = X509_get_pubkey(x);
+	if (scheme != TLSX_SIG_RSA_PSS_RSAE_SHA256 || !md || !key ||
+	    cap < s_len)
+		goto out;
+	memset(content, ' ', 64);
+	memcpy(content + 64, ctx, sizeof(ctx));
+	memcpy(content + 64 + sizeof(ctx), th, th_len);
+	if (EVP_DigestVerifyInit(md, &pc, EVP_sha256(), NULL, key) <= 0 ||
+	    EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) <= 0 ||
+	    EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, RSA_PSS_SALTLEN_DIGEST) <= 0)
+		goto out;
+	ok = EVP_DigestVerify(md, s, s_len, content,
+			      64 + sizeof(ctx) + th_len) == 1;
+	if (ok) {
+		memcpy(sig, s, s_len);
+		*sig_len = s_len;
+	}
+out:
+	EVP_MD_CTX_free(md);
+	EVP_PKEY_free(key);
+	X509_free(x);
+	return ok ? 0 : -EBADMSG;
+}
+
+static u8 rfc_ee_groups[64];
+
+struct rfc {
+	struct tlsx_hs_config cfg;
+	struct hs_test_hooks hooks;
+	struct feed rand;
+	struct tlsx_hs *hs;
+	u8 in[4096];
+	size_t in_len;
+	u8 out[TLSX_HS_OUT_MIN];
+	size_t out_len;
+};
+
+static struct rfc rfc;
+
+/* The section 3 server: the trace's certificate (a chain by hand). */
+static struct tlsx_hs *rfc_server(void)
+{
+	u8 msg[1024];
+	size_t n;
+
+	memset(&rfc, 0, sizeof(rfc));
+	/* Certificate: ctx 00, list u24, cert_data u24, ..., ext 0000. */
+	n = unhex(r8448_s3_cert, msg, sizeof(msg));
+	rfc_cert_len = (size_t)msg[8] << 16 | msg[9] << 8 | msg[10];
+	if (rfc_cert_len + 13 != n)
+		return NULL;
+	memcpy(rfc_cert, msg + 11, rfc_cert_len);
+	rfc_cv_len = unhex(r8448_s3_cv, rfc_cv, sizeof(rfc_cv));
+	memset(&rfc_chain, 0, sizeof(rfc_chain));
+	rfc_chain.der = rfc_cert;
+	rfc_chain.der_len = rfc_cert_len;
+	rfc_chain.n = 1;
+	rfc_chain.len[0] = rfc_cert_len;
+	/* What the scheme choice reads: an rsaEncryption key and leaf. */
+	rfc_chain.key.type = TLSX_KEY_RSA;
+	rfc_chain.leaf.pub.type = TLSX_KEY_RSA;
+	rfc.cfg.server = true;
+	rfc.cfg.chains[0] = &rfc_chain;
+	rfc.cfg.n_chains = 1;
+	rfc.cfg.record_size_limit = 0x4001;
+	rfc.cfg.rand = feed_rand;
+	rfc.cfg.rand_ctx = &rfc.rand;
+	rfc.hooks.cert_sign = rfc_cert_sign;
+	/* The trace's EE lists ffdhe and secp384/521 as well. */
+	rfc.hooks.ee_groups = rfc_ee_groups;
+	rfc.hooks.ee_groups_len = unhex("0012001d00170018001901000101010201030104",
+					rfc_ee_groups, sizeof(rfc_ee_groups));
+	rfc.hs = tlsx_hs_new(&rfc.cfg);
+	if (rfc.hs)
+		rfc.hs->test = &rfc.hooks;
+	return rfc.hs;
+}
+
+/* @hex as a plaintext record of @type at rfc.in. */
+static void rfc_record(u8 type, const char *hex)
+{
+	size_t n = unhex(hex, rfc.in + rfc.in_len + 5,
+			 sizeof(rfc.in) - rfc.in_len - 5);
+
+	rfc.in[rfc.in_len] = type;
+	rfc.in[rfc.in_len + 1] = 3;
+	rfc.in[rfc.in_len + 2] = 1;
+	put_unaligned_be16((u16)n, rfc.in + rfc.in_len + 3);
+	rfc.in_len += 5 + n;
+}
+
+static int rfc_step(void)
+{
+	size_t used;
+	int ret = tlsx_hs_step(rfc.hs, rfc.in, rfc.in_len, &used, rfc.out,
+			       sizeof(rfc.out), &rfc.out_len);
+
+	memmove(rfc.in, rfc.in + used, rfc.in_len - used);
+	rfc.in_len -= used;
+	return ret;
+}
+
+/* The plaintext handshake messages of @out's protected records. */
+static size_t open_flight(struct tlsx_rec_dir *d, u8 *out, size_t len,
+			  u8 *msgs, size_t cap)
+{
+	size_t off = 0, body, n = 0, plen;
+	u8 *p, type;
+
+	while (off + 5 <= len) {
+		if (tlsx_rec_header(out + off, TLSX_REC_MAX_CIPHER, &body) ||
+		    off + 5 + body > len)
+			return 0;
+		if (out[off] == TLSX_CT_APPLICATION_DATA) {
+			if (tlsx_rec_open(d, out + off, 5 + body,
+					  TLSX_REC_MAX_PLAIN, &type, &p, &plen) ||
+			    type != TLSX_CT_HANDSHAKE || n + plen > cap)
+				return 0;
+			memcpy(msgs + n, p, plen);
+			n += plen;
+		}
+		off += 5 + body;
+	}
+	return n;
+}
+
+static bool hex_eq(const u8 *p, size_t len, const char *hex)
+{
+	static u8 want[2048];
+	size_t n = unhex(hex, want, sizeof(want));
+
+	return n == len && !memcmp(p, want, n);
+}
+
+TEST(rfc8448_section3_server)
+{
+	static u8 msgs[4096], want_sh[256], secret[48];
+	struct tlsx_rec_dir rd = { 0 };
+	struct tlsx_hs_secrets sec;
+	size_t n, sh_len, off;
+
+	ASSERT_NE(NULL, rfc_server());
+	sh_len = unhex(r8448_s3_sh, want_sh, sizeof(want_sh));
+	/* Draws: the ServerHello Random, then the X25519 private key. */
+	feed_add_bytes(&rfc.rand, want_sh + 6, 32);
+	feed_add(&rfc.rand, S3_S_PRIV);
+	rfc_record(TLSX_CT_HANDSHAKE, r8448_s3_ch);
+	ASSERT_EQ(TLSX_HS_WANT_READ, rfc_step());
+	ASSERT_EQ(0, rfc.in_len);
+	/* The ServerHello record, byte for byte: 16 03 03 00 5a ... */
+	ASSERT_GT(rfc.out_len, 5 + sh_len);
+	EXPECT_EQ(TLSX_CT_HANDSHAKE, rfc.out[0]);
+	EXPECT_EQ(0x0303, get_unaligned_be16(rfc.out + 1));
+	EXPECT_EQ(sh_len, get_unaligned_be16(rfc.out + 3));
+	EXPECT_EQ(0, memcmp(rfc.out + 5, want_sh, sh_len));
+	EXPECT_EQ(0, memcmp(rfc.hs->s_hs, secret,
+			    unhex(S3_S_HS, secret, sizeof(secret))));
+	EXPECT_EQ(1, rfc_sign_calls);
+	/* No CCS: the trace's client sent an empty session id. */
+	off = 5 + sh_len;
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, rfc.out[off]);
+	n = unhex(S3_S_HS, secret, sizeof(secret));
+	ASSERT_EQ(0, tlsx_rec_set_secret(&rd, TLSX_SUITE_AES_128_GCM_SHA256,
+					 secret, n));
+	n = open_flight(&rd, rfc.out + off, rfc.out_len - off, msgs,
+			sizeof(msgs));
+	ASSERT_GT(n, 0);
+	/* EncryptedExtensions, Certificate, CertificateVerify, Finished. */
+	off = 0;
+#define NEXT_IS(hex) do {						\
+		size_t _l = strlen(hex) / 2;				\
+		ASSERT_LE(off + _l, n);					\
+		EXPECT_TRUE(hex_eq(msgs + off, _l, hex));		\
+		off += _l;						\
+	} while (0)
+	NEXT_IS(r8448_s3_ee);
+	NEXT_IS(r8448_s3_cert);
+	NEXT_IS(r8448_s3_cv);
+	NEXT_IS(r8448_s3_sf);
+#undef NEXT_IS
+	EXPECT_EQ(n, off);
+	tlsx_rec_wipe(&rd);
+
+	/* The trace's client Finished record: done. */
+	rfc.in_len = unhex(r8448_s3_rec_cfin, rfc.in, sizeof(rfc.in));
+	ASSERT_EQ(TLSX_HS_DONE, rfc_step());
+	EXPECT_EQ(0, rfc.out_len);
+	ASSERT_EQ(0, tlsx_hs_secrets(rfc.hs, &sec));
+	EXPECT_TRUE(hex_eq(sec.client, sec.secret_len, S3_C_AP));
+	EXPECT_TRUE(hex_eq(sec.server, sec.secret_len, S3_S_AP));
+	tlsx_hs_secrets_wipe(&sec);
+	tlsx_hs_free(rfc.hs);
+}
+
+/* The same ClientHello fed one byte at a time: the same ServerHello. */
+TEST(rfc8448_section3_byte_by_byte)
+{
+	static u8 all[1024], want_sh[256];
+	size_t total, fed = 0, used, sh_len;
+	int ret = TLSX_HS_WANT_READ;
+
+	ASSERT_NE(NULL, rfc_server());
+	sh_len = unhex(r8448_s3_sh, want_sh, sizeof(want_sh));
+	feed_add_bytes(&rfc.rand, want_sh + 6, 32);
+	feed_add(&rfc.rand, S3_S_PRIV);
+	rfc_record(TLSX_CT_HANDSHAKE, r8448_s3_ch);
+	total = rfc.in_len;
+	memcpy(all, rfc.in, total);
+	for (fed = 1; fed <= total && !rfc.out_len; fed++) {
+		ret = tlsx_hs_step(rfc.hs, all, fed, &used, rfc.out,
+				   sizeof(rfc.out), &rfc.out_len);
+		ASSERT_EQ(TLSX_HS_WANT_READ, ret);
+		ASSERT_EQ(fed == total ? total : 0, used);
+	}
+	ASSERT_EQ(0, memcmp(rfc.out + 5, want_sh, sh_len));
+	tlsx_hs_free(rfc.hs);
+}
+
+/*
+ * Section 5: ClientHello1 offers only an X25519 share while the server
+ * takes secp256r1 only: the trace's HelloRetryRequest, byte for byte.
+ */
+TEST(rfc8448_section5_hello_retry_request)
+{
+	static u8 hrr[512], cookie[256];
+	struct tlsx_rd r;
+	const u8 *c;
+	size_t hrr_len, c_len;
+
+	ASSERT_NE(NULL, rfc_server());
+	tlsx_hs_free(rfc.hs);
+	rfc.cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	rfc.cfg.n_groups = 1;
+	hrr_len = unhex(r8448_s5_hrr, hrr, sizeof(hrr));
+	/* The cookie: after key_share (00 33 00 02 00 17), 00 2c len. */
+	tlsx_rd_init(&r, hrr + 4 + 2 + 32 + 1 + 2 + 1 + 2 + 6 + 4,
+		     hrr_len - 54);
+	ASSERT_EQ(0, tlsx_rd_vec(&r, 2, 1, 65535, &c, &c_len));
+	memcpy(cookie, c, c_len);
+	rfc.hooks.hrr_cookie = cookie;
+	rfc.hooks.hrr_cookie_len = c_len;
+	rfc.hs = tlsx_hs_new(&rfc.cfg);
+	ASSERT_NE(NULL, rfc.hs);
+	rfc.hs->test = &rfc.hooks;
+	rfc_record(TLSX_CT_HANDSHAKE, r8448_s5_ch1);
+	ASSERT_EQ(TLSX_HS_WANT_READ, rfc_step());
+	ASSERT_EQ(5 + hrr_len, rfc.out_len);
+	EXPECT_EQ(0, memcmp(rfc.out + 5, hrr, hrr_len));
+	EXPECT_TRUE(rfc.hs->hrr);
+	EXPECT_EQ(SV_EXPECT_SECOND_CLIENT_HELLO, rfc.hs->state);
+	/* ClientHello2 (the trace's, its cookie the trace's) is taken. */
+	rfc_record(TLSX_CT_HANDSHAKE, r8448_s5_ch2);
+	ASSERT_EQ(TLSX_HS_WANT_READ, rfc_step())
+		TH_LOG("alert %d", tlsx_hs_alert(rfc.hs));
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, rfc.hs->group);
+	tlsx_hs_free(rfc.hs);
+}
+
+/* --- OpenSSL's libssl as the client --------------------------------------- */
+
+struct client_opts {
+	const char *suites;	/* OpenSSL's names; NULL: its defaults */
+	const char *groups;
+	const char *sigalgs;
+	const char *sni;	/* NULL: none */
+	const u8 *alpn;		/* wire form */
+	unsigned int alpn_len;
+	bool cert;		/* present client-leaf (P-256) */
+	const char *verify_root;	/* check the server's chain */
+	int max_version;	/* 0: TLS 1.3 */
+};
+
+struct conn {
+	SSL_CTX *ctx;
+	SSL *ssl;
+	BIO *rbio, *wbio;	/* the client's input and output */
+	struct tlsx_hs_config cfg;
+	struct tlsx_cert_chain chains[2];
+	unsigned int n_chains;
+	struct tlsx_trust trust;
+	struct tlsx_hs *hs;
+	int hs_ret;
+	int ssl_ret;
+	u8 in[65536];		/* the server's input */
+	size_t in_len;
+	u8 out[TLSX_HS_OUT_MIN];
+};
+
+static struct conn conn;
+
+static int client_setup(struct conn *c, const struct client_opts *o)
+{
+	c->ctx = SSL_CTX_new(TLS_client_method());
+	if (!c->ctx)
+		return -1;
+	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
+	SSL_CTX_set_max_proto_version(c->ctx, o->max_version ?
+				      o->max_version : TLS1_3_VERSION);
+	if ((o->suites && !SSL_CTX_set_ciphersuites(c->ctx, o->suites)) ||
+	    (o->groups && !SSL_CTX_set1_groups_list(c->ctx, o->groups)) ||
+	    (o->sigalgs && !SSL_CTX_set1_sigalgs_list(c->ctx, o->sigalgs)))
+		return -1;
+	if (o->verify_root) {
+		if (SSL_CTX_load_verify_locations(c->ctx, data(o->verify_root),
+						  NULL) != 1)
+			return -1;
+		SSL_CTX_set_verify(c->ctx, SSL_VERIFY_PEER, NULL);
+	}
+	if (o->cert &&
+	    (SSL_CTX_use_certificate_file(c->ctx, data("client-leaf.pem"),
+					  SSL_FILETYPE_PEM) != 1 ||
+	     SSL_CTX_add1_chain_cert(c->ctx, NULL) < 0 ||
+	     SSL_CTX_use_PrivateKey_file(c->ctx, data("p256-leaf.key"),
+					 SSL_FILETYPE_PEM) != 1))
+		return -1;
+	if (o->alpn && SSL_CTX_set_alpn_protos(c->ctx, o->alpn, o->alpn_len))
+		return -1;
+	c->ssl = SSL_new(c->ctx);
+	c->rbio = BIO_new(BIO_s_mem());
+	c->wbio = BIO_new(BIO_s_mem());
+	if (!c->ssl || !c->rbio || !c->wbio)
+		return -1;
+	SSL_set_bio(c->ssl, c->rbio, c->wbio);
+	if (o->sni && !SSL_set_tlsext_host_name(c->ssl, o->sni))
+		return -1;
+	SSL_set_connect_state(c->ssl);
+	return 0;
+}
+
+/* The server: @chain (test/data/ prefix: p256, ed25519, rsa, rsapss). */
+static int server_setup(struct conn *c, const char *chain)
+{
+	char cert[64], key[64];
+
+	snprintf(cert, sizeof(cert), "%s-chain.pem", chain);
+	snprintf(key, sizeof(key), "%s-leaf.key", chain);
+	if (load_chain(&c->chains[c->n_chains], cert, NULL, key))
+		return -1;
+	c->cfg.server = true;
+	c->cfg.chains[c->n_chains] = &c->chains[c->n_chains];
+	c->n_chains++;
+	c->cfg.n_chains = c->n_chains;
+	return 0;
+}
+
+static int server_start(struct conn *c)
+{
+	c->hs = tlsx_hs_new(&c->cfg);
+	return c->hs ? 0 : -1;
+}
+
+/*
+ * Runs both ends until neither moves: the client's records into the
+ * engine, the engine's into the client's BIO.  Returns when the engine
+ * is DONE and the client finished, or either failed.
+ */
+static void run(struct conn *c)
+{
+	size_t used, n;
+	int i, r;
+
+	c->hs_ret = TLSX_HS_WANT_READ;
+	c->ssl_ret = 0;
+	for (i = 0; i < 20; i++) {
+		if (c->ssl_ret != 1 && c->ssl_ret != -2) {
+			c->ssl_ret = SSL_do_handshake(c->ssl);
+			if (c->ssl_ret != 1 &&
+			    SSL_get_error(c->ssl, c->ssl_ret) !=
+			    SSL_ERROR_WANT_READ)
+				c->ssl_ret = -2;
+		}
+		r = BIO_read(c->wbio, c->in + c->in_len,
+			     (int)(sizeof(c->in) - c->in_len));
+		if (r > 0)
+			c->in_len += (size_t)r;
+		if (c->hs_ret == TLSX_HS_WANT_READ) {
+			c->hs_ret = tlsx_hs_step(c->hs, c->in, c->in_len,
+						 &used, c->out,
+						 sizeof(c->out), &n);
+			memmove(c->in, c->in + used, c->in_len - used);
+			c->in_len -= used;
+			if (n)
+				BIO_write(c->rbio, c->out, (int)n);
+		}
+		if (c->hs_ret < 0 && c->ssl_ret == -2)
+			return;
+		if (c->hs_ret < 0 && i > 2 && r <= 0) {
+			/* Let the client read our alert. */
+			SSL_do_handshake(c->ssl);
+			return;
+		}
+		if (c->ssl_ret == -2 && r <= 0)
+			return;
+		if (c->hs_ret == TLSX_HS_DONE && c->ssl_ret == 1)
+			return;
+	}
+}
+
+/*
+ * Application data both ways under the engine's secrets, through
+ * record.c: ours read by SSL_read, the client's opened here.
+ */
+static int exchange(struct conn *c)
+{
+	struct tlsx_rec_dir tx = { 0 }, rx = { 0 };
+	struct tlsx_hs_secrets sec;
+	static const char ping[] = "ping from tlsx", pong[] = "pong openssl";
+	u8 rec[512], buf[64], *p, type;
+	size_t len, body;
+	int ret = -1, r;
+
+	if (tlsx_hs_secrets(c->hs, &sec) ||
+	    tlsx_rec_set_secret(&tx, sec.suite, sec.server, sec.secret_len) ||
+	    tlsx_rec_set_secret(&rx, sec.suite, sec.client, sec.secret_len))
+		goto out;
+	if (tlsx_rec_seal(&tx, TLSX_CT_APPLICATION_DATA, (const u8 *)ping,
+			  sizeof(ping), 0, rec, sizeof(rec), &len))
+		goto out;
+	BIO_write(c->rbio, rec, (int)len);
+	r = SSL_read(c->ssl, buf, sizeof(buf));
+	if (r != (int)sizeof(ping) || memcmp(buf, ping, sizeof(ping)))
+		goto out;
+	if (SSL_write(c->ssl, pong, sizeof(pong)) != (int)sizeof(pong))
+		goto out;
+	r = BIO_read(c->wbio, c->in + c->in_len,
+		     (int)(sizeof(c->in) - c->in_len));
+	if (r > 0)
+		c->in_len += (size_t)r;
+	if (c->in_len < 5 ||
+	    tlsx_rec_header(c->in, TLSX_REC_MAX_CIPHER, &body) ||
+	    5 + body > c->in_len ||
+	    tlsx_rec_open(&rx, c->in, 5 + body, TLSX_REC_MAX_PLAIN, &type, &p,
+			  &len))
+		goto out;
+	if (type == TLSX_CT_APPLICATION_DATA && len == sizeof(pong) &&
+	    !memcmp(p, pong, len))
+		ret = 0;
+out:
+	tlsx_hs_secrets_wipe(&sec);
+	tlsx_rec_wipe(&tx);
+	tlsx_rec_wipe(&rx);
+	return ret;
+}
+
+static void conn_free(struct conn *c)
+{
+	unsigned int i;
+
+	tlsx_hs_free(c->hs);
+	for (i = 0; i < c->n_chains; i++)
+		tlsx_cert_chain_free(&c->chains[i]);
+	tlsx_trust_free(&c->trust);
+	SSL_free(c->ssl);
+	SSL_CTX_free(c->ctx);
+	memset(c, 0, sizeof(*c));
+}
+
+static const struct {
+	u16 suite;
+	const char *name;
+} suites[] = {
+	{ TLSX_SUITE_AES_128_GCM_SHA256, "TLS_AES_128_GCM_SHA256" },
+	{ TLSX_SUITE_AES_256_GCM_SHA384, "TLS_AES_256_GCM_SHA384" },
+	{ TLSX_SUITE_CHACHA20_POLY1305_SHA256, "TLS_CHACHA20_POLY1305_SHA256" },
+	{ TLSX_SUITE_AES_128_CCM_SHA256, "TLS_AES_128_CCM_SHA256" },
+};
+
+static const struct {
+	u16 group;
+	const char *name;
+} groups[] = {
+	{ TLSX_GROUP_X25519, "X25519" },
+	{ TLSX_GROUP_SECP256R1, "P-256" },
+};
+
+FIXTURE(matrix) {
+};
+
+FIXTURE_VARIANT(matrix) {
+	const char *cert;
+	const char *sigalg;	/* OpenSSL's name */
+	u16 scheme;
+};
+
+FIXTURE_VARIANT_ADD(matrix, ecdsa_p256) {
+	"p256", "ecdsa_secp256r1_sha256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(matrix, ed25519) {
+	"ed25519", "ed25519", TLSX_SIG_ED25519 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha256) {
+	"rsa", "rsa_pss_rsae_sha256", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha384) {
+	"rsa", "rsa_pss_rsae_sha384", TLSX_SIG_RSA_PSS_RSAE_SHA384 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha512) {
+	"rsa", "rsa_pss_rsae_sha512", TLSX_SIG_RSA_PSS_RSAE_SHA512 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha256) {
+	"rsapss", "rsa_pss_pss_sha256", TLSX_SIG_RSA_PSS_PSS_SHA256 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha384) {
+	"rsapss", "rsa_pss_pss_sha384", TLSX_SIG_RSA_PSS_PSS_SHA384 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha512) {
+	"rsapss", "rsa_pss_pss_sha512", TLSX_SIG_RSA_PSS_PSS_SHA512 };
+
+FIXTURE_SETUP(matrix)
+{
+}
+
+FIXTURE_TEARDOWN(matrix)
+{
+	conn_free(&conn);
+}
+
+TEST_F(matrix, every_suite_and_group)
+{
+	struct client_opts o = { .sigalgs = variant->sigalg,
+				 .sni = "www.example.com" };
+	struct tlsx_hs_info info;
+	char root[64];
+	unsigned int s, g;
+
+	snprintf(root, sizeof(root), "%s-root.pem", variant->cert);
+	o.verify_root = root;
+	for (s = 0; s < ARRAY_SIZE(suites); s++) {
+		for (g = 0; g < ARRAY_SIZE(groups); g++) {
+			o.suites = suites[s].name;
+			o.groups = groups[g].name;
+			ASSERT_EQ(0, client_setup(&conn, &o));
+			ASSERT_EQ(0, server_setup(&conn, variant->cert));
+			/* CCM is accepted only when listed. */
+			memcpy(conn.cfg.suites, (u16[]){
+			       TLSX_SUITE_AES_128_GCM_SHA256,
+			       TLSX_SUITE_AES_256_GCM_SHA384,
+			       TLSX_SUITE_CHACHA20_POLY1305_SHA256,
+			       TLSX_SUITE_AES_128_CCM_SHA256 }, 8);
+			conn.cfg.n_suites = 4;
+			ASSERT_EQ(0, server_start(&conn));
+			run(&conn);
+			ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+				TH_LOG("%s %s: alert %d", suites[s].name,
+				       groups[g].name, tlsx_hs_alert(conn.hs));
+			ASSERT_EQ(1, conn.ssl_ret);
+			ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+			EXPECT_EQ(suites[s].suite, info.suite);
+			EXPECT_EQ(groups[g].group, info.group);
+			EXPECT_EQ(variant->scheme, conn.hs->own_sig_scheme);
+			EXPECT_FALSE(info.hrr);
+			EXPECT_FALSE(info.resumed);
+			EXPECT_EQ(0, exchange(&conn))
+				TH_LOG("%s %s", suites[s].name,
+				       groups[g].name);
+			conn_free(&conn);
+		}
+	}
+}
+
+/* OpenSSL sends an X25519 share only; the server takes P-256 only. */
+TEST(hello_retry_request)
+{
+	struct client_opts o = { .groups = "X25519:P-256",
+				 .verify_root = "p256-root.pem",
+				 .sni = "www.example.com" };
+	struct tlsx_hs_info info;
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	conn.cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	conn.cfg.n_groups = 1;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.hrr);
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
+	/* OpenSSL's client uses compatibility mode: our CCS went out. */
+	EXPECT_TRUE(conn.hs->ccs_sent);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+/* The server's preference wins among the shares the client sent. */
+TEST(group_preference_with_two_shares)
+{
+	struct client_opts o = { .groups = "X25519:P-256" };
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	conn.cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	conn.cfg.groups[1] = TLSX_GROUP_X25519;
+	conn.cfg.n_groups = 2;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	/* OpenSSL shares X25519 only: taken rather than a retry. */
+	EXPECT_EQ(TLSX_GROUP_X25519, conn.hs->group);
+	EXPECT_FALSE(conn.hs->hrr);
+	conn_free(&conn);
+}
+
+TEST(alpn_first_of_ours)
+{
+	static const u8 offer[] = "\x08http/1.1\x02h2";
+	struct client_opts o = { .alpn = offer, .alpn_len = 12 };
+	struct tlsx_hs_info info;
+	const unsigned char *sel;
+	unsigned int sel_len;
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "ed25519"));
+	memcpy(conn.cfg.alpn, "\x02h2\x08http/1.1", 12);
+	conn.cfg.alpn_len = 12;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_STREQ("h2", (char *)info.alpn);
+	SSL_get0_alpn_selected(conn.ssl, &sel, &sel_len);
+	ASSERT_EQ(2, sel_len);
+	EXPECT_EQ(0, memcmp(sel, "h2", 2));
+	conn_free(&conn);
+}
+
+TEST(alpn_none_in_common)
+{
+	static const u8 offer[] = "\x06spdy/3";
+	struct client_opts o = { .alpn = offer, .alpn_len = 7 };
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	memcpy(conn.cfg.alpn, "\x02h2", 3);
+	conn.cfg.alpn_len = 3;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_NO_APPLICATION_PROTOCOL),
+		  conn.hs_ret);
+	EXPECT_NE(1, conn.ssl_ret);
+	conn_free(&conn);
+}
+
+/* The leaf the client saw: its subject's CN. */
+static void peer_cn(SSL *ssl, char *cn, size_t len)
+{
+	X509 *x = SSL_get1_peer_certificate(ssl);
+
+	cn[0] = 0;
+	if (x)
+		X509_NAME_get_text_by_NID(X509_get_subject_name(x),
+					  NID_commonName, cn, (int)len);
+	X509_free(x);
+}
+
+/* Two chains: ed25519's (www.example.com, the default), client-leaf's. */
+static void sni_case(struct __test_metadata *_metadata, const char *sni,
+		     const char *want_cn)
+{
+	struct client_opts o = { .sni = sni };
+	char cn[128];
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "ed25519"));
+	ASSERT_EQ(0, load_chain(&conn.chains[1], "client-leaf.pem",
+				"p256-int.pem", "p256-leaf.key"));
+	conn.cfg.chains[1] = &conn.chains[1];
+	conn.n_chains = conn.cfg.n_chains = 2;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	peer_cn(conn.ssl, cn, sizeof(cn));
+	EXPECT_STREQ(want_cn, cn);
+	conn_free(&conn);
+}
+
+TEST(sni_picks_the_matching_chain)
+{
+	sni_case(_metadata, "client.example.com", "client.example.com");
+	sni_case(_metadata, "CLIENT.example.com", "client.example.com");
+	sni_case(_metadata, "www.example.com", "www.example.com");
+}
+
+TEST(sni_unknown_name_gets_the_default)
+{
+	sni_case(_metadata, "nobody.example.net", "www.example.com");
+	sni_case(_metadata, NULL, "www.example.com");
+}
+
+/* --- client certificates ---------------------------------------------------- */
+
+static int client_auth(struct conn *c, bool present, bool require)
+{
+	struct client_opts o = { .cert = present };
+
+	if (client_setup(c, &o) || server_setup(c, "p256") ||
+	    tlsx_trust_load(&c->trust, data("p256-root.pem"), NULL))
+		return -1;
+	c->cfg.trust = &c->trust;
+	c->cfg.verify_peer = true;
+	c->cfg.require_peer_cert = require;
+	if (server_start(c))
+		return -1;
+	run(c);
+	return 0;
+}
+
+TEST(client_certificate_verified)
+{
+	struct tlsx_hs_info info;
+
+	ASSERT_EQ(0, client_auth(&conn, true, true));
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+TEST(client_certificate_absent_allowed)
+{
+	struct tlsx_hs_info info;
+
+	ASSERT_EQ(0, client_auth(&conn, false, false));
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.peer_cert);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+/* 4.4.2.4: an empty Certificate when one is required. */
+TEST(client_certificate_required)
+{
+	ASSERT_EQ(0, client_auth(&conn, false, true));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_CERTIFICATE_REQUIRED),
+		  conn.hs_ret);
+	EXPECT_EQ(TLSX_ALERT_CERTIFICATE_REQUIRED, tlsx_hs_alert(conn.hs));
+	conn_free(&conn);
+}
+
+/* A client chain that does not reach the anchors: unknown_ca. */
+TEST(client_certificate_untrusted)
+{
+	struct client_opts o = { .cert = true };
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("other-root.pem"),
+				     NULL));
+	conn.cfg.trust = &conn.trust;
+	conn.cfg.verify_peer = true;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNKNOWN_CA), conn.hs_ret);
+	conn_free(&conn);
+}
+
+/* OpenSSL offers TLS 1.2 only: protocol_version (4.2.1). */
+TEST(tls12_only_client)
+{
+	struct client_opts o = { .max_version = TLS1_2_VERSION };
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_PROTOCOL_VERSION), conn.hs_ret);
+	conn_free(&conn);
+}
+
+TEST_HARNESS_MAIN
