@@ -253,7 +253,8 @@ static int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 	/* Judged once supported_versions says this is TLS 1.3. */
 	h->bad_compression = tlsx_rd_left(&comp) != 1 ||
 			     tlsx_rd_u8(&comp, &method) || method;
-	sv_digest(h, fixed, (size_t)(exts.p - fixed), exts);
+	/* Up to the extensions' length, which may change. */
+	sv_digest(h, fixed, (size_t)(exts.p - 2 - fixed), exts);
 	return tlsx_ext_parse(TLSX_CTX_CH, &exts, 0, &h->ext);
 }
 
