@@ -162,8 +162,10 @@ static void write_extensions(struct tlsx_hs *hs, struct tlsx_wr *w)
 static int use_test_hello(struct tlsx_hs *hs, struct hs_out *o, u8 *msg,
 			  size_t *len)
 {
-	const u8 *ch = hs->test->client_hello, *sid;
-	size_t n = hs->test->client_hello_len, sid_len;
+	const u8 *ch = hs->hrr ? hs->test->client_hello2 :
+			   hs->test->client_hello, *sid;
+	size_t n = hs->hrr ? hs->test->client_hello2_len :
+		   hs->test->client_hello_len, sid_len;
 	struct tlsx_rd r, blk;
 	struct tlsx_exts exts;
 	int ret;
@@ -215,7 +217,8 @@ static int client_send_hello(struct tlsx_hs *hs, struct hs_out *o)
 	tlsx_wr_u8(&w, 0);
 	write_extensions(hs, &w);
 	ret = hs_msg_end_raw(hs, o, &w, &msg, &len);
-	if (!ret && hs->test && hs->test->client_hello)
+	if (!ret && hs->test &&
+	    (hs->hrr ? hs->test->client_hello2 : hs->test->client_hello))
 		ret = use_test_hello(hs, o, msg, &len);
 	if (ret)
 		return ret;

@@ -137,7 +137,8 @@ void hs_wipe_secrets(struct tlsx_hs *hs)
 	memzero_explicit(hs->res_master, sizeof(hs->res_master));
 	hs->have_ap = false;
 	hs->have_res = false;
-	memzero_explicit(&hs->session, sizeof(hs->session));
+	tlsx_session_wipe(&hs->session);
+	hs->have_session = false;
 	tlsx_rec_wipe(&hs->wr);
 	tlsx_rec_wipe(&hs->rd);
 }

@@ -89,7 +89,7 @@ struct tlsx_hs_role {
  * server certificate is RSA-1024, below RSA_MIN_BITS, so its test
  * checks the chain and the CertificateVerify with OpenSSL through these
  * instead of x509/ and rsa/ -- the checks still run, by another
- * verifier.  client_hello makes the client send those exact bytes
+ * verifier.  client_hello(2) make the client send those exact bytes
  * (RFC 8448's ClientHello offers groups and schemes tlsx does not
  * implement) after building its own, whose state (random, session id,
  * key shares) the test makes match through cfg->rand.
@@ -99,8 +99,10 @@ struct hs_test_hooks {
 			 const size_t *lens, size_t n);
 	int (*cert_verify)(struct tlsx_hs *hs, u16 scheme, const u8 *th,
 			   size_t th_len, const u8 *sig, size_t sig_len);
-	const u8 *client_hello;
+	const u8 *client_hello;		/* ClientHello1 */
 	size_t client_hello_len;
+	const u8 *client_hello2;	/* after a HelloRetryRequest */
+	size_t client_hello2_len;
 	/*
 	 * Server (RFC 8448's traces): cert_sign signs CertificateVerify in
 	 * place of tlsx_cv_sign() (the RSA-1024 key again); hrr_cookie is
@@ -192,9 +194,12 @@ struct tlsx_hs {
 	/* The peer's leaf key (CertificateVerify checks against it). */
 	struct tlsx_public_key peer_pub;
 
-	/* Client: a session to resume (tlsx_hs_set_session()). */
+	/* A session to resume: the client's (tlsx_hs_set_session()), the
+	 * server's from the ticket it accepted.
+	 */
 	struct tlsx_session session;
 	bool have_session;
+
 
 	/* Records: our write direction and the peer's. */
 	struct tlsx_rec_dir wr;

@@ -6,7 +6,20 @@
  *    injected through cfg->rand, the RFC's server flight gives the RFC's
  *    client Finished record byte for byte and the RFC's application and
  *    resumption secrets; the same fed whole, record by record and byte by
- *    byte (consumed counts exactly the whole records).
+ *    byte (consumed counts exactly the whole records), with a CCS;
+ *  - section 5 (HelloRetryRequest): the X25519 then secp256r1 keys
+ *    injected, the HRR and its cookie, message_hash, the client Finished
+ *    record byte for byte;
+ *  - refusals, each with the RFC's alert, sent as a record: ServerHello
+ *    (TLS 1.2, downgrade sentinels, supported_versions, session id,
+ *    suite, compression, key share group, all-zero X25519 share,
+ *    missing key_share, unknown extension), HelloRetryRequest (a group
+ *    already shared or not offered, no change, a second one), the
+ *    server's flight re-sealed with a bad Finished, a truncated
+ *    EncryptedExtensions, a missing one, an empty Certificate or one
+ *    with a context, a bad CCS, a message across the key change, plaintext
+ *    after the keys, application data, max_msg, a received alert; every
+ *    error sticky; a short output buffer refused before anything moves.
  *
  * tlsx's own ClientHello cannot be the RFC's: the trace offers groups
  * (secp384r1, secp521r1, ffdhe*) and schemes (rsa_pkcs1 and SHA-1 ones
@@ -111,6 +124,8 @@ out:
 static u8 s3_ch[512];
 static size_t s3_ch_len;
 
+static u8 s5_ch1[512], s5_ch2[600];
+
 static const struct hs_test_hooks s3_hooks = {
 	.peer_cert = ossl_peer_cert,
 	.cert_verify = ossl_cert_verify,
@@ -128,6 +143,7 @@ struct s3 {
 };
 
 static struct s3 s3;
+static u8 secret_buf[48];
 
 /* A client set up to replay section 3; the server's records in s3.in. */
 static struct tlsx_hs *s3_client(void)
@@ -274,6 +290,570 @@ TEST(rfc8448_s3_record_exact)
 	EXPECT_EQ(s3.in_len, used);
 	s3_check_done(_metadata, hs, s3.out, n);
 	tlsx_hs_free(hs);
+}
+
+/* --- RFC 8448 section 5: HelloRetryRequest --------------------------------- */
+
+/* A plaintext handshake record of the message @hex at @dst. */
+static size_t hs_rec(u8 *dst, const char *hex, size_t cap)
+{
+	size_t n = unhex(hex, dst + 5, cap - 5);
+
+	dst[0] = TLSX_CT_HANDSHAKE;
+	dst[1] = 3;
+	dst[2] = 3;
+	put_unaligned_be16((u16)n, dst + 3);
+	return 5 + n;
+}
+
+TEST(rfc8448_s5_hello_retry_request)
+{
+	struct tlsx_hs_secrets sec;
+	struct tlsx_hs_info info;
+	struct tlsx_hs *hs;
+	size_t used, n, ch2, in_len;
+	u8 want[128];
+
+	memset(&s3, 0, sizeof(s3));
+	s3.hooks = s3_hooks;
+	s3.hooks.client_hello = s5_ch1;
+	s3.hooks.client_hello_len = unhex(r8448_s5_ch1, s5_ch1,
+					  sizeof(s5_ch1));
+	s3.hooks.client_hello2 = s5_ch2;
+	s3.hooks.client_hello2_len = ch2 = unhex(r8448_s5_ch2, s5_ch2,
+						 sizeof(s5_ch2));
+	feed_add_bytes(&s3.rand, s5_ch1 + 6, 32);
+	feed_add(&s3.rand, S5_C_X25519_PRIV);
+	feed_add(&s3.rand, S5_C_P256_PRIV);
+	s3.cfg.rand = feed_rand;
+	s3.cfg.rand_ctx = &s3.rand;
+	s3.cfg.no_compat_mode = true;
+	s3.cfg.insecure = true;
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	hs->test = &s3.hooks;
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	ASSERT_EQ(5 + s3.hooks.client_hello_len, n);
+
+	/* The HRR: ClientHello2 comes back in a 0x0303 record (5.1). */
+	in_len = hs_rec(s3.in, r8448_s5_hrr, sizeof(s3.in));
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, s3.in, in_len, &used,
+						  s3.out, sizeof(s3.out), &n));
+	EXPECT_EQ(in_len, used);
+	ASSERT_EQ(5 + ch2, n);
+	EXPECT_EQ(0, memcmp(s3.out, "\x16\x03\x03", 3));
+	EXPECT_EQ(0, memcmp(s3.out + 5, s5_ch2, ch2));
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, hs->shares[0].group);
+
+	in_len = hs_rec(s3.in, r8448_s5_sh, sizeof(s3.in));
+	in_len += unhex(r8448_s5_rec_sflight, s3.in + in_len,
+			sizeof(s3.in) - in_len);
+	ASSERT_EQ(TLSX_HS_DONE, tlsx_hs_step(hs, s3.in, in_len, &used, s3.out,
+					     sizeof(s3.out), &n))
+		TH_LOG("alert %d", tlsx_hs_alert(hs));
+	EXPECT_EQ(in_len, used);
+	ASSERT_EQ(unhex(r8448_s5_rec_cfin, want, sizeof(want)), n);
+	EXPECT_EQ(0, memcmp(s3.out, want, n));
+	ASSERT_EQ(0, tlsx_hs_secrets(hs, &sec));
+	EXPECT_TRUE(hex_is(sec.client, S5_C_AP));
+	EXPECT_TRUE(hex_is(sec.server, S5_S_AP));
+	EXPECT_TRUE(hex_is(sec.res_master, S5_RES));
+	tlsx_hs_secrets_wipe(&sec);
+	ASSERT_EQ(0, tlsx_hs_get_info(hs, &info));
+	EXPECT_TRUE(info.hrr);
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
+	EXPECT_EQ(3, s3.rand.calls);
+	tlsx_hs_free(hs);
+}
+
+/* --- refusals ------------------------------------------------------------- */
+
+/*
+ * The engine failed with @alert, sent it as a plaintext record, sticky.
+ * *@np is read after @ret was computed (the argument order is not).
+ */
+static bool failed_with(struct tlsx_hs *hs, int ret, const u8 *out,
+			const size_t *np, int alert)
+{
+	size_t used, n2, n = *np;
+
+	if (ret != -TLSX_HS_EALERT(alert) || tlsx_hs_alert(hs) != alert ||
+	    tlsx_hs_alert_received(hs))
+		return false;
+	if (n != 7 || memcmp(out, "\x15\x03\x03\x00\x02\x02", 6) ||
+	    out[6] != alert)
+		return false;
+	/* Sticky: the same error, nothing more written or consumed. */
+	return tlsx_hs_step(hs, s3.in, s3.in_len, &used, s3.out,
+			    sizeof(s3.out), &n2) == ret && !n2 && !used;
+}
+
+/* Runs the section 3 client on @in[0..@len) after its ClientHello. */
+static int s3_feed(struct tlsx_hs *hs, const u8 *in, size_t len, size_t *n)
+{
+	size_t used;
+
+	if (!s3_hello(hs))
+		return -999;
+	return tlsx_hs_step(hs, in, len, &used, s3.out, sizeof(s3.out), n);
+}
+
+/*
+ * A ServerHello record from hex parts: legacy_version, Random, session
+ * id (with its length byte), suite, compression and the extension
+ * block's contents (NULL: no block at all, as TLS 1.2 allows).
+ */
+static size_t sh_build(u8 *dst, size_t cap, const char *version,
+		       const char *random, const char *sid, const char *suite,
+		       const char *comp, const char *exts)
+{
+	const char *const parts[] = { version, random, sid, suite, comp };
+	u8 *m = dst + 5;
+	size_t n = 4, e, i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		n += unhex(parts[i], m + n, cap - 5 - n);
+	if (exts) {
+		e = unhex(exts, m + n + 2, cap - 5 - n - 2);
+		put_unaligned_be16((u16)e, m + n);
+		n += 2 + e;
+	}
+	m[0] = TLSX_HT_SERVER_HELLO;
+	m[1] = 0;
+	put_unaligned_be16((u16)(n - 4), m + 2);
+	dst[0] = TLSX_CT_HANDSHAKE;
+	dst[1] = 3;
+	dst[2] = 3;
+	put_unaligned_be16((u16)n, dst + 3);
+	return 5 + n;
+}
+
+#define S3_RANDOM "a6af06a4121860dc5e6e60249cd34c95930c8ac5cb1434dac155772ed3e26928"
+#define KS_X25519 "00330024001d0020" S3_S_PUB
+#define SV_13 "002b00020304"
+
+static int sh_case(struct __test_metadata *_metadata, const char *version,
+		   const char *random, const char *sid, const char *suite,
+		   const char *comp, const char *exts, int alert)
+{
+	struct tlsx_hs *hs = s3_client();
+	size_t len, n = 0;
+	int ret;
+
+	if (!hs)
+		return -1;
+	len = sh_build(s3.in, sizeof(s3.in), version, random, sid, suite,
+		       comp, exts);
+	ret = s3_feed(hs, s3.in, len, &n);
+	EXPECT_TRUE(failed_with(hs, ret, s3.out, &n, alert))
+		TH_LOG("ret %d alert %d, want %d", ret, tlsx_hs_alert(hs),
+		       alert);
+	tlsx_hs_free(hs);
+	return 0;
+}
+
+TEST(server_hello_refusals)
+{
+	/* The trace's own ServerHello, rebuilt: the baseline works. */
+	struct tlsx_hs *hs = s3_client();
+	size_t len, used, n;
+
+	ASSERT_NE(NULL, hs);
+	ASSERT_TRUE(s3_hello(hs));
+	len = sh_build(s3.in, sizeof(s3.in), "0303", S3_RANDOM, "00", "1301",
+		       "00", KS_X25519 SV_13);
+	ASSERT_EQ(0, memcmp(s3.in + 5, (u8[]){ 2, 0, 0, 0x56 }, 4));
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, s3.in, len, &used,
+						  s3.out, sizeof(s3.out), &n));
+	tlsx_hs_free(hs);
+
+	/* 4.1.3: a TLS 1.2 ServerHello (no supported_versions). */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519, TLSX_ALERT_PROTOCOL_VERSION);
+	/* ... with TLS 1.2's and TLS 1.1's downgrade sentinels. */
+	sh_case(_metadata, "0303",
+		"a6af06a4121860dc5e6e60249cd34c95930c8ac5cb1434dc444f574e47524401",
+		"00", "1301", "00", KS_X25519, TLSX_ALERT_ILLEGAL_PARAMETER);
+	sh_case(_metadata, "0302",
+		"a6af06a4121860dc5e6e60249cd34c95930c8ac5cb1434dc444f574e47524400",
+		"00", "1301", "00", NULL, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* legacy_version not 0x0303. */
+	sh_case(_metadata, "0302", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 SV_13, TLSX_ALERT_PROTOCOL_VERSION);
+	/* 4.2.1: supported_versions selecting TLS 1.2. */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 "002b00020303", TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* 4.1.3: a session id we did not send. */
+	sh_case(_metadata, "0303", S3_RANDOM, "0101", "1301", "00",
+		KS_X25519 SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A suite we did not offer (CCM is not configured). */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1304", "00",
+		KS_X25519 SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "c02f", "00",
+		KS_X25519 SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* Compression. */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "01",
+		KS_X25519 SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A share for a group we sent none for. */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		"003300450017004104583e054b7a66672ae020ad9d2686fcc85b5ad41a134a0f03ee72b893052bd85b4c8de6776f5b04ac07d83540eab3e3d9c547bc6528c4317d294686093a6cad7d"
+		SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* 7.4.2: an X25519 share that gives the all-zero secret. */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		"00330024001d00200000000000000000000000000000000000000000000000000000000000000000"
+		SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A share of the wrong length. */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		"00330023001d001f00000000000000000000000000000000000000000000000000000000000000"
+		SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* No key_share at all (and no PSK). */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00", SV_13,
+		TLSX_ALERT_MISSING_EXTENSION);
+	/* An extension we never asked for; ALPN, which SH cannot carry
+	 * (4.2); a duplicate.
+	 */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 SV_13 "fa000000", TLSX_ALERT_UNSUPPORTED_EXTENSION);
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 SV_13 "00100005000302683200",
+		TLSX_ALERT_ILLEGAL_PARAMETER);
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 SV_13 SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A truncated ServerHello. */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "13", "", NULL,
+		TLSX_ALERT_DECODE_ERROR);
+}
+
+#define HRR_RANDOM "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
+
+TEST(hello_retry_request_refusals)
+{
+	struct tlsx_hs *hs;
+	size_t len, used, n;
+
+	/* 4.2.8: the group we already sent a share for. */
+	sh_case(_metadata, "0303", HRR_RANDOM, "00", "1301", "00",
+		"00330002001d" SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A group not in our supported_groups (secp384r1). */
+	sh_case(_metadata, "0303", HRR_RANDOM, "00", "1301", "00",
+		"003300020018" SV_13, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* 4.1.4: an HRR that would not change the ClientHello. */
+	sh_case(_metadata, "0303", HRR_RANDOM, "00", "1301", "00", SV_13,
+		TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* An empty cookie. */
+	sh_case(_metadata, "0303", HRR_RANDOM, "00", "1301", "00",
+		"002c00020000" SV_13, TLSX_ALERT_DECODE_ERROR);
+
+	/* 4.1.4: a second HelloRetryRequest. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	len = sh_build(s3.in, sizeof(s3.in), "0303", HRR_RANDOM, "00", "1301",
+		       "00", "003300020017" SV_13);
+	ASSERT_EQ(TLSX_HS_WANT_READ, s3_feed(hs, s3.in, len, &n));
+	EXPECT_NE(0, n);	/* ClientHello2 */
+	ASSERT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  tlsx_hs_step(hs, s3.in, len, &used, s3.out, sizeof(s3.out),
+			       &n));
+	tlsx_hs_free(hs);
+
+	/* After an HRR, a ServerHello with another suite. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	len = sh_build(s3.in, sizeof(s3.in), "0303", HRR_RANDOM, "00", "1301",
+		       "00", "003300020017" SV_13);
+	ASSERT_EQ(TLSX_HS_WANT_READ, s3_feed(hs, s3.in, len, &n));
+	len = sh_build(s3.in, sizeof(s3.in), "0303", S3_RANDOM, "00", "1303",
+		       "00", KS_X25519 SV_13);
+	EXPECT_TRUE(failed_with(hs, tlsx_hs_step(hs, s3.in, len, &used,
+						 s3.out, sizeof(s3.out), &n),
+				s3.out, &n, TLSX_ALERT_ILLEGAL_PARAMETER))
+		TH_LOG("alert %d", tlsx_hs_alert(hs));
+	tlsx_hs_free(hs);
+}
+
+/*
+ * The section 3 server flight re-sealed (server handshake key, sequence
+ * 0) from @plain, after the RFC's ServerHello record, into s3.in.
+ */
+static void s3_reseal(const u8 *plain, size_t len)
+{
+	struct tlsx_rec_dir d = { 0 };
+	size_t sh = 5 + get_unaligned_be16(s3.in + 3), n;
+
+	unhex(S3_S_HS, secret_buf, sizeof(secret_buf));
+	if (tlsx_rec_set_secret(&d, TLSX_SUITE_AES_128_GCM_SHA256, secret_buf,
+				32) ||
+	    tlsx_rec_seal(&d, TLSX_CT_HANDSHAKE, plain, len, 0, s3.in + sh,
+			  sizeof(s3.in) - sh, &n))
+		abort();
+	s3.in_len = sh + n;
+	tlsx_rec_wipe(&d);
+}
+
+/* EE, Certificate, CertificateVerify, Finished of section 3, as hex. */
+static size_t s3_msgs(u8 *buf, size_t cap, const char *ee, const char *cert,
+		      const char *cv, const char *fin)
+{
+	size_t n = 0;
+
+	n += unhex(ee, buf + n, cap - n);
+	n += unhex(cert, buf + n, cap - n);
+	n += unhex(cv, buf + n, cap - n);
+	n += unhex(fin, buf + n, cap - n);
+	return n;
+}
+
+static void flight_case(struct __test_metadata *_metadata, const u8 *plain,
+			size_t len, int alert)
+{
+	struct tlsx_hs *hs = s3_client();
+	size_t n = 0;
+
+	ASSERT_NE(NULL, hs);
+	s3_reseal(plain, len);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, s3.in_len, &n), s3.out,
+				&n, alert))
+		TH_LOG("alert %d, want %d", tlsx_hs_alert(hs), alert);
+	tlsx_hs_free(hs);
+}
+
+TEST(server_flight_refusals)
+{
+	static u8 plain[1024];
+	struct tlsx_hs *hs;
+	size_t n, used, out;
+
+	/* The re-sealed flight unchanged works: the method is sound. */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
+		    r8448_s3_cv, r8448_s3_sf);
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	s3_reseal(plain, n);
+	ASSERT_EQ(TLSX_HS_DONE, s3_feed(hs, s3.in, s3.in_len, &out));
+	tlsx_hs_free(hs);
+
+	/* 4.4.4: a Finished that does not verify. */
+	plain[n - 1] ^= 1;
+	flight_case(_metadata, plain, n, TLSX_ALERT_DECRYPT_ERROR);
+	/* ... or is short (a Finished of HashLen - 1 bytes). */
+	plain[n - 1] ^= 1;
+	plain[n - 33] = 31;
+	flight_case(_metadata, plain, n - 1, TLSX_ALERT_DECODE_ERROR);
+
+	/* A truncated EncryptedExtensions: its block says one byte more. */
+	n = s3_msgs(plain, sizeof(plain),
+		    "080000230022000a00140012001d00170018001901000101010201030104001c00024001000000",
+		    r8448_s3_cert, r8448_s3_cv, r8448_s3_sf);
+	flight_case(_metadata, plain, n, TLSX_ALERT_DECODE_ERROR);
+	/* EncryptedExtensions missing: Certificate is unexpected. */
+	n = s3_msgs(plain, sizeof(plain), "", r8448_s3_cert, r8448_s3_cv,
+		    r8448_s3_sf);
+	flight_case(_metadata, plain, n, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	/* An unsolicited extension in EE (early_data). */
+	n = s3_msgs(plain, sizeof(plain), "08000006000400 2a 00 00",
+		    r8448_s3_cert, r8448_s3_cv, r8448_s3_sf);
+	flight_case(_metadata, plain, n, TLSX_ALERT_UNSUPPORTED_EXTENSION);
+	/* 4.4.2.4: an empty Certificate. */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, "0b0000040000 0000",
+		    r8448_s3_cv, r8448_s3_sf);
+	flight_case(_metadata, plain, n, TLSX_ALERT_DECODE_ERROR);
+	/* 4.4.2: a certificate_request_context in the server's. */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, "0b00000501aa000000",
+		    r8448_s3_cv, r8448_s3_sf);
+	flight_case(_metadata, plain, n, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A CertificateVerify with a scheme we did not offer (pkcs1). */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
+		    "0f00000604010002aaaa", r8448_s3_sf);
+	flight_case(_metadata, plain, n, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A Finished before CertificateVerify. */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
+		    r8448_s3_sf, "");
+	flight_case(_metadata, plain, n, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	/* A ServerHello inside the protected flight. */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_sh, "", "");
+	flight_case(_metadata, plain, n, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	/* Bytes after the server's Finished in its record (5.1). */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
+		    r8448_s3_cv, r8448_s3_sf);
+	n += unhex("0b000000", plain + n, sizeof(plain) - n);
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	s3_reseal(plain, n);
+	/* The client's write key is set by then: the alert is protected. */
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  s3_feed(hs, s3.in, s3.in_len, &out));
+	EXPECT_EQ(5 + 2 + 1 + 16, out);
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, s3.out[0]);
+	tlsx_hs_free(hs);
+	(void)used;
+}
+
+TEST(record_refusals)
+{
+	struct tlsx_hs *hs;
+	size_t sh, n, used;
+	u8 rec[8];
+
+	/* A CCS of 0x02 (5). */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	sh = 5 + get_unaligned_be16(s3.in + 3);
+	memcpy(s3.in + sh, "\x14\x03\x03\x00\x01\x02", 6);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, sh + 6, &n), s3.out, &n,
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
+	tlsx_hs_free(hs);
+
+	/* A CCS of two bytes. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(s3.in + sh, "\x14\x03\x03\x00\x02\x01\x01", 7);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, sh + 7, &n), s3.out, &n,
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
+	tlsx_hs_free(hs);
+
+	/* 5.1: the ServerHello's record carries the start of the next
+	 * message (across the key change).
+	 */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(s3.in + sh, "\x08\x00", 2);
+	put_unaligned_be16((u16)(sh - 5 + 2), s3.in + 3);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, sh + 2, &n), s3.out, &n,
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
+	tlsx_hs_free(hs);
+
+	/* 5.2: a plaintext handshake record once the keys are set. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	sh += hs_rec(s3.in + sh, r8448_s3_ee, sizeof(s3.in) - sh);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, sh, &n), s3.out, &n,
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
+	tlsx_hs_free(hs);
+
+	/* Application data before any key. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(rec, "\x17\x03\x03\x00\x01\x00", 6);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, rec, 6, &n), s3.out, &n,
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
+	tlsx_hs_free(hs);
+
+	/* A zero-length handshake record (5.1). */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(rec, "\x16\x03\x03\x00\x00", 5);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, rec, 5, &n), s3.out, &n,
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
+	tlsx_hs_free(hs);
+
+	/* A record type that is not TLS's. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(rec, "\x18\x03\x03\x00\x01\x00", 6);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, rec, 6, &n), s3.out, &n,
+				TLSX_ALERT_DECODE_ERROR));
+	tlsx_hs_free(hs);
+
+	/* A plaintext record over 2^14. */
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(rec, "\x16\x03\x03\x40\x01", 5);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, rec, 5, &n), s3.out, &n,
+				TLSX_ALERT_RECORD_OVERFLOW));
+	tlsx_hs_free(hs);
+	(void)used;
+}
+
+/* A CCS between the ServerHello and the flight is dropped (5, D.4). */
+TEST(rfc8448_s3_with_ccs)
+{
+	struct tlsx_hs *hs = s3_client();
+	size_t sh, used, n;
+
+	ASSERT_NE(NULL, hs);
+	sh = 5 + get_unaligned_be16(s3.in + 3);
+	memmove(s3.in + sh + 6, s3.in + sh, s3.in_len - sh);
+	memcpy(s3.in + sh, "\x14\x03\x03\x00\x01\x01", 6);
+	s3.in_len += 6;
+	ASSERT_TRUE(s3_hello(hs));
+	ASSERT_EQ(TLSX_HS_DONE, tlsx_hs_step(hs, s3.in, s3.in_len, &used,
+					     s3.out, sizeof(s3.out), &n));
+	s3_check_done(_metadata, hs, s3.out, n);
+	tlsx_hs_free(hs);
+}
+
+TEST(alert_received)
+{
+	struct tlsx_hs *hs = s3_client();
+	size_t used, n;
+
+	ASSERT_NE(NULL, hs);
+	ASSERT_TRUE(s3_hello(hs));
+	memcpy(s3.in, "\x15\x03\x03\x00\x02\x02\x28", 7);
+	ASSERT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_HANDSHAKE_FAILURE),
+		  tlsx_hs_step(hs, s3.in, 7, &used, s3.out, sizeof(s3.out),
+			       &n));
+	EXPECT_EQ(0, n);	/* nothing sent back */
+	EXPECT_TRUE(tlsx_hs_alert_received(hs));
+	EXPECT_EQ(TLSX_ALERT_HANDSHAKE_FAILURE, tlsx_hs_alert(hs));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_HANDSHAKE_FAILURE),
+		  tlsx_hs_step(hs, s3.in, 7, &used, s3.out, sizeof(s3.out),
+			       &n));
+	/* A malformed alert record is decode_error. */
+	tlsx_hs_free(hs);
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	memcpy(s3.in, "\x15\x03\x03\x00\x01\x02", 6);
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, 6, &n), s3.out, &n,
+				TLSX_ALERT_DECODE_ERROR));
+	tlsx_hs_free(hs);
+}
+
+/* The certificate (445 bytes) over a 400-byte max_msg. */
+TEST(max_msg)
+{
+	struct tlsx_hs *hs;
+	size_t n;
+
+	memset(&s3, 0, sizeof(s3));
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	s3.cfg.max_msg = 400;
+	tlsx_hs_free(hs);
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	hs->test = &s3.hooks;
+	EXPECT_EQ(sizeof(struct tlsx_hs) + 4 + 400 + TLSX_REC_MAX,
+		  tlsx_hs_mem_size(&s3.cfg));
+	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, s3.in_len, &n), s3.out,
+				&n, TLSX_ALERT_DECODE_ERROR));
+	tlsx_hs_free(hs);
+}
+
+TEST(short_output_not_sticky)
+{
+	struct tlsx_hs *hs = s3_client();
+	size_t used, n;
+
+	ASSERT_NE(NULL, hs);
+	EXPECT_EQ(-ENOSPC, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+					TLSX_HS_OUT_MIN - 1, &n));
+	EXPECT_EQ(0, n);
+	EXPECT_EQ(-1, tlsx_hs_alert(hs));
+	ASSERT_TRUE(s3_hello(hs));
+	tlsx_hs_free(hs);
+}
+
+/* What the default configuration costs, for docs/handshake.md. */
+TEST(memory)
+{
+	struct tlsx_hs_config cfg = { 0 };
+
+	TH_LOG("sizeof(struct tlsx_hs) %zu, tlsx_hs_mem_size(default) %zu",
+	       sizeof(struct tlsx_hs), tlsx_hs_mem_size(&cfg));
+	EXPECT_EQ(sizeof(struct tlsx_hs) + 4 + TLSX_HS_DEFAULT_MAX_MSG +
+		  TLSX_REC_MAX, tlsx_hs_mem_size(&cfg));
 }
 
 TEST_HARNESS_MAIN

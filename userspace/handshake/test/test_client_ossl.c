@@ -13,6 +13,11 @@
  *  - HelloRetryRequest (the server takes secp256r1 only), with the
  *    compatibility CCS both ways; ALPN; SNI; the server's CCS and a
  *    NewSessionTicket after the handshake;
+ *  - client authentication: the server requests a certificate and
+ *    verifies ours (each key type, the scheme chosen from its
+ *    signature_algorithms); without a chain we send an empty
+ *    Certificate, which a server that only asks accepts and one that
+ *    requires refuses after our Finished;
  *  - refusals: a TLS 1.2-only server (protocol_version), a server whose
  *    chain is not trusted (unknown_ca) or names another host
  *    (certificate_unknown), a server that asks for a group we do not
@@ -44,6 +49,8 @@ struct server_opts {
 	const char *sigalgs;
 	int max_version;		/* 0: TLS 1.3 */
 	bool alpn;			/* select "h2" */
+	int verify;			/* SSL_VERIFY_* for client certs */
+	const char *client_ca;		/* the anchor for them */
 };
 
 struct conn {
@@ -53,6 +60,8 @@ struct conn {
 	char sni[256];
 	struct tlsx_hs_config cfg;
 	struct tlsx_trust trust;
+	struct tlsx_cert_chain chain;
+	bool have_chain;
 	struct tlsx_hs *hs;
 	int hs_ret;
 	int ssl_ret;
@@ -111,6 +120,12 @@ static int server_setup(struct conn *c, const struct server_opts *o)
 	SSL_CTX_set_tlsext_servername_arg(c->ctx, c);
 	if (o->alpn)
 		SSL_CTX_set_alpn_select_cb(c->ctx, alpn_cb, NULL);
+	if (o->verify) {
+		SSL_CTX_set_verify(c->ctx, o->verify, NULL);
+		if (SSL_CTX_load_verify_locations(c->ctx, data(o->client_ca),
+						  NULL) != 1)
+			return -1;
+	}
 	c->ssl = SSL_new(c->ctx);
 	c->rbio = BIO_new(BIO_s_mem());
 	c->wbio = BIO_new(BIO_s_mem());
@@ -241,6 +256,8 @@ static void conn_free(struct conn *c)
 {
 	tlsx_hs_free(c->hs);
 	tlsx_trust_free(&c->trust);
+	if (c->have_chain)
+		tlsx_cert_chain_free(&c->chain);
 	SSL_free(c->ssl);
 	SSL_CTX_free(c->ctx);
 	memset(c, 0, sizeof(*c));
@@ -409,6 +426,100 @@ TEST(record_size_limit_sent)
 	ASSERT_EQ(1, conn.ssl_ret);
 	EXPECT_TRUE(conn.hs->sent_exts &
 		    TLSX_EXT_BIT(TLSX_EXT_RECORD_SIZE_LIMIT));
+	conn_free(&conn);
+}
+
+/* --- client authentication ------------------------------------------------ */
+
+FIXTURE(client_auth) {
+};
+
+FIXTURE_VARIANT(client_auth) {
+	const char *cert;
+	u16 scheme;	/* what the server's list makes us sign with */
+};
+
+FIXTURE_VARIANT_ADD(client_auth, ecdsa_p256) {
+	"p256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(client_auth, ed25519) { "ed25519", TLSX_SIG_ED25519 };
+FIXTURE_VARIANT_ADD(client_auth, rsa) { "rsa", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(client_auth, rsapss) {
+	"rsapss", TLSX_SIG_RSA_PSS_PSS_SHA256 };
+
+FIXTURE_SETUP(client_auth)
+{
+}
+
+FIXTURE_TEARDOWN(client_auth)
+{
+	conn_free(&conn);
+}
+
+TEST_F(client_auth, server_verifies_our_chain)
+{
+	char root[64], chain[256], key[64];
+	struct server_opts o = { .cert = "p256" };
+	X509 *peer;
+
+	snprintf(root, sizeof(root), "%s-root.pem", variant->cert);
+	snprintf(key, sizeof(key), "%s-chain.pem", variant->cert);
+	/* data() returns one static buffer: the chain's path copied. */
+	snprintf(chain, sizeof(chain), "%s", data(key));
+	snprintf(key, sizeof(key), "%s-leaf.key", variant->cert);
+	o.verify = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+	o.client_ca = root;
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, tlsx_cert_chain_load(&conn.chain, chain, data(key),
+					  NULL));
+	conn.have_chain = true;
+	conn.cfg.chains[0] = &conn.chain;
+	conn.cfg.n_chains = 1;
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_TRUE(conn.hs->cert_requested);
+	EXPECT_EQ(variant->scheme, conn.hs->own_sig_scheme);
+	peer = SSL_get1_peer_certificate(conn.ssl);
+	EXPECT_NE(NULL, peer);
+	X509_free(peer);
+	EXPECT_EQ(X509_V_OK, SSL_get_verify_result(conn.ssl));
+	EXPECT_EQ(0, exchange(&conn));
+}
+
+/* No chain: an empty Certificate (4.4.2), fine where it is optional. */
+TEST(client_auth_optional_without_chain)
+{
+	struct server_opts o = { .cert = "p256", .verify = SSL_VERIFY_PEER,
+				 .client_ca = "p256-root.pem" };
+	X509 *peer;
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_TRUE(conn.hs->cert_requested);
+	peer = SSL_get1_peer_certificate(conn.ssl);
+	EXPECT_EQ(NULL, peer);
+	X509_free(peer);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+/* Required: our side is done, the server refuses our empty Certificate. */
+TEST(client_auth_required_without_chain)
+{
+	struct server_opts o = { .cert = "p256", .client_ca = "p256-root.pem",
+				 .verify = SSL_VERIFY_PEER |
+					   SSL_VERIFY_FAIL_IF_NO_PEER_CERT };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	EXPECT_EQ(-2, conn.ssl_ret);
 	conn_free(&conn);
 }
 
