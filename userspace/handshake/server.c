@@ -33,28 +33,6 @@
 #include "handshake/cert.h"
 #include "handshake/hs_impl.h"
 
-/*
- * ticket.c (another helper's) is being merged: referenced weakly until
- * then, so the full handshake builds and links without it (resumption
- * is then off).  Drop the attribute once it is in.
- */
-#ifndef __weak
-#define __weak __attribute__((__weak__))
-#endif
-extern int tlsx_ticket_seal(struct tlsx_ticket_keys *k,
-			    const struct tlsx_session *s,
-			    int (*rand)(void *ctx, void *buf, size_t len),
-			    void *rand_ctx, u8 *out, size_t cap,
-			    size_t *len) __weak;
-extern int tlsx_ticket_open(struct tlsx_ticket_keys *k, const u8 *t,
-			    size_t len, s64 now,
-			    struct tlsx_session *s) __weak;
-
-static void sv_session_wipe(struct tlsx_session *s)
-{
-	memzero_explicit(s, sizeof(*s));
-}
-
 enum sv_state {
 	EXPECT_CLIENT_HELLO,
 	EXPECT_SECOND_CLIENT_HELLO,
@@ -684,12 +662,12 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 		if (ret)
 			break;
 		if (chosen == ~0u && n_ids < SV_MAX_PSK_TRIES && cfg->tickets &&
-		    tlsx_ticket_open && !tlsx_ticket_open(cfg->tickets, id, id_len, hs_now(hs),
+		    !tlsx_ticket_open(cfg->tickets, id, id_len, hs_now(hs),
 				      &hs->session)) {
 			if (sv_session_fits(hs, &hs->session, suite))
 				chosen = n_ids;
 			else
-				sv_session_wipe(&hs->session);
+				tlsx_session_wipe(&hs->session);
 		}
 		n_ids++;
 	}
@@ -726,7 +704,7 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	} else if ((modes & 2) && have_dhe) {
 		psk->dhe = true;
 	} else {
-		sv_session_wipe(&hs->session);
+		tlsx_session_wipe(&hs->session);
 		goto out;
 	}
 	tlsx_suite_params(suite, NULL, &hash, NULL);
@@ -743,7 +721,7 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 		ret = tlsx_binder_check(hash, key, th, binder, b_len);
 	memzero_explicit(key, sizeof(key));
 	if (ret) {
-		sv_session_wipe(&hs->session);
+		tlsx_session_wipe(&hs->session);
 		goto out;
 	}
 	hs->srv.psk_identity = (u16)chosen;
@@ -751,7 +729,7 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	psk->ok = true;
 out:
 	if (ret)
-		sv_session_wipe(&hs->session);
+		tlsx_session_wipe(&hs->session);
 	return ret;
 }
 
@@ -1161,7 +1139,7 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 			if (psk.ok) {
 				/* The binder is checked again on CH2. */
 				tlsx_ks_wipe(&hs->ks);
-				sv_session_wipe(&hs->session);
+				tlsx_session_wipe(&hs->session);
 				hs->have_session = false;
 			}
 			/* 4.2.10: early data after CH1 is skipped. */
@@ -1362,7 +1340,7 @@ static int sv_ticket(struct tlsx_hs *hs, struct tlsx_wr *w, u16 nonce_v)
 		tlsx_wr_u16(w, 0);	/* no extensions: no early_data */
 		ret = tlsx_wr_close(w);
 	}
-	sv_session_wipe(&s);
+	tlsx_session_wipe(&s);
 	return ret;
 }
 
@@ -1374,7 +1352,7 @@ static int sv_tickets(struct tlsx_hs *hs, u8 *out, size_t cap, size_t *len)
 	int ret = 0;
 
 	*len = 0;
-	if (!cfg->tickets || !hs->have_res || !tlsx_ticket_seal)
+	if (!cfg->tickets || !hs->have_res)
 		return 0;
 	tlsx_wr_init(&w, out, cap);
 	for (i = 0; i < cfg->tickets_per_handshake && !ret; i++)

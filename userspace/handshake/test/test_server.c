@@ -31,6 +31,7 @@
 #include <openssl/rsa.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
@@ -600,19 +601,29 @@ static void run(struct conn *c)
  * Application data both ways under the engine's secrets, through
  * record.c: ours read by SSL_read, the client's opened here.
  */
-static int exchange(struct conn *c)
+static int exchange_tickets(struct conn *c, bool tickets)
 {
 	struct tlsx_rec_dir tx = { 0 }, rx = { 0 };
 	struct tlsx_hs_secrets sec;
 	static const char ping[] = "ping from tlsx", pong[] = "pong openssl";
-	u8 rec[512], buf[64], *p, type;
-	size_t len, body;
+	static u8 rec[8192], nst[4096];
+	u8 buf[64], *p, type;
+	size_t len, body, nst_len;
 	int ret = -1, r;
 
 	if (tlsx_hs_secrets(c->hs, &sec) ||
 	    tlsx_rec_set_secret(&tx, sec.suite, sec.server, sec.secret_len) ||
 	    tlsx_rec_set_secret(&rx, sec.suite, sec.client, sec.secret_len))
 		goto out;
+	/* The NewSessionTickets first, as a record of their own. */
+	if (tickets) {
+		if (tlsx_hs_tickets(c->hs, nst, sizeof(nst), &nst_len) ||
+		    !nst_len ||
+		    tlsx_rec_seal(&tx, TLSX_CT_HANDSHAKE, nst, nst_len, 0, rec,
+				  sizeof(rec), &len))
+			goto out;
+		BIO_write(c->rbio, rec, (int)len);
+	}
 	if (tlsx_rec_seal(&tx, TLSX_CT_APPLICATION_DATA, (const u8 *)ping,
 			  sizeof(ping), 0, rec, sizeof(rec), &len))
 		goto out;
@@ -640,6 +651,11 @@ out:
 	tlsx_rec_wipe(&tx);
 	tlsx_rec_wipe(&rx);
 	return ret;
+}
+
+static int exchange(struct conn *c)
+{
+	return exchange_tickets(c, false);
 }
 
 static void conn_free(struct conn *c)
@@ -968,6 +984,506 @@ TEST(tls12_only_client)
 	run(&conn);
 	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_PROTOCOL_VERSION), conn.hs_ret);
 	conn_free(&conn);
+}
+
+/* --- refusals: ClientHellos built by hand ------------------------------------ */
+
+/* One extension of a hand-built ClientHello: type and body (hex). */
+struct ch_ext {
+	u16 type;
+	const char *body;
+};
+
+struct ch_opts {
+	u16 version;			/* 0: 0x0303 */
+	const char *sid;		/* hex, with its length byte; NULL: 00 */
+	const char *suites;		/* hex, with its length; NULL: 0002 1301 */
+	const char *comp;		/* hex, with its length; NULL: 0100 */
+	const struct ch_ext *ext;	/* NULL-terminated (type 0 ends with body NULL) */
+	bool no_exts;			/* no extension block at all */
+};
+
+#define Z8		"0000000000000000"
+#define Z32		Z8 Z8 Z8 Z8
+#define SHARE_X25519	"0024001d0020" S3_C_PUB
+#define EXT_VERSIONS	{ 43, "020304" }
+#define EXT_GROUPS	{ 10, "0004001d0017" }
+#define EXT_SHARE	{ 51, SHARE_X25519 }
+#define EXT_SIGALGS	{ 13, "000a04030807080408050806" }
+#define EXT_END		{ 0, NULL }
+
+static const struct ch_ext good_exts[] = {
+	EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, EXT_END
+};
+
+/* A ClientHello record as @o says, at @rec; its length. */
+static size_t ch_record(u8 *rec, size_t cap, const struct ch_opts *o)
+{
+	static u8 tmp[4096];
+	struct tlsx_wr w;
+	const struct ch_ext *e;
+	size_t n, len;
+	u8 rnd[32];
+
+	memset(rnd, 0x42, sizeof(rnd));
+	tlsx_wr_init(&w, rec, cap);
+	tlsx_wr_u8(&w, TLSX_CT_HANDSHAKE);
+	tlsx_wr_u16(&w, 0x0301);
+	tlsx_wr_open(&w, 2);
+	tlsx_wr_u8(&w, TLSX_HT_CLIENT_HELLO);
+	tlsx_wr_open(&w, 3);
+	tlsx_wr_u16(&w, o->version ? o->version : 0x0303);
+	tlsx_wr_bytes(&w, rnd, 32);
+	n = unhex(o->sid ? o->sid : "00", tmp, sizeof(tmp));
+	tlsx_wr_bytes(&w, tmp, n);
+	n = unhex(o->suites ? o->suites : "00021301", tmp, sizeof(tmp));
+	tlsx_wr_bytes(&w, tmp, n);
+	n = unhex(o->comp ? o->comp : "0100", tmp, sizeof(tmp));
+	tlsx_wr_bytes(&w, tmp, n);
+	if (!o->no_exts) {
+		tlsx_wr_open(&w, 2);
+		for (e = o->ext ? o->ext : good_exts; e->body; e++) {
+			tlsx_wr_u16(&w, e->type);
+			n = unhex(e->body, tmp, sizeof(tmp));
+			tlsx_wr_vec(&w, 2, tmp, n);
+		}
+		tlsx_wr_close(&w);
+	}
+	tlsx_wr_close(&w);
+	tlsx_wr_close(&w);
+	if (tlsx_wr_finish(&w, &len))
+		abort();
+	return len;
+}
+
+static struct tlsx_cert_chain p256_chain;
+
+/* A server with the P-256 chain; @setup adjusts its configuration. */
+static struct tlsx_hs *raw_server(struct tlsx_hs_config *cfg)
+{
+	if (!p256_chain.n &&
+	    load_chain(&p256_chain, "p256-chain.pem", NULL, "p256-leaf.key"))
+		return NULL;
+	cfg->server = true;
+	cfg->chains[0] = &p256_chain;
+	cfg->n_chains = 1;
+	return tlsx_hs_new(cfg);
+}
+
+static u8 raw_out[TLSX_HS_OUT_MIN];
+static size_t raw_out_len;
+
+/* Steps @hs on @rec; the step's return. */
+static int raw_step(struct tlsx_hs *hs, const u8 *rec, size_t len)
+{
+	size_t used;
+
+	return tlsx_hs_step(hs, rec, len, &used, raw_out, sizeof(raw_out),
+			    &raw_out_len);
+}
+
+/* The alert a server with @cfg sends for ClientHello @o. */
+static int refusal(struct tlsx_hs_config *cfg, const struct ch_opts *o)
+{
+	static u8 rec[8192];
+	struct tlsx_hs *hs = raw_server(cfg);
+	size_t len = ch_record(rec, sizeof(rec), o);
+	int ret, alert;
+
+	if (!hs)
+		return -1;
+	ret = raw_step(hs, rec, len);
+	alert = tlsx_hs_alert(hs);
+	if (ret >= 0)
+		alert = 0;
+	/* The alert record went out, in the clear. */
+	else if (raw_out_len != 7 || raw_out[0] != TLSX_CT_ALERT ||
+		 raw_out[6] != alert || ret != -TLSX_HS_EALERT(alert))
+		alert = -2;
+	tlsx_hs_free(hs);
+	return alert;
+}
+
+#define REFUSE(want, ...) do {						\
+		struct tlsx_hs_config _cfg = { 0 };			\
+		struct ch_opts _o = { __VA_ARGS__ };			\
+		EXPECT_EQ(want, refusal(&_cfg, &_o));			\
+	} while (0)
+
+TEST(raw_good_hello_is_taken)
+{
+	REFUSE(0, .ext = good_exts);
+}
+
+TEST(raw_refusals_versions)
+{
+	static const struct ch_ext tls12[] = {
+		{ 43, "020303" }, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext none[] = {
+		EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, EXT_END
+	};
+
+	/* 4.2.1: no 0x0304 in supported_versions, or none at all. */
+	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .ext = tls12);
+	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .ext = none);
+	/* A TLS 1.2 ClientHello without extensions. */
+	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .no_exts = true);
+	/* 4.1.2: legacy_version MUST be 0x0303. */
+	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .version = 0x0301);
+}
+
+TEST(raw_refusals_fields)
+{
+	/* 4.1.2: compression methods exactly [0]. */
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .comp = "020100");
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .comp = "0101");
+	/* legacy_session_id<0..32>: 33 bytes is a decode_error. */
+	REFUSE(TLSX_ALERT_DECODE_ERROR,
+	       .sid = "21000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20");
+	/* cipher_suites of odd length; no suite in common. */
+	REFUSE(TLSX_ALERT_DECODE_ERROR, .suites = "0003130113");
+	REFUSE(TLSX_ALERT_HANDSHAKE_FAILURE, .suites = "0002c02f");
+}
+
+TEST(raw_refusals_extensions)
+{
+	static const struct ch_ext dup[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, EXT_SIGALGS,
+		EXT_END
+	};
+	static const struct ch_ext dup_unknown[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 0x1234, "" }, { 0x1234, "00" }, EXT_END
+	};
+	static const struct ch_ext psk_not_last[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 45, "0101" },
+		{ 41, "000a0004aabbccdd00000000" "0021" "20" Z32 },
+		{ 0x1234, "" }, EXT_END
+	};
+	static const struct ch_ext psk_no_modes[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 41, "000a0004aabbccdd00000000" "0021" "20" Z32 },
+		EXT_END
+	};
+	static const struct ch_ext cookie1[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 44, "0003abcdef" }, EXT_END
+	};
+	static const struct ch_ext rsl63[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 28, "003f" }, EXT_END
+	};
+	static const struct ch_ext ee_only[] = {
+		/* oid_filters: CertificateRequest only (4.2). */
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 48, "0000" }, EXT_END
+	};
+
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = dup);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = dup_unknown);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = psk_not_last);
+	REFUSE(TLSX_ALERT_MISSING_EXTENSION, .ext = psk_no_modes);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = cookie1);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = rsl63);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = ee_only);
+}
+
+TEST(raw_refusals_groups_and_shares)
+{
+	static const struct ch_ext no_common[] = {
+		/* x448 only (tlsx does not do it), with its share. */
+		EXT_VERSIONS, { 10, "0002001e" },
+		{ 51, "003c001e0038" Z32 Z8 Z8 Z8 },
+		EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext share_not_listed[] = {
+		EXT_VERSIONS, { 10, "00020017" }, EXT_SHARE, EXT_SIGALGS,
+		EXT_END
+	};
+	static const struct ch_ext dup_share[] = {
+		EXT_VERSIONS, EXT_GROUPS,
+		{ 51, "0048001d0020" S3_C_PUB "001d0020" S3_C_PUB },
+		EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext groups_no_share[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext share_no_groups[] = {
+		EXT_VERSIONS, EXT_SHARE, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext bad_point[] = {
+		EXT_VERSIONS, EXT_GROUPS, { 51, "0007001700030400ff" },
+		EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext zero_x25519[] = {
+		EXT_VERSIONS, EXT_GROUPS,
+		{ 51, "0024001d0020" Z32 },
+		EXT_SIGALGS, EXT_END
+	};
+
+	REFUSE(TLSX_ALERT_HANDSHAKE_FAILURE, .ext = no_common);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = share_not_listed);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = dup_share);
+	REFUSE(TLSX_ALERT_MISSING_EXTENSION, .ext = groups_no_share);
+	REFUSE(TLSX_ALERT_MISSING_EXTENSION, .ext = share_no_groups);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = bad_point);
+	/* 7.4.2: an all-zero X25519 shared secret. */
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = zero_x25519);
+}
+
+TEST(raw_refusals_signatures)
+{
+	static const struct ch_ext no_sigalgs[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_END
+	};
+	static const struct ch_ext pkcs1_only[] = {
+		/* rsa_pkcs1_sha256 and ed25519: neither fits a P-256 key. */
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, { 13, "000404010807" },
+		EXT_END
+	};
+
+	REFUSE(TLSX_ALERT_MISSING_EXTENSION, .ext = no_sigalgs);
+	REFUSE(TLSX_ALERT_HANDSHAKE_FAILURE, .ext = pkcs1_only);
+}
+
+TEST(raw_refusals_alpn_and_names)
+{
+	static const struct ch_ext alpn[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 16, "0007066874747031" "31" }, EXT_END
+	};
+	static const struct ch_ext two_names[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 0, "000c" "000003616161" "000003626262" }, EXT_END
+	};
+	static const struct ch_ext nul_name[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 0, "0006" "000003610062" }, EXT_END
+	};
+	struct tlsx_hs_config cfg = { 0 };
+	struct ch_opts o = { .ext = alpn };
+
+	memcpy(cfg.alpn, "\x02h2", 3);
+	cfg.alpn_len = 3;
+	EXPECT_EQ(TLSX_ALERT_NO_APPLICATION_PROTOCOL, refusal(&cfg, &o));
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = two_names);
+	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = nul_name);
+}
+
+/* A message other than ClientHello first: unexpected_message. */
+TEST(raw_refusals_wrong_first_message)
+{
+	static const u8 fin[] = { 22, 3, 3, 0, 8, 20, 0, 0, 4, 1, 2, 3, 4 };
+	struct tlsx_hs_config cfg = { 0 };
+	struct tlsx_hs *hs = raw_server(&cfg);
+
+	ASSERT_NE(NULL, hs);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  raw_step(hs, fin, sizeof(fin)));
+	tlsx_hs_free(hs);
+}
+
+/* --- the second ClientHello (4.1.2) -------------------------------------------- */
+
+#define SHARE_P256_1	"0045001700410" "4a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780"
+
+/*
+ * ClientHello1 with an X25519 share to a P-256-only server, then @ch2's
+ * extensions plus the cookie the HRR carried (unless @no_cookie): the
+ * step's result on ClientHello2.
+ */
+static int second_hello(const struct ch_ext *ch2, bool no_cookie,
+			bool early_data1)
+{
+	static const struct ch_ext ch1_early[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, { 42, "" },
+		EXT_END
+	};
+	static u8 rec[8192], cookie_hex[1024];
+	static struct ch_ext ext2[16];
+	struct tlsx_hs_config cfg = { 0 };
+	struct ch_opts o = { .ext = early_data1 ? ch1_early : good_exts };
+	struct tlsx_hs *hs;
+	struct tlsx_rd r;
+	const u8 *c;
+	size_t len, c_len, i, k = 0;
+	int ret;
+
+	cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	cfg.n_groups = 1;
+	hs = raw_server(&cfg);
+	if (!hs)
+		return -1;
+	len = ch_record(rec, sizeof(rec), &o);
+	ret = raw_step(hs, rec, len);
+	if (ret != TLSX_HS_WANT_READ || !hs->hrr) {
+		tlsx_hs_free(hs);
+		return -3;
+	}
+	/* The HRR's cookie: 5 + 4 + 2 + 32 + 1 + 2 + 1 + 2, key_share 6. */
+	tlsx_rd_init(&r, raw_out + 55 + 4, raw_out_len - 59);
+	if (tlsx_rd_vec(&r, 2, 1, 65535, &c, &c_len)) {
+		tlsx_hs_free(hs);
+		return -4;
+	}
+	for (i = 0; i < c_len + 2; i++)
+		sprintf((char *)cookie_hex + 2 * i, "%02x",
+			i < 2 ? (unsigned int)(c_len >> (8 - 8 * i)) & 0xff :
+			c[i - 2]);
+	for (i = 0; ch2[i].body; i++)
+		ext2[k++] = ch2[i];
+	if (!no_cookie)
+		ext2[k++] = (struct ch_ext){ 44, (const char *)cookie_hex };
+	ext2[k] = (struct ch_ext)EXT_END;
+	o.ext = ext2;
+	len = ch_record(rec, sizeof(rec), &o);
+	ret = raw_step(hs, rec, len);
+	if (ret < 0)
+		ret = tlsx_hs_alert(hs);
+	tlsx_hs_free(hs);
+	return ret;
+}
+
+static const struct ch_ext ch2_good[] = {
+	EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 }, EXT_SIGALGS, EXT_END
+};
+
+TEST(second_hello_good)
+{
+	EXPECT_EQ(TLSX_HS_WANT_READ, second_hello(ch2_good, false,
+						  false));
+	/* padding may change; early_data may go. */
+	{
+		static const struct ch_ext padded[] = {
+			EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 },
+			EXT_SIGALGS, { 21, "00000000" }, EXT_END
+		};
+
+		EXPECT_EQ(TLSX_HS_WANT_READ,
+			  second_hello(padded, false, true));
+	}
+}
+
+TEST(second_hello_refusals)
+{
+	static const struct ch_ext x25519_share[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext two_shares[] = {
+		EXT_VERSIONS, EXT_GROUPS,
+		{ 51, "0069001d0020" S3_C_PUB "00170041" "04a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780" },
+		EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext changed_sigalgs[] = {
+		EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 },
+		{ 13, "00020403" }, EXT_END
+	};
+	static const struct ch_ext added_ext[] = {
+		EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 }, EXT_SIGALGS,
+		{ 0x1234, "" }, EXT_END
+	};
+	static const struct ch_ext early[] = {
+		EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 }, EXT_SIGALGS,
+		{ 42, "" }, EXT_END
+	};
+	static const struct ch_ext bad_cookie[] = {
+		EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 }, EXT_SIGALGS,
+		{ 44, "0003abcdef" }, EXT_END
+	};
+
+	/* The HRR asked for secp256r1: a second HRR is never sent. */
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(x25519_share, false, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(two_shares, false, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(changed_sigalgs, false, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(added_ext, false, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(early, false, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(ch2_good, true, false));
+	/* A cookie that is not ours (and a duplicate cookie extension). */
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello(bad_cookie, true, false));
+}
+
+/* --- declined early data -------------------------------------------------- */
+
+/*
+ * 4.2.10: with early_data offered, records that do not open under the
+ * handshake key are dropped up to the bound; then bad_record_mac.
+ */
+TEST(early_data_skipped_up_to_bound)
+{
+	static const struct ch_ext early[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, { 42, "" },
+		EXT_END
+	};
+	static u8 rec[8192], junk[5 + 16384 + 17];
+	struct tlsx_hs_config cfg = { 0 };
+	struct ch_opts o = { .ext = early };
+	struct tlsx_hs *hs = raw_server(&cfg);
+	size_t len, sent = 0;
+	int ret = TLSX_HS_WANT_READ;
+
+	ASSERT_NE(NULL, hs);
+	len = ch_record(rec, sizeof(rec), &o);
+	ASSERT_EQ(TLSX_HS_WANT_READ, raw_step(hs, rec, len));
+	/* No early_data in EncryptedExtensions: checked by size below. */
+	junk[0] = TLSX_CT_APPLICATION_DATA;
+	junk[1] = 3;
+	junk[2] = 3;
+	put_unaligned_be16(1000, junk + 3);
+	memset(junk + 5, 0xa5, 1000);
+	while (ret == TLSX_HS_WANT_READ && sent < 64 * 1024) {
+		ret = raw_step(hs, junk, 1005);
+		sent += 1000;
+	}
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_BAD_RECORD_MAC), ret);
+	/* Dropped: at least 16 KiB, at most the bound. */
+	EXPECT_GT(sent, 16384);
+	EXPECT_LE(sent, 16384 + 64 * 17 + 1000);
+	tlsx_hs_free(hs);
+}
+
+/* Without early_data offered, the first bad record is bad_record_mac. */
+TEST(no_early_data_no_skipping)
+{
+	static u8 rec[8192], junk[1005];
+	struct tlsx_hs_config cfg = { 0 };
+	struct ch_opts o = { .ext = good_exts };
+	struct tlsx_hs *hs = raw_server(&cfg);
+	size_t len;
+
+	ASSERT_NE(NULL, hs);
+	len = ch_record(rec, sizeof(rec), &o);
+	ASSERT_EQ(TLSX_HS_WANT_READ, raw_step(hs, rec, len));
+	junk[0] = TLSX_CT_APPLICATION_DATA;
+	junk[1] = 3;
+	junk[2] = 3;
+	put_unaligned_be16(1000, junk + 3);
+	memset(junk + 5, 0xa5, 1000);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_BAD_RECORD_MAC),
+		  raw_step(hs, junk, sizeof(junk)));
+	tlsx_hs_free(hs);
+}
+
+/* --- memory ------------------------------------------------------------------ */
+
+TEST(mem_size_of_a_server)
+{
+	struct tlsx_hs_config cfg = { .server = true };
+
+	/* Printed for the record (docs): the one allocation. */
+	TH_LOG("tlsx_hs_mem_size(server, defaults) = %zu bytes "
+	       "(struct tlsx_hs %zu, struct hs_server %zu)",
+	       tlsx_hs_mem_size(&cfg), sizeof(struct tlsx_hs),
+	       sizeof(((struct tlsx_hs *)0)->srv));
+	EXPECT_LT(tlsx_hs_mem_size(&cfg), 64 * 1024);
 }
 
 TEST_HARNESS_MAIN
