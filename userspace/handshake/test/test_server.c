@@ -1486,4 +1486,141 @@ TEST(mem_size_of_a_server)
 	EXPECT_LT(tlsx_hs_mem_size(&cfg), 64 * 1024);
 }
 
+/* --- tlsx's client against tlsx's server ------------------------------------ */
+
+struct pair {
+	struct tlsx_hs_config ccfg, scfg;
+	struct tlsx_cert_chain client_chain;
+	struct tlsx_trust ctrust, strust;
+	struct tlsx_hs *c, *s;
+	int cret, sret;
+	u8 c_in[65536], s_in[65536];
+	size_t c_in_len, s_in_len;
+	u8 out[TLSX_HS_OUT_MIN];
+};
+
+static struct pair pair;
+
+static void pair_run(struct pair *p)
+{
+	size_t used, n;
+	int i;
+
+	p->cret = p->sret = TLSX_HS_WANT_READ;
+	for (i = 0; i < 20; i++) {
+		if (p->cret == TLSX_HS_WANT_READ) {
+			p->cret = tlsx_hs_step(p->c, p->c_in, p->c_in_len,
+					       &used, p->out, sizeof(p->out),
+					       &n);
+			memmove(p->c_in, p->c_in + used, p->c_in_len - used);
+			p->c_in_len -= used;
+			memcpy(p->s_in + p->s_in_len, p->out, n);
+			p->s_in_len += n;
+		}
+		if (p->sret == TLSX_HS_WANT_READ) {
+			p->sret = tlsx_hs_step(p->s, p->s_in, p->s_in_len,
+					       &used, p->out, sizeof(p->out),
+					       &n);
+			memmove(p->s_in, p->s_in + used, p->s_in_len - used);
+			p->s_in_len -= used;
+			memcpy(p->c_in + p->c_in_len, p->out, n);
+			p->c_in_len += n;
+		}
+		if (p->cret != TLSX_HS_WANT_READ &&
+		    p->sret != TLSX_HS_WANT_READ)
+			return;
+	}
+}
+
+static void pair_free(struct pair *p)
+{
+	tlsx_hs_free(p->c);
+	tlsx_hs_free(p->s);
+	tlsx_cert_chain_free(&p->client_chain);
+	tlsx_trust_free(&p->ctrust);
+	tlsx_trust_free(&p->strust);
+	memset(p, 0, sizeof(*p));
+}
+
+static int pair_setup(struct pair *p, bool hrr, bool client_auth)
+{
+	struct tlsx_hs *s;
+
+	if (tlsx_trust_load(&p->ctrust, data("p256-root.pem"), NULL))
+		return -1;
+	p->ccfg.trust = &p->ctrust;
+	if (hrr) {
+		/* The client shares X25519; the server takes P-256 only. */
+		p->scfg.groups[0] = TLSX_GROUP_SECP256R1;
+		p->scfg.n_groups = 1;
+	}
+	if (client_auth) {
+		if (load_chain(&p->client_chain, "client-leaf.pem",
+			       "p256-int.pem", "p256-leaf.key") ||
+		    tlsx_trust_load(&p->strust, data("p256-root.pem"), NULL))
+			return -1;
+		p->ccfg.chains[0] = &p->client_chain;
+		p->ccfg.n_chains = 1;
+		p->scfg.trust = &p->strust;
+		p->scfg.verify_peer = true;
+		p->scfg.require_peer_cert = true;
+	}
+	s = raw_server(&p->scfg);
+	p->s = s;
+	p->c = tlsx_hs_new(&p->ccfg);
+	if (!p->s || !p->c)
+		return -1;
+	return tlsx_hs_set_server_name(p->c, "www.example.com");
+}
+
+static void pair_check(struct __test_metadata *_metadata, struct pair *p)
+{
+	struct tlsx_hs_secrets cs, ss;
+
+	ASSERT_EQ(TLSX_HS_DONE, p->cret)
+		TH_LOG("client alert %d", tlsx_hs_alert(p->c));
+	ASSERT_EQ(TLSX_HS_DONE, p->sret)
+		TH_LOG("server alert %d", tlsx_hs_alert(p->s));
+	ASSERT_EQ(0, tlsx_hs_secrets(p->c, &cs));
+	ASSERT_EQ(0, tlsx_hs_secrets(p->s, &ss));
+	EXPECT_EQ(cs.secret_len, ss.secret_len);
+	EXPECT_EQ(0, memcmp(cs.client, ss.client, cs.secret_len));
+	EXPECT_EQ(0, memcmp(cs.server, ss.server, cs.secret_len));
+	tlsx_hs_secrets_wipe(&cs);
+	tlsx_hs_secrets_wipe(&ss);
+}
+
+TEST(tlsx_client_full)
+{
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	EXPECT_FALSE(pair.s->hrr);
+	pair_free(&pair);
+}
+
+TEST(tlsx_client_hello_retry_request)
+{
+	ASSERT_EQ(0, pair_setup(&pair, true, false));
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	EXPECT_TRUE(pair.s->hrr);
+	EXPECT_TRUE(pair.c->hrr);
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, pair.s->group);
+	pair_free(&pair);
+}
+
+TEST(tlsx_client_certificate)
+{
+	struct tlsx_hs_info info;
+
+	ASSERT_EQ(0, pair_setup(&pair, false, true));
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, &info));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
+	pair_free(&pair);
+}
+
 TEST_HARNESS_MAIN
