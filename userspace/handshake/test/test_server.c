@@ -58,12 +58,13 @@ static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *p = NULL;
-	long n;
+	long n = -1;
 
 	if (!f)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
-	    !fseek(f, 0, SEEK_SET)) {
+	if (!fseek(f, 0, SEEK_END))
+		n = ftell(f);
+	if (n > 0 && !fseek(f, 0, SEEK_SET)) {
 		p = malloc((size_t)n + 1);
 		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
 			free(p);
@@ -1004,7 +1005,7 @@ struct ch_opts {
 };
 
 #define Z8		"0000000000000000"
-#define Z32		Z8 Z8 Z8 Z8
+#define Z32		"0000000000000000000000000000000000000000000000000000000000000000"
 #define SHARE_X25519	"0024001d0020" S3_C_PUB
 #define EXT_VERSIONS	{ 43, "020304" }
 #define EXT_GROUPS	{ 10, "0004001d0017" }
@@ -1159,12 +1160,12 @@ TEST(raw_refusals_extensions)
 	static const struct ch_ext psk_not_last[] = {
 		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
 		{ 45, "0101" },
-		{ 41, "000a0004aabbccdd00000000" "0021" "20" Z32 },
+		{ 41, "000a0004aabbccdd00000000002120" Z32 },
 		{ 0x1234, "" }, EXT_END
 	};
 	static const struct ch_ext psk_no_modes[] = {
 		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
-		{ 41, "000a0004aabbccdd00000000" "0021" "20" Z32 },
+		{ 41, "000a0004aabbccdd00000000002120" Z32 },
 		EXT_END
 	};
 	static const struct ch_ext cookie1[] = {
@@ -1252,15 +1253,15 @@ TEST(raw_refusals_alpn_and_names)
 {
 	static const struct ch_ext alpn[] = {
 		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
-		{ 16, "0007066874747031" "31" }, EXT_END
+		{ 16, "000706687474703131" }, EXT_END
 	};
 	static const struct ch_ext two_names[] = {
 		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
-		{ 0, "000c" "000003616161" "000003626262" }, EXT_END
+		{ 0, "000c000003616161000003626262" }, EXT_END
 	};
 	static const struct ch_ext nul_name[] = {
 		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
-		{ 0, "0006" "000003610062" }, EXT_END
+		{ 0, "0006000003610062" }, EXT_END
 	};
 	struct tlsx_hs_config cfg = { 0 };
 	struct ch_opts o = { .ext = alpn };
@@ -1287,7 +1288,9 @@ TEST(raw_refusals_wrong_first_message)
 
 /* --- the second ClientHello (4.1.2) -------------------------------------------- */
 
-#define SHARE_P256_1	"0045001700410" "4a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780"
+/* RFC 8448 section 5's client P-256 share. */
+#define P256_PUB	"04a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780"
+#define SHARE_P256_1	"004500170041" P256_PUB
 
 /*
  * ClientHello1 with an X25519 share to a P-256-only server, then @ch2's
@@ -1373,7 +1376,7 @@ TEST(second_hello_refusals)
 	};
 	static const struct ch_ext two_shares[] = {
 		EXT_VERSIONS, EXT_GROUPS,
-		{ 51, "0069001d0020" S3_C_PUB "00170041" "04a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780" },
+		{ 51, "0069001d0020" S3_C_PUB "00170041" P256_PUB },
 		EXT_SIGALGS, EXT_END
 	};
 	static const struct ch_ext changed_sigalgs[] = {
@@ -1479,8 +1482,7 @@ TEST(mem_size_of_a_server)
 	struct tlsx_hs_config cfg = { .server = true };
 
 	/* Printed for the record (docs): the one allocation. */
-	TH_LOG("tlsx_hs_mem_size(server, defaults) = %zu bytes "
-	       "(struct tlsx_hs %zu, struct hs_server %zu)",
+	TH_LOG("tlsx_hs_mem_size(server, defaults) = %zu bytes (struct tlsx_hs %zu, struct hs_server %zu)",
 	       tlsx_hs_mem_size(&cfg), sizeof(struct tlsx_hs),
 	       sizeof(((struct tlsx_hs *)0)->srv));
 	EXPECT_LT(tlsx_hs_mem_size(&cfg), 64 * 1024);
