@@ -495,11 +495,29 @@ static int client_cert(SSL_CTX *ctx)
 	return ret;
 }
 
+/*
+ * The client's session from our first NewSessionTicket, as OpenSSL
+ * hands it to its new-session callback.
+ */
+static SSL_SESSION *sess;
+
+static int new_session(SSL *ssl, SSL_SESSION *s)
+{
+	(void)ssl;
+	if (sess)
+		return 0;
+	sess = s;
+	return 1;	/* kept: the reference is ours */
+}
+
 static int client_setup(struct conn *c, const struct client_opts *o)
 {
 	c->ctx = SSL_CTX_new(TLS_client_method());
 	if (!c->ctx)
 		return -1;
+	SSL_CTX_set_session_cache_mode(c->ctx, SSL_SESS_CACHE_CLIENT |
+				       SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	SSL_CTX_sess_set_new_cb(c->ctx, new_session);
 	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
 	SSL_CTX_set_max_proto_version(c->ctx, o->max_version ?
 				      o->max_version : TLS1_3_VERSION);
@@ -667,6 +685,10 @@ static void conn_free(struct conn *c)
 	for (i = 0; i < c->n_chains; i++)
 		tlsx_cert_chain_free(&c->chains[i]);
 	tlsx_trust_free(&c->trust);
+	/* A clean close, so OpenSSL keeps the session resumable. */
+	if (c->ssl)
+		SSL_set_shutdown(c->ssl, SSL_SENT_SHUTDOWN |
+				 SSL_RECEIVED_SHUTDOWN);
 	SSL_free(c->ssl);
 	SSL_CTX_free(c->ctx);
 	memset(c, 0, sizeof(*c));
@@ -972,6 +994,196 @@ TEST(client_certificate_untrusted)
 	run(&conn);
 	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNKNOWN_CA), conn.hs_ret);
 	conn_free(&conn);
+}
+
+/* --- resumption ------------------------------------------------------------ */
+
+static struct tlsx_ticket_keys *keys;
+
+/*
+ * A full handshake with tickets, the client's session kept; then a
+ * second connection offering it.  @psk_ke: both allow psk_ke.  @sni2,
+ * @alpn2: what the second connection asks for.
+ */
+static void resume(struct __test_metadata *_metadata, bool psk_ke,
+		   const char *sni2, const char *alpn2)
+{
+	struct client_opts o = { .sni = "www.example.com",
+				 .alpn = (const u8 *)"\x02h2",
+				 .alpn_len = 3 };
+
+	keys = tlsx_ticket_keys_new(0, time(NULL));
+	ASSERT_NE(NULL, keys);
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	if (psk_ke)
+		SSL_set_options(conn.ssl, SSL_OP_ALLOW_NO_DHE_KEX);
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	memcpy(conn.cfg.alpn, "\x02h2\x08http/1.1", 12);
+	conn.cfg.alpn_len = 12;
+	conn.cfg.tickets = keys;
+	conn.cfg.tickets_per_handshake = 2;
+	conn.cfg.allow_psk_ke = psk_ke;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_FALSE(conn.hs->resumed);
+	ASSERT_EQ(0, exchange_tickets(&conn, true));
+	ASSERT_NE(NULL, sess);
+	ASSERT_TRUE(SSL_SESSION_has_ticket(sess));
+	conn_free(&conn);
+
+	o.sni = sni2;
+	if (alpn2) {
+		o.alpn = (const u8 *)alpn2;
+		o.alpn_len = (unsigned int)strlen(alpn2);
+	}
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	if (psk_ke)
+		SSL_set_options(conn.ssl, SSL_OP_ALLOW_NO_DHE_KEX);
+	ASSERT_EQ(1, SSL_set_session(conn.ssl, sess));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	memcpy(conn.cfg.alpn, "\x02h2\x08http/1.1", 12);
+	conn.cfg.alpn_len = 12;
+	conn.cfg.tickets = keys;
+	conn.cfg.tickets_per_handshake = 1;
+	conn.cfg.allow_psk_ke = psk_ke;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	/* Data both ways, and a ticket from the resumed connection. */
+	EXPECT_EQ(0, exchange_tickets(&conn, true));
+}
+
+static void resume_done(void)
+{
+	conn_free(&conn);
+	SSL_SESSION_free(sess);
+	sess = NULL;
+	tlsx_ticket_keys_free(keys);
+	keys = NULL;
+}
+
+TEST(resumption_psk_dhe_ke)
+{
+	struct tlsx_hs_info info;
+
+	resume(_metadata, false, "www.example.com", NULL);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_TRUE(SSL_session_reused(conn.ssl));
+	EXPECT_EQ(TLSX_GROUP_X25519, info.group);
+	EXPECT_FALSE(conn.hs->srv.psk_ke);
+	EXPECT_STREQ("h2", (char *)info.alpn);
+	/* No Certificate: the client saw none this time. */
+	EXPECT_EQ(0, conn.hs->own_sig_scheme);
+	resume_done();
+}
+
+TEST(resumption_psk_ke)
+{
+	struct tlsx_hs_info info;
+
+	resume(_metadata, true, "www.example.com", NULL);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_TRUE(SSL_session_reused(conn.ssl));
+	EXPECT_TRUE(conn.hs->srv.psk_ke);
+	EXPECT_EQ(0, info.group);
+	resume_done();
+}
+
+/* Another server name: the ticket is not taken, a full handshake. */
+TEST(resumption_refused_for_another_name)
+{
+	struct tlsx_hs_info info;
+
+	resume(_metadata, false, "other.example.org", NULL);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_FALSE(SSL_session_reused(conn.ssl));
+	resume_done();
+}
+
+TEST(resumption_refused_for_another_protocol)
+{
+	struct tlsx_hs_info info;
+
+	resume(_metadata, false, "www.example.com", "\x08http/1.1");
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_FALSE(SSL_session_reused(conn.ssl));
+	EXPECT_STREQ("http/1.1", (char *)info.alpn);
+	resume_done();
+}
+
+/*
+ * The second connection to a server with fresh ticket keys: the ticket
+ * does not open, a full handshake (4.2.11), no alert.
+ */
+static void offer_session(struct __test_metadata *_metadata, bool new_keys,
+			  const u8 *psk, size_t psk_len)
+{
+	struct client_opts o = { .sni = "www.example.com" };
+
+	keys = tlsx_ticket_keys_new(0, time(NULL));
+	ASSERT_NE(NULL, keys);
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	conn.cfg.tickets = keys;
+	conn.cfg.tickets_per_handshake = 1;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(0, exchange_tickets(&conn, true));
+	conn_free(&conn);
+	ASSERT_NE(NULL, sess);
+	ASSERT_TRUE(SSL_SESSION_is_resumable(sess));
+	if (psk)
+		ASSERT_EQ(1, SSL_SESSION_set1_master_key(sess, psk, psk_len));
+	if (new_keys) {
+		tlsx_ticket_keys_free(keys);
+		keys = tlsx_ticket_keys_new(0, time(NULL));
+		ASSERT_NE(NULL, keys);
+	}
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(1, SSL_set_session(conn.ssl, sess));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	conn.cfg.tickets = keys;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+}
+
+TEST(resumption_unknown_ticket_is_a_full_handshake)
+{
+	struct tlsx_hs_info info;
+
+	offer_session(_metadata, true, NULL, 0);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	EXPECT_TRUE(conn.hs->srv.client_exts &
+		    TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY));
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_FALSE(SSL_session_reused(conn.ssl));
+	resume_done();
+}
+
+/*
+ * The client's PSK changed under the same ticket: its binder does not
+ * validate, decrypt_error (4.2.11, 6.2).
+ */
+TEST(resumption_bad_binder_is_decrypt_error)
+{
+	static const u8 wrong[32] = { 1, 2, 3 };
+
+	offer_session(_metadata, false, wrong, sizeof(wrong));
+	/* Offered, with a binder from the wrong key. */
+	EXPECT_TRUE(conn.hs->srv.client_exts &
+		    TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_DECRYPT_ERROR), conn.hs_ret);
+	resume_done();
 }
 
 /* OpenSSL offers TLS 1.2 only: protocol_version (4.2.1). */
