@@ -499,7 +499,7 @@ static int client_cert(SSL_CTX *ctx)
  * The client's session from our first NewSessionTicket, as OpenSSL
  * hands it to its new-session callback.
  */
-static SSL_SESSION *sess;
+static struct ssl_session_st *sess;
 
 static int new_session(SSL *ssl, SSL_SESSION *s)
 {
