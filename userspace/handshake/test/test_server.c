@@ -1687,6 +1687,222 @@ TEST(no_early_data_no_skipping)
 	tlsx_hs_free(hs);
 }
 
+
+/* --- the client's flight, sealed by hand ------------------------------------- */
+
+/*
+ * A server past a hand-built ClientHello; the client's records are
+ * sealed here under the engine's own client handshake secret (the test
+ * reads hs->c_hs), so each message the server awaits can be replaced.
+ */
+struct flight {
+	struct tlsx_hs *hs;
+	struct tlsx_rec_dir d;
+	u8 in[8192];
+	size_t in_len;
+};
+
+static struct flight fl;
+
+static int flight_start(struct tlsx_hs_config *cfg)
+{
+	static u8 rec[8192];
+	struct ch_opts o = { .ext = good_exts };
+	size_t len;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.hs = raw_server(cfg);
+	if (!fl.hs)
+		return -1;
+	len = ch_record(rec, sizeof(rec), &o);
+	if (raw_step(fl.hs, rec, len) != TLSX_HS_WANT_READ)
+		return -1;
+	return tlsx_rec_set_secret(&fl.d, fl.hs->suite, fl.hs->c_hs,
+				   fl.hs->hash_len);
+}
+
+/* Appends @len bytes of @type, sealed, to fl.in. */
+static void flight_add(u8 type, const u8 *p, size_t len)
+{
+	size_t n;
+
+	if (tlsx_rec_seal(&fl.d, type, p, len, 0, fl.in + fl.in_len,
+			  sizeof(fl.in) - fl.in_len, &n))
+		abort();
+	fl.in_len += n;
+}
+
+/* The client Finished the server expects now. */
+static size_t good_finished(u8 *msg)
+{
+	u8 th[TLSX_KS_MAX_SECRET];
+
+	msg[0] = TLSX_HT_FINISHED;
+	msg[1] = 0;
+	msg[2] = 0;
+	msg[3] = (u8)fl.hs->hash_len;
+	if (tlsx_transcript_hash(&fl.hs->ts, th) ||
+	    tlsx_finished_mac(fl.hs->hash, fl.hs->c_hs, th, msg + 4))
+		abort();
+	return 4 + fl.hs->hash_len;
+}
+
+static int flight_step(size_t *used)
+{
+	return tlsx_hs_step(fl.hs, fl.in, fl.in_len, used, raw_out,
+			    sizeof(raw_out), &raw_out_len);
+}
+
+static void flight_free(void)
+{
+	tlsx_rec_wipe(&fl.d);
+	tlsx_hs_free(fl.hs);
+	memset(&fl, 0, sizeof(fl));
+}
+
+/*
+ * The client Finished, then application data in the same input: the
+ * handshake is done and the data is left for the record layer.
+ */
+TEST(client_finished_then_data_left_alone)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used, fin_rec;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	flight_add(TLSX_CT_HANDSHAKE, msg, n);
+	fin_rec = fl.in_len;
+	memcpy(fl.in + fl.in_len, "\x17\x03\x03\x00\x05hello", 10);
+	fl.in_len += 10;
+	EXPECT_EQ(TLSX_HS_DONE, flight_step(&used));
+	EXPECT_EQ(fin_rec, used);
+	EXPECT_EQ(0, raw_out_len);
+	flight_free();
+}
+
+TEST(client_finished_wrong_is_decrypt_error)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	msg[10] ^= 1;
+	flight_add(TLSX_CT_HANDSHAKE, msg, n);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_DECRYPT_ERROR),
+		  flight_step(&used));
+	/* The alert went out protected under our handshake key. */
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, raw_out[0]);
+	flight_free();
+}
+
+TEST(client_finished_short_is_decode_error)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	msg[3]--;
+	flight_add(TLSX_CT_HANDSHAKE, msg, n - 1);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_DECODE_ERROR),
+		  flight_step(&used));
+	flight_free();
+}
+
+/* 5.1: the Finished must end its record. */
+TEST(client_finished_not_at_record_end)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	memcpy(msg + n, "\x18\x00\x00\x01\x00", 5);	/* a KeyUpdate */
+	flight_add(TLSX_CT_HANDSHAKE, msg, n + 5);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  flight_step(&used));
+	flight_free();
+}
+
+/* Messages the state does not await: unexpected_message. */
+TEST(client_flight_unexpected_messages)
+{
+	static const u8 cert[] = { TLSX_HT_CERTIFICATE, 0, 0, 4, 0, 0, 0, 0 };
+	static const u8 eoed[] = { TLSX_HT_END_OF_EARLY_DATA, 0, 0, 0 };
+	static const u8 cv[] = { TLSX_HT_CERTIFICATE_VERIFY, 0, 0, 4,
+				 4, 3, 0, 0 };
+	const u8 *msgs[] = { cert, eoed, cv };
+	const size_t lens[] = { sizeof(cert), sizeof(eoed), sizeof(cv) };
+	struct tlsx_hs_config cfg = { 0 };
+	size_t i, used;
+
+	for (i = 0; i < ARRAY_SIZE(msgs); i++) {
+		ASSERT_EQ(0, flight_start(&cfg));
+		flight_add(TLSX_CT_HANDSHAKE, msgs[i], lens[i]);
+		EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+			  flight_step(&used))
+			TH_LOG("message type %u", msgs[i][0]);
+		flight_free();
+	}
+}
+
+/* With a CertificateRequest: Finished without Certificate, and a bad context. */
+TEST(client_auth_flight_refusals)
+{
+	static const u8 ctx_cert[] = { TLSX_HT_CERTIFICATE, 0, 0, 5,
+				       1, 7, 0, 0, 0 };
+	struct tlsx_hs_config cfg = { .verify_peer = true, .insecure = true };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	flight_add(TLSX_CT_HANDSHAKE, msg, n);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  flight_step(&used));
+	flight_free();
+
+	/* 4.4.2: the context must be the CertificateRequest's (empty). */
+	ASSERT_EQ(0, flight_start(&cfg));
+	flight_add(TLSX_CT_HANDSHAKE, ctx_cert, sizeof(ctx_cert));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_ILLEGAL_PARAMETER),
+		  flight_step(&used));
+	flight_free();
+}
+
+/* A CertificateRequest went out with our signature_algorithms. */
+TEST(certificate_request_sent)
+{
+	struct tlsx_hs_config cfg = { .verify_peer = true, .insecure = true };
+	struct tlsx_rec_dir d = { 0 };
+	static u8 msgs[16384];
+	size_t n, off, sh;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, fl.hs->suite, fl.hs->s_hs,
+					 fl.hs->hash_len));
+	sh = 5 + get_unaligned_be16(raw_out + 3);
+	n = open_flight(&d, raw_out + sh, raw_out_len - sh, msgs,
+			sizeof(msgs));
+	ASSERT_GT(n, 4);
+	off = 4 + ((size_t)msgs[1] << 16 | msgs[2] << 8 | msgs[3]);
+	ASSERT_LT(off, n);
+	EXPECT_EQ(TLSX_HT_CERTIFICATE_REQUEST, msgs[off]);
+	/* context 00, extensions: 000d, the list of our 8 schemes. */
+	EXPECT_EQ(0, msgs[off + 4]);
+	EXPECT_EQ(13, get_unaligned_be16(msgs + off + 7));
+	EXPECT_EQ(2 + 2 * fl.hs->n_sig_schemes,
+		  get_unaligned_be16(msgs + off + 9));
+	tlsx_rec_wipe(&d);
+	flight_free();
+}
+
 /* --- memory ------------------------------------------------------------------ */
 
 TEST(mem_size_of_a_server)
