@@ -1005,6 +1005,8 @@ static struct tlsx_ticket_keys *keys;
  * second connection offering it.  @psk_ke: both allow psk_ke.  @sni2,
  * @alpn2: what the second connection asks for.
  */
+static u16 resume_group2;	/* the second server's only group; 0: defaults */
+
 static void resume(struct __test_metadata *_metadata, bool psk_ke,
 		   const char *sni2, const char *alpn2)
 {
@@ -1048,6 +1050,10 @@ static void resume(struct __test_metadata *_metadata, bool psk_ke,
 	conn.cfg.tickets = keys;
 	conn.cfg.tickets_per_handshake = 1;
 	conn.cfg.allow_psk_ke = psk_ke;
+	if (resume_group2) {
+		conn.cfg.groups[0] = resume_group2;
+		conn.cfg.n_groups = 1;
+	}
 	ASSERT_EQ(0, server_start(&conn));
 	run(&conn);
 	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
@@ -1059,6 +1065,7 @@ static void resume(struct __test_metadata *_metadata, bool psk_ke,
 
 static void resume_done(void)
 {
+	resume_group2 = 0;
 	conn_free(&conn);
 	SSL_SESSION_free(sess);
 	sess = NULL;
@@ -1092,6 +1099,25 @@ TEST(resumption_psk_ke)
 	EXPECT_TRUE(SSL_session_reused(conn.ssl));
 	EXPECT_TRUE(conn.hs->srv.psk_ke);
 	EXPECT_EQ(0, info.group);
+	resume_done();
+}
+
+/*
+ * Resumption through a HelloRetryRequest: the client's X25519 share is
+ * refused, its second ClientHello's binder (over message_hash, the HRR
+ * and ClientHello2 truncated) is checked again.
+ */
+TEST(resumption_after_hello_retry_request)
+{
+	struct tlsx_hs_info info;
+
+	resume_group2 = TLSX_GROUP_SECP256R1;
+	resume(_metadata, false, "www.example.com", NULL);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_TRUE(info.hrr);
+	EXPECT_TRUE(SSL_session_reused(conn.ssl));
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
 	resume_done();
 }
 
