@@ -95,6 +95,9 @@ static const struct sv_shape sv_shapes[] = {
 
 #define SV_DEFAULT_LIFETIME	7200	/* seconds, as OpenSSL's default */
 
+/* certificate_authorities in CertificateRequest: at most this many bytes. */
+#define SV_MAX_CA_LIST		4096
+
 /* --- the ClientHello, parsed -------------------------------------------- */
 
 struct sv_hello {
@@ -918,8 +921,35 @@ static int sv_send_ee(struct tlsx_hs *hs, struct hs_out *o)
 }
 
 /*
- * CertificateRequest (4.3.2): an empty certificate_request_context and
- * our signature_algorithms, the one extension it MUST carry.
+ * certificate_authorities (4.2.4): the subjects of the anchors client
+ * chains must reach, when they fit in SV_MAX_CA_LIST bytes (a system
+ * bundle does not, and the extension is a hint only: it is left out).
+ */
+static void sv_write_authorities(struct tlsx_hs *hs, struct tlsx_wr *w)
+{
+	const struct tlsx_trust *t = hs->cfg->trust;
+	size_t i, total = 0;
+
+	if (!t || !t->n)
+		return;
+	for (i = 0; i < t->n; i++)
+		total += 2 + t->certs[i].subject.len;
+	if (total > SV_MAX_CA_LIST)
+		return;
+	sv_ext_begin(w, TLSX_EXT_CERTIFICATE_AUTHORITIES);
+	/* DistinguishedName authorities<3..2^16-1>; opaque <1..2^16-1> */
+	tlsx_wr_open(w, 2);
+	for (i = 0; i < t->n; i++)
+		tlsx_wr_vec(w, 2, t->certs[i].subject.p,
+			    t->certs[i].subject.len);
+	tlsx_wr_close(w);
+	tlsx_wr_close(w);
+}
+
+/*
+ * CertificateRequest (4.3.2): an empty certificate_request_context, our
+ * signature_algorithms (the one extension it MUST carry) and the
+ * anchors' names.
  */
 static int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 {
@@ -936,6 +966,7 @@ static int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 		tlsx_wr_u16(&w, hs->sig_schemes[i]);
 	tlsx_wr_close(&w);
 	tlsx_wr_close(&w);
+	sv_write_authorities(hs, &w);
 	tlsx_wr_close(&w);
 	return hs_msg_end(hs, o, &w);
 }

@@ -943,12 +943,21 @@ static int client_auth(struct conn *c, bool present, bool require)
 
 TEST(client_certificate_verified)
 {
+	const STACK_OF(X509_NAME) *cas;
 	struct tlsx_hs_info info;
+	char cn[128] = "";
 
 	ASSERT_EQ(0, client_auth(&conn, true, true));
 	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
 		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
 	ASSERT_EQ(1, conn.ssl_ret);
+	/* certificate_authorities: the one anchor's name reached OpenSSL. */
+	cas = SSL_get0_peer_CA_list(conn.ssl);
+	ASSERT_NE(NULL, cas);
+	ASSERT_EQ(1, sk_X509_NAME_num(cas));
+	X509_NAME_get_text_by_NID(sk_X509_NAME_value(cas, 0), NID_commonName,
+				  cn, sizeof(cn));
+	EXPECT_STREQ("p256 root", cn);
 	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
 	EXPECT_TRUE(info.peer_cert);
 	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
