@@ -943,7 +943,7 @@ static int client_auth(struct conn *c, bool present, bool require)
 
 TEST(client_certificate_verified)
 {
-	const STACK_OF(X509_NAME) *cas;
+	const struct stack_st_X509_NAME *cas;
 	struct tlsx_hs_info info;
 	char cn[128] = "";
 
