@@ -6,11 +6,18 @@
  *
  *   EXPECT_CLIENT_HELLO --(no share for a common group)--> HRR
  *	-> EXPECT_SECOND_CLIENT_HELLO
- *   ClientHello: ServerHello, [CCS], EncryptedExtensions,
- *	[CertificateRequest], [Certificate, CertificateVerify], Finished
- *	-> EXPECT_CERTIFICATE (client auth) or EXPECT_FINISHED
+ *   ClientHello: ServerHello, [CCS], EncryptedExtensions, then by shape
+ *	full:        Certificate, CertificateVerify, Finished
+ *	client auth: CertificateRequest, Certificate, CertificateVerify,
+ *	             Finished -> EXPECT_CERTIFICATE
+ *	resumed:     Finished (psk_dhe_ke, or psk_ke when both allow it)
+ *	-> EXPECT_FINISHED
  *   Certificate -> EXPECT_CERTIFICATE_VERIFY (or EXPECT_FINISHED when
  *	empty) -> EXPECT_FINISHED -> done; then tlsx_hs_tickets().
+ *
+ * Stack: the ClientHello's walk holds two 8 KiB bitmaps of NamedGroups
+ * (sv_read_groups()) so that no check costs more than linear time in
+ * what the client sent; nothing else here is large.
  *
  * The HelloRetryRequest cookie (4.2.2) is what a stateless server needs
  * to rebuild the transcript from ClientHello2 alone:
@@ -1060,6 +1067,54 @@ static int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 }
 
 /*
+ * The certificate to send (4.4.2.2): 9.2, "If not containing a
+ * "pre_shared_key" extension, it MUST contain both a
+ * "signature_algorithms" extension and a "supported_groups" extension";
+ * the same holds for a PSK we do not take.  The scheme is the first of
+ * ours that the client offered and our key can do (none:
+ * handshake_failure).
+ */
+static int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
+			       const u16 *peer, unsigned int n_peer)
+{
+	if (!sv_has(h, TLSX_EXT_SIGNATURE_ALGORITHMS))
+		return TLSX_ALERT_MISSING_EXTENSION;
+	if (!sv_has(h, TLSX_EXT_SUPPORTED_GROUPS))
+		return TLSX_ALERT_MISSING_EXTENSION;
+	/* A server configured without a certificate: ours to fix. */
+	if (!hs->srv.chain)
+		return -EINVAL;
+	hs->own_sig_scheme = hs_pick_sig_scheme(hs, hs->srv.chain, peer,
+						n_peer);
+	return hs->own_sig_scheme ? 0 : TLSX_ALERT_HANDSHAKE_FAILURE;
+}
+
+/*
+ * HelloRetryRequest for @group (4.1.4); a PSK taken from ClientHello1
+ * is dropped and judged again, binder and all, on ClientHello2.
+ */
+static int sv_retry(struct tlsx_hs *hs, struct hs_out *o,
+		    const struct sv_hello *h, u16 group, bool psk)
+{
+	int ret;
+
+	hs->srv.hrr_group = group;
+	hs->hrr = true;
+	tlsx_ks_wipe(&hs->ks);
+	if (psk) {
+		tlsx_session_wipe(&hs->session);
+		hs->have_session = false;
+	}
+	/* 4.2.10: 0-RTT records after ClientHello1 are skipped. */
+	if (sv_has(h, TLSX_EXT_EARLY_DATA))
+		hs->early_skip = SV_EARLY_SKIP;
+	ret = sv_send_hrr(hs, o);
+	if (!ret)
+		hs->state = EXPECT_SECOND_CLIENT_HELLO;
+	return ret;
+}
+
+/*
  * ClientHello (4.1.2), first or second: every check in the RFC's order
  * of fields, the choices (suite, group, chain, scheme, protocol, PSK),
  * then HelloRetryRequest or the whole server flight.
@@ -1155,49 +1210,24 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	/* After the binder, which hashes the ClientHello truncated. */
 	tlsx_transcript_add(&hs->ts, msg, len);
 
+	if (!psk.ok) {
+		ret = sv_pick_certificate(hs, &h, peer_schemes, n_peer);
+		if (ret)
+			return ret;
+	}
 	if (!psk.ok || psk.dhe) {
 		/* 4.1.1: no common group: handshake_failure. */
 		if (!g.retry)
 			return sv_has(&h, TLSX_EXT_SUPPORTED_GROUPS) ?
 			       TLSX_ALERT_HANDSHAKE_FAILURE :
 			       TLSX_ALERT_MISSING_EXTENSION;
-		if (!g.group) {
-			/* Only the second ClientHello can get here without
-			 * a share; sv_check_second() refused it.
-			 */
-			hs->srv.hrr_group = g.retry;
-			hs->hrr = true;
-			if (psk.ok) {
-				/* The binder is checked again on CH2. */
-				tlsx_ks_wipe(&hs->ks);
-				tlsx_session_wipe(&hs->session);
-				hs->have_session = false;
-			}
-			/* 4.2.10: early data after CH1 is skipped. */
-			if (sv_has(&h, TLSX_EXT_EARLY_DATA))
-				hs->early_skip = SV_EARLY_SKIP;
-			ret = sv_send_hrr(hs, o);
-			if (!ret)
-				hs->state = EXPECT_SECOND_CLIENT_HELLO;
-			return ret;
-		}
+		/* Only ClientHello1 gets here without a share for it:
+		 * sv_check_second() refused a second one.
+		 */
+		if (!g.group)
+			return sv_retry(hs, o, &h, g.retry, psk.ok);
 	}
 	if (!psk.ok) {
-		/*
-		 * 9.2: "If not containing a "pre_shared_key" extension, it
-		 * MUST contain both a "signature_algorithms" extension and
-		 * a "supported_groups" extension"; the same holds for a
-		 * PSK we do not take: a certificate is to be sent.
-		 */
-		if (!sv_has(&h, TLSX_EXT_SIGNATURE_ALGORITHMS))
-			return TLSX_ALERT_MISSING_EXTENSION;
-		if (!hs->srv.chain)
-			return -EINVAL;
-		/* 4.4.2.2: a scheme the client offered that our key can do. */
-		hs->own_sig_scheme = hs_pick_sig_scheme(hs, hs->srv.chain,
-							peer_schemes, n_peer);
-		if (!hs->own_sig_scheme)
-			return TLSX_ALERT_HANDSHAKE_FAILURE;
 		ret = tlsx_ks_init(&hs->ks, hs->hash, NULL, 0);
 		if (ret)
 			return ret;
