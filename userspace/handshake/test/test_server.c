@@ -6,7 +6,8 @@
  *    in, with the trace's server Random and X25519 key injected through
  *    cfg->rand, gives the trace's ServerHello record byte for byte and,
  *    opened under the trace's server handshake keys, its
- *    EncryptedExtensions, Certificate, CertificateVerify and Finished;
+ *    EncryptedExtensions, Certificate, CertificateVerify and Finished,
+ *    and the trace's protected record of them byte for byte;
  *    the trace's client Finished record then completes the handshake
  *    with the trace's application secrets.  The trace's certificate is
  *    RSA-1024 (under RSA_MIN_BITS), so the seam's cert_sign checks the
@@ -325,6 +326,9 @@ TEST(rfc8448_section3_server)
 	/* No CCS: the trace's client sent an empty session id. */
 	off = 5 + sh_len;
 	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, rfc.out[off]);
+	/* The protected flight, one record, as the trace prints it. */
+	EXPECT_TRUE(hex_eq(rfc.out + off, rfc.out_len - off,
+			   r8448_s3_rec_sflight));
 	n = unhex(S3_S_HS, secret, sizeof(secret));
 	ASSERT_EQ(0, tlsx_rec_set_secret(&rd, TLSX_SUITE_AES_128_GCM_SHA256,
 					 secret, n));
