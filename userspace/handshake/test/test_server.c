@@ -362,6 +362,56 @@ TEST(rfc8448_section3_server)
 	tlsx_hs_free(rfc.hs);
 }
 
+/*
+ * Where the trace's server key share is not reproduced (sections 5 past
+ * the HRR, 7), its signature is not checked: any bytes do.
+ */
+static int dummy_sign(struct tlsx_hs *hs, u16 scheme, const u8 *th,
+		      size_t th_len, u8 *sig, size_t cap, size_t *sig_len)
+{
+	(void)hs;
+	(void)scheme;
+	(void)th;
+	(void)th_len;
+	if (cap < 128)
+		return -ENOSPC;
+	memset(sig, 0x5a, 128);
+	*sig_len = 128;
+	return 0;
+}
+
+/*
+ * Section 7 (compatibility mode): the trace's ClientHello carries a
+ * 32-byte session id; the ServerHello echoes it and the dummy CCS
+ * follows it, before the protected flight (D.4).  (The trace's server
+ * key share is not in the RFC, so its bytes are not reproduced.)
+ */
+TEST(rfc8448_section7_compat_mode)
+{
+	static u8 ch[512];
+	size_t ch_len, sh_len;
+
+	ASSERT_NE(NULL, rfc_server());
+	rfc.hooks.cert_sign = dummy_sign;
+	ch_len = unhex(r8448_s7_ch, ch, sizeof(ch));
+	ASSERT_GT(ch_len, 4 + 2 + 32 + 33);
+	ASSERT_EQ(32, ch[4 + 2 + 32]);
+	rfc_record(TLSX_CT_HANDSHAKE, r8448_s7_ch);
+	ASSERT_EQ(TLSX_HS_WANT_READ, rfc_step());
+	ASSERT_GT(rfc.out_len, 5 + 4 + 2 + 32 + 33);
+	sh_len = get_unaligned_be16(rfc.out + 3);
+	/* legacy_session_id_echo */
+	EXPECT_EQ(32, rfc.out[5 + 4 + 2 + 32]);
+	EXPECT_EQ(0, memcmp(rfc.out + 5 + 4 + 2 + 32 + 1, ch + 4 + 2 + 32 + 1,
+			    32));
+	ASSERT_GT(rfc.out_len, 5 + sh_len + 6);
+	EXPECT_EQ(0, memcmp(rfc.out + 5 + sh_len, "\x14\x03\x03\x00\x01\x01",
+			    6));
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, rfc.out[5 + sh_len + 6]);
+	EXPECT_TRUE(rfc.hs->ccs_sent);
+	tlsx_hs_free(rfc.hs);
+}
+
 /* The same ClientHello fed one byte at a time: the same ServerHello. */
 TEST(rfc8448_section3_byte_by_byte)
 {
@@ -384,23 +434,6 @@ TEST(rfc8448_section3_byte_by_byte)
 	}
 	ASSERT_EQ(0, memcmp(rfc.out + 5, want_sh, sh_len));
 	tlsx_hs_free(rfc.hs);
-}
-
-/* Section 5's signature is not checked here (the trace's server key
- * share is not reproduced past the HRR): any bytes do.
- */
-static int dummy_sign(struct tlsx_hs *hs, u16 scheme, const u8 *th,
-		      size_t th_len, u8 *sig, size_t cap, size_t *sig_len)
-{
-	(void)hs;
-	(void)scheme;
-	(void)th;
-	(void)th_len;
-	if (cap < 128)
-		return -ENOSPC;
-	memset(sig, 0x5a, 128);
-	*sig_len = 128;
-	return 0;
 }
 
 /*
