@@ -324,6 +324,8 @@ static int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 			  struct sv_groups *g)
 {
 	struct sv_group_set set[2], *groups = &set[0], *shared = &set[1];
+	const u8 *our_share[TLSX_HS_MAX_LIST] = { NULL };
+	size_t our_len[TLSX_HS_MAX_LIST] = { 0 };
 	struct tlsx_rd r, list;
 	const u8 *share;
 	size_t share_len;
@@ -373,6 +375,12 @@ static int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 		}
 		g->n_shares++;
 		g->share_group = v;
+		/* The share of each group of ours, for the choice below. */
+		for (i = 0; i < hs->n_groups; i++)
+			if (hs->groups[i] == v) {
+				our_share[i] = share;
+				our_len[i] = share_len;
+			}
 	}
 	if (ret)
 		return ret;
@@ -383,21 +391,10 @@ static int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 			continue;
 		if (!g->retry)
 			g->retry = v;
-		if (!g->group && sv_set_has(shared, v))
+		if (!g->group && our_share[i]) {
 			g->group = v;
-	}
-	if (!g->group)
-		return 0;
-	/* The chosen group's share, found again (the list was sound). */
-	sv_body(h, TLSX_EXT_KEY_SHARE, &r);
-	tlsx_rd_open(&r, 2, 0, 65535, &list);
-	while (tlsx_rd_left(&list)) {
-		tlsx_rd_u16(&list, &v);
-		tlsx_rd_vec(&list, 2, 1, 65535, &share, &share_len);
-		if (v == g->group) {
-			g->share = share;
-			g->share_len = share_len;
-			break;
+			g->share = our_share[i];
+			g->share_len = our_len[i];
 		}
 	}
 	return 0;
@@ -667,6 +664,10 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	while (!ret && tlsx_rd_left(&ids)) {
 		/* opaque identity<1..2^16-1>; uint32 obfuscated_ticket_age; */
 		ret = tlsx_rd_vec(&ids, 2, 1, 65535, &id, &id_len);
+		/*
+		 * The age is not checked: it guards 0-RTT against replay
+		 * (8.3), and tlsx accepts no early data.
+		 */
 		if (!ret)
 			ret = tlsx_rd_u32(&ids, &age);
 		if (ret)
