@@ -2125,4 +2125,62 @@ TEST(tlsx_client_certificate)
 	pair_free(&pair);
 }
 
+/*
+ * The server's NewSessionTicket to tlsx's client, which makes a session
+ * of it (ticket.c) and offers it in a second connection.
+ */
+static void pair_resume(struct __test_metadata *_metadata, bool psk_ke)
+{
+	static u8 nst[4096];
+	struct tlsx_ticket_keys *tk = tlsx_ticket_keys_new(0, time(NULL));
+	struct tlsx_hs_secrets cs;
+	struct tlsx_session session;
+	struct tlsx_hs_info ci, si;
+	size_t nst_len;
+
+	ASSERT_NE(NULL, tk);
+	pair.scfg.tickets = tk;
+	pair.scfg.tickets_per_handshake = 1;
+	pair.scfg.allow_psk_ke = psk_ke;
+	pair.ccfg.allow_psk_ke = psk_ke;
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	ASSERT_EQ(0, tlsx_hs_tickets(pair.s, nst, sizeof(nst), &nst_len));
+	ASSERT_EQ(TLSX_HT_NEW_SESSION_TICKET, nst[0]);
+	ASSERT_EQ(0, tlsx_hs_secrets(pair.c, &cs));
+	ASSERT_EQ(0, tlsx_session_from_ticket(&cs, "www.example.com", NULL,
+					      nst, nst_len, time(NULL),
+					      &session));
+	tlsx_hs_secrets_wipe(&cs);
+	pair_free(&pair);
+
+	pair.scfg.tickets = tk;
+	pair.scfg.allow_psk_ke = psk_ke;
+	pair.ccfg.allow_psk_ke = psk_ke;
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	ASSERT_EQ(0, tlsx_hs_set_session(pair.c, &session));
+	tlsx_session_wipe(&session);
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.c, &ci));
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, &si));
+	EXPECT_TRUE(ci.resumed);
+	EXPECT_TRUE(si.resumed);
+	EXPECT_EQ(psk_ke, pair.s->srv.psk_ke);
+	EXPECT_EQ(psk_ke ? 0 : TLSX_GROUP_X25519, si.group);
+	pair_free(&pair);
+	tlsx_ticket_keys_free(tk);
+}
+
+TEST(tlsx_client_resumes_psk_dhe_ke)
+{
+	pair_resume(_metadata, false);
+}
+
+TEST(tlsx_client_resumes_psk_ke)
+{
+	pair_resume(_metadata, true);
+}
+
 TEST_HARNESS_MAIN
