@@ -4,27 +4,34 @@
  *
  *  - RFC 8448 section 3 from the server side: the trace's ClientHello
  *    in, with the trace's server Random and X25519 key injected through
- *    cfg->rand, gives the trace's ServerHello record byte for byte and,
- *    opened under the trace's server handshake keys, its
- *    EncryptedExtensions, Certificate, CertificateVerify and Finished,
- *    and the trace's protected record of them byte for byte;
- *    the trace's client Finished record then completes the handshake
- *    with the trace's application secrets.  The trace's certificate is
- *    RSA-1024 (under RSA_MIN_BITS), so the seam's cert_sign checks the
- *    trace's signature with OpenSSL over the engine's transcript hash
- *    and hands it back: the signature is the RFC's, the content it
- *    signs is ours.  Section 5's HelloRetryRequest byte for byte (the
- *    trace's cookie through the hrr_cookie seam).
+ *    cfg->rand, gives the trace's ServerHello record and its protected
+ *    flight record (EncryptedExtensions, Certificate, CertificateVerify,
+ *    Finished) byte for byte; the trace's client Finished record then
+ *    completes the handshake with the trace's application secrets.  The
+ *    trace's certificate is RSA-1024 (under RSA_MIN_BITS), so the seam's
+ *    cert_sign checks the trace's signature with OpenSSL over the
+ *    engine's own transcript hash and hands it back: the signature is
+ *    the RFC's, the content it signs is ours.  Section 5's
+ *    HelloRetryRequest byte for byte (the trace's cookie through the
+ *    hrr_cookie seam) and its ClientHello2 taken; section 7's session id
+ *    echoed with the dummy CCS.  (The traces' server key shares of
+ *    sections 5-7 are not in the RFC: their later bytes are not ours to
+ *    reproduce.)
  *  - OpenSSL 3.0's libssl as the client, in process over memory BIOs:
  *    every suite x group x signature scheme, with application data both
  *    ways under the secrets the engine hands out; HelloRetryRequest
  *    (with the compatibility CCS), ALPN, SNI choosing between two
- *    chains, client certificates (verified, absent, required).
- *  - tlsx's client against tlsx's server in memory, with HRR and client
- *    authentication.
+ *    chains, client certificates (verified, absent, required,
+ *    untrusted, certificate_authorities), TLS 1.2 only; resumption
+ *    (psk_dhe_ke, psk_ke, through an HRR, refused for another name or
+ *    protocol or an unknown ticket, a bad binder).
+ *  - tlsx's client against tlsx's server in memory: full, HRR, client
+ *    certificate, resumption.
  *  - refusals: every ClientHello MUST of RFC 8446 4.1.2 and its
  *    extensions with its alert, the second ClientHello's rules after a
- *    HelloRetryRequest, declined early data skipped up to its bound.
+ *    HelloRetryRequest, declined early data skipped up to its bound; the
+ *    client's flight sealed by hand (Finished good, wrong, short, not
+ *    ending its record, data after it left alone; unexpected messages).
  */
 #include <openssl/err.h>
 #include <openssl/evp.h>
