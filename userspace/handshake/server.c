@@ -899,11 +899,18 @@ static int sv_send_ee(struct tlsx_hs *hs, struct hs_out *o)
 		}
 		tlsx_wr_close(&w);
 	}
-	/* RFC 8449 4: only to a client that sent record_size_limit. */
+	/*
+	 * RFC 8449 4: only to a client that sent record_size_limit; "a TLS
+	 * 1.3 endpoint MUST NOT send a value larger than 2^14 + 1" (a
+	 * larger configured value says no limit: 2^14 + 1 says the same).
+	 */
 	if (cfg->record_size_limit &&
 	    (asked & TLSX_EXT_BIT(TLSX_EXT_RECORD_SIZE_LIMIT))) {
 		sv_ext_begin(&w, TLSX_EXT_RECORD_SIZE_LIMIT);
-		hs_write_record_size_limit(&w, cfg->record_size_limit);
+		hs_write_record_size_limit(&w, cfg->record_size_limit >
+					   TLSX_REC_MAX_PLAIN + 1 ?
+					   TLSX_REC_MAX_PLAIN + 1 :
+					   cfg->record_size_limit);
 		tlsx_wr_close(&w);
 	}
 	/*

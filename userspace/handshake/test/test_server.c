@@ -1564,6 +1564,48 @@ TEST(raw_refusals_alpn_and_names)
 	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = nul_name);
 }
 
+/*
+ * record_size_limit (RFC 8449): ours in EncryptedExtensions, at most
+ * 2^14 + 1; the client's limit splits our records.
+ */
+TEST(record_size_limit_both_ways)
+{
+	static const struct ch_ext rsl[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 28, "0100" }, EXT_END
+	};
+	static u8 rec[8192], msgs[16384];
+	struct tlsx_hs_config cfg = { .record_size_limit = 65535 };
+	struct ch_opts o = { .ext = rsl };
+	struct tlsx_rec_dir d = { 0 };
+	struct tlsx_hs *hs = raw_server(&cfg);
+	size_t len, off, body, n, records = 0;
+
+	ASSERT_NE(NULL, hs);
+	len = ch_record(rec, sizeof(rec), &o);
+	ASSERT_EQ(TLSX_HS_WANT_READ, raw_step(hs, rec, len));
+	EXPECT_EQ(256, hs->peer_record_size_limit);
+	/* Every protected record's content: at most 255 bytes + type. */
+	off = 5 + get_unaligned_be16(raw_out + 3);
+	for (; off + 5 <= raw_out_len; off += 5 + body) {
+		body = get_unaligned_be16(raw_out + off + 3);
+		EXPECT_LE(body, 256 + 16);
+		records++;
+	}
+	EXPECT_GT(records, 2);
+	/* EncryptedExtensions: 001c 0002 4001. */
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, hs->suite, hs->s_hs,
+					 hs->hash_len));
+	off = 5 + get_unaligned_be16(raw_out + 3);
+	n = open_flight(&d, raw_out + off, raw_out_len - off, msgs,
+			sizeof(msgs));
+	ASSERT_GT(n, 12);
+	EXPECT_EQ(TLSX_HT_ENCRYPTED_EXTENSIONS, msgs[0]);
+	EXPECT_TRUE(memmem(msgs, 4 + msgs[3], "\x00\x1c\x00\x02\x40\x01", 6));
+	tlsx_rec_wipe(&d);
+	tlsx_hs_free(hs);
+}
+
 /* A message other than ClientHello first: unexpected_message. */
 TEST(raw_refusals_wrong_first_message)
 {
