@@ -851,6 +851,16 @@ TEST(server_flight_refusals)
 	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, "0b00000501aa000000",
 		    r8448_s3_cv, r8448_s3_sf);
 	flight_case(_metadata, plain, n, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* 4.3.2: a CertificateRequest with a context, or without
+	 * signature_algorithms.
+	 */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee,
+		    "0d00000e01aa000a000d000600040804 0403", r8448_s3_cert,
+		    r8448_s3_cv);
+	flight_case(_metadata, plain, n, TLSX_ALERT_ILLEGAL_PARAMETER);
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee,
+		    "0d0000070000 04 fafa 0000", r8448_s3_cert, r8448_s3_cv);
+	flight_case(_metadata, plain, n, TLSX_ALERT_MISSING_EXTENSION);
 	/* A CertificateVerify with a scheme we did not offer (pkcs1). */
 	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
 		    "0f00000604010002aaaa", r8448_s3_sf);
