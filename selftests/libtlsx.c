@@ -34,6 +34,7 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
@@ -711,8 +712,14 @@ TEST_F_TIMEOUT(pair, request_with_finished, TIMEOUT)
 	unsigned char in[20000];
 	size_t in_len = 0, used, out_len;
 	char echo[sizeof(req)] = { 0 };
+	struct timeval tmo = { .tv_sec = 20 };
 	int ret;
 
+	/* A request lost in the server's handshake buffer: fail, not hang. */
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_RCVTIMEO, &tmo,
+				sizeof(tmo)));
+	ASSERT_EQ(0, setsockopt(self->sfd, SOL_SOCKET, SO_RCVTIMEO, &tmo,
+				sizeof(tmo)));
 	ASSERT_EQ(0, pthread_create(&s.t, NULL, server_run, &s));
 	self->c = tlsx_conn_new(self->ccfg, self->cfd);
 	ASSERT_NE(NULL, self->c);
