@@ -301,6 +301,11 @@ static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
 		if (err)
 			return err;
 	}
+	/* Nothing half-read: the buffer goes (state kept stays small). */
+	if (!c->pm_len) {
+		free(c->pm);
+		c->pm = NULL;
+	}
 	return TLSX_OK;
 }
 
