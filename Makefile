@@ -238,6 +238,9 @@ $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
 SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
+# libtlsx's own selftest: the library, engine and crypto in one archive.
+SELFTEST_LIBS_libtlsx := $(LIBTLSX)
+$(B)/selftests/libtlsx: $(LIBTLSX)
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
