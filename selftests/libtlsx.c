@@ -114,7 +114,7 @@ FIXTURE_VARIANT_ADD(lib, user)
 };
 
 /* A handshake on a fresh pair; @cork: TCP_CORK on the client. */
-static int establish(FIXTURE_DATA(lib) *self, bool cork)
+static int establish(struct _test_data_lib *self, bool cork)
 {
 	struct accept_job j = { .cfg = self->scfg };
 	pthread_t t;
@@ -142,7 +142,7 @@ static int establish(FIXTURE_DATA(lib) *self, bool cork)
 	return ret == TLSX_DONE && j.ret == TLSX_DONE ? 0 : -1;
 }
 
-static void release(FIXTURE_DATA(lib) *self)
+static void release(struct _test_data_lib *self)
 {
 	tlsx_conn_free(self->c);
 	tlsx_conn_free(self->s);
