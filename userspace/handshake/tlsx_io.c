@@ -75,13 +75,15 @@ int tlsx__abort(struct tlsx_conn *c, int alert)
 		return c->err;
 	rec[1] = tlsx_alert_of(alert);
 	c->alert = rec[1];
+	/* First, so that a failure to send it does not replace it. */
+	tlsx__fail(c, TLSX_E_ALERT_SENT);
 	if (!c->tx_closed) {
 		send_record(c, TLSX_CT_ALERT, rec, sizeof(rec));
 		if (c->rl == TLSX_RL_USER)
 			tlsx__u_flush(c);
 		c->tx_closed = true;
 	}
-	return tlsx__fail(c, TLSX_E_ALERT_SENT);
+	return c->err;
 }
 
 u8 *tlsx__tx_secret(struct tlsx_conn *c)
