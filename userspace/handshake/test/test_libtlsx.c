@@ -8,7 +8,9 @@
  *    after the handoff gave, and the refusals (wrong host, unknown CA);
  *  - the non-blocking step on an O_NONBLOCK socket, and the sans-I/O step
  *    with the caller reading only what tlsx_conn_read_hint() allows;
- *  - tlsx_accept() against OpenSSL as client, and tlsx against tlsx;
+ *  - tlsx_accept() against OpenSSL as client (blocking and through the
+ *    non-blocking step), tlsx against tlsx, and one configuration per
+ *    role shared by eight threads;
  *  - record-exact reads: OpenSSL's client Finished and its first request
  *    written in one write(2), so in one segment: the server reads the
  *    request under the record layer, nothing is lost;
@@ -722,6 +724,129 @@ TEST(tlsx_both_ends)
 	}
 	tlsx_config_free(scfg);
 	tlsx_config_free(ccfg);
+}
+
+/*
+ * One configuration per role shared by 4 server and 4 client threads,
+ * 8 handshakes each (every fourth resuming): the frozen configuration is
+ * read without a lock (run under ASan here; see docs/libtlsx.md).
+ */
+#define THREADS		4
+#define PER_THREAD	8
+
+struct shared_job {
+	struct tlsx_config *ccfg, *scfg;
+	int failures;
+	pthread_t t;
+};
+
+static void *shared_run(void *arg)
+{
+	struct shared_job *j = arg;
+	unsigned char sess[4096];
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < PER_THREAD; i++) {
+		struct tlsx_server s = { .cfg = j->scfg };
+		struct tlsx_conn *c;
+		int cfd, ret;
+
+		if (tcp_pair(&cfd, &s.fd) ||
+		    pthread_create(&s.t, NULL, tlsx_server_run, &s)) {
+			j->failures++;
+			continue;
+		}
+		c = tlsx_conn_new(j->ccfg, cfd);
+		ret = c ? tlsx_conn_set_server_name(c, "localhost") : -1;
+		if (!ret && len && i % 4 == 3)
+			ret = tlsx_conn_set_session(c, sess, len);
+		if (!ret)
+			ret = tlsx_conn_handshake(c);
+		if (ret || echo_and_close(c))
+			j->failures++;
+		else if (!len && tlsx_conn_session(c, sess, sizeof(sess),
+						   &len))
+			j->failures++;
+		tlsx_conn_free(c);
+		pthread_join(s.t, NULL);
+		if (s.ret)
+			j->failures++;
+		close(cfd);
+		close(s.fd);
+	}
+	return NULL;
+}
+
+TEST(shared_config_threads)
+{
+	struct tlsx_config *scfg = server_cfg(), *ccfg = client_cfg(ca_pem);
+	struct shared_job j[THREADS];
+	int i;
+
+	ASSERT_NE(NULL, scfg);
+	ASSERT_NE(NULL, ccfg);
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	for (i = 0; i < THREADS; i++) {
+		j[i] = (struct shared_job){ .ccfg = ccfg, .scfg = scfg };
+		ASSERT_EQ(0, pthread_create(&j[i].t, NULL, shared_run, &j[i]));
+	}
+	for (i = 0; i < THREADS; i++) {
+		pthread_join(j[i].t, NULL);
+		EXPECT_EQ(0, j[i].failures);
+	}
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+}
+
+/* tlsx_conn_step() on a server's O_NONBLOCK socket, OpenSSL's client. */
+TEST(nonblocking_accept)
+{
+	struct tlsx_config *cfg = server_cfg();
+	SSL_CTX *cctx = SSL_CTX_new(TLS_client_method());
+	struct tlsx_conn *c;
+	int cfd, sfd, ret, waits = 0;
+	char buf[8];
+	SSL *cl;
+
+	ASSERT_NE(NULL, cfg);
+	if (!have_server(cfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+	set_nonblock(sfd);
+	set_nonblock(cfd);
+	c = tlsx_conn_new(cfg, sfd);
+	ASSERT_NE(NULL, c);
+	cl = SSL_new(cctx);
+	SSL_set_fd(cl, cfd);
+	SSL_set_connect_state(cl);
+	/* Both ends stepped in turn: neither may block. */
+	do {
+		int r = SSL_do_handshake(cl);
+
+		ASSERT_TRUE(r == 1 || SSL_get_error(cl, r) == SSL_ERROR_WANT_READ);
+		ret = tlsx_conn_step(c);
+		waits += ret == TLSX_WANT_READ;
+		ASSERT_LT(waits, 10000);
+		usleep(100);
+	} while (ret != TLSX_DONE);
+	while ((ret = SSL_do_handshake(cl)) != 1)
+		ASSERT_EQ(SSL_ERROR_WANT_READ, SSL_get_error(cl, ret));
+	EXPECT_GT(waits, 0);
+	ASSERT_EQ(3, SSL_write(cl, "abc", 3));
+	do {
+		usleep(100);
+		ret = (int)tlsx_read(c, buf, sizeof(buf));
+	} while (ret == TLSX_WANT_READ);
+	ASSERT_EQ(3, ret);
+	EXPECT_EQ(0, memcmp(buf, "abc", 3));
+	tlsx_conn_free(c);
+	SSL_free(cl);
+	SSL_CTX_free(cctx);
+	close(cfd);
+	close(sfd);
+	tlsx_config_free(cfg);
 }
 
 /* ---- configuration ------------------------------------------------- */
