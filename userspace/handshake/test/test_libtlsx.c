@@ -559,6 +559,7 @@ struct tlsx_server {
 	int ret;
 	bool peer_cert;			/* what the server saw */
 	char server_name[64];
+	unsigned int hs_reads, hs_writes;
 	pthread_t t;
 };
 
@@ -577,6 +578,8 @@ static void *tlsx_server_run(void *arg)
 	}
 	if (!tlsx_conn_info(c, &info)) {
 		s->peer_cert = info.peer_cert;
+		s->hs_reads = info.hs_reads;
+		s->hs_writes = info.hs_writes;
 		snprintf(s->server_name, sizeof(s->server_name), "%s",
 			 info.server_name);
 	}
@@ -719,6 +722,7 @@ TEST(tlsx_both_ends)
 	if (!have_server(scfg))
 		SKIP(return, "the engine's server half is not merged");
 	for (round = 0; round < 2; round++) {
+		memset(&s, 0, sizeof(s));
 		ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
 		s.cfg = scfg;
 		s.fd = sfd;
@@ -731,16 +735,16 @@ TEST(tlsx_both_ends)
 		ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(c));
 		ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
 		EXPECT_EQ(round == 1, info.resumed);
-		TH_LOG("tlsx-tlsx %s: %u reads, %u writes (client)",
-		       round ? "resumed" : "full", info.hs_reads,
-		       info.hs_writes);
 		EXPECT_EQ(0, echo_and_close(c));
+		pthread_join(s.t, NULL);
+		TH_LOG("tlsx-tlsx %s: client %u reads, %u writes; server %u reads, %u writes",
+		       round ? "resumed" : "full", info.hs_reads,
+		       info.hs_writes, s.hs_reads, s.hs_writes);
 		if (!round)
 			ASSERT_EQ(TLSX_OK, tlsx_conn_session(c, sess,
 							     sizeof(sess),
 							     &len));
 		tlsx_conn_free(c);
-		pthread_join(s.t, NULL);
 		EXPECT_EQ(TLSX_OK, s.ret);
 		close(cfd);
 		close(sfd);
