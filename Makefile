@@ -78,11 +78,6 @@ FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD_SRCS) $(AEAD_SIMD) \
 	$(HS_SRCS) $(ENGINE_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
-# The engine's targets (handshake/fuzz/) also link the engine and the
-# AEAD code, built again by clang: FUZZ_EXTRA_<target>.
-FUZZ_ENGINE_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,\
-	$(filter-out $(AEAD)/cpu.c,$(AEAD_SRCS)) $(AEAD_SIMD) $(ENGINE_SRCS))
-FUZZ_EXTRA_fuzz_server := $(FUZZ_ENGINE_OBJS)
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
 
 # The AEAD tests again with AVX hidden (TLSX_CPU_MASK, see cpu.c): the
@@ -180,12 +175,9 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/fuzz/fuzz_server: $(FUZZ_EXTRA_fuzz_server)
-
 $(B)/fuzz/%: %.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_EXTRA_$*) \
-		$(FUZZ_LIB) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -o $@
 
 fuzz: $(FUZZ)
 	@tools/run-tests $(FUZZ_RUNS)
