@@ -464,8 +464,8 @@ int tlsx_conn_key_update(struct tlsx_conn *c, bool request_peer)
 	if (c->rl == TLSX_RL_TLS)
 		return TLSX_E_REKEY;	/* not sticky: nothing was sent */
 	err = tx_key_update(c, request_peer);
-	if (!err && request_peer)
-		c->ku_owed = false;	/* ours answers any request too */
+	if (!err)
+		c->ku_owed = false;	/* ours answers a request too */
 	return err;
 }
 
