@@ -166,9 +166,12 @@ static void print_side(const char *row, const struct side *sd,
 			 sd->heap.peak_client, sd->heap.peak_server);
 	else
 		snprintf(h, sizeof(h), "-");
-	printf("%-21s %-8s %22s %9.1f %9.1f %22s  %s%s\n", row,
+	printf("%-21s %-8s %22s %9.1f %9.1f %22s  %s%s", row,
 	       sd->impl->name, a, sd->c.median, sd->s.median, h,
 	       sd->impl->note(sd->st), alone);
+	if (sd->heap_ok)
+		printf("; live when done %ld", (sd->heap.done + 1) / 2);
+	putchar('\n');
 	if (!sd->ok)
 		printf("%-21s %-8s then %s\n", "", "", sd->why);
 }
@@ -398,7 +401,8 @@ int bench_handshake(int argc, char **argv)
 	       "# hs/s: median [min-max] over rounds; client, server: us of\n"
 	       "# TSC time in each party's calls per handshake (median);\n"
 	       "# heap: peak live heap of one client+server handshake / 2,\n"
-	       "# bytes per connection (client peak/server peak); %s\n"
+	       "# bytes per connection (client peak/server peak); %s;\n"
+	       "# live when done: the same when both are done, before freeing\n"
 	       "# ratio: median [min-max] of per-round tlsx/OpenSSL rates,\n"
 	       "# above 1 = tlsx faster\n", o.rounds, o.batch_ms,
 	       hsb_heap_counts ? "malloc_usable_size of live blocks" :

@@ -125,12 +125,15 @@ struct hsb_heap {
 	long peak;		/* both parties together */
 	long peak_client;
 	long peak_server;
+	long done;		/* live at hsb_heap_mark(): both done */
 	long end;		/* live at stop, relative to start */
 	unsigned long allocs;	/* allocation calls in the window */
 };
 
 extern const bool hsb_heap_counts;
 void hsb_heap_start(void);
+/* The sides call this once both parties are done, before freeing. */
+void hsb_heap_mark(void);
 void hsb_heap_stop(struct hsb_heap *h);
 
 /* glibc's own allocator entry points: exported, declared nowhere. */

@@ -30,16 +30,21 @@
 #include "handshake.h"
 
 static bool counting;
-static long live, live_party[3], peak, peak_party[3];
+static long live, live_party[3], peak, peak_party[3], mark;
 static unsigned long n_allocs;
 
 void hsb_heap_start(void)
 {
-	live = peak = 0;
+	live = peak = mark = 0;
 	memset(live_party, 0, sizeof(live_party));
 	memset(peak_party, 0, sizeof(peak_party));
 	n_allocs = 0;
 	counting = true;
+}
+
+void hsb_heap_mark(void)
+{
+	mark = live;
 }
 
 void hsb_heap_stop(struct hsb_heap *h)
@@ -49,6 +54,7 @@ void hsb_heap_stop(struct hsb_heap *h)
 	h->peak_client = peak_party[HSB_CLIENT];
 	h->peak_server = peak_party[HSB_SERVER];
 	h->end = live;
+	h->done = mark;
 	h->allocs = n_allocs;
 }
 

@@ -203,6 +203,7 @@ static int ossl_pair(struct ossl_state *s, struct hsb_times *t,
 		f->suite = SSL_CIPHER_get_name(SSL_get_current_cipher(cs));
 		f->sess = SSL_get1_session(cs);
 	}
+	hsb_heap_mark();
 	/*
 	 * Closed without close_notify, as tlsx's side is, but not as a
 	 * failed connection: SSL_free() would mark the session not

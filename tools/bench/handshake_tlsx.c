@@ -337,6 +337,7 @@ static int tlsx_pair(struct tlsx_state *s, struct hsb_times *t,
 			ret = -1;
 		}
 	}
+	hsb_heap_mark();
 	tlsx_hs_secrets_wipe(&csec);
 	tlsx_hs_secrets_wipe(&ssec);
 out:
