@@ -64,6 +64,7 @@ struct hs_opts {
 	const char *only;
 	const char *csv;
 	bool openssl_only;
+	bool tlsx_only;		/* for profiling the engine alone */
 };
 
 /* One library's run of one row. */
@@ -241,9 +242,9 @@ static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 	for (k = 0; k < 2; k++) {
 		struct side *sd = &sides[k];
 
-		if (k == 0 && o->openssl_only) {
-			snprintf(sd->why, sizeof(sd->why),
-				 "not run (--openssl-only)");
+		if ((k == 0 && o->openssl_only) || (k == 1 && o->tlsx_only)) {
+			snprintf(sd->why, sizeof(sd->why), "not run (--%s-only)",
+				 k ? "tlsx" : "openssl");
 			continue;
 		}
 		sd->st = sd->impl->setup(row, c, sd->why);
@@ -279,7 +280,7 @@ static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 	both = nr > 0;
 	if (both)
 		rs = bench_summarize(ratio, nr);
-	print_side(row->name, t, "");
+	print_side(row->name, t, both || !t->nd ? "" : "  (measured alone)");
 	print_side("", e, both || !e->nd ? "" : "  (measured alone)");
 	if (both)
 		print_ratio(row, t, e, &rs);
@@ -292,7 +293,7 @@ static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 	for (k = 0; k < 2; k++)
 		if (sides[k].st)
 			sides[k].impl->teardown(sides[k].st);
-	return (t->ok || o->openssl_only) && e->ok ? 0 : -1;
+	return (t->ok || o->openssl_only) && (e->ok || o->tlsx_only) ? 0 : -1;
 }
 
 /* "family 26 model 2 (AMD EPYC)" from /proc/cpuinfo. */
@@ -328,7 +329,7 @@ void bench_handshake_usage(void)
 	fprintf(stderr,
 		"Usage: tlsx-bench handshake [--rounds N] [--batch-ms MS]\n"
 		"                            [--csv FILE] [--only ROW]\n"
-		"                            [--openssl-only]\n"
+		"                            [--openssl-only | --tlsx-only]\n"
 		"  --rounds N      alternating rounds per row (11)\n"
 		"  --batch-ms MS   length of one timed batch (100)\n"
 		"  --csv FILE      also write rows row,tlsx_per_s,openssl_per_s,\n"
@@ -336,6 +337,7 @@ void bench_handshake_usage(void)
 		"                  measured; heap: bytes per connection)\n"
 		"  --only ROW      rows whose name contains ROW\n"
 		"  --openssl-only  the OpenSSL anchors alone\n"
+		"  --tlsx-only     tlsx alone (for profiling)\n"
 		"Rows:");
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
 		fprintf(stderr, " %s", rows[i].name);
@@ -350,6 +352,7 @@ int bench_handshake(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "openssl-only", no_argument, NULL, 'O' },
+		{ "tlsx-only", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hs_opts o = { .rounds = 11, .batch_ms = 100 };
@@ -375,13 +378,16 @@ int bench_handshake(int argc, char **argv)
 		case 'O':
 			o.openssl_only = true;
 			break;
+		case 'T':
+			o.tlsx_only = true;
+			break;
 		default:
 			bench_handshake_usage();
 			return 2;
 		}
 	}
 	if (optind != argc || o.rounds < 1 || o.rounds > MAX_ROUNDS ||
-	    o.batch_ms <= 0) {
+	    o.batch_ms <= 0 || (o.openssl_only && o.tlsx_only)) {
 		bench_handshake_usage();
 		return 2;
 	}
