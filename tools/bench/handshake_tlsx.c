@@ -485,11 +485,18 @@ static void *tlsx_setup(const struct hsb_row *row, const struct hsb_creds *c,
 		if (tlsx_pair(s, &t, &f) || tlsx_check(s, &f, true))
 			goto fail;
 	}
-	snprintf(s->note, sizeof(s->note), "%s, %s, %zu B engine allocation",
-		 row->mode == HSB_FULL ? "full" :
-		 f.info.group ? "resumed with psk_dhe_ke" :
-		 "resumed with psk_ke", tlsx_sig_scheme_name(
-		 row_schemes[row->key][0]), tlsx_hs_mem_size(&s->scfg));
+	if (row->mode == HSB_FULL)
+		snprintf(s->note, sizeof(s->note), "full, %s",
+			 tlsx_sig_scheme_name(f.info.sig_scheme));
+	else if (f.info.group)
+		snprintf(s->note, sizeof(s->note),
+			 "resumed with psk_dhe_ke, group 0x%04x",
+			 f.info.group);
+	else
+		snprintf(s->note, sizeof(s->note), "resumed with psk_ke");
+	snprintf(s->note + strlen(s->note), sizeof(s->note) - strlen(s->note),
+		 "; tlsx_hs_mem_size %zu/%zu (client/server)",
+		 tlsx_hs_mem_size(&s->ccfg), tlsx_hs_mem_size(&s->scfg));
 	return s;
 fail:
 	snprintf(err, HSB_ERR_LEN, "%s", s->err);
