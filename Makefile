@@ -63,10 +63,10 @@ TESTS_ASAN := $(patsubst %.c,$(B)/test-asan/%,$(notdir $(TEST_SRCS)))
 # Constant-time checks run under valgrind: test/ct_*.c.
 CT_SRCS := $(wildcard $(addsuffix /ct_*.c,$(TEST_DIRS)))
 CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
-TEST_LIBS := -lcrypto -lpthread
+TEST_LIBS := -lssl -lcrypto -lpthread
 
 # --- fuzz targets: fuzz/fuzz_*.c of a family, libFuzzer under clang ---
-# They link the handshake sources (and cpu.c) built again by clang with
+# They link the crypto and engine sources built again by clang with
 # the sanitizers; `make test-unit` runs each FUZZ_SECONDS from its seed
 # corpus, `make fuzz FUZZ_SECONDS=600` longer.
 FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c $(CRYPTO)/*/fuzz/fuzz_*.c)
@@ -74,7 +74,8 @@ FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD)/cpu.c $(HS_SRCS))
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD_SRCS) $(AEAD_SIMD) \
+	$(HS_SRCS) $(ENGINE_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
