@@ -200,10 +200,10 @@ $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 
 # `tlsx-bench handshake` reaches the engine through weak references (it
 # says so when the engine is not built), so the whole engine archive is
-# linked: a weak reference alone pulls no archive member.  libssl is the
-# anchor it measures against.
+# linked: a weak reference alone pulls no archive member.  libssl (in
+# TEST_LIBS) is the anchor it measures against.
 BENCH_LINK = -Wl,--whole-archive $(ENGINE_LIB) -Wl,--no-whole-archive \
-	$(LIB) -lssl $(TEST_LIBS)
+	$(LIB) $(TEST_LIBS)
 
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 		$(ENGINE_LIB)

@@ -284,8 +284,10 @@ static int tlsx_pair(struct tlsx_state *s, struct hsb_times *t,
 	hsb_leave(&t->server, t0);
 	if (!c.hs || !sv.hs || !c.wr || !sv.wr || c.ret) {
 		snprintf(s->err, sizeof(s->err), "%s",
-			 c.ret ? "set_server_name/set_session failed" :
-			 "tlsx_hs_new or BIO_new failed");
+			 !c.hs ? "client: tlsx_hs_new() returned NULL" :
+			 !sv.hs ? "server: tlsx_hs_new() returned NULL" :
+			 c.ret ? "client: set_server_name/set_session failed" :
+			 "BIO_new failed");
 		goto out;
 	}
 	c.rd = sv.wr;
