@@ -12,16 +12,6 @@
 #include "handshake/cert.h"
 #include "handshake/hs_impl.h"
 
-/*
- * The server role lives in server.c (hs-server): referenced weakly until
- * it is merged, so the client builds and links without it.  A weak
- * reference does not pull an archive member in: drop the attribute then.
- */
-#ifndef __weak
-#define __weak __attribute__((__weak__))
-#endif
-extern const struct tlsx_hs_role tlsx_hs_server_role __weak;
-
 /* RFC 8446 4.1.3: SHA-256 of "HelloRetryRequest". */
 const u8 tlsx_hrr_random[TLSX_HS_RANDOM] = {
 	0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11,
@@ -108,8 +98,6 @@ struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)
 {
 	struct tlsx_hs *hs;
 
-	if (cfg->server && !&tlsx_hs_server_role)
-		return NULL;
 	hs = calloc(1, tlsx_hs_mem_size(cfg));
 	if (!hs)
 		return NULL;

@@ -221,6 +221,19 @@ struct tlsx_hs {
 	 */
 	size_t early_skip;
 
+	/* Server-only state (server.c); the resumed session is in session. */
+	struct hs_server {
+		const struct tlsx_cert_chain *chain;	/* by server_name */
+		u32 client_exts;	/* TLSX_EXT_BIT()s of the ClientHello */
+		u16 hrr_group;		/* the group our HRR asked for */
+		u16 psk_identity;	/* selected_identity (4.2.11) */
+		bool psk_ke;		/* resumed without (EC)DHE */
+		/* 4.1.2: the parts of ClientHello1 the second must repeat. */
+		u8 ch1_digest[SHA256_DIGEST_SIZE];
+		u8 ch1_hash[TLSX_KS_MAX_SECRET];	/* Hash(ClientHello1) */
+		unsigned int tickets_sent;
+	} srv;
+
 	/*
 	 * Reassembly: msg[0..msg_len) holds the start of a handshake message
 	 * that spans records; a protected record's plaintext is opened right
