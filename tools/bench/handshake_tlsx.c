@@ -21,9 +21,7 @@
  * application key (record.h) and the client opens it and makes the
  * session (tlsx_session_from_ticket()), the work libtlsx does after the
  * handoff; every resumed handshake offers the session saved at setup.
- *
- * The engine's entry points are weak references: the benchmark links
- * (and says so) while the engine is not built yet.
+
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,57 +35,6 @@
 #include "handshake/hs.h"
 #include "handshake/record.h"
 #include "handshake/ticket.h"
-
-#pragma weak tlsx_hs_new
-#pragma weak tlsx_hs_mem_size
-#pragma weak tlsx_hs_free
-#pragma weak tlsx_hs_set_server_name
-#pragma weak tlsx_hs_set_session
-#pragma weak tlsx_hs_step
-#pragma weak tlsx_hs_alert
-#pragma weak tlsx_hs_alert_received
-#pragma weak tlsx_hs_get_info
-#pragma weak tlsx_hs_secrets
-#pragma weak tlsx_hs_secrets_wipe
-#pragma weak tlsx_hs_tickets
-#pragma weak tlsx_cert_chain_load_mem
-#pragma weak tlsx_cert_chain_free
-#pragma weak tlsx_trust_load_mem
-#pragma weak tlsx_trust_free
-#pragma weak tlsx_ticket_keys_new
-#pragma weak tlsx_ticket_keys_free
-#pragma weak tlsx_session_from_ticket
-#pragma weak tlsx_session_wipe
-#pragma weak tlsx_rec_set_secret
-#pragma weak tlsx_rec_wipe
-#pragma weak tlsx_rec_seal
-#pragma weak tlsx_rec_header
-#pragma weak tlsx_rec_open
-#pragma weak tlsx_alert_name
-#pragma weak tlsx_sig_scheme_name
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define FN(f) { #f, (void (*)(void))(f) }
-
-/* What a full row needs, then what resumption adds. */
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} engine_fns[] = {
-	FN(tlsx_hs_new), FN(tlsx_hs_mem_size), FN(tlsx_hs_free),
-	FN(tlsx_hs_set_server_name), FN(tlsx_hs_step), FN(tlsx_hs_alert),
-	FN(tlsx_hs_alert_received), FN(tlsx_hs_get_info),
-	FN(tlsx_hs_secrets), FN(tlsx_hs_secrets_wipe),
-	FN(tlsx_cert_chain_load_mem), FN(tlsx_cert_chain_free),
-	FN(tlsx_trust_load_mem), FN(tlsx_trust_free), FN(tlsx_alert_name),
-	FN(tlsx_sig_scheme_name),
-	{ NULL, NULL },
-	FN(tlsx_hs_set_session), FN(tlsx_hs_tickets),
-	FN(tlsx_ticket_keys_new), FN(tlsx_ticket_keys_free),
-	FN(tlsx_session_from_ticket), FN(tlsx_session_wipe),
-	FN(tlsx_rec_set_secret), FN(tlsx_rec_wipe), FN(tlsx_rec_seal),
-	FN(tlsx_rec_header), FN(tlsx_rec_open),
-};
 
 #define IN_CAP	TLSX_HS_OUT_MIN
 
@@ -368,8 +315,7 @@ static void tlsx_teardown(void *p)
 		tlsx_trust_free(&s->trust);
 	if (s->have_sess)
 		tlsx_session_wipe(&s->sess);
-	if (tlsx_session_wipe)
-		tlsx_session_wipe(&s->fresh);
+	tlsx_session_wipe(&s->fresh);
 	free(s);
 }
 
@@ -451,23 +397,10 @@ static int tlsx_configure(struct tlsx_state *s, const struct hsb_creds *c)
 static void *tlsx_setup(const struct hsb_row *row, const struct hsb_creds *c,
 			char err[HSB_ERR_LEN])
 {
-	size_t i, need = row->mode == HSB_FULL ? 1 : 2, part = 1;
 	struct tlsx_facts f;
 	struct hsb_times t = { 0, 0 };
 	struct tlsx_state *s;
 
-	for (i = 0; i < ARRAY_SIZE(engine_fns); i++) {
-		if (!engine_fns[i].name) {
-			if (++part > need)
-				break;
-			continue;
-		}
-		if (!engine_fns[i].fn) {
-			snprintf(err, HSB_ERR_LEN, "engine not built (no %s)",
-				 engine_fns[i].name);
-			return NULL;
-		}
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, HSB_ERR_LEN, "out of memory");
