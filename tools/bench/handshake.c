@@ -171,7 +171,8 @@ static void print_side(const char *row, const struct side *sd,
 	       sd->impl->name, a, sd->c.median, sd->s.median, h,
 	       sd->impl->note(sd->st), alone);
 	if (sd->heap_ok)
-		printf("; live when done %ld", (sd->heap.done + 1) / 2);
+		printf("; live when done %ld; %lu allocations",
+		       (sd->heap.done + 1) / 2, sd->heap.allocs);
 	putchar('\n');
 	if (!sd->ok)
 		printf("%-21s %-8s then %s\n", "", "", sd->why);
@@ -408,7 +409,8 @@ int bench_handshake(int argc, char **argv)
 	       "# TSC time in each party's calls per handshake (median);\n"
 	       "# heap: peak live heap of one client+server handshake / 2,\n"
 	       "# bytes per connection (client peak/server peak); %s;\n"
-	       "# live when done: the same when both are done, before freeing\n"
+	       "# live when done: the same when both are done, before freeing;\n"
+	       "# allocations: calls in that handshake, both parties\n"
 	       "# ratio: median [min-max] of per-round tlsx/OpenSSL rates,\n"
 	       "# above 1 = tlsx faster\n", o.rounds, o.batch_ms,
 	       hsb_heap_counts ? "malloc_usable_size of live blocks" :
