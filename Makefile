@@ -307,7 +307,7 @@ bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
 lint: $(KSRC)
 	@tools/lint
 
-bench: bench-crypto
+bench: bench-crypto bench-hs
 
 bench-crypto: $(BENCH)
 	$(BENCH) crypto
