@@ -174,9 +174,6 @@ $(B)/obj-pic/%.o: %.c | $(KSRC)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fPIC -fvisibility=hidden \
 		-MMD -MP -c $< -o $@
 
-# libtlsx's tests run OpenSSL's libssl at the other end.
-$(B)/test/test_libtlsx% $(B)/test-asan/test_libtlsx%: TEST_LIBS += -lssl
-
 $(LIB_ASAN): $(LIB_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
