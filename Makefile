@@ -55,6 +55,14 @@ ENGINE_LIB_ASAN := $(B)/lib/libtlsx_hs-asan.a
 ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS))
 ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
 
+# --- libtlsx: what programs link (userspace/handshake/tlsx.h) ----------
+# The engine and the crypto code in one archive, and a shared library
+# from the same sources built -fPIC with every symbol hidden but tlsx.h's
+# TLSX_API ones.
+LIBTLSX := $(B)/lib/libtlsx.a
+LIBTLSX_SO := $(B)/lib/libtlsx.so.0
+LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
+
 # --- unit tests: every test/test_*.c of a family is one program -------
 TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
 TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
@@ -137,7 +145,7 @@ deps:
 $(KSRC):
 	@tools/ksrc $(KSRC_DIR)
 
-lib: $(LIB) $(ENGINE_LIB)
+lib: $(LIB) $(ENGINE_LIB) $(LIBTLSX) $(LIBTLSX_SO)
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -150,6 +158,21 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 $(ENGINE_LIB_ASAN): $(ENGINE_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX): $(ENGINE_OBJS) $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX_SO): $(LIBTLSX_PIC_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libtlsx.so.0 -Wl,--no-undefined \
+		-Wl,-z,relro,-z,now,-z,noexecstack $^ -o $@
+	ln -sf libtlsx.so.0 $(B)/lib/libtlsx.so
+
+$(B)/obj-pic/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fPIC -fvisibility=hidden \
+		-MMD -MP -c $< -o $@
 
 $(LIB_ASAN): $(LIB_OBJS_ASAN)
 	@mkdir -p $(@D)
@@ -221,6 +244,9 @@ $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
 SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
+# libtlsx's own selftest: the library, engine and crypto in one archive.
+SELFTEST_LIBS_libtlsx := $(LIBTLSX)
+$(B)/selftests/libtlsx: $(LIBTLSX)
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
@@ -324,6 +350,7 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
 -include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
+-include $(LIBTLSX_PIC_OBJS:.o=.d)
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*/*.d)
 
 print-kdir:
