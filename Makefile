@@ -86,11 +86,6 @@ FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD_SRCS) $(AEAD_SIMD) \
 	$(HS_SRCS) $(ENGINE_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
-# The engine's targets (handshake/fuzz/) also link the engine and the
-# AEAD code, built again by clang: FUZZ_EXTRA_<target>.
-FUZZ_ENGINE_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,\
-	$(filter-out $(AEAD)/cpu.c,$(AEAD_SRCS)) $(AEAD_SIMD) $(ENGINE_SRCS))
-FUZZ_EXTRA_fuzz_server := $(FUZZ_ENGINE_OBJS)
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
 
 # The AEAD tests again with AVX hidden (TLSX_CPU_MASK, see cpu.c): the
@@ -121,7 +116,8 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
-	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm
+	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
+	bench-hs
 
 all: lib tests $(BENCH) selftests module module-test
 
@@ -136,6 +132,7 @@ help:
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
+	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -177,9 +174,6 @@ $(B)/obj-pic/%.o: %.c | $(KSRC)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fPIC -fvisibility=hidden \
 		-MMD -MP -c $< -o $@
 
-# libtlsx's tests run OpenSSL's libssl at the other end.
-$(B)/test/test_libtlsx% $(B)/test-asan/test_libtlsx%: TEST_LIBS += -lssl
-
 $(LIB_ASAN): $(LIB_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -206,12 +200,9 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/fuzz/fuzz_server: $(FUZZ_EXTRA_fuzz_server)
-
 $(B)/fuzz/%: %.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_EXTRA_$*) \
-		$(FUZZ_LIB) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -o $@
 
 fuzz: $(FUZZ)
 	@tools/run-tests $(FUZZ_RUNS)
@@ -230,16 +221,23 @@ $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 		$(SAN) -MMD -MP $< $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TEST_LIBS) \
 		-o $@
 
-$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
+# `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
+BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
 
-# The benchmark again, static, for the VM (its initramfs has no libc).
-$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
+$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
+		$(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		-static $(BENCH_SRCS) $(LIB) $(TEST_LIBS) -ldl -o $@
+		$(BENCH_SRCS) $(BENCH_LINK) -o $@
+
+# The benchmark again, static, for the VM (its initramfs has no libc),
+# without the malloc interposition (glibc's static malloc cannot be
+# wrapped): its handshake subcommand shows no heap.
+$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
+		$(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench -static \
+		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(BENCH_LINK) -ldl -o $@
 
 # Selftests are static so the initramfs needs no libc.  A test that
 # needs a library names it in SELFTEST_LIBS_<test>.
@@ -339,11 +337,16 @@ bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
 lint: $(KSRC)
 	@tools/lint
 
-bench: bench-crypto
+bench: bench-crypto bench-hs
 
 bench-crypto: $(BENCH)
 	$(BENCH) crypto
 	$(BENCH) hs
+
+# Whole TLS 1.3 handshakes against libssl (docs/perf-handshake.md);
+# BENCH_HS_ARGS="--rounds 21 --csv FILE" and so on.
+bench-hs: $(BENCH)
+	$(BENCH) handshake $(BENCH_HS_ARGS)
 
 clean:
 	rm -rf $(B)

@@ -201,7 +201,11 @@ static int finish_handshake(struct tlsx_conn *c)
 	c->hrr = info.hrr;
 	c->peer_cert = info.peer_cert;
 	c->peer_rsl = info.peer_record_size_limit;
-	c->own_rsl = cfg->hs.record_size_limit;
+	/*
+	 * RFC 8449 4: a limit binds only when negotiated, both ends having
+	 * sent one; otherwise records of any size 5.1 allows may come.
+	 */
+	c->own_rsl = c->peer_rsl ? cfg->hs.record_size_limit : 0;
 	if (info.alpn[0])
 		c->alpn = strdup((const char *)info.alpn);
 	if (c->server && info.server_name[0])

@@ -69,7 +69,7 @@ struct tlsx_hsd {
 	size_t in_len;
 	size_t out_len, out_off;	/* [off, len) still to write */
 	u8 in[TLSX_REC_MAX];		/* one record, exactly */
-	u8 out[TLSX_STEP_OUT_MIN];
+	u8 out[TLSX_HS_OUT_MIN];		/* one flight (hs.h) */
 };
 
 struct tlsx_urec;	/* urec.c */

@@ -75,13 +75,15 @@ int tlsx__abort(struct tlsx_conn *c, int alert)
 		return c->err;
 	rec[1] = tlsx_alert_of(alert);
 	c->alert = rec[1];
+	/* First, so that a failure to send it does not replace it. */
+	tlsx__fail(c, TLSX_E_ALERT_SENT);
 	if (!c->tx_closed) {
 		send_record(c, TLSX_CT_ALERT, rec, sizeof(rec));
 		if (c->rl == TLSX_RL_USER)
 			tlsx__u_flush(c);
 		c->tx_closed = true;
 	}
-	return tlsx__fail(c, TLSX_E_ALERT_SENT);
+	return c->err;
 }
 
 u8 *tlsx__tx_secret(struct tlsx_conn *c)
@@ -301,6 +303,11 @@ static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
 		if (err)
 			return err;
 	}
+	/* Nothing half-read: the buffer goes (state kept stays small). */
+	if (!c->pm_len) {
+		free(c->pm);
+		c->pm = NULL;
+	}
 	return TLSX_OK;
 }
 
@@ -457,8 +464,8 @@ int tlsx_conn_key_update(struct tlsx_conn *c, bool request_peer)
 	if (c->rl == TLSX_RL_TLS)
 		return TLSX_E_REKEY;	/* not sticky: nothing was sent */
 	err = tx_key_update(c, request_peer);
-	if (!err && request_peer)
-		c->ku_owed = false;	/* ours answers any request too */
+	if (!err)
+		c->ku_owed = false;	/* ours answers a request too */
 	return err;
 }
 

@@ -8,7 +8,9 @@
  *    after the handoff gave, and the refusals (wrong host, unknown CA);
  *  - the non-blocking step on an O_NONBLOCK socket, and the sans-I/O step
  *    with the caller reading only what tlsx_conn_read_hint() allows;
- *  - tlsx_accept() against OpenSSL as client, and tlsx against tlsx;
+ *  - tlsx_accept() against OpenSSL as client (blocking and through the
+ *    non-blocking step), tlsx against tlsx, and one configuration per
+ *    role shared by eight threads;
  *  - record-exact reads: OpenSSL's client Finished and its first request
  *    written in one write(2), so in one segment: the server reads the
  *    request under the record layer, nothing is lost;
@@ -37,13 +39,15 @@
 
 static char dir[32];
 static char ca_pem[64], leaf_pem[64], key_pem[64], other_ca_pem[64];
+static char leaf2_pem[64], key2_pem[64];
 
 static X509 *make_cert(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
-		       const char *cn, bool ca)
+		       const char *cn, const char *san)
 {
 	X509 *x = X509_new();
 	X509V3_CTX v3;
 	X509_EXTENSION *e;
+	bool ca = !san;
 
 	ASN1_INTEGER_set(X509_get_serialNumber(x), ca ? 1 : 2);
 	X509_set_version(x, 2);
@@ -64,8 +68,7 @@ static X509 *make_cert(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
 		e = X509V3_EXT_conf_nid(NULL, &v3, NID_key_usage,
 					"critical,keyCertSign,cRLSign");
 	} else {
-		e = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name,
-					"DNS:localhost,IP:127.0.0.1");
+		e = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name, san);
 		X509_add_ext(x, e, -1);
 		X509_EXTENSION_free(e);
 		e = X509V3_EXT_conf_nid(NULL, &v3, NID_ext_key_usage,
@@ -92,8 +95,8 @@ static void write_pem(const char *path, X509 *x, EVP_PKEY *k)
 
 static void make_files(void)
 {
-	EVP_PKEY *cak, *leafk, *otherk;
-	X509 *ca, *leaf, *other;
+	EVP_PKEY *cak, *leafk, *otherk, *leaf2k;
+	X509 *ca, *leaf, *other, *leaf2;
 
 	snprintf(dir, sizeof(dir), "%s", "/tmp/test_libtlsx_XXXXXX");
 	if (!mkdtemp(dir))
@@ -102,16 +105,25 @@ static void make_files(void)
 	snprintf(leaf_pem, sizeof(leaf_pem), "%s/leaf.pem", dir);
 	snprintf(key_pem, sizeof(key_pem), "%s/key.pem", dir);
 	snprintf(other_ca_pem, sizeof(other_ca_pem), "%s/other.pem", dir);
+	snprintf(leaf2_pem, sizeof(leaf2_pem), "%s/leaf2.pem", dir);
+	snprintf(key2_pem, sizeof(key2_pem), "%s/key2.pem", dir);
 	cak = EVP_EC_gen("P-256");
 	leafk = EVP_EC_gen("P-256");
 	otherk = EVP_EC_gen("P-256");
-	ca = make_cert(cak, cak, NULL, "tlsx test CA", true);
-	leaf = make_cert(leafk, cak, ca, "localhost", false);
-	other = make_cert(otherk, otherk, NULL, "another CA", true);
+	leaf2k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+	ca = make_cert(cak, cak, NULL, "tlsx test CA", NULL);
+	leaf = make_cert(leafk, cak, ca, "localhost",
+			 "DNS:localhost,IP:127.0.0.1");
+	leaf2 = make_cert(leaf2k, cak, ca, "other.test", "DNS:other.test");
+	other = make_cert(otherk, otherk, NULL, "another CA", NULL);
 	write_pem(ca_pem, ca, NULL);
 	write_pem(leaf_pem, leaf, NULL);
 	write_pem(key_pem, NULL, leafk);
 	write_pem(other_ca_pem, other, NULL);
+	write_pem(leaf2_pem, leaf2, NULL);
+	write_pem(key2_pem, NULL, leaf2k);
+	X509_free(leaf2);
+	EVP_PKEY_free(leaf2k);
 	X509_free(ca);
 	X509_free(leaf);
 	X509_free(other);
@@ -128,6 +140,8 @@ static void __attribute__((destructor)) remove_files(void)
 	unlink(leaf_pem);
 	unlink(key_pem);
 	unlink(other_ca_pem);
+	unlink(leaf2_pem);
+	unlink(key2_pem);
 	rmdir(dir);
 }
 
@@ -527,7 +541,10 @@ static struct tlsx_config *server_cfg(void)
 	return cfg;
 }
 
-/* Whether the engine has its server half (hs-server merged). */
+/*
+ * Whether the engine has its server half (hs-server merged).  A first
+ * use: @cfg is frozen afterwards.
+ */
 static bool have_server(struct tlsx_config *cfg)
 {
 	struct tlsx_conn *c = tlsx_conn_new(cfg, -1);
@@ -540,12 +557,16 @@ struct tlsx_server {
 	struct tlsx_config *cfg;
 	int fd;
 	int ret;
+	bool peer_cert;			/* what the server saw */
+	char server_name[64];
+	unsigned int hs_reads, hs_writes;
 	pthread_t t;
 };
 
 static void *tlsx_server_run(void *arg)
 {
 	struct tlsx_server *s = arg;
+	struct tlsx_conn_info info;
 	struct tlsx_conn *c;
 	char buf[4096];
 	ssize_t n;
@@ -554,6 +575,13 @@ static void *tlsx_server_run(void *arg)
 	if (s->ret) {
 		tlsx_conn_free(c);
 		return NULL;
+	}
+	if (!tlsx_conn_info(c, &info)) {
+		s->peer_cert = info.peer_cert;
+		s->hs_reads = info.hs_reads;
+		s->hs_writes = info.hs_writes;
+		snprintf(s->server_name, sizeof(s->server_name), "%s",
+			 info.server_name);
 	}
 	while ((n = tlsx_read(c, buf, sizeof(buf))) > 0)
 		if (tlsx_write(c, buf, n) != n)
@@ -694,6 +722,7 @@ TEST(tlsx_both_ends)
 	if (!have_server(scfg))
 		SKIP(return, "the engine's server half is not merged");
 	for (round = 0; round < 2; round++) {
+		memset(&s, 0, sizeof(s));
 		ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
 		s.cfg = scfg;
 		s.fd = sfd;
@@ -706,22 +735,324 @@ TEST(tlsx_both_ends)
 		ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(c));
 		ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
 		EXPECT_EQ(round == 1, info.resumed);
-		TH_LOG("tlsx-tlsx %s: %u reads, %u writes (client)",
-		       round ? "resumed" : "full", info.hs_reads,
-		       info.hs_writes);
 		EXPECT_EQ(0, echo_and_close(c));
+		pthread_join(s.t, NULL);
+		TH_LOG("tlsx-tlsx %s: client %u reads, %u writes; server %u reads, %u writes",
+		       round ? "resumed" : "full", info.hs_reads,
+		       info.hs_writes, s.hs_reads, s.hs_writes);
 		if (!round)
 			ASSERT_EQ(TLSX_OK, tlsx_conn_session(c, sess,
 							     sizeof(sess),
 							     &len));
 		tlsx_conn_free(c);
-		pthread_join(s.t, NULL);
 		EXPECT_EQ(TLSX_OK, s.ret);
 		close(cfd);
 		close(sfd);
 	}
 	tlsx_config_free(scfg);
 	tlsx_config_free(ccfg);
+}
+
+/*
+ * One handshake between tlsx ends, @len bytes echoed, close_notify both
+ * ways; the client's facts in *@ci, the server's in *@s.  0 or the first
+ * failing result.
+ */
+static int last_client_alert;
+
+static int ours_pair(struct tlsx_config *scfg, struct tlsx_config *ccfg,
+		     const char *name, size_t len, struct tlsx_server *s,
+		     struct tlsx_conn_info *ci)
+{
+	static char out[8192], back[8192];
+	struct tlsx_conn *c = NULL;
+	ssize_t n = 0, got = 0;
+	int cfd, ret;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = scfg;
+	if (len > sizeof(out) || tcp_pair(&cfd, &s->fd) ||
+	    pthread_create(&s->t, NULL, tlsx_server_run, s))
+		return TLSX_E_INVAL;
+	for (i = 0; i < len; i++)
+		out[i] = (char)(i * 13);
+	ret = tlsx_connect(ccfg, cfd, name, &c);
+	if (!ret)
+		ret = tlsx_conn_info(c, ci);
+	if (!ret)
+		n = tlsx_write(c, out, len);
+	while (!ret && n == (ssize_t)len && got < n) {
+		ssize_t r = tlsx_read(c, back + got, len - got);
+
+		if (r <= 0)
+			ret = r ? (int)r : TLSX_E_EOF;
+		got += r > 0 ? r : 0;
+	}
+	if (!ret && (n != (ssize_t)len || memcmp(out, back, len)))
+		ret = TLSX_E_INVAL;
+	if (!ret)
+		ret = tlsx_close(c);
+	if (!ret && tlsx_read(c, back, 1) != 0)
+		ret = TLSX_E_INVAL;
+	if (ret && c) {
+		last_client_alert = tlsx_conn_alert(c);
+		shutdown(cfd, SHUT_RDWR);
+	}
+	tlsx_conn_free(c);
+	pthread_join(s->t, NULL);
+	close(cfd);
+	close(s->fd);
+	return ret;
+}
+
+static struct tlsx_config *server_cfg_with(const char *cert, const char *key)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+
+	if (cfg && tlsx_config_add_cert(cfg, cert, key)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+/* SNI (RFC 6066): the chain whose leaf names the server_name is sent. */
+TEST(sni_chooses_certificate)
+{
+	struct tlsx_config *scfg = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *ccfg = client_cfg(ca_pem);
+	struct tlsx_conn_info ci;
+	struct tlsx_server s;
+
+	ASSERT_NE(NULL, scfg);
+	ASSERT_NE(NULL, ccfg);
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(TLSX_E_INVAL, tlsx_config_add_cert(scfg, leaf2_pem,
+						     key2_pem));
+	tlsx_config_free(scfg);
+	scfg = server_cfg_with(leaf_pem, key_pem);
+	ASSERT_EQ(TLSX_OK, tlsx_config_add_cert(scfg, leaf2_pem, key2_pem));
+	/* The second chain's leaf (Ed25519) for other.test... */
+	EXPECT_EQ(0, ours_pair(scfg, ccfg, "other.test", 100, &s, &ci));
+	EXPECT_STREQ("other.test", s.server_name);
+	EXPECT_EQ(0x0807, ci.sig_scheme);
+	/* ...the first (P-256) for localhost and for no match. */
+	EXPECT_EQ(0, ours_pair(scfg, ccfg, "localhost", 100, &s, &ci));
+	EXPECT_EQ(0x0403, ci.sig_scheme);
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+}
+
+/* 4.3.2, 4.4.2.4: a client certificate asked for, sent, verified. */
+TEST(client_certificate)
+{
+	struct tlsx_config *scfg = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *ccfg = client_cfg(ca_pem);
+	struct tlsx_config *anon = client_cfg(ca_pem);
+	struct tlsx_conn_info ci;
+	struct tlsx_server s;
+
+	ASSERT_TRUE(scfg && ccfg && anon);
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_trust(scfg, ca_pem));
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_verify_peer(scfg, true, true));
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(TLSX_OK, tlsx_config_add_cert(ccfg, leaf_pem, key_pem));
+	EXPECT_EQ(0, ours_pair(scfg, ccfg, "localhost", 100, &s, &ci));
+	EXPECT_TRUE(s.peer_cert);
+	/* Without one: the server refuses (certificate_required). */
+	EXPECT_NE(0, ours_pair(scfg, anon, "localhost", 100, &s, &ci));
+	EXPECT_EQ(TLSX_E_CERT, s.ret);
+	/*
+	 * The client reads that alert after its handshake, under the
+	 * server's application key: the server sent its Finished, so its
+	 * records go under that key (RFC 8446 7.1).  OpenSSL reads it the
+	 * same way.
+	 */
+	EXPECT_EQ(116, last_client_alert);
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+	tlsx_config_free(anon);
+}
+
+/* RFC 8449: the server's limit reaches the client, which keeps to it. */
+TEST(record_size_limit)
+{
+	struct tlsx_config *scfg = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *ccfg = client_cfg(ca_pem);
+	struct tlsx_config *lcfg = client_cfg(ca_pem);
+	struct tlsx_conn_info ci;
+	struct tlsx_server s;
+
+	ASSERT_TRUE(scfg && ccfg && lcfg);
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_record_size_limit(lcfg, 1024));
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_record_size_limit(scfg, 512));
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	/* The client announces none: no limit is negotiated (8449 4). */
+	EXPECT_EQ(0, ours_pair(scfg, ccfg, "localhost", 5000, &s, &ci));
+	EXPECT_EQ(0, ci.peer_record_size_limit);
+	EXPECT_EQ(0, ours_pair(scfg, lcfg, "localhost", 5000, &s, &ci));
+	EXPECT_EQ(512, ci.peer_record_size_limit);
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+	tlsx_config_free(lcfg);
+}
+
+/* Tickets off: no NewSessionTicket, so no session. */
+TEST(no_tickets)
+{
+	struct tlsx_config *scfg = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *ccfg = client_cfg(ca_pem);
+	unsigned char sess[4096];
+	struct tlsx_server s;
+	struct tlsx_conn *c;
+	size_t len;
+	int cfd;
+
+	ASSERT_TRUE(scfg && ccfg);
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_tickets(scfg, 0, 0, 0));
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	memset(&s, 0, sizeof(s));
+	s.cfg = scfg;
+	ASSERT_EQ(0, tcp_pair(&cfd, &s.fd));
+	ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+	ASSERT_EQ(TLSX_DONE, tlsx_connect(ccfg, cfd, "localhost", &c));
+	EXPECT_EQ(0, echo_and_close(c));
+	EXPECT_EQ(TLSX_E_NO_SESSION,
+		  tlsx_conn_session(c, sess, sizeof(sess), &len));
+	tlsx_conn_free(c);
+	pthread_join(s.t, NULL);
+	close(cfd);
+	close(s.fd);
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+}
+
+/*
+ * One configuration per role shared by 4 server and 4 client threads,
+ * 8 handshakes each (every fourth resuming): the frozen configuration is
+ * read without a lock (run under ASan here; see docs/libtlsx.md).
+ */
+#define THREADS		4
+#define PER_THREAD	8
+
+struct shared_job {
+	struct tlsx_config *ccfg, *scfg;
+	int failures;
+	pthread_t t;
+};
+
+static void *shared_run(void *arg)
+{
+	struct shared_job *j = arg;
+	unsigned char sess[4096];
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < PER_THREAD; i++) {
+		struct tlsx_server s = { .cfg = j->scfg };
+		struct tlsx_conn *c;
+		int cfd, ret;
+
+		if (tcp_pair(&cfd, &s.fd) ||
+		    pthread_create(&s.t, NULL, tlsx_server_run, &s)) {
+			j->failures++;
+			continue;
+		}
+		c = tlsx_conn_new(j->ccfg, cfd);
+		ret = c ? tlsx_conn_set_server_name(c, "localhost") : -1;
+		if (!ret && len && i % 4 == 3)
+			ret = tlsx_conn_set_session(c, sess, len);
+		if (!ret)
+			ret = tlsx_conn_handshake(c);
+		if (ret || echo_and_close(c))
+			j->failures++;
+		else if (!len && tlsx_conn_session(c, sess, sizeof(sess),
+						   &len))
+			j->failures++;
+		tlsx_conn_free(c);
+		pthread_join(s.t, NULL);
+		if (s.ret)
+			j->failures++;
+		close(cfd);
+		close(s.fd);
+	}
+	return NULL;
+}
+
+TEST(shared_config_threads)
+{
+	struct tlsx_config *scfg = server_cfg(), *ccfg = client_cfg(ca_pem);
+	struct shared_job j[THREADS];
+	int i;
+
+	ASSERT_NE(NULL, scfg);
+	ASSERT_NE(NULL, ccfg);
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	for (i = 0; i < THREADS; i++) {
+		j[i] = (struct shared_job){ .ccfg = ccfg, .scfg = scfg };
+		ASSERT_EQ(0, pthread_create(&j[i].t, NULL, shared_run, &j[i]));
+	}
+	for (i = 0; i < THREADS; i++) {
+		pthread_join(j[i].t, NULL);
+		EXPECT_EQ(0, j[i].failures);
+	}
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+}
+
+/* tlsx_conn_step() on a server's O_NONBLOCK socket, OpenSSL's client. */
+TEST(nonblocking_accept)
+{
+	struct tlsx_config *cfg = server_cfg();
+	SSL_CTX *cctx = SSL_CTX_new(TLS_client_method());
+	struct tlsx_conn *c;
+	int cfd, sfd, ret, waits = 0;
+	char buf[8];
+	SSL *cl;
+
+	ASSERT_NE(NULL, cfg);
+	if (!have_server(cfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+	set_nonblock(sfd);
+	set_nonblock(cfd);
+	c = tlsx_conn_new(cfg, sfd);
+	ASSERT_NE(NULL, c);
+	cl = SSL_new(cctx);
+	SSL_set_fd(cl, cfd);
+	SSL_set_connect_state(cl);
+	/* Both ends stepped in turn: neither may block. */
+	do {
+		int r = SSL_do_handshake(cl);
+
+		ASSERT_TRUE(r == 1 || SSL_get_error(cl, r) == SSL_ERROR_WANT_READ);
+		ret = tlsx_conn_step(c);
+		waits += ret == TLSX_WANT_READ;
+		ASSERT_LT(waits, 10000);
+		usleep(100);
+	} while (ret != TLSX_DONE);
+	while ((ret = SSL_do_handshake(cl)) != 1)
+		ASSERT_EQ(SSL_ERROR_WANT_READ, SSL_get_error(cl, ret));
+	EXPECT_GT(waits, 0);
+	ASSERT_EQ(3, SSL_write(cl, "abc", 3));
+	do {
+		usleep(100);
+		ret = (int)tlsx_read(c, buf, sizeof(buf));
+	} while (ret == TLSX_WANT_READ);
+	ASSERT_EQ(3, ret);
+	EXPECT_EQ(0, memcmp(buf, "abc", 3));
+	tlsx_conn_free(c);
+	SSL_free(cl);
+	SSL_CTX_free(cctx);
+	close(cfd);
+	close(sfd);
+	tlsx_config_free(cfg);
 }
 
 /* ---- configuration ------------------------------------------------- */
