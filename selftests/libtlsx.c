@@ -243,7 +243,7 @@ static void __attribute__((destructor)) remove_files(void)
 /* ---- configurations and the two ends --------------------------------- */
 
 static struct tlsx_config *client_cfg(enum tlsx_record_layer rl,
-				      const char *suite)
+				      const char *suite, uint64_t rekey)
 {
 	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
 
@@ -251,6 +251,7 @@ static struct tlsx_config *client_cfg(enum tlsx_record_layer rl,
 		return NULL;
 	if (tlsx_config_set_trust(cfg, ca_pem) ||
 	    (suite && tlsx_config_set_suites(cfg, suite)) ||
+	    tlsx_config_set_rekey_limit(cfg, rekey) ||
 	    tlsx_config_set_record_layer(cfg, rl) || tlsx_config_freeze(cfg)) {
 		fprintf(stderr, "client config: %s\n", tlsx_config_error(cfg));
 		tlsx_config_free(cfg);
@@ -259,13 +260,15 @@ static struct tlsx_config *client_cfg(enum tlsx_record_layer rl,
 	return cfg;
 }
 
-static struct tlsx_config *server_cfg(enum tlsx_record_layer rl)
+static struct tlsx_config *server_cfg(enum tlsx_record_layer rl,
+				      uint64_t rekey)
 {
 	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
 
 	if (!cfg)
 		return NULL;
 	if (tlsx_config_add_cert(cfg, leaf_pem, key_pem) ||
+	    tlsx_config_set_rekey_limit(cfg, rekey) ||
 	    tlsx_config_set_record_layer(cfg, rl) || tlsx_config_freeze(cfg)) {
 		fprintf(stderr, "server config: %s\n", tlsx_config_error(cfg));
 		tlsx_config_free(cfg);
@@ -495,8 +498,8 @@ FIXTURE_SETUP(pair)
 		load_with_modprobe("tls");
 	if (ulp && !ulp_available(ulp))
 		SKIP(return, "ULP %s not available", ulp);
-	self->ccfg = client_cfg(variant->rl, variant->suite);
-	self->scfg = server_cfg(variant->rl);
+	self->ccfg = client_cfg(variant->rl, variant->suite, 0);
+	self->scfg = server_cfg(variant->rl, 0);
 	ASSERT_NE(NULL, self->ccfg);
 	ASSERT_NE(NULL, self->scfg);
 	ASSERT_EQ(0, tcp_pair(&self->cfd, &self->sfd));
@@ -822,7 +825,7 @@ TEST_F_TIMEOUT(pair, peer_key_update, TIMEOUT)
 	char buf[16];
 
 	tlsx_config_free(self->ccfg);
-	self->ccfg = client_cfg(TLSX_RL_USER, variant->suite);
+	self->ccfg = client_cfg(TLSX_RL_USER, variant->suite, 0);
 	ASSERT_NE(NULL, self->ccfg);
 	handshake(_metadata, self, NULL, 0);
 	EXPECT_EQ(0, transfer(self->s, self->c, 100, 0));	/* tickets */
@@ -844,6 +847,47 @@ TEST_F_TIMEOUT(pair, peer_key_update, TIMEOUT)
 	EXPECT_EQ(0, transfer(self->s, self->c, 30000, 3));
 	EXPECT_EQ(TLSX_OK, tlsx_close(self->s));
 	EXPECT_EQ(0, tlsx_read(self->c, buf, sizeof(buf)));
+	/* Past libtlsx: the record under the new key does not open. */
+	EXPECT_EQ(-1, recv(self->sfd, buf, sizeof(buf), 0));
+	EXPECT_EQ(EBADMSG, errno);
+}
+
+/*
+ * Our own KeyUpdate at the rekey limit (RFC 8446 5.5), lowered to 8
+ * records: a 1 MiB write (65 records) must change keys at least every 8
+ * records, with the kernel counting them in the kernel modes.  On the
+ * kernel's tls the write fails TLSX_E_REKEY, before a record goes past
+ * the limit.
+ */
+TEST_F_TIMEOUT(pair, rekey_limit, TIMEOUT)
+{
+	struct tlsx_conn_info ci, si;
+	unsigned char *buf;
+
+	tlsx_config_free(self->ccfg);
+	tlsx_config_free(self->scfg);
+	self->ccfg = client_cfg(variant->rl, variant->suite, 8);
+	self->scfg = server_cfg(variant->rl, 8);
+	ASSERT_NE(NULL, self->ccfg);
+	ASSERT_NE(NULL, self->scfg);
+	handshake(_metadata, self, NULL, 0);
+	if (variant->want == TLSX_RL_TLS) {
+		buf = calloc(1, BIG_LEN);
+		ASSERT_NE(NULL, buf);
+		EXPECT_EQ(TLSX_E_REKEY, tlsx_write(self->c, buf, BIG_LEN));
+		EXPECT_EQ(TLSX_E_REKEY, tlsx_write(self->c, buf, 1));
+		free(buf);
+		return;
+	}
+	EXPECT_EQ(0, transfer(self->c, self->s, BIG_LEN, 5));
+	EXPECT_EQ(0, transfer(self->s, self->c, 100, 6));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &ci));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &si));
+	TH_LOG("%d bytes in 8-record epochs: %llu KeyUpdates sent",
+	       BIG_LEN, (unsigned long long)ci.key_updates_sent);
+	/* 65 full records at most 7 per key: at least 9 changes. */
+	EXPECT_LE(BIG_LEN / 16384 / 7, ci.key_updates_sent);
+	EXPECT_EQ(ci.key_updates_sent, si.key_updates_received);
 }
 
 /*
@@ -1063,7 +1107,7 @@ FIXTURE_SETUP(ossl)
 							leaf_pem));
 	ASSERT_EQ(1, SSL_CTX_use_PrivateKey_file(self->sctx, key_pem,
 						 SSL_FILETYPE_PEM));
-	self->ccfg = client_cfg(variant->rl, variant->suite);
+	self->ccfg = client_cfg(variant->rl, variant->suite, 0);
 	ASSERT_NE(NULL, self->ccfg);
 }
 
