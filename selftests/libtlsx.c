@@ -852,6 +852,38 @@ TEST_F_TIMEOUT(pair, peer_key_update, TIMEOUT)
 	EXPECT_EQ(EBADMSG, errno);
 }
 
+static void sendfile_at_limit(struct __test_metadata *_metadata,
+			      struct _test_data_pair *self)
+{
+	char path[] = "/tmp/libtlsx-rekey-XXXXXX";
+	unsigned char *data = malloc(FILE_LEN), *got = malloc(FILE_LEN);
+	struct sendfile_job j = { .c = self->s };
+	struct tlsx_conn_info si;
+	pthread_t t;
+	size_t i;
+
+	ASSERT_NE(NULL, data);
+	ASSERT_NE(NULL, got);
+	for (i = 0; i < FILE_LEN; i++)
+		data[i] = pattern(i, 9);
+	j.fd = mkstemp(path);
+	ASSERT_LE(0, j.fd);
+	unlink(path);
+	ASSERT_EQ(FILE_LEN, write(j.fd, data, FILE_LEN));
+	ASSERT_EQ(0, pthread_create(&t, NULL, sendfile_run, &j));
+	EXPECT_EQ(FILE_LEN, read_full(self->c, got, FILE_LEN));
+	pthread_join(t, NULL);
+	EXPECT_EQ(FILE_LEN, j.sent);
+	EXPECT_EQ(0, memcmp(data, got, FILE_LEN));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &si));
+	EXPECT_LE(FILE_LEN / 16384 / 7, si.key_updates_sent);
+	TH_LOG("sendfile of %d bytes: %llu KeyUpdates sent", FILE_LEN,
+	       (unsigned long long)si.key_updates_sent);
+	close(j.fd);
+	free(data);
+	free(got);
+}
+
 /*
  * Our own KeyUpdate at the rekey limit (RFC 8446 5.5), lowered to 8
  * records: a 1 MiB write (65 records) must change keys at least every 8
@@ -888,6 +920,8 @@ TEST_F_TIMEOUT(pair, rekey_limit, TIMEOUT)
 	/* 65 full records at most 7 per key: at least 9 changes. */
 	EXPECT_LE(BIG_LEN / 16384 / 7, ci.key_updates_sent);
 	EXPECT_EQ(ci.key_updates_sent, si.key_updates_received);
+	/* sendfile(2) too: 19 records or more, keys changed on the way. */
+	sendfile_at_limit(_metadata, self);
 }
 
 /*
