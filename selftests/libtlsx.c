@@ -904,10 +904,26 @@ TEST_F_TIMEOUT(pair, rekey_limit, TIMEOUT)
 	ASSERT_NE(NULL, self->scfg);
 	handshake(_metadata, self, NULL, 0);
 	if (variant->want == TLSX_RL_TLS) {
-		buf = calloc(1, BIG_LEN);
+		unsigned char got[8 * 16384];
+		ssize_t n;
+		size_t i;
+
+		buf = malloc(BIG_LEN);
 		ASSERT_NE(NULL, buf);
-		EXPECT_EQ(TLSX_E_REKEY, tlsx_write(self->c, buf, BIG_LEN));
+		for (i = 0; i < BIG_LEN; i++)
+			buf[i] = pattern(i, 8);
+		/* What fits under the key goes; then the error, for good. */
+		n = tlsx_write(self->c, buf, BIG_LEN);
+		EXPECT_LT(0, n);
+		EXPECT_GE(7 * 16384, n);
 		EXPECT_EQ(TLSX_E_REKEY, tlsx_write(self->c, buf, 1));
+		EXPECT_EQ(TLSX_E_REKEY, tlsx_conn_flush(self->c));
+		if (n > 0) {
+			EXPECT_EQ(n, read_full(self->s, got, n));
+			EXPECT_EQ(0, memcmp(buf, got, n));
+		}
+		TH_LOG("tls: %zd bytes written, then %s", n,
+		       tlsx_strerror(TLSX_E_REKEY));
 		free(buf);
 		return;
 	}
@@ -1047,6 +1063,67 @@ TEST_F_TIMEOUT(pair, fatal_alert, TIMEOUT)
 	EXPECT_EQ(TLSX_E_ALERT_RECEIVED, tlsx_read(self->c, buf, sizeof(buf)));
 	TH_LOG("%s: alert %s", tlsx_record_layer_name(variant->want),
 	       tlsx_alert_string(tlsx_conn_alert(self->c)));
+}
+
+static int wait_fd(int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	return poll(&p, 1, 20000) == 1 ? 0 : -1;
+}
+
+/*
+ * Non-blocking sockets: the client's handshake by tlsx_conn_step() and
+ * poll(2), the server's by tlsx_accept() (which polls itself); after
+ * the handoff an empty socket is TLSX_WANT_READ, not an error, in every
+ * layer, and the data then read is right.
+ */
+TEST_F_TIMEOUT(pair, nonblocking, TIMEOUT)
+{
+	struct server s = { .cfg = self->scfg, .fd = self->sfd };
+	char buf[64];
+	size_t slen = 0;
+	ssize_t n;
+	int ret;
+
+	fcntl(self->cfd, F_SETFL, fcntl(self->cfd, F_GETFL) | O_NONBLOCK);
+	fcntl(self->sfd, F_SETFL, fcntl(self->sfd, F_GETFL) | O_NONBLOCK);
+	ASSERT_EQ(0, pthread_create(&s.t, NULL, server_run, &s));
+	self->c = tlsx_conn_new(self->ccfg, self->cfd);
+	ASSERT_NE(NULL, self->c);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(self->c, "localhost"));
+	while ((ret = tlsx_conn_step(self->c)) != TLSX_DONE) {
+		ASSERT_TRUE(ret == TLSX_WANT_READ || ret == TLSX_WANT_WRITE) {
+			TH_LOG("step: %s", tlsx_strerror(ret));
+		}
+		ASSERT_EQ(0, wait_fd(self->cfd,
+				     ret == TLSX_WANT_READ ? POLLIN : POLLOUT));
+	}
+	pthread_join(s.t, NULL);
+	self->s = s.conn;
+	ASSERT_EQ(TLSX_DONE, s.ret);
+	check_layer(_metadata, variant, self->c);
+	check_layer(_metadata, variant, self->s);
+	EXPECT_EQ(TLSX_WANT_READ, tlsx_read(self->s, buf, sizeof(buf)));
+	EXPECT_EQ(11, tlsx_write(self->c, "nonblocking", 11));
+	EXPECT_EQ(TLSX_OK, tlsx_conn_flush(self->c));
+	ASSERT_EQ(0, wait_fd(self->sfd, POLLIN));
+	n = tlsx_read(self->s, buf, sizeof(buf));
+	ASSERT_EQ(11, n);
+	EXPECT_EQ(0, memcmp(buf, "nonblocking", 11));
+	/* The client's socket holds the ticket only: no data comes. */
+	for (;;) {
+		n = tlsx_read(self->c, buf, sizeof(buf));
+		if (n != TLSX_WANT_READ ||
+		    tlsx_conn_session(self->c, NULL, 0, &slen) !=
+		    TLSX_E_NO_SESSION)
+			break;
+		ASSERT_EQ(0, wait_fd(self->cfd, POLLIN));
+	}
+	EXPECT_EQ(TLSX_WANT_READ, n);
+	/* Too small a buffer: the size the session needs. */
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_conn_session(self->c, NULL, 0, &slen));
+	EXPECT_LT(0, slen);
 }
 
 /* ---- libtlsx's client against OpenSSL's libssl server ------------------ */
