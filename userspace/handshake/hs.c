@@ -977,6 +977,17 @@ int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
 	while (!hs->done && in_len - pos >= TLSX_REC_HDR) {
 		const u8 *rec = in + pos;
 
+		/*
+		 * 5: "If a TLS implementation receives an unexpected record
+		 * type, it MUST terminate the connection with an
+		 * "unexpected_message" alert" -- a type that is none of the
+		 * four (tlsx_rec_header() calls it decode_error).
+		 */
+		if (rec[0] < TLSX_CT_CHANGE_CIPHER_SPEC ||
+		    rec[0] > TLSX_CT_APPLICATION_DATA) {
+			ret = TLSX_ALERT_UNEXPECTED_MESSAGE;
+			goto fail;
+		}
 		/* 5.1: plaintext at most 2^14; 5.2: protected 2^14 + 256. */
 		max = rec[0] == TLSX_CT_APPLICATION_DATA ?
 		      TLSX_REC_MAX_CIPHER : TLSX_REC_MAX_PLAIN;
