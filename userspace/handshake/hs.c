@@ -781,6 +781,13 @@ static int hs_alert_in(struct tlsx_hs *hs, const u8 *body, size_t len)
 	if (len != 2)
 		return TLSX_ALERT_DECODE_ERROR;
 	/*
+	 * 5.1: "Handshake messages MUST NOT be interleaved with other
+	 * record types": an alert between two fragments of a message is
+	 * refused rather than taken (a CCS is, in hs_record()).
+	 */
+	if (hs->msg_len)
+		return TLSX_ALERT_UNEXPECTED_MESSAGE;
+	/*
 	 * 6: in TLS 1.3 the level is implicit; every alert but
 	 * close_notify and user_canceled is fatal, and those two also end
 	 * a handshake that is not done.
