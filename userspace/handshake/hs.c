@@ -908,6 +908,16 @@ static int hs_record(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 		 */
 		if (!hs->ccs_ok || len != 1 || body[0] != 1 || hs->msg_len)
 			return TLSX_ALERT_UNEXPECTED_MESSAGE;
+		/*
+		 * D.4: a compatibility-mode peer sends "a dummy
+		 * change_cipher_spec record" once (after its first
+		 * ClientHello or before its second flight; after the
+		 * server's first handshake message); a second one is not
+		 * that record.
+		 */
+		if (hs->ccs_seen)
+			return TLSX_ALERT_UNEXPECTED_MESSAGE;
+		hs->ccs_seen = true;
 		return 0;
 	case TLSX_CT_ALERT:
 		/*
