@@ -225,13 +225,16 @@ static int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 	if (ret)
 		return ret;
 	/*
-	 * 4.1.2: "In TLS 1.3, the client indicates its version preferences
-	 * in the "supported_versions" extension and the legacy_version
-	 * field MUST be set to 0x0303"; a ClientHello without extensions
-	 * is one from TLS 1.2 or before: tlsx speaks only 1.3
-	 * (protocol_version, 4.2.1).
+	 * 4.2.1: "If this extension is present in the ClientHello,
+	 * servers MUST NOT use the ClientHello.legacy_version value for
+	 * version negotiation and MUST use only the "supported_versions"
+	 * extension": legacy_version (4.1.2's 0x0303) is not judged, a
+	 * 0x0301 beside supported_versions is TLS 1.3 all the same.  A
+	 * ClientHello without extensions is one from TLS 1.2 or before:
+	 * tlsx speaks only 1.3 (protocol_version, sv_check_versions()).
 	 */
-	if (version != TLSX_HS_VERSION_12 || !tlsx_rd_left(&r))
+	(void)version;
+	if (!tlsx_rd_left(&r))
 		return TLSX_ALERT_PROTOCOL_VERSION;
 	ret = tlsx_rd_open(&r, 2, 8, 65535, &exts);
 	if (!ret)
