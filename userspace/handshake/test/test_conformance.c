@@ -274,6 +274,35 @@ static void cf_seal(u8 type, const u8 *p, size_t len)
 	cf.in_len += n;
 }
 
+/*
+ * A protected record built here rather than by tlsx_rec_seal(), which
+ * refuses what the tests need: TLSInnerPlaintext = @p[0..@len), the
+ * content type @type (0: none, an all-zero plaintext), @pad zeros.
+ */
+static void cf_seal_raw(u8 type, const u8 *p, size_t len, size_t pad)
+{
+	u8 *r = cf.in + cf.in_len, nonce[TLSX_IV_SIZE];
+	size_t inner = len + (type ? 1 : 0) + pad;
+	int i;
+
+	r[0] = TLSX_CT_APPLICATION_DATA;
+	r[1] = 3;
+	r[2] = 3;
+	put_unaligned_be16((u16)(inner + TLSX_AEAD_TAG_LEN), r + 3);
+	memcpy(r + 5, p, len);
+	if (type)
+		r[5 + len] = type;
+	memset(r + 5 + len + (type ? 1 : 0), 0, pad);
+	memcpy(nonce, cf.d.iv, TLSX_IV_SIZE);
+	for (i = 0; i < 8; i++)
+		nonce[TLSX_IV_SIZE - 1 - i] ^= (u8)(cf.d.seq >> (8 * i));
+	if (tlsx_aead_seal(&cf.d.key, nonce, r, 5, r + 5, r + 5, inner,
+			   r + 5 + inner))
+		abort();
+	cf.d.seq++;
+	cf.in_len += 5 + inner + TLSX_AEAD_TAG_LEN;
+}
+
 /* The client Finished the server awaits after @extra (NULL: nothing). */
 static size_t cf_finished(u8 *msg, const u8 *extra, size_t extra_len)
 {
@@ -590,6 +619,85 @@ TEST(rec_messages_coalesced_and_split)
 	cf_seal(TLSX_CT_HANDSHAKE, fin + 3, n - 3);
 	EXPECT_EQ(TLSX_HS_DONE, cf_step());
 	cf_free();
+}
+
+/* 5.4: padding is allowed up to "the full encoded TLSInnerPlaintext MUST
+ * NOT exceed 2^14 + 1 octets": the client Finished padded to exactly
+ * that completes the handshake.
+ */
+TEST(rec_padding_to_the_limit_taken)
+{
+	u8 fin[4 + TLSX_KS_MAX_SECRET];
+	size_t n;
+
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	n = cf_finished(fin, NULL, 0);
+	cf_seal_raw(TLSX_CT_HANDSHAKE, fin, n, TLSX_REC_MAX_PLAIN - n);
+	EXPECT_EQ(TLSX_HS_DONE, cf_step());
+	cf_free();
+}
+
+/* 5.4: "... MUST NOT exceed 2^14 + 1 octets" (5.2: "the receiver MUST
+ * terminate the connection with a "record_overflow" alert"): one byte of
+ * padding more.
+ */
+TEST(rec_inner_plaintext_over_2_14_plus_1)
+{
+	u8 fin[4 + TLSX_KS_MAX_SECRET];
+	size_t n;
+
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	n = cf_finished(fin, NULL, 0);
+	cf_seal_raw(TLSX_CT_HANDSHAKE, fin, n, TLSX_REC_MAX_PLAIN - n + 1);
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_RECORD_OVERFLOW));
+	cf_free();
+}
+
+/* 5.4: "If a receiving implementation does not find a non-zero octet in
+ * the cleartext, it MUST terminate the connection with an
+ * "unexpected_message" alert."
+ */
+TEST(rec_all_zero_inner_plaintext)
+{
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	cf_seal_raw(0, NULL, 0, 20);
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+}
+
+/*
+ * RFC 8449 4: the limit "is the length of the plaintext of a protected
+ * record ... includes the content type and padding"; "A TLS endpoint
+ * that receives a record larger than its advertised limit MUST generate
+ * a fatal "record_overflow" alert".  A server that announced 100: the
+ * client's Finished record of exactly 100 bytes of TLSInnerPlaintext is
+ * taken, 101 is refused.
+ */
+TEST(rec_own_record_size_limit_enforced)
+{
+	static const struct cx ext[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 28, "4001" }, X_END
+	};
+	u8 fin[4 + TLSX_KS_MAX_SECRET];
+	size_t n;
+	int extra;
+
+	for (extra = 0; extra < 2; extra++) {
+		cf.cfg.record_size_limit = 100;
+		ASSERT_EQ(0, cf_new());
+		ASSERT_EQ(0, cf_hello(&(struct cho){ .ext = ext }));
+		n = cf_finished(fin, NULL, 0);
+		cf_seal_raw(TLSX_CT_HANDSHAKE, fin, n, 100 - n - 1 + extra);
+		cf_step();
+		EXPECT_EQ(extra ? -TLSX_HS_EALERT(TLSX_ALERT_RECORD_OVERFLOW) :
+			  TLSX_HS_DONE, cf.ret);
+		cf_free();
+	}
 }
 
 /* 5.1: "Handshake messages MUST NOT be interleaved with other record
@@ -1312,6 +1420,42 @@ static void mitm_free(void)
 	tlsx_hs_free(mm.c);
 	tlsx_hs_free(mm.s);
 	memset(&mm, 0, sizeof(mm));
+}
+
+/*
+ * RFC 8449 4: "a TLS 1.3 endpoint MUST NOT send a value larger than 2^14
+ * + 1": a client configured with 65535 announces 16385; the server's
+ * records then fit it.
+ */
+TEST(cl_record_size_limit_announced_at_most_2_14_plus_1)
+{
+	struct tlsx_hs_config ccfg = { .insecure = true,
+				       .record_size_limit = 65535 };
+	struct tlsx_hs *c = tlsx_hs_new(&ccfg);
+	struct tlsx_rd r, exts, body;
+	static u8 out[TLSX_HS_OUT_MIN];
+	const u8 *p;
+	size_t n, used, len;
+	u16 type, limit = 0;
+
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(c, NULL, 0, &used, out,
+						  sizeof(out), &n));
+	/* Record, message header, version, random, session id, ... */
+	tlsx_rd_init(&r, out + 9, n - 9);
+	ASSERT_EQ(0, tlsx_rd_bytes(&r, 34, &p));
+	ASSERT_EQ(0, tlsx_rd_vec(&r, 1, 0, 32, &p, &len));
+	ASSERT_EQ(0, tlsx_rd_vec(&r, 2, 2, 65534, &p, &len));
+	ASSERT_EQ(0, tlsx_rd_vec(&r, 1, 1, 255, &p, &len));
+	ASSERT_EQ(0, tlsx_rd_open(&r, 2, 0, 65535, &exts));
+	while (tlsx_rd_left(&exts)) {
+		ASSERT_EQ(0, tlsx_rd_u16(&exts, &type));
+		ASSERT_EQ(0, tlsx_rd_open(&exts, 2, 0, 65535, &body));
+		if (type == 28)
+			ASSERT_EQ(0, tlsx_rd_u16(&body, &limit));
+	}
+	EXPECT_EQ(TLSX_REC_MAX_PLAIN + 1, limit);
+	tlsx_hs_free(c);
 }
 
 /* The unedited flight completes: the method is sound. */
