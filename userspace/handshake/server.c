@@ -463,7 +463,9 @@ static int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h)
  * ALPN (RFC 7301 3.2): the first protocol of our list the client
  * offers; "In the event that the server supports no protocols that the
  * client advertises, then the server SHALL respond with a fatal
- * "no_application_protocol" alert."  Without a list of ours, ignored.
+ * "no_application_protocol" alert."  Without a list of ours, the
+ * client's is still read (a malformed one is decode_error, 6.2), then
+ * ignored.
  */
 static int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 {
@@ -474,7 +476,7 @@ static int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 	int ret;
 
 	hs->alpn[0] = 0;
-	if (!sv_has(h, TLSX_EXT_ALPN) || !cfg->alpn_len)
+	if (!sv_has(h, TLSX_EXT_ALPN))
 		return 0;
 	sv_body(h, TLSX_EXT_ALPN, &r);
 	/* ProtocolName protocol_name_list<2..2^16-1>; opaque <1..2^8-1> */
@@ -494,7 +496,7 @@ static int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 				break;
 			}
 	}
-	if (ret)
+	if (ret || !cfg->alpn_len)
 		return ret;
 	if (best >= cfg->alpn_len)
 		return TLSX_ALERT_NO_APPLICATION_PROTOCOL;
@@ -643,6 +645,15 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	int ret;
 
 	memset(psk, 0, sizeof(*psk));
+	/* The modes are read even without a PSK: a malformed extension is
+	 * decode_error whether or not it is used (6.2).
+	 */
+	modes = 0;
+	if (sv_has(h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES)) {
+		ret = sv_psk_modes(h, &modes);
+		if (ret)
+			return ret;
+	}
 	if (!sv_has(h, TLSX_EXT_PRE_SHARED_KEY))
 		return 0;
 	/*
@@ -652,9 +663,6 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	 */
 	if (!sv_has(h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES))
 		return TLSX_ALERT_MISSING_EXTENSION;
-	ret = sv_psk_modes(h, &modes);
-	if (ret)
-		return ret;
 	sv_body(h, TLSX_EXT_PRE_SHARED_KEY, &r);
 	/* PskIdentity identities<7..2^16-1>; PskBinderEntry binders<33..2^16-1> */
 	ret = tlsx_rd_open(&r, 2, 7, 65535, &ids);
