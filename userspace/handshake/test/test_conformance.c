@@ -1306,6 +1306,128 @@ TEST(ch_record_size_limit_64)
 	cf_free();
 }
 
+/*
+ * 4.6.1 / 4.6.3 / 4.5 / 4.1.2: in the client's second flight, a
+ * KeyUpdate, a NewSessionTicket (a server's message), a ClientHello
+ * under the handshake key, an EndOfEarlyData when no early data was
+ * accepted, and an unassigned type are each "an inappropriate message"
+ * (6.2 unexpected_message).
+ */
+TEST(ch_client_flight_unexpected_messages)
+{
+	static const char *const msgs[] = {
+		"1800000100",
+		"1800000101",
+		"040000120000012c0000000001000004aabbccdd0000",
+		"05000000",
+		"63000000",
+		"fe000000",
+	};
+	static u8 m[4096];
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(msgs); i++) {
+		ASSERT_EQ(0, cf_new());
+		ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+		n = unhex(msgs[i], m, sizeof(m));
+		cf_seal(TLSX_CT_HANDSHAKE, m, n);
+		cf_step();
+		EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE))
+			TH_LOG("message %s", msgs[i]);
+		cf_free();
+	}
+	/* A second ClientHello, protected. */
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	n = ch_msg(m, sizeof(m), &(struct cho){ 0 });
+	cf_seal(TLSX_CT_HANDSHAKE, m, n);
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+}
+
+/* 4.2: "There MUST NOT be more than one extension of the same type"
+ * says nothing against many: 1000 distinct unknown extension types,
+ * empty and not, around the real ones (tlsfuzzer's
+ * large-number-of-extensions).
+ */
+TEST(ch_many_unknown_extensions)
+{
+	static struct cx ext[1000 + 5];
+	static const struct cx real[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS
+	};
+	size_t i, k = 0;
+
+	for (i = 0; i < 1000; i++) {
+		if (i == 500) {
+			memcpy(ext + k, real, sizeof(real));
+			k += ARRAY_SIZE(real);
+		}
+		ext[k].type = (u16)(0x6000 + i);
+		ext[k++].body = i % 2 ? "" : "00";
+	}
+	ext[k] = (struct cx)X_END;
+	EXPECT_EQ(TLSX_HS_DONE, handshake(&(struct cho){ .ext = ext }));
+}
+
+/*
+ * Vectors below their minimum length are decode_error (4.1.2's
+ * cipher_suites<2..2^16-2>; 4.2.1 versions<2..254>; 4.2.3
+ * supported_signature_algorithms<2..2^16-2>; 4.2.7
+ * named_group_list<2..2^16-1>; 4.2.8 key_exchange<1..2^16-1>; 4.2.9
+ * ke_modes<1..255>; RFC 7301 protocol_name_list<2..2^16-1> and
+ * ProtocolName<1..2^8-1>), as is a list of odd length where it holds
+ * u16s.
+ */
+TEST(ch_vectors_too_short)
+{
+	static const struct cx sv_empty[] = {
+		{ 43, "00" }, X_GROUPS, X_SHARE, X_SIGALGS, X_END
+	};
+	static const struct cx sv_odd[] = {
+		{ 43, "03030403" }, X_GROUPS, X_SHARE, X_SIGALGS, X_END
+	};
+	static const struct cx sig_empty[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, { 13, "0000" }, X_END
+	};
+	static const struct cx groups_empty[] = {
+		X_VERSIONS, { 10, "0000" }, X_SHARE, X_SIGALGS, X_END
+	};
+	static const struct cx share_empty_key[] = {
+		X_VERSIONS, X_GROUPS, { 51, "0004001d0000" }, X_SIGALGS, X_END
+	};
+	static const struct cx modes_empty[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 45, "00" }, X_END
+	};
+	static const struct cx alpn_empty[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 16, "0000" }, X_END
+	};
+	static const struct cx alpn_empty_name[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS,
+		{ 16, "0004000268320000" }, X_END
+	};
+
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .suites = "0000" }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = sv_empty }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = sv_odd }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = sig_empty }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = groups_empty }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = share_empty_key }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = modes_empty }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = alpn_empty }));
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .ext = alpn_empty_name }));
+}
+
 /* ==================== the client, against a scripted server ============== */
 
 /*
@@ -1420,6 +1542,48 @@ static void mitm_free(void)
 	tlsx_hs_free(mm.c);
 	tlsx_hs_free(mm.s);
 	memset(&mm, 0, sizeof(mm));
+}
+
+/* 5: the server's CCS "at any time after the first ClientHello message
+ * has been sent": before its ServerHello too, dropped; D.4: a second one
+ * is unexpected_message.
+ */
+TEST(cl_server_ccs_placement)
+{
+	static const u8 ccs[] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
+
+	ASSERT_EQ(0, mitm_start());
+	ASSERT_EQ(TLSX_CT_CHANGE_CIPHER_SPEC,
+		  mm.buf[mm.buf_len - sizeof(ccs)]);
+	mm.buf_len -= sizeof(ccs);
+	memmove(mm.buf + sizeof(ccs), mm.buf, mm.buf_len);
+	memcpy(mm.buf, ccs, sizeof(ccs));
+	mm.buf_len += sizeof(ccs);
+	EXPECT_EQ(TLSX_HS_DONE, mitm_deliver());
+	mitm_free();
+
+	ASSERT_EQ(0, mitm_start());
+	memcpy(mm.buf + mm.buf_len, ccs, sizeof(ccs));
+	mm.buf_len += sizeof(ccs);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  mitm_deliver());
+	mitm_free();
+}
+
+/* 6.1: close_notify from the server in the middle of its flight ends
+ * the client's handshake; nothing is sent back.
+ */
+TEST(cl_close_notify_during_handshake)
+{
+	static const u8 alert[] = { TLSX_CT_ALERT, 3, 3, 0, 2, 1, 0 };
+
+	ASSERT_EQ(0, mitm_start());
+	memcpy(mm.buf + mm.buf_len, alert, sizeof(alert));
+	mm.buf_len += sizeof(alert);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_CLOSE_NOTIFY), mitm_deliver());
+	EXPECT_TRUE(tlsx_hs_alert_received(mm.c));
+	EXPECT_EQ(0, mm.out_len);
+	mitm_free();
 }
 
 /*
