@@ -289,7 +289,8 @@ static void cf_seal_raw(u8 type, const u8 *p, size_t len, size_t pad)
 	r[1] = 3;
 	r[2] = 3;
 	put_unaligned_be16((u16)(inner + TLSX_AEAD_TAG_LEN), r + 3);
-	memcpy(r + 5, p, len);
+	if (len)
+		memcpy(r + 5, p, len);
 	if (type)
 		r[5 + len] = type;
 	memset(r + 5 + len + (type ? 1 : 0), 0, pad);
