@@ -701,6 +701,25 @@ TEST(rec_own_record_size_limit_enforced)
 	}
 }
 
+/* 5.2: once the client's handshake key is in use its handshake records
+ * are protected: a plaintext Finished (tlsfuzzer's finished-plaintext)
+ * is unexpected_message.
+ */
+TEST(rec_plaintext_finished_after_server_hello)
+{
+	u8 fin[4 + TLSX_KS_MAX_SECRET];
+	size_t n;
+
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	n = cf_finished(fin, NULL, 0);
+	cf.in_len += records(cf.in + cf.in_len, TLSX_CT_HANDSHAKE, 0x0303,
+			     fin, n, n);
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+}
+
 /* 5.1: "Handshake messages MUST NOT be interleaved with other record
  * types": an alert (a warning, and close_notify) or a CCS between two
  * fragments of the ClientHello.
