@@ -1065,6 +1065,85 @@ TEST_F_TIMEOUT(pair, fatal_alert, TIMEOUT)
 	       tlsx_alert_string(tlsx_conn_alert(self->c)));
 }
 
+/* A configuration as client_cfg()/server_cfg() make, announcing @rsl. */
+static struct tlsx_config *rsl_cfg(enum tlsx_role role,
+				   enum tlsx_record_layer rl,
+				   const char *suite, unsigned int rsl)
+{
+	struct tlsx_config *cfg = tlsx_config_new(role);
+	int err;
+
+	if (!cfg)
+		return NULL;
+	if (role == TLSX_ROLE_CLIENT)
+		err = tlsx_config_set_trust(cfg, ca_pem) ||
+		      tlsx_config_set_suites(cfg, suite);
+	else
+		err = tlsx_config_add_cert(cfg, leaf_pem, key_pem);
+	if (err || tlsx_config_set_record_size_limit(cfg, rsl) ||
+	    tlsx_config_set_record_layer(cfg, rl) || tlsx_config_freeze(cfg)) {
+		fprintf(stderr, "config: %s\n", tlsx_config_error(cfg));
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+/*
+ * The peer's record_size_limit (RFC 8449) in the kernel modes: the
+ * client, on the userspace layer, announces 1024 and refuses a larger
+ * record (record_overflow); the server, on the variant's layer, must cut
+ * what it writes and sendfiles into records of at most 1023 bytes (6.12
+ * has no option for it: one send(2) per record, sendfile by pread).
+ */
+TEST_F_TIMEOUT(pair, record_size_limit, TIMEOUT)
+{
+	char path[] = "/tmp/libtlsx-rsl-XXXXXX";
+	unsigned char *data = malloc(FILE_LEN), *got = malloc(FILE_LEN);
+	struct sendfile_job j = { 0 };
+	struct tlsx_conn_info ci, si;
+	pthread_t t;
+	size_t i;
+
+	ASSERT_NE(NULL, data);
+	ASSERT_NE(NULL, got);
+	tlsx_config_free(self->ccfg);
+	tlsx_config_free(self->scfg);
+	self->ccfg = rsl_cfg(TLSX_ROLE_CLIENT, TLSX_RL_USER, variant->suite,
+			     1024);
+	self->scfg = rsl_cfg(TLSX_ROLE_SERVER, variant->rl, NULL, 16385);
+	ASSERT_NE(NULL, self->ccfg);
+	ASSERT_NE(NULL, self->scfg);
+	handshake(_metadata, self, NULL, 0);
+	check_layer(_metadata, variant, self->s);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &ci));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &si));
+	EXPECT_EQ(1024, si.peer_record_size_limit);
+	EXPECT_EQ(16385, ci.peer_record_size_limit);
+	EXPECT_EQ(0, transfer(self->s, self->c, 200000, 1));
+	EXPECT_EQ(0, transfer(self->c, self->s, 100000, 2));
+
+	for (i = 0; i < FILE_LEN; i++)
+		data[i] = pattern(i, 4);
+	j.fd = mkstemp(path);
+	ASSERT_LE(0, j.fd);
+	unlink(path);
+	ASSERT_EQ(FILE_LEN, write(j.fd, data, FILE_LEN));
+	j.c = self->s;
+	ASSERT_EQ(0, pthread_create(&t, NULL, sendfile_run, &j));
+	EXPECT_EQ(FILE_LEN, read_full(self->c, got, FILE_LEN));
+	pthread_join(t, NULL);
+	EXPECT_EQ(FILE_LEN, j.sent);
+	EXPECT_EQ(0, memcmp(data, got, FILE_LEN));
+	EXPECT_EQ(0, j.sc.sendfile);
+	EXPECT_LE(1, j.sc.pread);
+	/* 1023 bytes a record, one send(2) (or write) each at least. */
+	EXPECT_LE(FILE_LEN / 1023, j.sc.send + j.sc.write + j.sc.sendmsg);
+	close(j.fd);
+	free(data);
+	free(got);
+}
+
 static int wait_fd(int fd, short events)
 {
 	struct pollfd p = { .fd = fd, .events = events };
