@@ -244,8 +244,12 @@ $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
 SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
-# libtlsx's own selftest: the library, engine and crypto in one archive.
-SELFTEST_LIBS_libtlsx := $(LIBTLSX)
+# libtlsx, static, against OpenSSL's server; the syscalls libtlsx makes
+# are counted by the test's __wrap_ functions.
+SELFTEST_WRAP_libtlsx := read write send sendmsg recvmsg setsockopt \
+	getsockopt poll sendfile pread
+SELFTEST_LIBS_libtlsx := $(LIBTLSX) -lssl -lcrypto -ldl \
+	$(foreach f,$(SELFTEST_WRAP_libtlsx),-Wl,--wrap=$(f))
 $(B)/selftests/libtlsx: $(LIBTLSX)
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
