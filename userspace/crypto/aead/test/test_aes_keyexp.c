@@ -146,8 +146,7 @@ TEST_F(kx, fips197_a3)
 {
 	u8 key[32], rk[15 * 16], want[16];
 
-	unhex(key, "603deb1015ca71be2b73aef0857d7781"
-		   "1f352c073b6108d72d9810a30914dff4");
+	unhex(key, "603deb1015ca71be2b73aef0857d7781 1f352c073b6108d72d9810a30914dff4");
 	ASSERT_EQ(14, self->fn(rk, key, 32, NULL));
 	EXPECT_EQ(0, memcmp(rk, key, 32));
 	unhex(want, "9ba35411 8e6925af a51a8b5f 2067fcde");
