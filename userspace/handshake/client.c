@@ -10,7 +10,7 @@
  *
  *   EXPECT_SERVER_HELLO  -- HelloRetryRequest (once) --> EXPECT_SERVER_HELLO
  *          | ServerHello
- *   EXPECT_ENCRYPTED_EXTENSIONS
+ *   EXPECT_ENCRYPTED_EXTENSIONS  -- resumed (PSK) --> EXPECT_FINISHED
  *   EXPECT_CERTIFICATE_REQUEST_OR_CERTIFICATE -- CertificateRequest -->
  *          | Certificate                         EXPECT_CERTIFICATE
  *   EXPECT_CERTIFICATE_VERIFY
@@ -83,6 +83,72 @@ static void write_sig_algs(struct tlsx_hs *hs, struct tlsx_wr *w, bool cert)
 	tlsx_wr_close(w);
 }
 
+/*
+ * 4.2.11: one PskIdentity (the ticket and its obfuscated age) and a
+ * binder of zeros, filled by client_bind() once the message is whole.
+ * "The "pre_shared_key" extension MUST be the last extension".
+ */
+static void write_pre_shared_key(struct tlsx_hs *hs, struct tlsx_wr *w)
+{
+	const struct tlsx_session *s = &hs->session;
+	s64 age = hs_now(hs) - s->issued;
+	u8 *binder;
+
+	ext_open(hs, w, TLSX_EXT_PRE_SHARED_KEY);
+	tlsx_wr_open(w, 2);
+	tlsx_wr_vec(w, 2, s->ticket, s->ticket_len);
+	/* 4.2.11.1: milliseconds since issue, plus age_add, mod 2^32. */
+	tlsx_wr_u32(w, (u32)((u64)(age > 0 ? age : 0) * 1000) + s->age_add);
+	tlsx_wr_close(w);
+	tlsx_wr_open(w, 2);
+	tlsx_wr_open(w, 1);
+	if (!tlsx_wr_reserve(w, s->psk_len, &binder))
+		memset(binder, 0, s->psk_len);
+	tlsx_wr_close(w);
+	tlsx_wr_close(w);
+	tlsx_wr_close(w);
+}
+
+/*
+ * 4.2.11.2: the binder, HMAC under the resumption binder key's finished
+ * key over Transcript-Hash(the ClientHello up to the binders list; after
+ * a HelloRetryRequest, the messages before it too).
+ */
+static int client_bind(struct tlsx_hs *hs, u8 *msg, size_t len)
+{
+	enum tlsx_hash_alg hash = hs->ks.alg;
+	size_t hl = tlsx_hash_digest_size(hash), trunc = len - 2 - 1 - hl;
+	u8 key[TLSX_KS_MAX_SECRET], th[TLSX_KS_MAX_SECRET];
+	int ret;
+
+	ret = tlsx_ks_derive(&hs->ks, TLSX_KS_RES_BINDER, NULL, key);
+	if (!ret)
+		ret = tlsx_transcript_peek(&hs->ts, hash, msg, trunc, th);
+	if (!ret)
+		ret = tlsx_finished_mac(hash, key, th, msg + len - hl);
+	memzero_explicit(key, sizeof(key));
+	return ret;
+}
+
+/*
+ * Whether the session may be offered (4.6.1: "Clients MUST only resume
+ * if the new SNI value is valid for the server certificate presented in
+ * the original session, and SHOULD only resume if the SNI value matches
+ * the one used in the original session"): same name, a suite we offer,
+ * not expired.  Otherwise a full handshake, not an error.
+ */
+static bool session_usable(struct tlsx_hs *hs)
+{
+	const struct tlsx_session *s = &hs->session;
+	s64 now = hs_now(hs);
+
+	return hs->have_session &&
+	       !strcmp(s->server_name, hs->server_name) &&
+	       hs_list_has(hs->suites, hs->n_suites, s->suite) &&
+	       s->lifetime && now >= s->issued &&
+	       now - s->issued < (s64)s->lifetime;
+}
+
 static void write_extensions(struct tlsx_hs *hs, struct tlsx_wr *w)
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
@@ -151,6 +217,8 @@ static void write_extensions(struct tlsx_hs *hs, struct tlsx_wr *w)
 		tlsx_wr_vec(w, 2, hs->cookie, hs->cookie_len);
 		tlsx_wr_close(w);
 	}
+	if (hs->psk_offered)
+		write_pre_shared_key(hs, w);
 	tlsx_wr_close(w);
 }
 
@@ -220,6 +288,8 @@ static int client_send_hello(struct tlsx_hs *hs, struct hs_out *o)
 	if (!ret && hs->test &&
 	    (hs->hrr ? hs->test->client_hello2 : hs->test->client_hello))
 		ret = use_test_hello(hs, o, msg, &len);
+	if (!ret && hs->psk_offered)
+		ret = client_bind(hs, msg, len);
 	if (ret)
 		return ret;
 	return hs_msg_commit(hs, o, msg, len);
@@ -251,6 +321,18 @@ static int client_start(struct tlsx_hs *hs, struct hs_out *o)
 	if (ret)
 		return ret;
 	hs->n_shares = 1;
+	if (session_usable(hs)) {
+		enum tlsx_hash_alg hash;
+
+		/* 7.1: the early secret from the ticket's PSK (4.6.1). */
+		ret = tlsx_suite_params(hs->session.suite, NULL, &hash, NULL);
+		if (!ret)
+			ret = tlsx_ks_init(&hs->ks, hash, hs->session.psk,
+					   hs->session.psk_len);
+		if (ret)
+			return ret;
+		hs->psk_offered = true;
+	}
 	hs->ch_record_0301 = true;
 	ret = client_send_hello(hs, o);
 	if (ret)
@@ -432,6 +514,14 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		if (ret)
 			return ret;
 	}
+	/*
+	 * 4.1.4: a PSK whose hash is not the HRR suite's cannot be used;
+	 * it is left out of ClientHello2 ("SHOULD omit").
+	 */
+	if (hs->psk_offered && hs->ks.alg != hs->hash) {
+		hs->psk_offered = false;
+		tlsx_ks_wipe(&hs->ks);
+	}
 	hs->hrr = true;
 	hs->hrr_group = group;
 	/* D.4: the dummy CCS "immediately before its second flight". */
@@ -444,6 +534,75 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	if (ret)
 		return ret;
 	hs->state = EXPECT_SERVER_HELLO;
+	return 0;
+}
+
+/*
+ * The ServerHello's pre_shared_key (4.2.11): the one identity we offered,
+ * and a suite of the PSK's hash.  Sets hs->resumed; without it the early
+ * secret is the zeros' (a full handshake).
+ */
+static int client_psk_accepted(struct tlsx_hs *hs,
+			       const struct server_hello *sh,
+			       const struct tlsx_exts *exts)
+{
+	enum tlsx_hash_alg hash;
+	struct tlsx_rd r;
+	u16 id;
+	int ret;
+
+	if (!(exts->present & TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY))) {
+		if (hs->psk_offered)
+			tlsx_ks_wipe(&hs->ks);
+		return 0;
+	}
+	/* ext.c refused it unless we offered one. */
+	tlsx_rd_init(&r, exts->ext[TLSX_EXT_PRE_SHARED_KEY].data,
+		     exts->ext[TLSX_EXT_PRE_SHARED_KEY].len);
+	ret = tlsx_rd_u16(&r, &id);
+	if (!ret)
+		ret = tlsx_rd_done(&r);
+	if (ret)
+		return ret;
+	/*
+	 * 4.2.11: "Clients MUST verify that the server's selected_identity
+	 * is within the range supplied by the client, that the server
+	 * selected a cipher suite indicating a Hash associated with the
+	 * PSK ... If these values are not consistent, the client MUST abort
+	 * the handshake with an "illegal_parameter" alert."
+	 */
+	ret = tlsx_suite_params(sh->suite, NULL, &hash, NULL);
+	if (ret || id != 0 || hash != hs->ks.alg)
+		return TLSX_ALERT_ILLEGAL_PARAMETER;
+	hs->resumed = true;
+	return 0;
+}
+
+/*
+ * ServerHello accepted: the suite, the transcript, the handshake secrets
+ * from @dhe (NULL: psk_ke), the server's handshake key.
+ */
+static int client_keys(struct tlsx_hs *hs, const u8 *msg, size_t len,
+		       u16 suite, const u8 *dhe, size_t dhe_len, u16 group)
+{
+	int ret = hs_set_suite(hs, suite);
+
+	if (ret)
+		return ret;
+	tlsx_transcript_add(&hs->ts, msg, len);
+	/* 7.1: without the PSK, the early secret of zeros. */
+	if (!hs->resumed)
+		ret = tlsx_ks_init(&hs->ks, hs->hash, NULL, 0);
+	if (!ret)
+		ret = hs_derive_handshake(hs, dhe, dhe_len);
+	tlsx_kx_wipe(&hs->shares[0]);
+	hs->n_shares = 0;
+	if (!ret)
+		ret = hs_set_read_secret(hs, hs->s_hs);
+	if (ret)
+		return ret;
+	hs->group = group;
+	hs->state = EXPECT_ENCRYPTED_EXTENSIONS;
 	return 0;
 }
 
@@ -478,11 +637,17 @@ static int client_server_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		return client_hrr(hs, msg, len, &sh, o);
 
 	ret = tlsx_ext_parse(TLSX_CTX_SH, &sh.exts, hs->sent_exts, &exts);
+	if (!ret)
+		ret = client_psk_accepted(hs, &sh, &exts);
 	if (ret)
 		return ret;
+	/* psk_ke (4.2.9): no key share, when we allowed it. */
+	if (hs->resumed && hs->cfg->allow_psk_ke &&
+	    !(exts.present & TLSX_EXT_BIT(TLSX_EXT_KEY_SHARE)))
+		return client_keys(hs, msg, len, sh.suite, NULL, 0, 0);
 	/*
-	 * 6.2 missing_extension: without a PSK, the ServerHello must carry
-	 * the key share (4.2.8).
+	 * 6.2 missing_extension: without psk_ke, the ServerHello must
+	 * carry the key share (4.2.8).
 	 */
 	if (!(exts.present & TLSX_EXT_BIT(TLSX_EXT_KEY_SHARE)))
 		return TLSX_ALERT_MISSING_EXTENSION;
@@ -505,25 +670,10 @@ static int client_server_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		return TLSX_ALERT_ILLEGAL_PARAMETER;
 
 	ret = tlsx_kx_shared(&hs->shares[0], share, share_len, dhe, &dhe_len);
-	if (ret)
-		return ret;
-	ret = hs_set_suite(hs, sh.suite);
-	if (!ret) {
-		tlsx_transcript_add(&hs->ts, msg, len);
-		ret = tlsx_ks_init(&hs->ks, hs->hash, NULL, 0);
-	}
 	if (!ret)
-		ret = hs_derive_handshake(hs, dhe, dhe_len);
+		ret = client_keys(hs, msg, len, sh.suite, dhe, dhe_len, group);
 	memzero_explicit(dhe, sizeof(dhe));
-	tlsx_kx_wipe(&hs->shares[0]);
-	hs->n_shares = 0;
-	if (!ret)
-		ret = hs_set_read_secret(hs, hs->s_hs);
-	if (ret)
-		return ret;
-	hs->group = group;
-	hs->state = EXPECT_ENCRYPTED_EXTENSIONS;
-	return 0;
+	return ret;
 }
 
 /* --- the server's encrypted flight --------------------------------------- */
@@ -599,7 +749,13 @@ static int client_encrypted_extensions(struct tlsx_hs *hs, const u8 *msg,
 			return ret;
 	}
 	tlsx_transcript_add(&hs->ts, msg, len);
-	hs->state = EXPECT_CERTIFICATE_REQUEST_OR_CERTIFICATE;
+	/*
+	 * 2.2 / 4.3.2: a PSK handshake has no Certificate, and "Servers
+	 * which are authenticating with a PSK MUST NOT send the
+	 * CertificateRequest message in the main handshake".
+	 */
+	hs->state = hs->resumed ? EXPECT_FINISHED :
+		    EXPECT_CERTIFICATE_REQUEST_OR_CERTIFICATE;
 	return 0;
 }
 
@@ -682,11 +838,48 @@ static int client_certificate_verify(struct tlsx_hs *hs, const u8 *msg,
 	return 0;
 }
 
+/*
+ * The test seam (RFC 8448 section 6, an RSA-1024 client key): the first
+ * of our schemes the server listed, and its hook signs.
+ */
+static u16 test_pick_scheme(const struct tlsx_hs *hs)
+{
+	unsigned int i;
+
+	for (i = 0; i < hs->n_sig_schemes; i++)
+		if (hs_list_has(hs->peer_sig_schemes, hs->n_peer_sig_schemes,
+				hs->sig_schemes[i]))
+			return hs->sig_schemes[i];
+	return 0;
+}
+
+static int test_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
+				 u16 scheme)
+{
+	u8 th[TLSX_KS_MAX_SECRET], sig[512];
+	struct tlsx_wr w;
+	size_t sig_len;
+	int ret;
+
+	ret = tlsx_transcript_hash(&hs->ts, th);
+	if (!ret)
+		ret = hs->test->cert_sign(hs, scheme, th, hs->hash_len, sig,
+					  sizeof(sig), &sig_len);
+	if (ret)
+		return ret;
+	hs_msg_begin(hs, o, TLSX_HT_CERTIFICATE_VERIFY, &w);
+	tlsx_wr_u16(&w, scheme);
+	tlsx_wr_vec(&w, 2, sig, sig_len);
+	hs->own_sig_scheme = scheme;
+	return hs_msg_end(hs, o, &w);
+}
+
 /* The client's second flight: [CCS] [Certificate, CertificateVerify] Fin. */
 static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	const struct tlsx_cert_chain *chain = NULL;
+	bool test_sign = hs->test && hs->test->cert_sign;
 	u16 scheme = 0;
 	int ret = 0;
 
@@ -700,7 +893,8 @@ static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 	if (hs->cert_requested) {
 		if (cfg->n_chains && cfg->chains[0]) {
 			chain = cfg->chains[0];
-			scheme = hs_pick_sig_scheme(hs, chain,
+			scheme = test_sign ? test_pick_scheme(hs) :
+				 hs_pick_sig_scheme(hs, chain,
 						    hs->peer_sig_schemes,
 						    hs->n_peer_sig_schemes);
 		}
@@ -713,7 +907,8 @@ static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 					  hs->cert_req_ctx,
 					  hs->cert_req_ctx_len);
 		if (!ret && scheme)
-			ret = hs_send_cert_verify(hs, o, chain, scheme);
+			ret = test_sign ? test_send_cert_verify(hs, o, scheme) :
+			      hs_send_cert_verify(hs, o, chain, scheme);
 		if (ret)
 			return ret;
 	}
@@ -736,8 +931,10 @@ static int client_finished(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		ret = client_second_flight(hs, o);
 	if (ret)
 		return ret;
-	/* The handshake secrets are done with; the schedule too. */
+	/* The handshake secrets are done with; the schedule, the PSK too. */
 	tlsx_ks_wipe(&hs->ks);
+	tlsx_session_wipe(&hs->session);
+	hs->have_session = false;
 	memzero_explicit(hs->c_hs, sizeof(hs->c_hs));
 	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
 	hs->done = true;

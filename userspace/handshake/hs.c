@@ -165,10 +165,16 @@ int tlsx_hs_set_server_name(struct tlsx_hs *hs, const char *name)
 
 int tlsx_hs_set_session(struct tlsx_hs *hs, const struct tlsx_session *s)
 {
-	/* Resumption is not in the client yet: say so, do not pretend. */
-	(void)hs;
-	(void)s;
-	return -EOPNOTSUPP;
+	enum tlsx_hash_alg hash;
+
+	if (hs->server || hs->started || !s->ticket_len ||
+	    s->ticket_len > TLSX_TICKET_MAX ||
+	    tlsx_suite_params(s->suite, NULL, &hash, NULL) ||
+	    s->psk_len != tlsx_hash_digest_size(hash))
+		return -EINVAL;
+	hs->session = *s;
+	hs->have_session = true;
+	return 0;
 }
 
 void tlsx_hs_set_time(struct tlsx_hs *hs, s64 now)
@@ -284,6 +290,11 @@ int hs_set_read_secret(struct tlsx_hs *hs, const u8 *secret)
 
 int hs_set_write_secret(struct tlsx_hs *hs, const u8 *secret)
 {
+	/* 5.1: what was written before the key change goes under the old. */
+	int ret = hs->out ? hs_flush(hs, hs->out) : 0;
+
+	if (ret)
+		return ret;
 	return tlsx_rec_set_secret(&hs->wr, hs->suite, secret, hs->hash_len);
 }
 
@@ -391,13 +402,23 @@ static int hs_frame(struct tlsx_hs *hs, struct hs_out *o, u8 type, size_t len)
 	return 0;
 }
 
+int hs_flush(struct tlsx_hs *hs, struct hs_out *o)
+{
+	size_t n = o->pend;
+
+	if (!n)
+		return 0;
+	o->pend = 0;
+	return hs_frame(hs, o, TLSX_CT_HANDSHAKE, n);
+}
+
 void hs_msg_begin(struct tlsx_hs *hs, struct hs_out *o, u8 type,
 		  struct tlsx_wr *w)
 {
-	size_t room = o->cap - o->len;
+	size_t room = o->cap - o->len - o->pend;
 
 	(void)hs;
-	o->msg_start = o->len + TLSX_REC_HDR;
+	o->msg_start = o->len + TLSX_REC_HDR + o->pend;
 	/* A writer on nothing fails at its first push with -ENOSPC. */
 	tlsx_wr_init(w, o->buf + o->msg_start,
 		     room > TLSX_REC_HDR ? room - TLSX_REC_HDR : 0);
@@ -423,7 +444,8 @@ int hs_msg_end_raw(struct tlsx_hs *hs, struct hs_out *o, struct tlsx_wr *w,
 int hs_msg_commit(struct tlsx_hs *hs, struct hs_out *o, u8 *msg, size_t len)
 {
 	tlsx_transcript_add(&hs->ts, msg, len);
-	return hs_frame(hs, o, TLSX_CT_HANDSHAKE, len);
+	o->pend += len;
+	return 0;
 }
 
 int hs_msg_end(struct tlsx_hs *hs, struct hs_out *o, struct tlsx_wr *w)
@@ -441,8 +463,13 @@ int hs_send_ccs(struct tlsx_hs *hs, struct hs_out *o)
 {
 	static const u8 ccs[] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
 
+	int ret;
+
 	if (hs->ccs_sent)
 		return 0;
+	ret = hs_flush(hs, o);
+	if (ret)
+		return ret;
 	if (o->cap - o->len < sizeof(ccs))
 		return -ENOSPC;
 	memcpy(o->buf + o->len, ccs, sizeof(ccs));
@@ -458,6 +485,7 @@ static void hs_send_alert(struct tlsx_hs *hs, struct hs_out *o, u8 alert)
 	size_t len;
 
 	o->len = 0;
+	o->pend = 0;
 	if (hs->wr.set) {
 		if (tlsx_rec_seal(&hs->wr, TLSX_CT_ALERT, body, 2, 0, o->buf,
 				  o->cap, &len))
@@ -909,6 +937,7 @@ static int hs_fail(struct tlsx_hs *hs, int ret, struct hs_out *o)
 {
 	if (ret == HS_EALERT_IN) {
 		o->len = 0;
+		o->pend = 0;
 		hs->err = -TLSX_HS_EALERT(hs->alert);
 	} else {
 		hs->alert = ret > 0 ? ret : TLSX_ALERT_INTERNAL_ERROR;
@@ -935,6 +964,7 @@ int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
 	/* The caller's bug, found before anything changes: not sticky. */
 	if (!out || out_cap < TLSX_HS_OUT_MIN)
 		return -ENOSPC;
+	hs->out = &o;
 	if (!hs->started) {
 		hs->started = true;
 		if (hs->role->start)
@@ -960,12 +990,17 @@ int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
 			goto fail;
 		pos += TLSX_REC_HDR + body;
 	}
+	ret = hs_flush(hs, &o);
+	if (ret)
+		goto fail;
+	hs->out = NULL;
 	*consumed = pos;
 	*out_len = o.len;
 	return hs->done ? TLSX_HS_DONE : TLSX_HS_WANT_READ;
 fail:
 	*consumed = pos;
 	ret = hs_fail(hs, ret, &o);
+	hs->out = NULL;
 	*out_len = o.len;
 	return ret;
 }

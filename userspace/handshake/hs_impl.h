@@ -65,11 +65,19 @@ extern const u8 tlsx_hrr_random[TLSX_HS_RANDOM];
 
 struct tlsx_hs;
 
-/* The caller's output buffer, as a step fills it. */
+/*
+ * The caller's output buffer, as a step fills it: @len bytes of whole
+ * records, then @pend bytes of handshake messages not yet framed (at
+ * buf + len + 5), so that a flight goes out in as few records as it
+ * fits (RFC 8448's traces put one in one record).  The pending bytes
+ * are framed before a CCS, before the write key changes and when the
+ * step returns (hs_flush()).
+ */
 struct hs_out {
 	u8 *buf;
 	size_t cap;
 	size_t len;
+	size_t pend;
 	size_t msg_start;	/* hs_msg_begin(): where the message is */
 };
 
@@ -199,12 +207,14 @@ struct tlsx_hs {
 	 */
 	struct tlsx_session session;
 	bool have_session;
+	bool psk_offered;	/* client: the session is in our ClientHello */
 
 
 	/* Records: our write direction and the peer's. */
 	struct tlsx_rec_dir wr;
 	struct tlsx_rec_dir rd;
 	bool rd_key_changed;	/* set by hs_set_read_secret(), 5.1 */
+	struct hs_out *out;	/* during a step: hs_set_write_secret() flushes */
 	/*
 	 * Server: bytes of the client's 0-RTT records still to skip when
 	 * early data was declined (4.2.10); 0: none.
@@ -251,9 +261,12 @@ int hs_set_suite(struct tlsx_hs *hs, u16 suite);
 /* Whether @list[0..@n) holds @v. */
 bool hs_list_has(const u16 *list, unsigned int n, u16 v);
 
+/* Frames the pending handshake messages of @o as records. */
+int hs_flush(struct tlsx_hs *hs, struct hs_out *o);
+
 /* Keys the peer's records from now on (5.1: at a record boundary). */
 int hs_set_read_secret(struct tlsx_hs *hs, const u8 *secret);
-/* Keys our records from now on. */
+/* Keys our records from now on (what is pending goes under the old). */
 int hs_set_write_secret(struct tlsx_hs *hs, const u8 *secret);
 
 /*
@@ -270,9 +283,10 @@ int hs_derive_resumption(struct tlsx_hs *hs);
 /*
  * Starts a handshake message of type @type in @o and returns the writer
  * for its body (the 4-byte header is reserved); hs_msg_end() patches the
- * length, adds the message to the transcript and frames it into records
- * of TLSX_CT_HANDSHAKE (protected under hs->wr if set; split at 2^14
- * bytes or the peer's record_size_limit).
+ * length, adds the message to the transcript and leaves it pending, to
+ * be framed with the rest of the flight into records of
+ * TLSX_CT_HANDSHAKE (protected under hs->wr if set; split at 2^14 bytes
+ * or the peer's record_size_limit).
  */
 void hs_msg_begin(struct tlsx_hs *hs, struct hs_out *o, u8 type,
 		  struct tlsx_wr *w);

@@ -10,6 +10,12 @@
  *  - section 5 (HelloRetryRequest): the X25519 then secp256r1 keys
  *    injected, the HRR and its cookie, message_hash, the client Finished
  *    record byte for byte;
+ *  - section 6 (client authentication): the CertificateRequest, our
+ *    Certificate, CertificateVerify and Finished record byte for byte
+ *    (the RFC's RSA-1024 client signature, checked by OpenSSL against
+ *    the engine's transcript before the seam hands it out);
+ *  - section 7 (compatibility mode): the 32-byte session id echoed, the
+ *    server's CCS dropped, our CCS then Finished byte for byte;
  *  - refusals, each with the RFC's alert, sent as a record: ServerHello
  *    (TLS 1.2, downgrade sentinels, supported_versions, session id,
  *    suite, compression, key share group, all-zero X25519 share,
@@ -18,7 +24,8 @@
  *    server's flight re-sealed with a bad Finished, a truncated
  *    EncryptedExtensions, a missing one, an empty Certificate or one
  *    with a context, a bad CCS, a message across the key change, plaintext
- *    after the keys, application data, max_msg, a received alert; every
+ *    after the keys, application data, max_msg, a received alert, the
+ *    server's pre_shared_key (not offered, identity, hash); every
  *    error sticky; a short output buffer refused before anything moves.
  *
  * tlsx's own ClientHello cannot be the RFC's: the trace offers groups
@@ -34,8 +41,10 @@
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
+#include "handshake/cert.h"
 #include "handshake/hs_impl.h"
 #include "handshake/test/hs_test.h"
 #include "handshake/test/rfc8448.h"
@@ -93,30 +102,46 @@ static int ossl_peer_cert(struct tlsx_hs *hs, const u8 *const *certs,
 	return peer_key ? 0 : TLSX_ALERT_BAD_CERTIFICATE;
 }
 
+/*
+ * A CertificateVerify by @key checked by OpenSSL: rsa_pss_rsae_sha256 or
+ * ecdsa_secp256r1_sha256 over the 4.4.3 content of @role ("server" or
+ * "client").
+ */
+static bool ossl_cv_ok(struct evp_pkey_st *key, const char *role, u16 scheme,
+		       const u8 *th, size_t th_len, const u8 *sig,
+		       size_t sig_len)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	EVP_PKEY_CTX *pc;
+	u8 content[64 + 34 + 64];
+	size_t n;
+	bool ok = false;
+
+	if (!md || !key || (scheme != TLSX_SIG_RSA_PSS_RSAE_SHA256 &&
+			    scheme != TLSX_SIG_ECDSA_SECP256R1_SHA256))
+		goto out;
+	memset(content, ' ', 64);
+	n = 64 + sprintf((char *)content + 64, "TLS 1.3, %s CertificateVerify",
+			 role) + 1;
+	memcpy(content + n, th, th_len);
+	if (EVP_DigestVerifyInit(md, &pc, EVP_sha256(), NULL, key) <= 0)
+		goto out;
+	if (scheme == TLSX_SIG_RSA_PSS_RSAE_SHA256 &&
+	    (EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) <= 0 ||
+	     EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, RSA_PSS_SALTLEN_DIGEST) <= 0))
+		goto out;
+	ok = EVP_DigestVerify(md, sig, sig_len, content, n + th_len) == 1;
+out:
+	EVP_MD_CTX_free(md);
+	return ok;
+}
+
 static int ossl_cert_verify(struct tlsx_hs *hs, u16 scheme, const u8 *th,
 			    size_t th_len, const u8 *sig, size_t sig_len)
 {
-	static const char ctx[] = "TLS 1.3, server CertificateVerify";
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	EVP_PKEY_CTX *pc;
-	u8 content[64 + sizeof(ctx) + 64];
-	int ok = 0;
-
 	(void)hs;
-	if (scheme != TLSX_SIG_RSA_PSS_RSAE_SHA256 || !md || !peer_key)
-		goto out;
-	memset(content, ' ', 64);
-	memcpy(content + 64, ctx, sizeof(ctx));
-	memcpy(content + 64 + sizeof(ctx), th, th_len);
-	if (EVP_DigestVerifyInit(md, &pc, EVP_sha256(), NULL, peer_key) <= 0 ||
-	    EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) <= 0 ||
-	    EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, RSA_PSS_SALTLEN_DIGEST) <= 0)
-		goto out;
-	ok = EVP_DigestVerify(md, sig, sig_len, content,
-			      64 + sizeof(ctx) + th_len) == 1;
-out:
-	EVP_MD_CTX_free(md);
-	return ok ? 0 : TLSX_ALERT_DECRYPT_ERROR;
+	return ossl_cv_ok(peer_key, "server", scheme, th, th_len, sig,
+			  sig_len) ? 0 : TLSX_ALERT_DECRYPT_ERROR;
 }
 
 /* --- RFC 8448 section 3 --------------------------------------------------- */
@@ -363,6 +388,168 @@ TEST(rfc8448_s5_hello_retry_request)
 	ASSERT_EQ(0, tlsx_hs_get_info(hs, &info));
 	EXPECT_TRUE(info.hrr);
 	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
+	EXPECT_EQ(3, s3.rand.calls);
+	tlsx_hs_free(hs);
+}
+
+/* --- RFC 8448 section 6: client authentication ----------------------------- */
+
+/*
+ * The trace's client CertificateVerify, handed out by the seam only once
+ * OpenSSL has checked it against the transcript hash the engine gives
+ * and the client certificate's key: the engine's transcript is the RFC's.
+ */
+static const u8 *s6_cv_sig;
+static size_t s6_cv_sig_len;
+static struct evp_pkey_st *s6_client_key;
+
+static int s6_cert_sign(struct tlsx_hs *hs, u16 scheme, const u8 *th,
+			size_t th_len, u8 *sig, size_t cap, size_t *sig_len)
+{
+	(void)hs;
+	if (!ossl_cv_ok(s6_client_key, "client", scheme, th, th_len,
+			s6_cv_sig, s6_cv_sig_len) || cap < s6_cv_sig_len)
+		return -EINVAL;
+	memcpy(sig, s6_cv_sig, s6_cv_sig_len);
+	*sig_len = s6_cv_sig_len;
+	return 0;
+}
+
+TEST(rfc8448_s6_client_authentication)
+{
+	static u8 ch[512], rec[1024], want[1024];
+	struct tlsx_cert_chain chain = { 0 };
+	struct tlsx_rec_dir d = { 0 };
+	struct tlsx_hs_secrets sec;
+	const unsigned char *p;
+	struct tlsx_hs *hs;
+	size_t used, n, ch_len, in_len, w, plen, cert_len, off;
+	u8 *plain, type;
+	X509 *x;
+
+	/* The client's flight of the trace, opened: its certificate and
+	 * CertificateVerify signature.
+	 */
+	w = unhex(r8448_s6_rec_cflight, want, sizeof(want));
+	memcpy(rec, want, w);
+	unhex(S6_C_HS, secret_buf, sizeof(secret_buf));
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, TLSX_SUITE_AES_128_GCM_SHA256,
+					 secret_buf, 32));
+	ASSERT_EQ(0, tlsx_rec_open(&d, rec, w, TLSX_REC_MAX_PLAIN, &type,
+				   &plain, &plen));
+	tlsx_rec_wipe(&d);
+	ASSERT_EQ(TLSX_HT_CERTIFICATE, plain[0]);
+	/* 0b len24 | 00 | list len24 | cert len24 | cert | 00 00 */
+	cert_len = (size_t)plain[8] << 16 | plain[9] << 8 | plain[10];
+	chain.der = plain + 11;
+	chain.der_len = cert_len;
+	chain.n = 1;
+	chain.len[0] = cert_len;
+	p = chain.der;
+	x = d2i_X509(NULL, &p, (long)cert_len);
+	ASSERT_NE(NULL, x);
+	s6_client_key = X509_get_pubkey(x);
+	X509_free(x);
+	off = 4 + ((size_t)plain[1] << 16 | plain[2] << 8 | plain[3]);
+	ASSERT_EQ(TLSX_HT_CERTIFICATE_VERIFY, plain[off]);
+	s6_cv_sig_len = get_unaligned_be16(plain + off + 6);
+	s6_cv_sig = plain + off + 8;
+
+	memset(&s3, 0, sizeof(s3));
+	ch_len = unhex(r8448_s6_ch, ch, sizeof(ch));
+	s3.hooks = s3_hooks;
+	s3.hooks.client_hello = ch;
+	s3.hooks.client_hello_len = ch_len;
+	s3.hooks.cert_sign = s6_cert_sign;
+	feed_add_bytes(&s3.rand, ch + 6, 32);
+	feed_add(&s3.rand, S6_C_PRIV);
+	s3.cfg.rand = feed_rand;
+	s3.cfg.rand_ctx = &s3.rand;
+	s3.cfg.no_compat_mode = true;
+	s3.cfg.insecure = true;
+	s3.cfg.chains[0] = &chain;
+	s3.cfg.n_chains = 1;
+	/* The seam signs with the first of ours the server lists: RSA. */
+	s3.cfg.sig_schemes[0] = TLSX_SIG_RSA_PSS_RSAE_SHA256;
+	s3.cfg.sig_schemes[1] = TLSX_SIG_ECDSA_SECP256R1_SHA256;
+	s3.cfg.n_sig_schemes = 2;
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	hs->test = &s3.hooks;
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	ASSERT_EQ(5 + ch_len, n);
+
+	in_len = hs_rec(s3.in, r8448_s6_sh, sizeof(s3.in));
+	in_len += unhex(r8448_s6_rec_sflight, s3.in + in_len,
+			sizeof(s3.in) - in_len);
+	ASSERT_EQ(TLSX_HS_DONE, tlsx_hs_step(hs, s3.in, in_len, &used, s3.out,
+					     sizeof(s3.out), &n))
+		TH_LOG("alert %d", tlsx_hs_alert(hs));
+	EXPECT_TRUE(hs->cert_requested);
+	EXPECT_EQ(TLSX_SIG_RSA_PSS_RSAE_SHA256, hs->own_sig_scheme);
+	/* Certificate, CertificateVerify, Finished: the RFC's record. */
+	ASSERT_EQ(w, n);
+	EXPECT_EQ(0, memcmp(s3.out, want, w));
+	ASSERT_EQ(0, tlsx_hs_secrets(hs, &sec));
+	EXPECT_TRUE(hex_is(sec.client, S6_C_AP));
+	EXPECT_TRUE(hex_is(sec.server, S6_S_AP));
+	EXPECT_TRUE(hex_is(sec.res_master, S6_RES));
+	tlsx_hs_secrets_wipe(&sec);
+	tlsx_hs_free(hs);
+	EVP_PKEY_free(s6_client_key);
+}
+
+/* --- RFC 8448 section 7: compatibility mode -------------------------------- */
+
+TEST(rfc8448_s7_compatibility_mode)
+{
+	static u8 ch[512], want[128];
+	struct tlsx_hs_secrets sec;
+	struct tlsx_hs *hs;
+	size_t used, n, ch_len, in_len, w;
+
+	memset(&s3, 0, sizeof(s3));
+	ch_len = unhex(r8448_s7_ch, ch, sizeof(ch));
+	s3.hooks = s3_hooks;
+	s3.hooks.client_hello = ch;
+	s3.hooks.client_hello_len = ch_len;
+	/* The Random, the 32-byte session id (D.4), the key. */
+	feed_add_bytes(&s3.rand, ch + 6, 32);
+	feed_add_bytes(&s3.rand, ch + 6 + 32 + 1, 32);
+	feed_add(&s3.rand, S7_C_PRIV);
+	s3.cfg.rand = feed_rand;
+	s3.cfg.rand_ctx = &s3.rand;
+	s3.cfg.insecure = true;		/* compatibility mode is the default */
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	hs->test = &s3.hooks;
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	ASSERT_EQ(5 + ch_len, n);
+	EXPECT_EQ(0, memcmp(s3.out, "\x16\x03\x01", 3));
+	EXPECT_EQ(32, hs->session_id_len);
+
+	/* ServerHello (echoing the id), the server's CCS, its flight. */
+	in_len = hs_rec(s3.in, r8448_s7_sh, sizeof(s3.in));
+	memcpy(s3.in + in_len, "\x14\x03\x03\x00\x01\x01", 6);
+	in_len += 6;
+	in_len += unhex(r8448_s7_rec_sflight, s3.in + in_len,
+			sizeof(s3.in) - in_len);
+	ASSERT_EQ(TLSX_HS_DONE, tlsx_hs_step(hs, s3.in, in_len, &used, s3.out,
+					     sizeof(s3.out), &n))
+		TH_LOG("alert %d", tlsx_hs_alert(hs));
+	EXPECT_EQ(in_len, used);
+	/* Our CCS before the first protected record, then Finished. */
+	memcpy(want, "\x14\x03\x03\x00\x01\x01", 6);
+	w = 6 + unhex(r8448_s7_rec_cfin, want + 6, sizeof(want) - 6);
+	ASSERT_EQ(w, n);
+	EXPECT_EQ(0, memcmp(s3.out, want, w));
+	ASSERT_EQ(0, tlsx_hs_secrets(hs, &sec));
+	EXPECT_TRUE(hex_is(sec.client, S7_C_AP));
+	EXPECT_TRUE(hex_is(sec.server, S7_S_AP));
+	EXPECT_TRUE(hex_is(sec.res_master, S7_RES));
+	tlsx_hs_secrets_wipe(&sec);
 	EXPECT_EQ(3, s3.rand.calls);
 	tlsx_hs_free(hs);
 }
@@ -763,6 +950,53 @@ TEST(record_refusals)
 				TLSX_ALERT_RECORD_OVERFLOW));
 	tlsx_hs_free(hs);
 	(void)used;
+}
+
+/* 4.2.11: the ServerHello's pre_shared_key checked against our offer. */
+static void psk_case(struct __test_metadata *_metadata, const char *suite,
+		     const char *exts, int alert)
+{
+	struct tlsx_session sess = { 0 };
+	struct tlsx_hs *hs = s3_client();
+	size_t len, used, n = 0;
+
+	ASSERT_NE(NULL, hs);
+	sess.suite = TLSX_SUITE_AES_128_GCM_SHA256;
+	sess.psk_len = 32;
+	sess.issued = time(NULL);
+	sess.lifetime = 3600;
+	memcpy(sess.server_name, "server", 7);
+	sess.ticket_len = 40;
+	ASSERT_EQ(0, tlsx_hs_set_session(hs, &sess));
+	/* Our own ClientHello (the RFC's has no pre_shared_key). */
+	s3.hooks.client_hello = NULL;
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	len = sh_build(s3.in, sizeof(s3.in), "0303", S3_RANDOM, "00", suite,
+		       "00", exts);
+	EXPECT_TRUE(failed_with(hs, tlsx_hs_step(hs, s3.in, len, &used,
+						 s3.out, sizeof(s3.out), &n),
+				s3.out, &n, alert))
+		TH_LOG("alert %d, want %d", tlsx_hs_alert(hs), alert);
+	EXPECT_TRUE(hs->psk_offered);
+	tlsx_hs_free(hs);
+}
+
+TEST(pre_shared_key_refusals)
+{
+	/* Not offered: unsupported_extension (ext.c). */
+	sh_case(_metadata, "0303", S3_RANDOM, "00", "1301", "00",
+		KS_X25519 SV_13 "002900020000",
+		TLSX_ALERT_UNSUPPORTED_EXTENSION);
+	/* An identity we did not send. */
+	psk_case(_metadata, "1301", KS_X25519 SV_13 "002900020001",
+		 TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* A suite of another hash than the PSK's. */
+	psk_case(_metadata, "1302", KS_X25519 SV_13 "002900020000",
+		 TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* Resumed without a key share, psk_ke not allowed. */
+	psk_case(_metadata, "1301", SV_13 "002900020000",
+		 TLSX_ALERT_MISSING_EXTENSION);
 }
 
 /* A CCS between the ServerHello and the flight is dropped (5, D.4). */

@@ -18,6 +18,11 @@
  *    signature_algorithms); without a chain we send an empty
  *    Certificate, which a server that only asks accepts and one that
  *    requires refuses after our Finished;
+ *  - resumption: a NewSessionTicket from the first connection
+ *    (ticket.c's tlsx_session_from_ticket()) resumes the second with
+ *    psk_dhe_ke (OpenSSL says it reused the session); a session for
+ *    another name is not offered; a ticket the server cannot open gives
+ *    a full handshake;
  *  - refusals: a TLS 1.2-only server (protocol_version), a server whose
  *    chain is not trusted (unknown_ca) or names another host
  *    (certificate_unknown), a server that asks for a group we do not
@@ -29,6 +34,7 @@
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/hs_impl.h"
+#include "handshake/ticket.h"
 
 /* test/data/@name, next to this file (make runs from the top). */
 static const char *data(const char *name)
@@ -203,6 +209,8 @@ static void run(struct conn *c)
  * Application data both ways under the engine's secrets: ours sealed by
  * record.c and read by SSL_read, OpenSSL's (after its tickets) opened.
  */
+static struct tlsx_session *ticket_out;	/* exchange() keeps one there */
+
 static int exchange(struct conn *c)
 {
 	struct tlsx_rec_dir tx = { 0 }, rx = { 0 };
@@ -238,8 +246,14 @@ static int exchange(struct conn *c)
 				  TLSX_REC_MAX_PLAIN, &type, &data, &len))
 			goto out;
 		if (type == TLSX_CT_HANDSHAKE &&
-		    data[0] == TLSX_HT_NEW_SESSION_TICKET)
+		    data[0] == TLSX_HT_NEW_SESSION_TICKET) {
+			if (ticket_out &&
+			    tlsx_session_from_ticket(&sec, "www.example.com",
+						     NULL, data, len,
+						     time(NULL), ticket_out))
+				goto out;
 			continue;
+		}
 		if (type == TLSX_CT_APPLICATION_DATA &&
 		    len == sizeof(pong) && !memcmp(data, pong, len))
 			ret = 0;
@@ -520,6 +534,111 @@ TEST(client_auth_required_without_chain)
 	run(&conn);
 	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret);
 	EXPECT_EQ(-2, conn.ssl_ret);
+	conn_free(&conn);
+}
+
+/* --- resumption ----------------------------------------------------------- */
+
+/* A first connection that leaves the server's SSL_CTX and a session. */
+static void first_connection(struct __test_metadata *_metadata,
+			     struct tlsx_session *sess)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ticket_out = sess;
+	ASSERT_EQ(0, exchange(&conn));
+	ticket_out = NULL;
+	ASSERT_NE(0, sess->ticket_len);
+	EXPECT_STREQ("www.example.com", sess->server_name);
+}
+
+/* A second connection on the same SSL_CTX (its ticket keys). */
+static void second_connection(struct __test_metadata *_metadata,
+			      const struct tlsx_session *sess,
+			      const char *name)
+{
+	SSL_CTX *ctx = conn.ctx;
+
+	conn.ctx = NULL;
+	SSL_CTX_up_ref(ctx);
+	conn_free(&conn);
+	conn.ctx = ctx;
+	conn.ssl = SSL_new(ctx);
+	conn.rbio = BIO_new(BIO_s_mem());
+	conn.wbio = BIO_new(BIO_s_mem());
+	ASSERT_TRUE(conn.ssl && conn.rbio && conn.wbio);
+	SSL_set_bio(conn.ssl, conn.rbio, conn.wbio);
+	SSL_set_accept_state(conn.ssl);
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
+				     NULL));
+	conn.cfg.trust = &conn.trust;
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	ASSERT_EQ(0, tlsx_hs_set_server_name(conn.hs, name));
+	ASSERT_EQ(0, tlsx_hs_set_session(conn.hs, sess));
+	run(&conn);
+}
+
+TEST(resumption_psk_dhe_ke)
+{
+	struct tlsx_session sess;
+	struct tlsx_hs_info info;
+
+	first_connection(_metadata, &sess);
+	second_connection(_metadata, &sess, "www.example.com");
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_EQ(TLSX_GROUP_X25519, info.group);	/* psk_dhe_ke */
+	EXPECT_EQ(0, info.sig_scheme);			/* no CertificateVerify */
+	EXPECT_EQ(1, SSL_session_reused(conn.ssl));
+	EXPECT_TRUE(conn.hs->sent_exts & TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY));
+	EXPECT_EQ(0, exchange(&conn));
+	tlsx_session_wipe(&sess);
+	conn_free(&conn);
+}
+
+TEST(resumption_other_name_not_offered)
+{
+	struct tlsx_session sess;
+	struct tlsx_hs_info info;
+
+	first_connection(_metadata, &sess);
+	/* The chain names *.example.org too: a full handshake there. */
+	second_connection(_metadata, &sess, "a.example.org");
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_FALSE(conn.hs->sent_exts &
+		     TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY));
+	EXPECT_EQ(0, SSL_session_reused(conn.ssl));
+	tlsx_session_wipe(&sess);
+	conn_free(&conn);
+}
+
+TEST(resumption_ticket_refused_full_handshake)
+{
+	struct tlsx_session sess;
+	struct tlsx_hs_info info;
+
+	first_connection(_metadata, &sess);
+	sess.ticket[sess.ticket_len / 2] ^= 1;	/* the server cannot open it */
+	second_connection(_metadata, &sess, "www.example.com");
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_TRUE(info.peer_cert);
+	tlsx_session_wipe(&sess);
 	conn_free(&conn);
 }
 
