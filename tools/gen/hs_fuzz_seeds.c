@@ -16,7 +16,8 @@
  * Each record is written as a fuzz_hs.h chunk of its plaintext (opened
  * with the receiver's read key as it stood just before the record went
  * in), so the fuzz targets' mutations apply to the messages, not to the
- * ciphertext.  Every handshake is checked to complete, and every seed is
+ * ciphertext; NAME-wire is the same flight as the bytes that went on the
+ * wire (raw chunks), for mutations of the record layer.  Every handshake is checked to complete, and every seed is
  * replayed through a fresh engine the way the fuzz target does it, so a
  * seed that no longer reaches DONE is an error here, not a silent loss
  * of coverage.
@@ -42,6 +43,8 @@ struct seed {
 struct capture {
 	struct fz_pair *p;
 	struct seed to_client, to_server;
+	/* The same records as they went on the wire (kind 0 chunks). */
+	struct seed wire_client, wire_server;
 	u8 ch_exts[2][2048];		/* ClientHello extension blocks */
 	size_t ch_exts_len[2];
 	unsigned int n_ch;
@@ -96,6 +99,12 @@ static void tap(void *ctx, struct tlsx_hs *to, const u8 *rec, size_t len)
 	u8 type, *data;
 	size_t n;
 
+	/*
+	 * The ciphertext replays too (the same keys come out of the same
+	 * draws): the fuzzer then splits and joins real records.
+	 */
+	seed_chunk(cap, to == cap->p->c ? &cap->wire_client :
+		   &cap->wire_server, 0, rec, len);
 	if (rec[0] != TLSX_CT_APPLICATION_DATA || !to->rd.set) {
 		/* Plaintext: the harness must not protect it either. */
 		seed_chunk(cap, s, rec[0] | (to->rd.set ? FZ_KIND_PLAIN : 0),
@@ -197,7 +206,9 @@ static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr)
 	}
 	fz_pair_free(p);
 	if (replay(false, cbits, &cap.to_client) != TLSX_HS_DONE ||
-	    replay(true, sbits, &cap.to_server) != TLSX_HS_DONE) {
+	    replay(true, sbits, &cap.to_server) != TLSX_HS_DONE ||
+	    replay(false, cbits, &cap.wire_client) != TLSX_HS_DONE ||
+	    replay(true, sbits, &cap.wire_server) != TLSX_HS_DONE) {
 		fprintf(stderr, "hs-fuzz-seeds: %s does not replay\n", name);
 		exit(1);
 	}
@@ -205,6 +216,11 @@ static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr)
 		   cap.to_client.len, true);
 	write_seed("fuzz_server", name, sbits, cap.to_server.buf,
 		   cap.to_server.len, true);
+	snprintf(ename, sizeof(ename), "%s-wire", name);
+	write_seed("fuzz_client", ename, cbits, cap.wire_client.buf,
+		   cap.wire_client.len, true);
+	write_seed("fuzz_server", ename, sbits, cap.wire_server.buf,
+		   cap.wire_server.len, true);
 	for (i = 0; i < cap.n_ch; i++) {
 		snprintf(ename, sizeof(ename), "%s-ch%u", name, i + 1);
 		/* fuzz_ext's input: the context bit, then the block. */

@@ -476,8 +476,13 @@ static inline void fz_check_error(struct fz_feeder *f, int ret)
 		if (!tlsx_alert_name(alert) ||
 		    alert == TLSX_ALERT_CLOSE_NOTIFY)
 			abort();
-		if (ret > -TLSX_HS_EALERT_BASE && ret != -ENOMEM &&
-		    alert != TLSX_ALERT_INTERNAL_ERROR)
+		/*
+		 * A local error on the peer's bytes (internal_error) means
+		 * the engine took input it should have refused with the
+		 * peer's alert, or has a bug: a finding too.
+		 */
+		if (ret > -TLSX_HS_EALERT_BASE || alert ==
+		    TLSX_ALERT_INTERNAL_ERROR)
 			abort();
 		if (ret <= -TLSX_HS_EALERT_BASE &&
 		    ret != -TLSX_HS_EALERT(alert))
