@@ -66,7 +66,7 @@ CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
 TEST_LIBS := -lssl -lcrypto -lpthread
 
 # --- fuzz targets: fuzz/fuzz_*.c of a family, libFuzzer under clang ---
-# They link the handshake sources (and cpu.c) built again by clang with
+# They link the crypto and engine sources built again by clang with
 # the sanitizers; `make test-unit` runs each FUZZ_SECONDS from its seed
 # corpus, `make fuzz FUZZ_SECONDS=600` longer.
 FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c $(CRYPTO)/*/fuzz/fuzz_*.c)
@@ -74,9 +74,8 @@ FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-# The engine's targets (userspace/handshake/fuzz/) need the AEADs and the
-# engine itself; FUZZ_NO_ENGINE names engine files that are no part of
-# the sans-I/O core (libtlsx's socket layer) and stay out.
+# FUZZ_NO_ENGINE names engine files that are no part of the sans-I/O
+# core (libtlsx's socket layer, when it lands here): they stay out.
 FUZZ_NO_ENGINE :=
 FUZZ_LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS) \
 	$(filter-out $(FUZZ_NO_ENGINE),$(ENGINE_SRCS))

@@ -806,6 +806,12 @@ static int client_certificate_request(struct tlsx_hs *hs, const u8 *msg,
 		ret = tlsx_ext_parse(TLSX_CTX_CR, &blk, 0, &exts);
 	if (ret)
 		return ret;
+	/*
+	 * 4.3.2: the context "SHALL be zero length unless used for the
+	 * post-handshake authentication exchanges" (which we do not offer).
+	 */
+	if (ctx_len)
+		return TLSX_ALERT_ILLEGAL_PARAMETER;
 	/* 4.3.2: "The "signature_algorithms" extension MUST be specified". */
 	if (!(exts.present & TLSX_EXT_BIT(TLSX_EXT_SIGNATURE_ALGORITHMS)))
 		return TLSX_ALERT_MISSING_EXTENSION;

@@ -6,11 +6,18 @@
  *
  *   EXPECT_CLIENT_HELLO --(no share for a common group)--> HRR
  *	-> EXPECT_SECOND_CLIENT_HELLO
- *   ClientHello: ServerHello, [CCS], EncryptedExtensions,
- *	[CertificateRequest], [Certificate, CertificateVerify], Finished
- *	-> EXPECT_CERTIFICATE (client auth) or EXPECT_FINISHED
+ *   ClientHello: ServerHello, [CCS], EncryptedExtensions, then by shape
+ *	full:        Certificate, CertificateVerify, Finished
+ *	client auth: CertificateRequest, Certificate, CertificateVerify,
+ *	             Finished -> EXPECT_CERTIFICATE
+ *	resumed:     Finished (psk_dhe_ke, or psk_ke when both allow it)
+ *	-> EXPECT_FINISHED
  *   Certificate -> EXPECT_CERTIFICATE_VERIFY (or EXPECT_FINISHED when
  *	empty) -> EXPECT_FINISHED -> done; then tlsx_hs_tickets().
+ *
+ * Stack: the ClientHello's walk holds two 8 KiB bitmaps of NamedGroups
+ * (sv_read_groups()) so that no check costs more than linear time in
+ * what the client sent; nothing else here is large.
  *
  * The HelloRetryRequest cookie (4.2.2) is what a stateless server needs
  * to rebuild the transcript from ClientHello2 alone:
@@ -94,6 +101,9 @@ static const struct sv_shape sv_shapes[] = {
 #define SV_MAX_PSK_TRIES	4
 
 #define SV_DEFAULT_LIFETIME	7200	/* seconds, as OpenSSL's default */
+
+/* certificate_authorities in CertificateRequest: at most this many bytes. */
+#define SV_MAX_CA_LIST		4096
 
 /* --- the ClientHello, parsed -------------------------------------------- */
 
@@ -314,6 +324,8 @@ static int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 			  struct sv_groups *g)
 {
 	struct sv_group_set set[2], *groups = &set[0], *shared = &set[1];
+	const u8 *our_share[TLSX_HS_MAX_LIST] = { NULL };
+	size_t our_len[TLSX_HS_MAX_LIST] = { 0 };
 	struct tlsx_rd r, list;
 	const u8 *share;
 	size_t share_len;
@@ -363,6 +375,12 @@ static int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 		}
 		g->n_shares++;
 		g->share_group = v;
+		/* The share of each group of ours, for the choice below. */
+		for (i = 0; i < hs->n_groups; i++)
+			if (hs->groups[i] == v) {
+				our_share[i] = share;
+				our_len[i] = share_len;
+			}
 	}
 	if (ret)
 		return ret;
@@ -373,21 +391,10 @@ static int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 			continue;
 		if (!g->retry)
 			g->retry = v;
-		if (!g->group && sv_set_has(shared, v))
+		if (!g->group && our_share[i]) {
 			g->group = v;
-	}
-	if (!g->group)
-		return 0;
-	/* The chosen group's share, found again (the list was sound). */
-	sv_body(h, TLSX_EXT_KEY_SHARE, &r);
-	tlsx_rd_open(&r, 2, 0, 65535, &list);
-	while (tlsx_rd_left(&list)) {
-		tlsx_rd_u16(&list, &v);
-		tlsx_rd_vec(&list, 2, 1, 65535, &share, &share_len);
-		if (v == g->group) {
-			g->share = share;
-			g->share_len = share_len;
-			break;
+			g->share = our_share[i];
+			g->share_len = our_len[i];
 		}
 	}
 	return 0;
@@ -657,6 +664,10 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	while (!ret && tlsx_rd_left(&ids)) {
 		/* opaque identity<1..2^16-1>; uint32 obfuscated_ticket_age; */
 		ret = tlsx_rd_vec(&ids, 2, 1, 65535, &id, &id_len);
+		/*
+		 * The age is not checked: it guards 0-RTT against replay
+		 * (8.3), and tlsx accepts no early data.
+		 */
 		if (!ret)
 			ret = tlsx_rd_u32(&ids, &age);
 		if (ret)
@@ -888,11 +899,18 @@ static int sv_send_ee(struct tlsx_hs *hs, struct hs_out *o)
 		}
 		tlsx_wr_close(&w);
 	}
-	/* RFC 8449 4: only to a client that sent record_size_limit. */
+	/*
+	 * RFC 8449 4: only to a client that sent record_size_limit; "a TLS
+	 * 1.3 endpoint MUST NOT send a value larger than 2^14 + 1" (a
+	 * larger configured value says no limit: 2^14 + 1 says the same).
+	 */
 	if (cfg->record_size_limit &&
 	    (asked & TLSX_EXT_BIT(TLSX_EXT_RECORD_SIZE_LIMIT))) {
 		sv_ext_begin(&w, TLSX_EXT_RECORD_SIZE_LIMIT);
-		hs_write_record_size_limit(&w, cfg->record_size_limit);
+		hs_write_record_size_limit(&w, cfg->record_size_limit >
+					   TLSX_REC_MAX_PLAIN + 1 ?
+					   TLSX_REC_MAX_PLAIN + 1 :
+					   cfg->record_size_limit);
 		tlsx_wr_close(&w);
 	}
 	/*
@@ -918,8 +936,35 @@ static int sv_send_ee(struct tlsx_hs *hs, struct hs_out *o)
 }
 
 /*
- * CertificateRequest (4.3.2): an empty certificate_request_context and
- * our signature_algorithms, the one extension it MUST carry.
+ * certificate_authorities (4.2.4): the subjects of the anchors client
+ * chains must reach, when they fit in SV_MAX_CA_LIST bytes (a system
+ * bundle does not, and the extension is a hint only: it is left out).
+ */
+static void sv_write_authorities(struct tlsx_hs *hs, struct tlsx_wr *w)
+{
+	const struct tlsx_trust *t = hs->cfg->trust;
+	size_t i, total = 0;
+
+	if (!t || !t->n)
+		return;
+	for (i = 0; i < t->n; i++)
+		total += 2 + t->certs[i].subject.len;
+	if (total > SV_MAX_CA_LIST)
+		return;
+	sv_ext_begin(w, TLSX_EXT_CERTIFICATE_AUTHORITIES);
+	/* DistinguishedName authorities<3..2^16-1>; opaque <1..2^16-1> */
+	tlsx_wr_open(w, 2);
+	for (i = 0; i < t->n; i++)
+		tlsx_wr_vec(w, 2, t->certs[i].subject.p,
+			    t->certs[i].subject.len);
+	tlsx_wr_close(w);
+	tlsx_wr_close(w);
+}
+
+/*
+ * CertificateRequest (4.3.2): an empty certificate_request_context, our
+ * signature_algorithms (the one extension it MUST carry) and the
+ * anchors' names.
  */
 static int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 {
@@ -936,6 +981,7 @@ static int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 		tlsx_wr_u16(&w, hs->sig_schemes[i]);
 	tlsx_wr_close(&w);
 	tlsx_wr_close(&w);
+	sv_write_authorities(hs, &w);
 	tlsx_wr_close(&w);
 	return hs_msg_end(hs, o, &w);
 }
@@ -1026,6 +1072,54 @@ static int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 	if (sv_has(h, TLSX_EXT_EARLY_DATA))
 		return TLSX_ALERT_ILLEGAL_PARAMETER;
 	return sv_cookie_check(hs, h);
+}
+
+/*
+ * The certificate to send (4.4.2.2): 9.2, "If not containing a
+ * "pre_shared_key" extension, it MUST contain both a
+ * "signature_algorithms" extension and a "supported_groups" extension";
+ * the same holds for a PSK we do not take.  The scheme is the first of
+ * ours that the client offered and our key can do (none:
+ * handshake_failure).
+ */
+static int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
+			       const u16 *peer, unsigned int n_peer)
+{
+	if (!sv_has(h, TLSX_EXT_SIGNATURE_ALGORITHMS))
+		return TLSX_ALERT_MISSING_EXTENSION;
+	if (!sv_has(h, TLSX_EXT_SUPPORTED_GROUPS))
+		return TLSX_ALERT_MISSING_EXTENSION;
+	/* A server configured without a certificate: ours to fix. */
+	if (!hs->srv.chain)
+		return -EINVAL;
+	hs->own_sig_scheme = hs_pick_sig_scheme(hs, hs->srv.chain, peer,
+						n_peer);
+	return hs->own_sig_scheme ? 0 : TLSX_ALERT_HANDSHAKE_FAILURE;
+}
+
+/*
+ * HelloRetryRequest for @group (4.1.4); a PSK taken from ClientHello1
+ * is dropped and judged again, binder and all, on ClientHello2.
+ */
+static int sv_retry(struct tlsx_hs *hs, struct hs_out *o,
+		    const struct sv_hello *h, u16 group, bool psk)
+{
+	int ret;
+
+	hs->srv.hrr_group = group;
+	hs->hrr = true;
+	tlsx_ks_wipe(&hs->ks);
+	if (psk) {
+		tlsx_session_wipe(&hs->session);
+		hs->have_session = false;
+	}
+	/* 4.2.10: 0-RTT records after ClientHello1 are skipped. */
+	if (sv_has(h, TLSX_EXT_EARLY_DATA))
+		hs->early_skip = SV_EARLY_SKIP;
+	ret = sv_send_hrr(hs, o);
+	if (!ret)
+		hs->state = EXPECT_SECOND_CLIENT_HELLO;
+	return ret;
 }
 
 /*
@@ -1137,49 +1231,24 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	/* After the binder, which hashes the ClientHello truncated. */
 	tlsx_transcript_add(&hs->ts, msg, len);
 
+	if (!psk.ok) {
+		ret = sv_pick_certificate(hs, &h, peer_schemes, n_peer);
+		if (ret)
+			return ret;
+	}
 	if (!psk.ok || psk.dhe) {
 		/* 4.1.1: no common group: handshake_failure. */
 		if (!g.retry)
 			return sv_has(&h, TLSX_EXT_SUPPORTED_GROUPS) ?
 			       TLSX_ALERT_HANDSHAKE_FAILURE :
 			       TLSX_ALERT_MISSING_EXTENSION;
-		if (!g.group) {
-			/* Only the second ClientHello can get here without
-			 * a share; sv_check_second() refused it.
-			 */
-			hs->srv.hrr_group = g.retry;
-			hs->hrr = true;
-			if (psk.ok) {
-				/* The binder is checked again on CH2. */
-				tlsx_ks_wipe(&hs->ks);
-				tlsx_session_wipe(&hs->session);
-				hs->have_session = false;
-			}
-			/* 4.2.10: early data after CH1 is skipped. */
-			if (sv_has(&h, TLSX_EXT_EARLY_DATA))
-				hs->early_skip = SV_EARLY_SKIP;
-			ret = sv_send_hrr(hs, o);
-			if (!ret)
-				hs->state = EXPECT_SECOND_CLIENT_HELLO;
-			return ret;
-		}
+		/* Only ClientHello1 gets here without a share for it:
+		 * sv_check_second() refused a second one.
+		 */
+		if (!g.group)
+			return sv_retry(hs, o, &h, g.retry, psk.ok);
 	}
 	if (!psk.ok) {
-		/*
-		 * 9.2: "If not containing a "pre_shared_key" extension, it
-		 * MUST contain both a "signature_algorithms" extension and
-		 * a "supported_groups" extension"; the same holds for a
-		 * PSK we do not take: a certificate is to be sent.
-		 */
-		if (!sv_has(&h, TLSX_EXT_SIGNATURE_ALGORITHMS))
-			return TLSX_ALERT_MISSING_EXTENSION;
-		if (!hs->srv.chain)
-			return -EINVAL;
-		/* 4.4.2.2: a scheme the client offered that our key can do. */
-		hs->own_sig_scheme = hs_pick_sig_scheme(hs, hs->srv.chain,
-							peer_schemes, n_peer);
-		if (!hs->own_sig_scheme)
-			return TLSX_ALERT_HANDSHAKE_FAILURE;
 		ret = tlsx_ks_init(&hs->ks, hs->hash, NULL, 0);
 		if (ret)
 			return ret;

@@ -26,7 +26,9 @@
  *    with a context, a bad CCS, a message across the key change, plaintext
  *    after the keys, application data, max_msg, a received alert, the
  *    server's pre_shared_key (not offered, identity, hash); every
- *    error sticky; a short output buffer refused before anything moves.
+ *    error sticky; a short output buffer refused before anything moves;
+ *  - framing: a flight over a record split at 2^14, or under the peer's
+ *    record_size_limit once protected, and opened back in order.
  *
  * tlsx's own ClientHello cannot be the RFC's: the trace offers groups
  * (secp384r1, secp521r1, ffdhe*) and schemes (rsa_pkcs1 and SHA-1 ones
@@ -849,6 +851,16 @@ TEST(server_flight_refusals)
 	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, "0b00000501aa000000",
 		    r8448_s3_cv, r8448_s3_sf);
 	flight_case(_metadata, plain, n, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* 4.3.2: a CertificateRequest with a context, or without
+	 * signature_algorithms.
+	 */
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee,
+		    "0d00000e01aa000a000d000600040804 0403", r8448_s3_cert,
+		    r8448_s3_cv);
+	flight_case(_metadata, plain, n, TLSX_ALERT_ILLEGAL_PARAMETER);
+	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee,
+		    "0d0000070000 04 fafa 0000", r8448_s3_cert, r8448_s3_cv);
+	flight_case(_metadata, plain, n, TLSX_ALERT_MISSING_EXTENSION);
 	/* A CertificateVerify with a scheme we did not offer (pkcs1). */
 	n = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
 		    "0f00000604010002aaaa", r8448_s3_sf);
@@ -1077,6 +1089,82 @@ TEST(short_output_not_sticky)
 	EXPECT_EQ(-1, tlsx_hs_alert(hs));
 	ASSERT_TRUE(s3_hello(hs));
 	tlsx_hs_free(hs);
+}
+
+/*
+ * hs_frame(): a flight larger than a record is split (5.1), under the
+ * peer's record_size_limit when protected (RFC 8449 4), and opens back
+ * to the same bytes in order.
+ */
+static void frame_case(struct __test_metadata *_metadata, bool protect,
+		       u16 limit, size_t msg_len, size_t frag)
+{
+	static u8 got[40000];
+	struct tlsx_rec_dir rd = { 0 };
+	struct hs_out o = { .buf = s3.out, .cap = sizeof(s3.out) };
+	struct tlsx_wr w;
+	struct tlsx_hs *hs;
+	size_t off = 0, have = 0, body, len, i, recs = 0;
+	u8 *data, type;
+
+	memset(&s3, 0, sizeof(s3));
+	s3.cfg.insecure = true;
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	ASSERT_EQ(0, hs_set_suite(hs, TLSX_SUITE_AES_128_GCM_SHA256));
+	memset(secret_buf, 7, 32);
+	if (protect) {
+		ASSERT_EQ(0, hs_set_write_secret(hs, secret_buf));
+		ASSERT_EQ(0, tlsx_rec_set_secret(&rd,
+						 TLSX_SUITE_AES_128_GCM_SHA256,
+						 secret_buf, 32));
+	}
+	hs->peer_record_size_limit = limit;
+	hs_msg_begin(hs, &o, TLSX_HT_CERTIFICATE, &w);
+	for (i = 0; i < msg_len - 4; i++)
+		tlsx_wr_u8(&w, (u8)i);
+	ASSERT_EQ(0, hs_msg_end(hs, &o, &w));
+	EXPECT_EQ(0, o.len);		/* pending until flushed */
+	ASSERT_EQ(0, hs_flush(hs, &o));
+	while (off < o.len) {
+		ASSERT_EQ(0, tlsx_rec_header(o.buf + off, TLSX_REC_MAX_CIPHER,
+					     &body));
+		if (protect) {
+			ASSERT_EQ(0, tlsx_rec_open(&rd, o.buf + off,
+						   5 + body, TLSX_REC_MAX_PLAIN,
+						   &type, &data, &len));
+		} else {
+			type = o.buf[off];
+			data = o.buf + off + 5;
+			len = body;
+		}
+		EXPECT_EQ(TLSX_CT_HANDSHAKE, type);
+		EXPECT_LE(len, frag);
+		memcpy(got + have, data, len);
+		have += len;
+		off += 5 + body;
+		recs++;
+	}
+	ASSERT_EQ(msg_len, have);
+	EXPECT_EQ((msg_len + frag - 1) / frag, recs);
+	EXPECT_EQ(TLSX_HT_CERTIFICATE, got[0]);
+	EXPECT_EQ(msg_len - 4, (size_t)got[1] << 16 | got[2] << 8 | got[3]);
+	for (i = 0; i < msg_len - 4; i++)
+		ASSERT_EQ((u8)i, got[4 + i]) TH_LOG("byte %zu", i);
+	tlsx_rec_wipe(&rd);
+	tlsx_hs_free(hs);
+}
+
+TEST(framing_splits)
+{
+	/* Plaintext: 2^14 per record, the limit applies to protected only. */
+	frame_case(_metadata, false, 0, 36000, TLSX_REC_MAX_PLAIN);
+	frame_case(_metadata, false, 100, 16385, TLSX_REC_MAX_PLAIN);
+	/* Protected: 2^14, or the limit less the content type byte. */
+	frame_case(_metadata, true, 0, 16384, TLSX_REC_MAX_PLAIN);
+	frame_case(_metadata, true, 0, 33000, TLSX_REC_MAX_PLAIN);
+	frame_case(_metadata, true, 64, 1000, 63);
+	frame_case(_metadata, true, 4097, 10000, 4096);
 }
 
 /* What the default configuration costs, for docs/handshake.md. */

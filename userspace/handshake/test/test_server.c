@@ -4,26 +4,34 @@
  *
  *  - RFC 8448 section 3 from the server side: the trace's ClientHello
  *    in, with the trace's server Random and X25519 key injected through
- *    cfg->rand, gives the trace's ServerHello record byte for byte and,
- *    opened under the trace's server handshake keys, its
- *    EncryptedExtensions, Certificate, CertificateVerify and Finished;
- *    the trace's client Finished record then completes the handshake
- *    with the trace's application secrets.  The trace's certificate is
- *    RSA-1024 (under RSA_MIN_BITS), so the seam's cert_sign checks the
- *    trace's signature with OpenSSL over the engine's transcript hash
- *    and hands it back: the signature is the RFC's, the content it
- *    signs is ours.  Section 5's HelloRetryRequest byte for byte (the
- *    trace's cookie through the hrr_cookie seam).
+ *    cfg->rand, gives the trace's ServerHello record and its protected
+ *    flight record (EncryptedExtensions, Certificate, CertificateVerify,
+ *    Finished) byte for byte; the trace's client Finished record then
+ *    completes the handshake with the trace's application secrets.  The
+ *    trace's certificate is RSA-1024 (under RSA_MIN_BITS), so the seam's
+ *    cert_sign checks the trace's signature with OpenSSL over the
+ *    engine's own transcript hash and hands it back: the signature is
+ *    the RFC's, the content it signs is ours.  Section 5's
+ *    HelloRetryRequest byte for byte (the trace's cookie through the
+ *    hrr_cookie seam) and its ClientHello2 taken; section 7's session id
+ *    echoed with the dummy CCS.  (The traces' server key shares of
+ *    sections 5-7 are not in the RFC: their later bytes are not ours to
+ *    reproduce.)
  *  - OpenSSL 3.0's libssl as the client, in process over memory BIOs:
  *    every suite x group x signature scheme, with application data both
  *    ways under the secrets the engine hands out; HelloRetryRequest
  *    (with the compatibility CCS), ALPN, SNI choosing between two
- *    chains, client certificates (verified, absent, required).
- *  - tlsx's client against tlsx's server in memory, with HRR and client
- *    authentication.
+ *    chains, client certificates (verified, absent, required,
+ *    untrusted, certificate_authorities), TLS 1.2 only; resumption
+ *    (psk_dhe_ke, psk_ke, through an HRR, refused for another name or
+ *    protocol or an unknown ticket, a bad binder).
+ *  - tlsx's client against tlsx's server in memory: full, HRR, client
+ *    certificate, resumption.
  *  - refusals: every ClientHello MUST of RFC 8446 4.1.2 and its
  *    extensions with its alert, the second ClientHello's rules after a
- *    HelloRetryRequest, declined early data skipped up to its bound.
+ *    HelloRetryRequest, declined early data skipped up to its bound; the
+ *    client's flight sealed by hand (Finished good, wrong, short, not
+ *    ending its record, data after it left alone; unexpected messages).
  */
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -325,6 +333,9 @@ TEST(rfc8448_section3_server)
 	/* No CCS: the trace's client sent an empty session id. */
 	off = 5 + sh_len;
 	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, rfc.out[off]);
+	/* The protected flight, one record, as the trace prints it. */
+	EXPECT_TRUE(hex_eq(rfc.out + off, rfc.out_len - off,
+			   r8448_s3_rec_sflight));
 	n = unhex(S3_S_HS, secret, sizeof(secret));
 	ASSERT_EQ(0, tlsx_rec_set_secret(&rd, TLSX_SUITE_AES_128_GCM_SHA256,
 					 secret, n));
@@ -358,6 +369,56 @@ TEST(rfc8448_section3_server)
 	tlsx_hs_free(rfc.hs);
 }
 
+/*
+ * Where the trace's server key share is not reproduced (sections 5 past
+ * the HRR, 7), its signature is not checked: any bytes do.
+ */
+static int dummy_sign(struct tlsx_hs *hs, u16 scheme, const u8 *th,
+		      size_t th_len, u8 *sig, size_t cap, size_t *sig_len)
+{
+	(void)hs;
+	(void)scheme;
+	(void)th;
+	(void)th_len;
+	if (cap < 128)
+		return -ENOSPC;
+	memset(sig, 0x5a, 128);
+	*sig_len = 128;
+	return 0;
+}
+
+/*
+ * Section 7 (compatibility mode): the trace's ClientHello carries a
+ * 32-byte session id; the ServerHello echoes it and the dummy CCS
+ * follows it, before the protected flight (D.4).  (The trace's server
+ * key share is not in the RFC, so its bytes are not reproduced.)
+ */
+TEST(rfc8448_section7_compat_mode)
+{
+	static u8 ch[512];
+	size_t ch_len, sh_len;
+
+	ASSERT_NE(NULL, rfc_server());
+	rfc.hooks.cert_sign = dummy_sign;
+	ch_len = unhex(r8448_s7_ch, ch, sizeof(ch));
+	ASSERT_GT(ch_len, 4 + 2 + 32 + 33);
+	ASSERT_EQ(32, ch[4 + 2 + 32]);
+	rfc_record(TLSX_CT_HANDSHAKE, r8448_s7_ch);
+	ASSERT_EQ(TLSX_HS_WANT_READ, rfc_step());
+	ASSERT_GT(rfc.out_len, 5 + 4 + 2 + 32 + 33);
+	sh_len = get_unaligned_be16(rfc.out + 3);
+	/* legacy_session_id_echo */
+	EXPECT_EQ(32, rfc.out[5 + 4 + 2 + 32]);
+	EXPECT_EQ(0, memcmp(rfc.out + 5 + 4 + 2 + 32 + 1, ch + 4 + 2 + 32 + 1,
+			    32));
+	ASSERT_GT(rfc.out_len, 5 + sh_len + 6);
+	EXPECT_EQ(0, memcmp(rfc.out + 5 + sh_len, "\x14\x03\x03\x00\x01\x01",
+			    6));
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, rfc.out[5 + sh_len + 6]);
+	EXPECT_TRUE(rfc.hs->ccs_sent);
+	tlsx_hs_free(rfc.hs);
+}
+
 /* The same ClientHello fed one byte at a time: the same ServerHello. */
 TEST(rfc8448_section3_byte_by_byte)
 {
@@ -380,23 +441,6 @@ TEST(rfc8448_section3_byte_by_byte)
 	}
 	ASSERT_EQ(0, memcmp(rfc.out + 5, want_sh, sh_len));
 	tlsx_hs_free(rfc.hs);
-}
-
-/* Section 5's signature is not checked here (the trace's server key
- * share is not reproduced past the HRR): any bytes do.
- */
-static int dummy_sign(struct tlsx_hs *hs, u16 scheme, const u8 *th,
-		      size_t th_len, u8 *sig, size_t cap, size_t *sig_len)
-{
-	(void)hs;
-	(void)scheme;
-	(void)th;
-	(void)th_len;
-	if (cap < 128)
-		return -ENOSPC;
-	memset(sig, 0x5a, 128);
-	*sig_len = 128;
-	return 0;
 }
 
 /*
@@ -499,7 +543,7 @@ static int client_cert(SSL_CTX *ctx)
  * The client's session from our first NewSessionTicket, as OpenSSL
  * hands it to its new-session callback.
  */
-static SSL_SESSION *sess;
+static struct ssl_session_st *sess;
 
 static int new_session(SSL *ssl, SSL_SESSION *s)
 {
@@ -943,12 +987,21 @@ static int client_auth(struct conn *c, bool present, bool require)
 
 TEST(client_certificate_verified)
 {
+	const struct stack_st_X509_NAME *cas;
 	struct tlsx_hs_info info;
+	char cn[128] = "";
 
 	ASSERT_EQ(0, client_auth(&conn, true, true));
 	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
 		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
 	ASSERT_EQ(1, conn.ssl_ret);
+	/* certificate_authorities: the one anchor's name reached OpenSSL. */
+	cas = SSL_get0_peer_CA_list(conn.ssl);
+	ASSERT_NE(NULL, cas);
+	ASSERT_EQ(1, sk_X509_NAME_num(cas));
+	X509_NAME_get_text_by_NID(sk_X509_NAME_value(cas, 0), NID_commonName,
+				  cn, sizeof(cn));
+	EXPECT_STREQ("p256 root", cn);
 	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
 	EXPECT_TRUE(info.peer_cert);
 	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
@@ -1005,6 +1058,8 @@ static struct tlsx_ticket_keys *keys;
  * second connection offering it.  @psk_ke: both allow psk_ke.  @sni2,
  * @alpn2: what the second connection asks for.
  */
+static u16 resume_group2;	/* the second server's only group; 0: defaults */
+
 static void resume(struct __test_metadata *_metadata, bool psk_ke,
 		   const char *sni2, const char *alpn2)
 {
@@ -1048,6 +1103,10 @@ static void resume(struct __test_metadata *_metadata, bool psk_ke,
 	conn.cfg.tickets = keys;
 	conn.cfg.tickets_per_handshake = 1;
 	conn.cfg.allow_psk_ke = psk_ke;
+	if (resume_group2) {
+		conn.cfg.groups[0] = resume_group2;
+		conn.cfg.n_groups = 1;
+	}
 	ASSERT_EQ(0, server_start(&conn));
 	run(&conn);
 	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
@@ -1059,6 +1118,7 @@ static void resume(struct __test_metadata *_metadata, bool psk_ke,
 
 static void resume_done(void)
 {
+	resume_group2 = 0;
 	conn_free(&conn);
 	SSL_SESSION_free(sess);
 	sess = NULL;
@@ -1092,6 +1152,25 @@ TEST(resumption_psk_ke)
 	EXPECT_TRUE(SSL_session_reused(conn.ssl));
 	EXPECT_TRUE(conn.hs->srv.psk_ke);
 	EXPECT_EQ(0, info.group);
+	resume_done();
+}
+
+/*
+ * Resumption through a HelloRetryRequest: the client's X25519 share is
+ * refused, its second ClientHello's binder (over message_hash, the HRR
+ * and ClientHello2 truncated) is checked again.
+ */
+TEST(resumption_after_hello_retry_request)
+{
+	struct tlsx_hs_info info;
+
+	resume_group2 = TLSX_GROUP_SECP256R1;
+	resume(_metadata, false, "www.example.com", NULL);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_TRUE(info.hrr);
+	EXPECT_TRUE(SSL_session_reused(conn.ssl));
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
 	resume_done();
 }
 
@@ -1485,6 +1564,48 @@ TEST(raw_refusals_alpn_and_names)
 	REFUSE(TLSX_ALERT_ILLEGAL_PARAMETER, .ext = nul_name);
 }
 
+/*
+ * record_size_limit (RFC 8449): ours in EncryptedExtensions, at most
+ * 2^14 + 1; the client's limit splits our records.
+ */
+TEST(record_size_limit_both_ways)
+{
+	static const struct ch_ext rsl[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS,
+		{ 28, "0100" }, EXT_END
+	};
+	static u8 rec[8192], msgs[16384];
+	struct tlsx_hs_config cfg = { .record_size_limit = 65535 };
+	struct ch_opts o = { .ext = rsl };
+	struct tlsx_rec_dir d = { 0 };
+	struct tlsx_hs *hs = raw_server(&cfg);
+	size_t len, off, body, n, records = 0;
+
+	ASSERT_NE(NULL, hs);
+	len = ch_record(rec, sizeof(rec), &o);
+	ASSERT_EQ(TLSX_HS_WANT_READ, raw_step(hs, rec, len));
+	EXPECT_EQ(256, hs->peer_record_size_limit);
+	/* Every protected record's content: at most 255 bytes + type. */
+	off = 5 + get_unaligned_be16(raw_out + 3);
+	for (; off + 5 <= raw_out_len; off += 5 + body) {
+		body = get_unaligned_be16(raw_out + off + 3);
+		EXPECT_LE(body, 256 + 16);
+		records++;
+	}
+	EXPECT_GT(records, 2);
+	/* EncryptedExtensions: 001c 0002 4001. */
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, hs->suite, hs->s_hs,
+					 hs->hash_len));
+	off = 5 + get_unaligned_be16(raw_out + 3);
+	n = open_flight(&d, raw_out + off, raw_out_len - off, msgs,
+			sizeof(msgs));
+	ASSERT_GT(n, 12);
+	EXPECT_EQ(TLSX_HT_ENCRYPTED_EXTENSIONS, msgs[0]);
+	EXPECT_TRUE(memmem(msgs, 4 + msgs[3], "\x00\x1c\x00\x02\x40\x01", 6));
+	tlsx_rec_wipe(&d);
+	tlsx_hs_free(hs);
+}
+
 /* A message other than ClientHello first: unexpected_message. */
 TEST(raw_refusals_wrong_first_message)
 {
@@ -1687,6 +1808,222 @@ TEST(no_early_data_no_skipping)
 	tlsx_hs_free(hs);
 }
 
+
+/* --- the client's flight, sealed by hand ------------------------------------- */
+
+/*
+ * A server past a hand-built ClientHello; the client's records are
+ * sealed here under the engine's own client handshake secret (the test
+ * reads hs->c_hs), so each message the server awaits can be replaced.
+ */
+struct flight {
+	struct tlsx_hs *hs;
+	struct tlsx_rec_dir d;
+	u8 in[8192];
+	size_t in_len;
+};
+
+static struct flight fl;
+
+static int flight_start(struct tlsx_hs_config *cfg)
+{
+	static u8 rec[8192];
+	struct ch_opts o = { .ext = good_exts };
+	size_t len;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.hs = raw_server(cfg);
+	if (!fl.hs)
+		return -1;
+	len = ch_record(rec, sizeof(rec), &o);
+	if (raw_step(fl.hs, rec, len) != TLSX_HS_WANT_READ)
+		return -1;
+	return tlsx_rec_set_secret(&fl.d, fl.hs->suite, fl.hs->c_hs,
+				   fl.hs->hash_len);
+}
+
+/* Appends @len bytes of @type, sealed, to fl.in. */
+static void flight_add(u8 type, const u8 *p, size_t len)
+{
+	size_t n;
+
+	if (tlsx_rec_seal(&fl.d, type, p, len, 0, fl.in + fl.in_len,
+			  sizeof(fl.in) - fl.in_len, &n))
+		abort();
+	fl.in_len += n;
+}
+
+/* The client Finished the server expects now. */
+static size_t good_finished(u8 *msg)
+{
+	u8 th[TLSX_KS_MAX_SECRET];
+
+	msg[0] = TLSX_HT_FINISHED;
+	msg[1] = 0;
+	msg[2] = 0;
+	msg[3] = (u8)fl.hs->hash_len;
+	if (tlsx_transcript_hash(&fl.hs->ts, th) ||
+	    tlsx_finished_mac(fl.hs->hash, fl.hs->c_hs, th, msg + 4))
+		abort();
+	return 4 + fl.hs->hash_len;
+}
+
+static int flight_step(size_t *used)
+{
+	return tlsx_hs_step(fl.hs, fl.in, fl.in_len, used, raw_out,
+			    sizeof(raw_out), &raw_out_len);
+}
+
+static void flight_free(void)
+{
+	tlsx_rec_wipe(&fl.d);
+	tlsx_hs_free(fl.hs);
+	memset(&fl, 0, sizeof(fl));
+}
+
+/*
+ * The client Finished, then application data in the same input: the
+ * handshake is done and the data is left for the record layer.
+ */
+TEST(client_finished_then_data_left_alone)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used, fin_rec;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	flight_add(TLSX_CT_HANDSHAKE, msg, n);
+	fin_rec = fl.in_len;
+	memcpy(fl.in + fl.in_len, "\x17\x03\x03\x00\x05hello", 10);
+	fl.in_len += 10;
+	EXPECT_EQ(TLSX_HS_DONE, flight_step(&used));
+	EXPECT_EQ(fin_rec, used);
+	EXPECT_EQ(0, raw_out_len);
+	flight_free();
+}
+
+TEST(client_finished_wrong_is_decrypt_error)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	msg[10] ^= 1;
+	flight_add(TLSX_CT_HANDSHAKE, msg, n);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_DECRYPT_ERROR),
+		  flight_step(&used));
+	/* The alert went out protected under our handshake key. */
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, raw_out[0]);
+	flight_free();
+}
+
+TEST(client_finished_short_is_decode_error)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	msg[3]--;
+	flight_add(TLSX_CT_HANDSHAKE, msg, n - 1);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_DECODE_ERROR),
+		  flight_step(&used));
+	flight_free();
+}
+
+/* 5.1: the Finished must end its record. */
+TEST(client_finished_not_at_record_end)
+{
+	struct tlsx_hs_config cfg = { 0 };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	memcpy(msg + n, "\x18\x00\x00\x01\x00", 5);	/* a KeyUpdate */
+	flight_add(TLSX_CT_HANDSHAKE, msg, n + 5);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  flight_step(&used));
+	flight_free();
+}
+
+/* Messages the state does not await: unexpected_message. */
+TEST(client_flight_unexpected_messages)
+{
+	static const u8 cert[] = { TLSX_HT_CERTIFICATE, 0, 0, 4, 0, 0, 0, 0 };
+	static const u8 eoed[] = { TLSX_HT_END_OF_EARLY_DATA, 0, 0, 0 };
+	static const u8 cv[] = { TLSX_HT_CERTIFICATE_VERIFY, 0, 0, 4,
+				 4, 3, 0, 0 };
+	const u8 *msgs[] = { cert, eoed, cv };
+	const size_t lens[] = { sizeof(cert), sizeof(eoed), sizeof(cv) };
+	struct tlsx_hs_config cfg = { 0 };
+	size_t i, used;
+
+	for (i = 0; i < ARRAY_SIZE(msgs); i++) {
+		ASSERT_EQ(0, flight_start(&cfg));
+		flight_add(TLSX_CT_HANDSHAKE, msgs[i], lens[i]);
+		EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+			  flight_step(&used))
+			TH_LOG("message type %u", msgs[i][0]);
+		flight_free();
+	}
+}
+
+/* With a CertificateRequest: Finished without Certificate, and a bad context. */
+TEST(client_auth_flight_refusals)
+{
+	static const u8 ctx_cert[] = { TLSX_HT_CERTIFICATE, 0, 0, 5,
+				       1, 7, 0, 0, 0 };
+	struct tlsx_hs_config cfg = { .verify_peer = true, .insecure = true };
+	u8 msg[64];
+	size_t n, used;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	n = good_finished(msg);
+	flight_add(TLSX_CT_HANDSHAKE, msg, n);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  flight_step(&used));
+	flight_free();
+
+	/* 4.4.2: the context must be the CertificateRequest's (empty). */
+	ASSERT_EQ(0, flight_start(&cfg));
+	flight_add(TLSX_CT_HANDSHAKE, ctx_cert, sizeof(ctx_cert));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_ILLEGAL_PARAMETER),
+		  flight_step(&used));
+	flight_free();
+}
+
+/* A CertificateRequest went out with our signature_algorithms. */
+TEST(certificate_request_sent)
+{
+	struct tlsx_hs_config cfg = { .verify_peer = true, .insecure = true };
+	struct tlsx_rec_dir d = { 0 };
+	static u8 msgs[16384];
+	size_t n, off, sh;
+
+	ASSERT_EQ(0, flight_start(&cfg));
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, fl.hs->suite, fl.hs->s_hs,
+					 fl.hs->hash_len));
+	sh = 5 + get_unaligned_be16(raw_out + 3);
+	n = open_flight(&d, raw_out + sh, raw_out_len - sh, msgs,
+			sizeof(msgs));
+	ASSERT_GT(n, 4);
+	off = 4 + ((size_t)msgs[1] << 16 | msgs[2] << 8 | msgs[3]);
+	ASSERT_LT(off, n);
+	EXPECT_EQ(TLSX_HT_CERTIFICATE_REQUEST, msgs[off]);
+	/* context 00, extensions: 000d, the list of our 8 schemes. */
+	EXPECT_EQ(0, msgs[off + 4]);
+	EXPECT_EQ(13, get_unaligned_be16(msgs + off + 7));
+	EXPECT_EQ(2 + 2 * fl.hs->n_sig_schemes,
+		  get_unaligned_be16(msgs + off + 9));
+	tlsx_rec_wipe(&d);
+	flight_free();
+}
+
 /* --- memory ------------------------------------------------------------------ */
 
 TEST(mem_size_of_a_server)
@@ -1835,6 +2172,64 @@ TEST(tlsx_client_certificate)
 	EXPECT_TRUE(info.peer_cert);
 	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
 	pair_free(&pair);
+}
+
+/*
+ * The server's NewSessionTicket to tlsx's client, which makes a session
+ * of it (ticket.c) and offers it in a second connection.
+ */
+static void pair_resume(struct __test_metadata *_metadata, bool psk_ke)
+{
+	static u8 nst[4096];
+	struct tlsx_ticket_keys *tk = tlsx_ticket_keys_new(0, time(NULL));
+	struct tlsx_hs_secrets cs;
+	struct tlsx_session session;
+	struct tlsx_hs_info ci, si;
+	size_t nst_len;
+
+	ASSERT_NE(NULL, tk);
+	pair.scfg.tickets = tk;
+	pair.scfg.tickets_per_handshake = 1;
+	pair.scfg.allow_psk_ke = psk_ke;
+	pair.ccfg.allow_psk_ke = psk_ke;
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	ASSERT_EQ(0, tlsx_hs_tickets(pair.s, nst, sizeof(nst), &nst_len));
+	ASSERT_EQ(TLSX_HT_NEW_SESSION_TICKET, nst[0]);
+	ASSERT_EQ(0, tlsx_hs_secrets(pair.c, &cs));
+	ASSERT_EQ(0, tlsx_session_from_ticket(&cs, "www.example.com", NULL,
+					      nst, nst_len, time(NULL),
+					      &session));
+	tlsx_hs_secrets_wipe(&cs);
+	pair_free(&pair);
+
+	pair.scfg.tickets = tk;
+	pair.scfg.allow_psk_ke = psk_ke;
+	pair.ccfg.allow_psk_ke = psk_ke;
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	ASSERT_EQ(0, tlsx_hs_set_session(pair.c, &session));
+	tlsx_session_wipe(&session);
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.c, &ci));
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, &si));
+	EXPECT_TRUE(ci.resumed);
+	EXPECT_TRUE(si.resumed);
+	EXPECT_EQ(psk_ke, pair.s->srv.psk_ke);
+	EXPECT_EQ(psk_ke ? 0 : TLSX_GROUP_X25519, si.group);
+	pair_free(&pair);
+	tlsx_ticket_keys_free(tk);
+}
+
+TEST(tlsx_client_resumes_psk_dhe_ke)
+{
+	pair_resume(_metadata, false);
+}
+
+TEST(tlsx_client_resumes_psk_ke)
+{
+	pair_resume(_metadata, true);
 }
 
 TEST_HARNESS_MAIN
