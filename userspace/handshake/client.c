@@ -179,9 +179,16 @@ static void write_extensions(struct tlsx_hs *hs, struct tlsx_wr *w)
 		hs_write_alpn(w, cfg->alpn, cfg->alpn_len);
 		tlsx_wr_close(w);
 	}
+	/*
+	 * RFC 8449 4: "a TLS 1.3 endpoint MUST NOT send a value larger
+	 * than 2^14 + 1" (a larger one configured says no limit, as that).
+	 */
 	if (cfg->record_size_limit) {
 		ext_open(hs, w, TLSX_EXT_RECORD_SIZE_LIMIT);
-		hs_write_record_size_limit(w, cfg->record_size_limit);
+		hs_write_record_size_limit(w, cfg->record_size_limit >
+					   TLSX_REC_MAX_PLAIN + 1 ?
+					   TLSX_REC_MAX_PLAIN + 1 :
+					   cfg->record_size_limit);
 		tlsx_wr_close(w);
 	}
 	/* 4.2.1: ProtocolVersion versions<2..254>: TLS 1.3 only. */

@@ -781,6 +781,13 @@ static int hs_alert_in(struct tlsx_hs *hs, const u8 *body, size_t len)
 	if (len != 2)
 		return TLSX_ALERT_DECODE_ERROR;
 	/*
+	 * 5.1: "Handshake messages MUST NOT be interleaved with other
+	 * record types": an alert between two fragments of a message is
+	 * refused rather than taken (a CCS is, in hs_record()).
+	 */
+	if (hs->msg_len)
+		return TLSX_ALERT_UNEXPECTED_MESSAGE;
+	/*
 	 * 6: in TLS 1.3 the level is implicit; every alert but
 	 * close_notify and user_canceled is fatal, and those two also end
 	 * a handshake that is not done.
@@ -841,6 +848,22 @@ static int hs_messages(struct tlsx_hs *hs, size_t len, struct hs_out *o)
 	return 0;
 }
 
+/*
+ * The largest TLSInnerPlaintext (content, type byte and padding) the
+ * peer may send us: 2^14 + 1 (5.4), or the record_size_limit we
+ * announced once the peer has announced one too (RFC 8449 4: a server
+ * answers only a client that sent it; a client's is in force once the
+ * server's EncryptedExtensions answered with its own).
+ */
+static size_t hs_inner_max(const struct tlsx_hs *hs)
+{
+	size_t lim = hs->cfg->record_size_limit;
+
+	if (lim && hs->peer_record_size_limit && lim <= TLSX_REC_MAX_PLAIN)
+		return lim;
+	return TLSX_REC_MAX_PLAIN + 1;
+}
+
 /* One protected record: opened into hs->buf after the pending bytes. */
 static int hs_protected(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 			struct hs_out *o)
@@ -862,6 +885,16 @@ static int hs_protected(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 	}
 	if (ret)
 		return ret;
+	/*
+	 * 5.4: "the full encoded TLSInnerPlaintext MUST NOT exceed 2^14 +
+	 * 1 octets", padding included (tlsx_rec_open() checks that bound,
+	 * not a limit we announced, which counts the padding too); RFC 8449 4: "A TLS endpoint that receives a record larger
+	 * than its advertised limit MUST generate a fatal
+	 * "record_overflow" alert".  Judged once the record opened: 0-RTT
+	 * records skipped above were sent before any limit was known.
+	 */
+	if (rec_len - TLSX_REC_HDR - TLSX_AEAD_TAG_LEN > hs_inner_max(hs))
+		return TLSX_ALERT_RECORD_OVERFLOW;
 	hs->early_skip = 0;
 	switch (type) {
 	case TLSX_CT_HANDSHAKE:
@@ -901,6 +934,16 @@ static int hs_record(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 		 */
 		if (!hs->ccs_ok || len != 1 || body[0] != 1 || hs->msg_len)
 			return TLSX_ALERT_UNEXPECTED_MESSAGE;
+		/*
+		 * D.4: a compatibility-mode peer sends "a dummy
+		 * change_cipher_spec record" once (after its first
+		 * ClientHello or before its second flight; after the
+		 * server's first handshake message); a second one is not
+		 * that record.
+		 */
+		if (hs->ccs_seen)
+			return TLSX_ALERT_UNEXPECTED_MESSAGE;
+		hs->ccs_seen = true;
 		return 0;
 	case TLSX_CT_ALERT:
 		/*

@@ -166,6 +166,7 @@ struct tlsx_hs {
 	bool ccs_sent;		/* our dummy ChangeCipherSpec went out */
 	/* 5: a 0x01 CCS from the peer is dropped (after the 1st CH). */
 	bool ccs_ok;
+	bool ccs_seen;		/* D.4: the peer's one dummy CCS came */
 	bool ch_record_0301;	/* client: the first ClientHello's record */
 	bool cert_requested;	/* client: a CertificateRequest came */
 	u16 peer_record_size_limit;

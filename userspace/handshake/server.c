@@ -225,13 +225,16 @@ static int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 	if (ret)
 		return ret;
 	/*
-	 * 4.1.2: "In TLS 1.3, the client indicates its version preferences
-	 * in the "supported_versions" extension and the legacy_version
-	 * field MUST be set to 0x0303"; a ClientHello without extensions
-	 * is one from TLS 1.2 or before: tlsx speaks only 1.3
-	 * (protocol_version, 4.2.1).
+	 * 4.2.1: "If this extension is present in the ClientHello,
+	 * servers MUST NOT use the ClientHello.legacy_version value for
+	 * version negotiation and MUST use only the "supported_versions"
+	 * extension": legacy_version (4.1.2's 0x0303) is not judged, a
+	 * 0x0301 beside supported_versions is TLS 1.3 all the same.  A
+	 * ClientHello without extensions is one from TLS 1.2 or before:
+	 * tlsx speaks only 1.3 (protocol_version, sv_check_versions()).
 	 */
-	if (version != TLSX_HS_VERSION_12 || !tlsx_rd_left(&r))
+	(void)version;
+	if (!tlsx_rd_left(&r))
 		return TLSX_ALERT_PROTOCOL_VERSION;
 	ret = tlsx_rd_open(&r, 2, 8, 65535, &exts);
 	if (!ret)
@@ -460,7 +463,9 @@ static int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h)
  * ALPN (RFC 7301 3.2): the first protocol of our list the client
  * offers; "In the event that the server supports no protocols that the
  * client advertises, then the server SHALL respond with a fatal
- * "no_application_protocol" alert."  Without a list of ours, ignored.
+ * "no_application_protocol" alert."  Without a list of ours, the
+ * client's is still read (a malformed one is decode_error, 6.2), then
+ * ignored.
  */
 static int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 {
@@ -471,7 +476,7 @@ static int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 	int ret;
 
 	hs->alpn[0] = 0;
-	if (!sv_has(h, TLSX_EXT_ALPN) || !cfg->alpn_len)
+	if (!sv_has(h, TLSX_EXT_ALPN))
 		return 0;
 	sv_body(h, TLSX_EXT_ALPN, &r);
 	/* ProtocolName protocol_name_list<2..2^16-1>; opaque <1..2^8-1> */
@@ -491,7 +496,7 @@ static int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 				break;
 			}
 	}
-	if (ret)
+	if (ret || !cfg->alpn_len)
 		return ret;
 	if (best >= cfg->alpn_len)
 		return TLSX_ALERT_NO_APPLICATION_PROTOCOL;
@@ -640,6 +645,15 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	int ret;
 
 	memset(psk, 0, sizeof(*psk));
+	/* The modes are read even without a PSK: a malformed extension is
+	 * decode_error whether or not it is used (6.2).
+	 */
+	modes = 0;
+	if (sv_has(h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES)) {
+		ret = sv_psk_modes(h, &modes);
+		if (ret)
+			return ret;
+	}
 	if (!sv_has(h, TLSX_EXT_PRE_SHARED_KEY))
 		return 0;
 	/*
@@ -649,9 +663,6 @@ static int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	 */
 	if (!sv_has(h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES))
 		return TLSX_ALERT_MISSING_EXTENSION;
-	ret = sv_psk_modes(h, &modes);
-	if (ret)
-		return ret;
 	sv_body(h, TLSX_EXT_PRE_SHARED_KEY, &r);
 	/* PskIdentity identities<7..2^16-1>; PskBinderEntry binders<33..2^16-1> */
 	ret = tlsx_rd_open(&r, 2, 7, 65535, &ids);
@@ -1037,6 +1048,14 @@ static int sv_send_flight(struct tlsx_hs *hs, struct hs_out *o,
 			/* 7.1: the application secrets over ..server Finished. */
 			if (!ret)
 				ret = hs_derive_application(hs);
+			/*
+			 * 7.1, A.2: after its Finished the server writes under
+			 * its application key, so an alert about the client's
+			 * flight (certificate_required, a bad Finished) is
+			 * one the client, which has read our Finished, opens.
+			 */
+			if (!ret)
+				ret = hs_set_write_secret(hs, hs->s_ap);
 			break;
 		default:
 			ret = -EINVAL;

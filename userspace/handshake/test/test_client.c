@@ -946,12 +946,12 @@ TEST(record_refusals)
 				TLSX_ALERT_UNEXPECTED_MESSAGE));
 	tlsx_hs_free(hs);
 
-	/* A record type that is not TLS's. */
+	/* A record type that is not TLS 1.3's: 5, unexpected_message. */
 	hs = s3_client();
 	ASSERT_NE(NULL, hs);
 	memcpy(rec, "\x18\x03\x03\x00\x01\x00", 6);
 	EXPECT_TRUE(failed_with(hs, s3_feed(hs, rec, 6, &n), s3.out, &n,
-				TLSX_ALERT_DECODE_ERROR));
+				TLSX_ALERT_UNEXPECTED_MESSAGE));
 	tlsx_hs_free(hs);
 
 	/* A plaintext record over 2^14. */

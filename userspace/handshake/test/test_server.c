@@ -1421,8 +1421,10 @@ TEST(raw_refusals_versions)
 	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .ext = none);
 	/* A TLS 1.2 ClientHello without extensions. */
 	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .no_exts = true);
-	/* 4.1.2: legacy_version MUST be 0x0303. */
-	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .version = 0x0301);
+	/* 4.2.1: with supported_versions, legacy_version is not used. */
+	REFUSE(0, .version = 0x0301);
+	/* Without it, 0x0304 there is no TLS 1.3 offer. */
+	REFUSE(TLSX_ALERT_PROTOCOL_VERSION, .version = 0x0304, .ext = none);
 }
 
 TEST(raw_refusals_fields)
