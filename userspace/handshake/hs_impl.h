@@ -236,13 +236,25 @@ struct tlsx_hs {
 	} srv;
 
 	/*
-	 * Reassembly: msg[0..msg_len) holds the start of a handshake message
-	 * that spans records; a protected record's plaintext is opened right
-	 * after it.  Sized max_msg + 4 + TLSX_REC_MAX_CIPHER (tlsx_hs_new()).
+	 * A handshake message that spans records (5.1 allows it) is gathered
+	 * here: its header in hdr while the header itself is split, then the
+	 * whole message in msg, allocated once the header gives its length
+	 * (4 + at most max_msg bytes) and wiped and freed as soon as the
+	 * role has handled it.  msg_len bytes of it have come so far; 0: no
+	 * message is open.  A message that lies within one record is handled
+	 * where it lies and never copied.
 	 */
+	u8 hdr[TLSX_HS_MSG_HDR];
+	u8 *msg;
 	size_t msg_len;
-	size_t buf_cap;
-	u8 buf[];
+	size_t msg_cap;
+	/* cfg->inplace: only tlsx_hs_step_inplace(), rec[] not allocated. */
+	bool inplace;
+	/*
+	 * tlsx_hs_step(): its input is const, so a protected record is
+	 * copied here (TLSX_REC_MAX bytes) and opened.
+	 */
+	u8 rec[];
 };
 
 /* --- hs.c: helpers for both roles --------------------------------------- */
@@ -380,5 +392,7 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 
 /* Wipes every secret in @hs (tlsx_hs_free() and the error exit). */
 void hs_wipe_secrets(struct tlsx_hs *hs);
+/* Wipes and frees a message being gathered (hs->msg), if any. */
+void hs_msg_free(struct tlsx_hs *hs);
 
 #endif /* TLSX_HS_HS_IMPL_H */
