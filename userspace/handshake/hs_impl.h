@@ -55,7 +55,7 @@
 #define TLSX_HS_MSG_HDR		4	/* type, uint24 length */
 #define TLSX_HS_RANDOM		32
 #define TLSX_HS_SESSION_ID	32	/* legacy_session_id<0..32> */
-#define TLSX_HS_MAX_COOKIE	512	/* an HRR cookie kept (client) */
+#define TLSX_HS_MAX_COOKIE	512	/* an HRR cookie echoed (client) */
 #define TLSX_HS_MAX_SHARES	2	/* key shares held at once */
 #define TLSX_HS_VERSION_13	0x0304
 #define TLSX_HS_VERSION_12	0x0303
@@ -178,14 +178,16 @@ struct tlsx_hs {
 	u8 session_id[TLSX_HS_SESSION_ID];	/* legacy_session_id */
 	u8 session_id_len;
 	u32 sent_exts;		/* TLSX_EXT_BIT()s of our ClientHello */
-	u8 cookie[TLSX_HS_MAX_COOKIE];
+	/*
+	 * Client: the HelloRetryRequest's cookie, pointing into the HRR
+	 * while its handler writes ClientHello2; NULL otherwise.
+	 */
+	const u8 *cookie;
 	size_t cookie_len;
 	/* The peer's signature_algorithms (ClientHello, CertificateRequest). */
 	u16 peer_sig_schemes[TLSX_HS_MAX_LIST];
 	unsigned int n_peer_sig_schemes;
 	u16 hrr_group;		/* the group a HelloRetryRequest asked for */
-	u8 cert_req_ctx[255];	/* certificate_request_context */
-	u8 cert_req_ctx_len;
 	struct tlsx_kx shares[TLSX_HS_MAX_SHARES];
 	unsigned int n_shares;
 
