@@ -55,6 +55,14 @@ ENGINE_LIB_ASAN := $(B)/lib/libtlsx_hs-asan.a
 ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS))
 ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
 
+# --- libtlsx: what programs link (userspace/handshake/tlsx.h) ----------
+# The engine and the crypto code in one archive, and a shared library
+# from the same sources built -fPIC with every symbol hidden but tlsx.h's
+# TLSX_API ones.
+LIBTLSX := $(B)/lib/libtlsx.a
+LIBTLSX_SO := $(B)/lib/libtlsx.so.0
+LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
+
 # --- unit tests: every test/test_*.c of a family is one program -------
 TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
 TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
@@ -113,7 +121,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	fuzz-seeds
+	fuzz-seeds bench-hs
 
 all: lib tests $(BENCH) selftests module module-test
 
@@ -128,6 +136,7 @@ help:
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
+	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -140,7 +149,7 @@ deps:
 $(KSRC):
 	@tools/ksrc $(KSRC_DIR)
 
-lib: $(LIB) $(ENGINE_LIB)
+lib: $(LIB) $(ENGINE_LIB) $(LIBTLSX) $(LIBTLSX_SO)
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -153,6 +162,21 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 $(ENGINE_LIB_ASAN): $(ENGINE_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX): $(ENGINE_OBJS) $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX_SO): $(LIBTLSX_PIC_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libtlsx.so.0 -Wl,--no-undefined \
+		-Wl,-z,relro,-z,now,-z,noexecstack $^ -o $@
+	ln -sf libtlsx.so.0 $(B)/lib/libtlsx.so
+
+$(B)/obj-pic/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fPIC -fvisibility=hidden \
+		-MMD -MP -c $< -o $@
 
 $(LIB_ASAN): $(LIB_OBJS_ASAN)
 	@mkdir -p $(@D)
@@ -212,22 +236,36 @@ $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 		$(SAN) -MMD -MP $< $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TEST_LIBS) \
 		-o $@
 
-$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
+# `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
+BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
 
-# The benchmark again, static, for the VM (its initramfs has no libc).
-$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
+$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
+		$(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		-static $(BENCH_SRCS) $(LIB) $(TEST_LIBS) -ldl -o $@
+		$(BENCH_SRCS) $(BENCH_LINK) -o $@
+
+# The benchmark again, static, for the VM (its initramfs has no libc),
+# without the malloc interposition (glibc's static malloc cannot be
+# wrapped): its handshake subcommand shows no heap.
+$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
+		$(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench -static \
+		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(BENCH_LINK) -ldl -o $@
 
 # Selftests are static so the initramfs needs no libc.  A test that
 # needs a library names it in SELFTEST_LIBS_<test>.
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
 SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
+# libtlsx, static, against OpenSSL's server; the syscalls libtlsx makes
+# are counted by the test's __wrap_ functions.
+SELFTEST_WRAP_libtlsx := read write send sendmsg recvmsg setsockopt \
+	getsockopt poll sendfile pread
+SELFTEST_LIBS_libtlsx := $(LIBTLSX) -lssl -lcrypto -ldl \
+	$(foreach f,$(SELFTEST_WRAP_libtlsx),-Wl,--wrap=$(f))
+$(B)/selftests/libtlsx: $(LIBTLSX)
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
@@ -314,11 +352,16 @@ bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
 lint: $(KSRC)
 	@tools/lint
 
-bench: bench-crypto
+bench: bench-crypto bench-hs
 
 bench-crypto: $(BENCH)
 	$(BENCH) crypto
 	$(BENCH) hs
+
+# Whole TLS 1.3 handshakes against libssl (docs/perf-handshake.md);
+# BENCH_HS_ARGS="--rounds 21 --csv FILE" and so on.
+bench-hs: $(BENCH)
+	$(BENCH) handshake $(BENCH_HS_ARGS)
 
 clean:
 	rm -rf $(B)
@@ -326,6 +369,7 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
 -include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
+-include $(LIBTLSX_PIC_OBJS:.o=.d)
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/fuzz/*.d \
 	$(B)/obj-fuzz/*/*/*.d \
 	$(B)/obj-fuzz/*/*/*/*.d)

@@ -1048,6 +1048,14 @@ static int sv_send_flight(struct tlsx_hs *hs, struct hs_out *o,
 			/* 7.1: the application secrets over ..server Finished. */
 			if (!ret)
 				ret = hs_derive_application(hs);
+			/*
+			 * 7.1, A.2: after its Finished the server writes under
+			 * its application key, so an alert about the client's
+			 * flight (certificate_required, a bad Finished) is
+			 * one the client, which has read our Finished, opens.
+			 */
+			if (!ret)
+				ret = hs_set_write_secret(hs, hs->s_ap);
 			break;
 		default:
 			ret = -EINVAL;

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlsx.h - libtlsx, the one header a program includes: a TLS 1.3
+ * (RFC 8446) handshake run by tlsx's own engine over a connected TCP
+ * socket, then the traffic keys handed to a record layer: the tlsx.ko
+ * module, the kernel's own "tls", or, where neither exists, the same
+ * record protection in userspace.  The calls after the handshake are the
+ * same whichever layer runs.  docs/libtlsx.md is the one-page contract.
+ *
+ * Conventions:
+ *  - Functions returning int return TLSX_OK (0) or a negative enum
+ *    tlsx_result; tlsx_read()/tlsx_write()/tlsx_sendfile() return a byte
+ *    count or one of those.  tlsx_strerror() names each.  Nothing here
+ *    prints, exits, or installs a signal handler: write on a socket whose
+ *    peer reset can raise SIGPIPE (libtlsx sends with MSG_NOSIGNAL where
+ *    it can; the kernel modes write through send(2) too).
+ *  - A configuration is built, then frozen: read-only, shared by any
+ *    number of connections and threads.  A connection is used by one
+ *    thread at a time.
+ *  - The fd stays the caller's: libtlsx never closes it.
+ *  - Errors of a connection are sticky: after one, every call on it
+ *    returns the same code (tlsx_close() and tlsx_conn_free() excepted).
+ *  - Secrets (keys, traffic secrets, the PSK of a session) are wiped
+ *    before the memory holding them is freed.
+ */
+#ifndef TLSX_H
+#define TLSX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TLSX_API __attribute__((visibility("default")))
+
+#define TLSX_VERSION_STRING	"0.1"
+
+enum tlsx_result {
+	TLSX_OK = 0,
+	TLSX_DONE = 0,		/* the handshake is complete */
+	TLSX_WANT_READ = -1,	/* non-blocking: wait until readable */
+	TLSX_WANT_WRITE = -2,	/* non-blocking: wait until writable */
+	TLSX_E_SYSCALL = -3,	/* a system call failed: tlsx_conn_errno() */
+	TLSX_E_NOMEM = -4,
+	TLSX_E_INVAL = -5,	/* bad argument or a call out of order */
+	TLSX_E_CONFIG = -6,	/* see tlsx_config_error() */
+	TLSX_E_EOF = -7,	/* TCP closed without close_notify (6.1) */
+	TLSX_E_ALERT_SENT = -8,	/* the peer broke the protocol: alert sent */
+	TLSX_E_ALERT_RECEIVED = -9,	/* the peer sent a fatal alert */
+	TLSX_E_CERT = -10,	/* the peer's certificate was refused */
+	TLSX_E_RECORD_LAYER = -11,	/* the forced record layer is missing */
+	TLSX_E_REKEY = -12,	/* the kernel's tls cannot change keys */
+	TLSX_E_CLOSED = -13,	/* written after tlsx_close() */
+	TLSX_E_NO_SESSION = -14,	/* no ticket received (yet) */
+};
+
+/* "want read", "peer sent a fatal alert", ...; never NULL. */
+TLSX_API const char *tlsx_strerror(int result);
+
+enum tlsx_role {
+	TLSX_ROLE_CLIENT = 0,
+	TLSX_ROLE_SERVER = 1,
+};
+
+enum tlsx_record_layer {
+	TLSX_RL_AUTO = 0,	/* config only: tlsx, then tls, then user */
+	TLSX_RL_TLSX,		/* tlsx.ko (TCP_ULP "tlsx") */
+	TLSX_RL_TLS,		/* the kernel's kTLS (TCP_ULP "tls") */
+	TLSX_RL_USER,		/* libtlsx seals and opens in userspace */
+};
+
+/* "auto", "tlsx", "tls", "user". */
+TLSX_API const char *tlsx_record_layer_name(enum tlsx_record_layer rl);
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+/* ------------------------------------------------------------------ */
+
+struct tlsx_config;
+
+/*
+ * A configuration for @role with the defaults: suites AES-128-GCM,
+ * AES-256-GCM, ChaCha20-Poly1305; groups X25519, secp256r1; every
+ * signature scheme; a client verifies the server against the system
+ * bundle (/etc/ssl/certs/ca-certificates.crt, loaded at freeze); a
+ * server issues one ticket per handshake under random keys rotated
+ * daily; the record layer tried in the order tlsx, tls, user; rekey at
+ * the suite's limit.  NULL when out of memory.  The caller holds one
+ * reference.
+ */
+TLSX_API struct tlsx_config *tlsx_config_new(enum tlsx_role role);
+
+/*
+ * References: each connection takes one for its handshake and drops it
+ * when the handshake ends (a connection after the handoff needs no
+ * configuration).  tlsx_config_free() drops the caller's; the last one
+ * frees (wiping the private and ticket keys).
+ */
+TLSX_API struct tlsx_config *tlsx_config_ref(struct tlsx_config *cfg);
+TLSX_API void tlsx_config_free(struct tlsx_config *cfg);
+
+/*
+ * The message of the last failed tlsx_config_*() call ("cert.pem: no
+ * certificate", "unknown group \"P-384\""); "" when none failed.  Valid
+ * until the next call on @cfg.  Not for a frozen, shared configuration.
+ */
+TLSX_API const char *tlsx_config_error(const struct tlsx_config *cfg);
+
+/*
+ * The setters below fail with TLSX_E_INVAL on a frozen configuration and
+ * TLSX_E_CONFIG (with a message) for a bad value; the configuration is
+ * then unchanged.
+ */
+
+/*
+ * A certificate chain (PEM, leaf first) and its private key (PEM or DER:
+ * RSA, P-256, Ed25519).  A server may add several (up to 16): the one
+ * whose leaf names the client's server_name is sent, the first when none
+ * does.  A client's first chain answers a CertificateRequest.
+ */
+TLSX_API int tlsx_config_add_cert(struct tlsx_config *cfg,
+				  const char *cert_file, const char *key_file);
+
+/*
+ * Trust anchors: a PEM bundle or a directory of *.pem / *.crt.  Client:
+ * replaces the system bundle.  Server: the CAs client certificates must
+ * reach (with tlsx_config_set_verify_peer()).
+ */
+TLSX_API int tlsx_config_set_trust(struct tlsx_config *cfg, const char *path);
+
+/*
+ * Client: whether the server's chain and name are checked (default
+ * true; false is for tests).  Server: whether a CertificateRequest is
+ * sent (default false); @require: refuse a client without one
+ * (certificate_required, RFC 8446 4.4.2.4).
+ */
+TLSX_API int tlsx_config_set_verify_peer(struct tlsx_config *cfg, bool verify,
+					 bool require);
+
+/*
+ * ALPN (RFC 7301), comma-separated in preference order: "h2,http/1.1".
+ * A server picks the first of its own list the client offers; "" clears.
+ */
+TLSX_API int tlsx_config_set_alpn(struct tlsx_config *cfg, const char *list);
+
+/*
+ * Suites, groups, signature schemes: names separated by ':' or ',', in
+ * preference order, case-insensitive.  Suites: TLS_AES_128_GCM_SHA256,
+ * TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256,
+ * TLS_AES_128_CCM_SHA256.  Groups: X25519, P-256 (also secp256r1,
+ * prime256v1).  Schemes: RFC 8446's names (ecdsa_secp256r1_sha256,
+ * ed25519, rsa_pss_rsae_sha256, ...).
+ */
+TLSX_API int tlsx_config_set_suites(struct tlsx_config *cfg, const char *list);
+TLSX_API int tlsx_config_set_groups(struct tlsx_config *cfg, const char *list);
+TLSX_API int tlsx_config_set_sig_schemes(struct tlsx_config *cfg,
+					 const char *list);
+
+/*
+ * Server tickets (RFC 8446 4.6.1): @count NewSessionTickets per
+ * handshake (0: none, no resumption), each valid @lifetime seconds
+ * (<= 604800), under fresh random keys rotated every @rotate seconds (0:
+ * never), the previous key still accepted.
+ */
+TLSX_API int tlsx_config_set_tickets(struct tlsx_config *cfg,
+				     unsigned int count, uint32_t lifetime,
+				     uint32_t rotate);
+/*
+ * Ticket keys from a file (80 bytes per key, newest first, nginx's
+ * ssl_session_ticket_key format) instead: servers sharing tickets.
+ */
+TLSX_API int tlsx_config_load_ticket_keys(struct tlsx_config *cfg,
+					  const char *path);
+
+/* Both: allow resumption without (EC)DHE, psk_ke (default: no). */
+TLSX_API int tlsx_config_set_psk_ke(struct tlsx_config *cfg, bool allow);
+
+/*
+ * The record layer: TLSX_RL_AUTO (default) tries tlsx.ko, then kTLS,
+ * then userspace.  Any other forces that one: then its absence is
+ * TLSX_E_RECORD_LAYER at the handoff, not a fallback.
+ */
+TLSX_API int tlsx_config_set_record_layer(struct tlsx_config *cfg,
+					  enum tlsx_record_layer rl);
+
+/* Largest handshake message accepted (the peer's chain); default 16 KiB. */
+TLSX_API int tlsx_config_set_max_handshake_message(struct tlsx_config *cfg,
+						   size_t bytes);
+
+/*
+ * Our own KeyUpdate (RFC 8446 5.5) after @records records sealed under
+ * one key; 0 (default): the suite's limit, 2^24 records for AES-GCM,
+ * 2^23 for AES-CCM, none for ChaCha20-Poly1305 (5.5).  A lower value is
+ * for tests.  The suite's limit is never exceeded.
+ */
+TLSX_API int tlsx_config_set_rekey_limit(struct tlsx_config *cfg,
+					 uint64_t records);
+
+/* RFC 8449 record_size_limit to announce (64..16385); 0: do not send. */
+TLSX_API int tlsx_config_set_record_size_limit(struct tlsx_config *cfg,
+					       unsigned int limit);
+
+/*
+ * Loads what was deferred (the system bundle), checks the whole (a
+ * server needs a certificate), and makes @cfg read-only.  Called by the
+ * first connection if not before; calling it first reports a bad
+ * configuration once, with its message, rather than on every connection.
+ * Idempotent; safe from several threads.
+ */
+TLSX_API int tlsx_config_freeze(struct tlsx_config *cfg);
+
+/* ------------------------------------------------------------------ */
+/* Connections                                                         */
+/* ------------------------------------------------------------------ */
+
+struct tlsx_conn;
+
+/*
+ * Blocking: runs the handshake on connected TCP socket @fd (blocking or
+ * not: a non-blocking fd is waited on with poll(2)), hands off to the
+ * record layer and returns TLSX_DONE with the connection in *@out.
+ * @server_name is sent as SNI and is the name the server's certificate
+ * must carry (the engine's rules, handshake/hs.h); NULL only with
+ * verification off.  On a handshake failure *@out is still set, to the
+ * failed connection (tlsx_conn_alert(), tlsx_conn_errno() say why; the
+ * alert, if any, went out): free it.  *@out is NULL only when no
+ * connection could be made (TLSX_E_NOMEM, TLSX_E_CONFIG).
+ */
+TLSX_API int tlsx_connect(struct tlsx_config *cfg, int fd,
+			  const char *server_name, struct tlsx_conn **out);
+TLSX_API int tlsx_accept(struct tlsx_config *cfg, int fd,
+			 struct tlsx_conn **out);
+
+/*
+ * Non-blocking: a connection on @fd (NULL: out of memory, or a
+ * configuration that does not freeze: tlsx_config_error()), then
+ * tlsx_conn_step() until TLSX_DONE.  Between the two, a client may set
+ * the server name and a session to resume.
+ */
+TLSX_API struct tlsx_conn *tlsx_conn_new(struct tlsx_config *cfg, int fd);
+TLSX_API int tlsx_conn_set_server_name(struct tlsx_conn *c, const char *name);
+/* A session saved by tlsx_conn_session() (copied; it may be freed). */
+TLSX_API int tlsx_conn_set_session(struct tlsx_conn *c, const uint8_t *sess,
+				   size_t len);
+
+/*
+ * One step of the handshake on the fd: reads and writes what it can
+ * without blocking on a non-blocking fd.  Returns TLSX_WANT_READ or
+ * TLSX_WANT_WRITE (call again when the fd is ready), TLSX_DONE (the
+ * handoff is made: read and write), or an error.
+ *
+ * Reads are record-exact: the 5-byte header, then exactly the body it
+ * announces, so after the peer's last handshake record nothing is taken
+ * from the socket: what follows (a client's request in the segment of its
+ * Finished) is read under the record layer's key.  A handshake costs
+ * two read(2)s per record received plus one write(2) per flight (see
+ * tlsx_conn_info.hs_reads/hs_writes), and the handoff's setsockopt(2)s.
+ */
+TLSX_API int tlsx_conn_step(struct tlsx_conn *c);
+/* tlsx_conn_step() until done, waiting with poll(2) (blocking). */
+TLSX_API int tlsx_conn_handshake(struct tlsx_conn *c);
+
+/*
+ * Sans-I/O (io_uring): the caller does the I/O.  @in holds @in_len bytes
+ * the caller read; *@consumed says how many were taken (the rest must
+ * be given again).  Bytes to send go to @out (*@out_len; @out_cap at
+ * least TLSX_STEP_OUT_MIN).  Returns TLSX_WANT_READ (send @out, then
+ * read: never more than tlsx_conn_read_hint() bytes, the record-exact
+ * rule), TLSX_DONE (send @out, then call tlsx_conn_handoff()), or an
+ * error (send @out: it may hold the alert).
+ */
+#define TLSX_STEP_OUT_MIN	(36 * 1024 + 4096)
+TLSX_API int tlsx_conn_step_buf(struct tlsx_conn *c, const uint8_t *in,
+				size_t in_len, size_t *consumed, uint8_t *out,
+				size_t out_cap, size_t *out_len);
+/* How many bytes the next read may take (5 for a header, then the body). */
+TLSX_API size_t tlsx_conn_read_hint(const struct tlsx_conn *c,
+				    const uint8_t *in, size_t in_len);
+/*
+ * After tlsx_conn_step_buf() returned TLSX_DONE and @out was written:
+ * installs the keys on the fd (or the userspace layer) and, on a server,
+ * sends the tickets.  TLSX_DONE, or an error.
+ */
+TLSX_API int tlsx_conn_handoff(struct tlsx_conn *c);
+
+/*
+ * After the handshake.  tlsx_read() returns the bytes read (> 0), 0 at
+ * the peer's close_notify (and after), TLSX_WANT_READ/WRITE on a
+ * non-blocking fd, or an error: TLSX_E_EOF for a TCP close without
+ * close_notify (a truncation, RFC 8446 6.1), TLSX_E_ALERT_RECEIVED for
+ * the peer's fatal alert, TLSX_E_ALERT_SENT when the peer sent what the
+ * RFC forbids (the alert went out).  Control records (KeyUpdate,
+ * NewSessionTicket, alerts) are handled inside and never returned.
+ */
+TLSX_API ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len);
+
+/*
+ * Writes up to @len bytes; returns how many were taken (all of them on a
+ * blocking fd), TLSX_WANT_WRITE when none could be, or an error.  On the
+ * userspace layer a record sealed but not yet fully sent counts as
+ * taken: tlsx_conn_flush() pushes it when nothing else is written.
+ */
+TLSX_API ssize_t tlsx_write(struct tlsx_conn *c, const void *buf, size_t len);
+TLSX_API int tlsx_conn_flush(struct tlsx_conn *c);
+
+/*
+ * @count bytes of @file_fd from *@off (advanced by what was sent), as
+ * sendfile(2): the kernel modes call sendfile(2); the userspace layer
+ * reads (pread) and seals.  Returns as tlsx_write().
+ */
+TLSX_API ssize_t tlsx_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
+			       size_t count);
+
+/*
+ * Sends a KeyUpdate (RFC 8446 4.6.3) and changes our sending key;
+ * @request_peer asks the peer to change its own.  TLSX_E_REKEY on the
+ * kernel's tls (6.12 cannot rekey).
+ */
+TLSX_API int tlsx_conn_key_update(struct tlsx_conn *c, bool request_peer);
+
+/*
+ * Sends close_notify (RFC 8446 6.1): we write no more; reading goes on
+ * until the peer's.  TLSX_WANT_WRITE on a full non-blocking socket (call
+ * again).  Does not close the fd.
+ */
+TLSX_API int tlsx_close(struct tlsx_conn *c);
+
+/* Wipes every secret and frees; the fd stays open. */
+TLSX_API void tlsx_conn_free(struct tlsx_conn *c);
+
+TLSX_API int tlsx_conn_fd(const struct tlsx_conn *c);
+TLSX_API enum tlsx_record_layer tlsx_conn_record_layer(const struct tlsx_conn *c);
+
+/* errno of the system call behind TLSX_E_SYSCALL; 0 if none. */
+TLSX_API int tlsx_conn_errno(const struct tlsx_conn *c);
+/* The alert behind TLSX_E_ALERT_SENT, _RECEIVED, TLSX_E_CERT; or -1. */
+TLSX_API int tlsx_conn_alert(const struct tlsx_conn *c);
+/* "decode_error", ...; NULL for another value. */
+TLSX_API const char *tlsx_alert_string(int alert);
+
+struct tlsx_conn_info {
+	uint16_t suite;			/* wire code, 0x1301.. */
+	const char *suite_name;		/* "TLS_AES_128_GCM_SHA256" */
+	uint16_t group;			/* 0: resumed with psk_ke */
+	const char *group_name;		/* "x25519", "secp256r1", "none" */
+	uint16_t sig_scheme;		/* the peer's CertificateVerify, or 0 */
+	const char *alpn;		/* "" when none */
+	const char *server_name;	/* SNI sent or received; "" if none */
+	bool resumed;
+	bool hrr;			/* a HelloRetryRequest took place */
+	bool peer_cert;			/* the peer sent a verified chain */
+	enum tlsx_record_layer record_layer;
+	unsigned int peer_record_size_limit;	/* 0: none announced */
+	unsigned int hs_reads, hs_writes;	/* syscalls of the handshake */
+	uint64_t key_updates_sent, key_updates_received;
+	size_t state_bytes;		/* heap libtlsx holds for @c now */
+};
+
+/* Fills @info (its strings live as long as @c); TLSX_E_INVAL before DONE. */
+TLSX_API int tlsx_conn_info(const struct tlsx_conn *c,
+			    struct tlsx_conn_info *info);
+
+/*
+ * Client: the newest session a NewSessionTicket gave (tickets arrive
+ * after the handshake: read at least once), as bytes to keep for
+ * tlsx_conn_set_session().  The bytes hold the resumption PSK: treat
+ * them as a secret.  TLSX_E_NO_SESSION when none came; TLSX_E_INVAL with
+ * *@len the size needed when @cap is too small.
+ */
+TLSX_API int tlsx_conn_session(const struct tlsx_conn *c, uint8_t *buf,
+			       size_t cap, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLSX_H */

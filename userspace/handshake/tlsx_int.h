@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlsx_int.h - libtlsx's insides, shared by its files and its tests,
+ * never installed:
+ *
+ *   tlsx_config.c  the configuration: setters, freeze, references
+ *   tlsx_conn.c    a connection's handshake: the engine over the fd
+ *                  (record-exact reads), the sans-I/O step, info
+ *   handoff.c      the choice of record layer and the keys given to it
+ *                  (TCP_ULP, TLS_TX, TLS_RX)
+ *   tlsx_io.c      the calls after the handshake and the control
+ *                  records common to every layer (KeyUpdate,
+ *                  NewSessionTicket, alerts)
+ *   ktls.c         the kernel modes' I/O: recv/send with record-type
+ *                  cmsgs
+ *   urec.c         the userspace record layer on handshake/record.h
+ *
+ * After the handoff a connection holds no configuration and no engine:
+ * the fd, a few flags and numbers, and the two current traffic secrets
+ * (for KeyUpdate, RFC 8446 7.2), plus, on the userspace layer, the two
+ * AEAD keys and one record's buffer each way (struct tlsx_urec).
+ */
+#ifndef TLSX_HS_TLSX_INT_H
+#define TLSX_HS_TLSX_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "aead/platform.h"
+#include "handshake/tlsx.h"
+#include "handshake/hs.h"
+#include "handshake/record.h"
+
+/* Linux's SOL_TLS; older libc headers lack it. */
+#ifndef SOL_TLS
+#define SOL_TLS 282
+#endif
+
+/* Handshake message types after the handshake (RFC 8446 4). */
+#define TLSX_HS_NEW_SESSION_TICKET	4
+#define TLSX_HS_KEY_UPDATE		24
+
+struct tlsx_config {
+	atomic_int refs;
+	atomic_bool frozen;
+	pthread_mutex_t freeze_lock;
+	enum tlsx_role role;
+	struct tlsx_hs_config hs;	/* what the engine reads */
+	struct tlsx_cert_chain *chains[TLSX_HS_MAX_CHAINS];
+	struct tlsx_trust *trust;
+	bool verify;			/* client: check the server */
+	bool tickets_set;		/* set or loaded: no default keys */
+	u32 ticket_rotate;
+	u64 rekey_limit;		/* 0: the suite's */
+	enum tlsx_record_layer rl;
+	char err[256];
+};
+
+/* Freezes @cfg if it is not yet: TLSX_OK or the (first) error. */
+int tlsx__config_use(struct tlsx_config *cfg);
+
+/* The handshake's buffers and engine, freed at the handoff. */
+struct tlsx_hsd {
+	struct tlsx_config *cfg;	/* a reference */
+	struct tlsx_hs *hs;
+	bool started;			/* the engine has stepped */
+	bool engine_done;		/* tlsx_hs_step() said DONE */
+	int fail;			/* the error, once @out is written */
+	size_t in_len;
+	size_t out_len, out_off;	/* [off, len) still to write */
+	u8 in[TLSX_REC_MAX];		/* one record, exactly */
+	u8 out[TLSX_HS_OUT_MIN];		/* one flight (hs.h) */
+};
+
+struct tlsx_urec;	/* urec.c */
+
+struct tlsx_conn {
+	int fd;
+	bool server;
+	bool established;		/* handed off */
+	bool tx_closed;			/* close_notify sent */
+	bool rx_closed;			/* close_notify received */
+	bool ku_owed;			/* 4.6.3: answer before the next data */
+	enum tlsx_record_layer rl;
+	u16 suite, group, sig_scheme;
+	bool resumed, hrr, peer_cert;
+	u16 peer_rsl;			/* peer's record_size_limit, 0: none */
+	u16 own_rsl;			/* ours, 0: none */
+	int err;			/* sticky: every call returns it */
+	int rx_err;			/* reading only (TLSX_E_REKEY on tls) */
+	int sys_errno;
+	int alert;			/* sent or received, -1: none */
+	unsigned int hs_reads, hs_writes;
+	u64 ku_sent, ku_recv;
+	u64 rekey_limit;		/* records under one sending key */
+	u64 k_tx_bound;			/* kernel: records sent, at most */
+
+	/* Current secrets: client_/server_application_traffic_secret_N. */
+	struct tlsx_hs_secrets sec;
+
+	char *alpn;			/* heap, "" when none */
+	char *server_name;
+
+	/* A post-handshake message arriving in pieces (5.1). */
+	u8 *pm;
+	size_t pm_len;
+	size_t pm_skip;			/* of a ticket too long to keep */
+	u8 alert_buf[2];		/* kernel modes: an alert, partly read */
+	size_t alert_len;
+
+	/* Client: the newest session, from a NewSessionTicket. */
+	struct tlsx_session *session;
+	/*
+	 * Turns a NewSessionTicket into c->session; set by tlsx_conn.c (so
+	 * the record layers do not depend on the ticket code), NULL: the
+	 * message is checked for framing and dropped.
+	 */
+	int (*on_ticket)(struct tlsx_conn *c, const u8 *msg, size_t len);
+
+	struct tlsx_hsd *hsd;		/* during the handshake */
+	void (*hs_release)(struct tlsx_conn *c);	/* frees @hsd */
+	struct tlsx_urec *u;		/* userspace layer only */
+};
+
+/* tlsx_io.c */
+struct tlsx_conn *tlsx__conn_alloc(int fd, bool server);
+int tlsx__fail(struct tlsx_conn *c, int err);
+int tlsx__sys(struct tlsx_conn *c, int err);
+int tlsx__abort(struct tlsx_conn *c, int alert);
+int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
+		  bool record_end);
+int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);
+int tlsx__send_tickets(struct tlsx_conn *c, const u8 *msgs, size_t len);
+u64 tlsx__suite_rekey_limit(u16 suite);
+int tlsx__rekey_if_due(struct tlsx_conn *c, u64 seq, u64 records);
+u8 *tlsx__tx_secret(struct tlsx_conn *c);
+u8 *tlsx__rx_secret(struct tlsx_conn *c);
+
+/* handoff.c: c->sec set; @want from the configuration. */
+int tlsx__handoff(struct tlsx_conn *c, enum tlsx_record_layer want);
+int tlsx__ktls_set_key(struct tlsx_conn *c, bool tx);
+
+/* ktls.c */
+ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len);
+ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len);
+ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
+			 size_t count);
+int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
+			size_t len);
+int tlsx__k_tx_room(struct tlsx_conn *c, size_t len);
+
+/* urec.c */
+int tlsx__u_init(struct tlsx_conn *c);
+void tlsx__u_free(struct tlsx_conn *c);
+size_t tlsx__u_size(const struct tlsx_conn *c);
+int tlsx__u_set_key(struct tlsx_conn *c, bool tx);
+ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len);
+ssize_t tlsx__u_write(struct tlsx_conn *c, const void *buf, size_t len);
+ssize_t tlsx__u_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
+			 size_t count);
+int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
+			size_t len);
+int tlsx__u_flush(struct tlsx_conn *c);
+u64 tlsx__u_tx_seq(const struct tlsx_conn *c);
+
+/*
+ * For tests: a connection on @fd already past a handshake someone else
+ * ran (OpenSSL, in test_libtlsx.c), from its secrets, handed off to @rl
+ * (AUTO: the usual order).  @sec is copied.
+ */
+int tlsx__conn_from_secrets(int fd, bool server,
+			    const struct tlsx_hs_secrets *sec,
+			    enum tlsx_record_layer rl, u64 rekey_limit,
+			    u16 peer_rsl, struct tlsx_conn **out);
+
+#endif /* TLSX_HS_TLSX_INT_H */

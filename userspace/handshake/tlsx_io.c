@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlsx_io.c - a connection after the handshake: read, write, sendfile,
+ * KeyUpdate and close, whichever record layer runs, and the control
+ * records every layer hands up (RFC 8446 4.6, 5.1, 6).
+ *
+ * The layers (urec.c, ktls.c) deliver application data themselves and
+ * pass every other content type here as it comes: whole records from the
+ * userspace layer (@record_end true), pieces of records from the kernel,
+ * which returns a control record in as many recvmsg() calls as the
+ * caller's buffer needs.  Handshake bytes are reassembled into messages
+ * (5.1: a message may span records), an alert is collected to its two
+ * bytes.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "handshake/alert.h"
+#include "handshake/keysched.h"
+#include "handshake/tlsx_int.h"
+#include "handshake/ticket.h"
+
+/*
+ * Longest post-handshake message kept: a NewSessionTicket with a ticket
+ * of TLSX_TICKET_MAX bytes and room for its extensions; a longer one (a
+ * peer's bigger ticket) is skipped, not an error (tlsx could not use it).
+ */
+#define PM_MAX		(4 + 2048)
+
+struct tlsx_conn *tlsx__conn_alloc(int fd, bool server)
+{
+	struct tlsx_conn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->fd = fd;
+	c->server = server;
+	c->alert = -1;
+	return c;
+}
+
+int tlsx__fail(struct tlsx_conn *c, int err)
+{
+	if (!c->err)
+		c->err = err;
+	return c->err;
+}
+
+int tlsx__sys(struct tlsx_conn *c, int err)
+{
+	if (!c->err)
+		c->sys_errno = err;
+	return tlsx__fail(c, TLSX_E_SYSCALL);
+}
+
+static int send_record(struct tlsx_conn *c, u8 type, const u8 *data,
+		       size_t len)
+{
+	if (c->rl == TLSX_RL_USER)
+		return tlsx__u_send_record(c, type, data, len);
+	return tlsx__k_send_record(c, type, data, len);
+}
+
+/*
+ * The peer sent what RFC 8446 forbids: send @alert (internal_error for a
+ * local failure), best effort, and fail for good.
+ */
+int tlsx__abort(struct tlsx_conn *c, int alert)
+{
+	u8 rec[2] = { 2, 0 };	/* fatal (6) */
+
+	if (c->err)
+		return c->err;
+	rec[1] = tlsx_alert_of(alert);
+	c->alert = rec[1];
+	/* First, so that a failure to send it does not replace it. */
+	tlsx__fail(c, TLSX_E_ALERT_SENT);
+	if (!c->tx_closed) {
+		send_record(c, TLSX_CT_ALERT, rec, sizeof(rec));
+		if (c->rl == TLSX_RL_USER)
+			tlsx__u_flush(c);
+		c->tx_closed = true;
+	}
+	return c->err;
+}
+
+u8 *tlsx__tx_secret(struct tlsx_conn *c)
+{
+	return c->server ? c->sec.server : c->sec.client;
+}
+
+u8 *tlsx__rx_secret(struct tlsx_conn *c)
+{
+	return c->server ? c->sec.client : c->sec.server;
+}
+
+/*
+ * Records one key may seal (RFC 8446 5.5): AES-GCM 2^24.5 full-size
+ * records, taken as 2^24; ChaCha20-Poly1305 none below the sequence
+ * number's wrap; AES-CCM is given half of AES-GCM's, as it runs the
+ * block cipher twice per block (5.5 names no figure for it).
+ */
+u64 tlsx__suite_rekey_limit(u16 suite)
+{
+	switch (suite) {
+	case TLSX_SUITE_AES_128_GCM_SHA256:
+	case TLSX_SUITE_AES_256_GCM_SHA384:
+		return 1ULL << 24;
+	case TLSX_SUITE_AES_128_CCM_SHA256:
+		return 1ULL << 23;
+	}
+	return ~0ULL;
+}
+
+/* Our KeyUpdate (4.6.3), then our next sending key (7.2). */
+static int tx_key_update(struct tlsx_conn *c, bool request)
+{
+	u8 msg[5] = { TLSX_HS_KEY_UPDATE, 0, 0, 1, request };
+	int err;
+
+	if (c->rl == TLSX_RL_TLS)
+		return tlsx__fail(c, TLSX_E_REKEY);
+	err = send_record(c, TLSX_CT_HANDSHAKE, msg, sizeof(msg));
+	if (err)
+		return err;
+	err = tlsx_next_traffic_secret(c->sec.hash, tlsx__tx_secret(c));
+	if (!err)
+		err = c->rl == TLSX_RL_USER ? tlsx__u_set_key(c, true) :
+					      tlsx__ktls_set_key(c, true);
+	if (err)
+		return tlsx__sys(c, -err);
+	c->ku_sent++;
+	c->k_tx_bound = 0;
+	return TLSX_OK;
+}
+
+/* Sends the KeyUpdate the peer asked for, if one is owed and it fits. */
+static int pay_key_update(struct tlsx_conn *c)
+{
+	int err;
+
+	if (!c->ku_owed)
+		return TLSX_OK;
+	err = tx_key_update(c, false);
+	if (!err)
+		c->ku_owed = false;
+	return err;
+}
+
+/* Before @records more records: our own KeyUpdate if the limit is near. */
+int tlsx__rekey_if_due(struct tlsx_conn *c, u64 seq, u64 records)
+{
+	/* One record stays for the KeyUpdate itself. */
+	if (seq + records + 1 <= c->rekey_limit)
+		return TLSX_OK;
+	return tx_key_update(c, false);
+}
+
+/* A KeyUpdate from the peer (4.6.3): its next key (7.2). */
+static int rx_key_update(struct tlsx_conn *c, const u8 *msg, size_t len,
+			 bool more)
+{
+	int err;
+
+	if (len != 5)
+		return tlsx__abort(c, TLSX_ALERT_DECODE_ERROR);
+	/* 4.6.3: request_update other than 0 or 1. */
+	if (msg[4] > 1)
+		return tlsx__abort(c, TLSX_ALERT_ILLEGAL_PARAMETER);
+	/* 5.1: a message before a key change ends its record. */
+	if (more)
+		return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	if (c->rl == TLSX_RL_TLS) {
+		/*
+		 * 6.12's tls cannot take a second TLS_RX: the records after
+		 * this one would fail to open.  Reading ends here; writing
+		 * (and close_notify) still works.
+		 */
+		c->rx_err = TLSX_E_REKEY;
+		return TLSX_E_REKEY;
+	}
+	err = tlsx_next_traffic_secret(c->sec.hash, tlsx__rx_secret(c));
+	if (!err)
+		err = c->rl == TLSX_RL_USER ? tlsx__u_set_key(c, false) :
+					      tlsx__ktls_set_key(c, false);
+	if (err)
+		return tlsx__sys(c, -err);
+	c->ku_recv++;
+	if (msg[4]) {
+		/* 4.6.3: ours before our next application data. */
+		c->ku_owed = true;
+		err = pay_key_update(c);
+		if (err && err != TLSX_WANT_WRITE)
+			return err;
+	}
+	return TLSX_OK;
+}
+
+/* Client: a NewSessionTicket after the handshake becomes c->session. */
+int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len)
+{
+	struct tlsx_session *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = tlsx_session_from_ticket(&c->sec,
+				       c->server_name ? c->server_name : "",
+				       (const u8 *)(c->alpn ? c->alpn : ""),
+				       msg, len, time(NULL), s);
+	if (err) {
+		tlsx_session_wipe(s);
+		free(s);
+		return err;
+	}
+	if (c->session) {
+		tlsx_session_wipe(c->session);
+		free(c->session);
+	}
+	c->session = s;
+	return 0;
+}
+
+static int handle_message(struct tlsx_conn *c, const u8 *msg, size_t len,
+			  bool more)
+{
+	int err;
+
+	switch (msg[0]) {
+	case TLSX_HS_KEY_UPDATE:
+		return rx_key_update(c, msg, len, more);
+	case TLSX_HS_NEW_SESSION_TICKET:
+		/* 4.6.1: only a server sends them. */
+		if (c->server)
+			break;
+		if (!c->on_ticket)
+			return TLSX_OK;
+		err = c->on_ticket(c, msg, len);
+		if (err > 0)
+			return tlsx__abort(c, err);
+		/* A ticket we cannot keep (no memory) is not fatal. */
+		return TLSX_OK;
+	}
+	/* No post_handshake_auth offered: a CertificateRequest is too. */
+	return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
+static size_t pm_body_len(const struct tlsx_conn *c)
+{
+	return (size_t)c->pm[1] << 16 | (size_t)c->pm[2] << 8 | c->pm[3];
+}
+
+static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
+			   bool record_end)
+{
+	int err;
+
+	/* 5.1: no zero-length fragments of Handshake. */
+	if (!len && record_end)
+		return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	if (!c->pm) {
+		c->pm = malloc(PM_MAX);
+		if (!c->pm)
+			return tlsx__fail(c, TLSX_E_NOMEM);
+	}
+	while (len) {
+		size_t take, need;
+
+		if (c->pm_skip) {
+			/* The rest of a ticket too long to keep. */
+			take = c->pm_skip < len ? c->pm_skip : len;
+			c->pm_skip -= take;
+			data += take;
+			len -= take;
+			continue;
+		}
+		need = 4;
+		if (c->pm_len >= 4)
+			need += pm_body_len(c);
+		take = need - c->pm_len < len ? need - c->pm_len : len;
+		memcpy(c->pm + c->pm_len, data, take);
+		c->pm_len += take;
+		data += take;
+		len -= take;
+		if (c->pm_len < 4)
+			continue;
+		need = 4 + pm_body_len(c);
+		if (need > PM_MAX) {
+			if (c->pm[0] != TLSX_HS_NEW_SESSION_TICKET || c->server)
+				return tlsx__abort(c,
+					TLSX_ALERT_UNEXPECTED_MESSAGE);
+			c->pm_skip = need - c->pm_len;
+			c->pm_len = 0;
+			continue;
+		}
+		if (c->pm_len < need)
+			continue;
+		err = handle_message(c, c->pm, c->pm_len, len != 0);
+		memzero_explicit(c->pm, c->pm_len);
+		c->pm_len = 0;
+		if (err)
+			return err;
+	}
+	/* Nothing half-read: the buffer goes (state kept stays small). */
+	if (!c->pm_len) {
+		free(c->pm);
+		c->pm = NULL;
+	}
+	return TLSX_OK;
+}
+
+static int alert(struct tlsx_conn *c, const u8 a[2])
+{
+	if (a[1] == TLSX_ALERT_CLOSE_NOTIFY) {
+		c->rx_closed = true;
+		return TLSX_OK;
+	}
+	/* 6.1: user_canceled comes before a close_notify; not an error. */
+	if (a[1] == TLSX_ALERT_USER_CANCELED)
+		return TLSX_OK;
+	/* 6: every other alert is an error alert, whatever its level. */
+	c->alert = a[1];
+	c->tx_closed = true;
+	return tlsx__fail(c, TLSX_E_ALERT_RECEIVED);
+}
+
+int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
+		  bool record_end)
+{
+	switch (type) {
+	case TLSX_CT_HANDSHAKE:
+		return handshake_bytes(c, data, len, record_end);
+	case TLSX_CT_ALERT:
+		if (record_end) {
+			/* 5.1: one alert per record, never fragmented. */
+			if (len != 2)
+				return tlsx__abort(c, TLSX_ALERT_DECODE_ERROR);
+			return alert(c, data);
+		}
+		while (len) {
+			c->alert_buf[c->alert_len++] = *data++;
+			len--;
+			if (c->alert_len == 2) {
+				int err = alert(c, c->alert_buf);
+
+				c->alert_len = 0;
+				if (err || c->rx_closed)
+					return err;
+			}
+		}
+		return TLSX_OK;
+	}
+	/* 5: change_cipher_spec after the handshake, or another type. */
+	return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
+int tlsx__send_tickets(struct tlsx_conn *c, const u8 *msgs, size_t len)
+{
+	while (len) {
+		size_t n = len > TLSX_REC_MAX_PLAIN ? TLSX_REC_MAX_PLAIN : len;
+		int err;
+
+		if (c->peer_rsl && n > (size_t)c->peer_rsl - 1)
+			n = c->peer_rsl - 1;
+		err = send_record(c, TLSX_CT_HANDSHAKE, msgs, n);
+		if (err)
+			return err;
+		msgs += n;
+		len -= n;
+	}
+	return TLSX_OK;
+}
+
+static int usable(const struct tlsx_conn *c)
+{
+	if (!c->established)
+		return TLSX_E_INVAL;
+	return c->err;
+}
+
+ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len)
+{
+	ssize_t n;
+	int err = usable(c);
+
+	if (err)
+		return err;
+	if (c->rx_err)
+		return c->rx_err;
+	if (c->rx_closed)
+		return 0;
+	if (!len)
+		return TLSX_E_INVAL;
+	if (c->rl == TLSX_RL_USER)
+		n = tlsx__u_read(c, buf, len);
+	else
+		n = tlsx__k_read(c, buf, len);
+	return n;
+}
+
+ssize_t tlsx_write(struct tlsx_conn *c, const void *buf, size_t len)
+{
+	int err = usable(c);
+
+	if (err)
+		return err;
+	if (c->tx_closed)
+		return TLSX_E_CLOSED;
+	err = pay_key_update(c);
+	if (err)
+		return err;
+	if (!len)
+		return 0;
+	if (c->rl == TLSX_RL_USER)
+		return tlsx__u_write(c, buf, len);
+	return tlsx__k_write(c, buf, len);
+}
+
+int tlsx_conn_flush(struct tlsx_conn *c)
+{
+	int err = usable(c);
+
+	if (err)
+		return err;
+	err = pay_key_update(c);
+	if (err)
+		return err;
+	if (c->rl == TLSX_RL_USER)
+		return tlsx__u_flush(c);
+	return TLSX_OK;
+}
+
+ssize_t tlsx_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
+		      size_t count)
+{
+	int err = usable(c);
+
+	if (err)
+		return err;
+	if (c->tx_closed)
+		return TLSX_E_CLOSED;
+	if (!off)
+		return TLSX_E_INVAL;
+	err = pay_key_update(c);
+	if (err)
+		return err;
+	if (!count)
+		return 0;
+	if (c->rl == TLSX_RL_USER)
+		return tlsx__u_sendfile(c, file_fd, off, count);
+	return tlsx__k_sendfile(c, file_fd, off, count);
+}
+
+int tlsx_conn_key_update(struct tlsx_conn *c, bool request_peer)
+{
+	int err = usable(c);
+
+	if (err)
+		return err;
+	if (c->tx_closed)
+		return TLSX_E_CLOSED;
+	if (c->rl == TLSX_RL_TLS)
+		return TLSX_E_REKEY;	/* not sticky: nothing was sent */
+	err = tx_key_update(c, request_peer);
+	if (!err)
+		c->ku_owed = false;	/* ours answers a request too */
+	return err;
+}
+
+int tlsx_close(struct tlsx_conn *c)
+{
+	static const u8 close_notify[2] = { 1, TLSX_ALERT_CLOSE_NOTIFY };
+	int err = usable(c);
+
+	if (err)
+		return err;
+	if (!c->tx_closed) {
+		err = send_record(c, TLSX_CT_ALERT, close_notify,
+				  sizeof(close_notify));
+		if (err)
+			return err;
+		c->tx_closed = true;
+	}
+	if (c->rl == TLSX_RL_USER)
+		return tlsx__u_flush(c);
+	return TLSX_OK;
+}
+
+void tlsx_conn_free(struct tlsx_conn *c)
+{
+	if (!c)
+		return;
+	if (c->hsd && c->hs_release)
+		c->hs_release(c);
+	tlsx__u_free(c);
+	/* tlsx_hs_secrets_wipe()'s work, without a call into the engine. */
+	memzero_explicit(&c->sec, sizeof(c->sec));
+	if (c->pm) {
+		memzero_explicit(c->pm, PM_MAX);
+		free(c->pm);
+	}
+	if (c->session) {
+		tlsx_session_wipe(c->session);
+		free(c->session);
+	}
+	free(c->alpn);
+	free(c->server_name);
+	memzero_explicit(c, sizeof(*c));
+	free(c);
+}
+
+int tlsx_conn_fd(const struct tlsx_conn *c)
+{
+	return c->fd;
+}
+
+enum tlsx_record_layer tlsx_conn_record_layer(const struct tlsx_conn *c)
+{
+	return c->rl;
+}
+
+int tlsx_conn_errno(const struct tlsx_conn *c)
+{
+	return c->sys_errno;
+}
+
+int tlsx_conn_alert(const struct tlsx_conn *c)
+{
+	return c->alert;
+}
+
+static const char *group_name(u16 group)
+{
+	switch (group) {
+	case TLSX_GROUP_X25519:
+		return "x25519";
+	case TLSX_GROUP_SECP256R1:
+		return "secp256r1";
+	case 0:
+		return "none";
+	}
+	return "unknown";
+}
+
+int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (!c->established)
+		return TLSX_E_INVAL;
+	info->suite = c->suite;
+	info->suite_name = tlsx_suite_name(c->suite);
+	info->group = c->group;
+	info->group_name = group_name(c->group);
+	info->sig_scheme = c->sig_scheme;
+	info->alpn = c->alpn ? c->alpn : "";
+	info->server_name = c->server_name ? c->server_name : "";
+	info->resumed = c->resumed;
+	info->hrr = c->hrr;
+	info->peer_cert = c->peer_cert;
+	info->record_layer = c->rl;
+	info->peer_record_size_limit = c->peer_rsl;
+	info->hs_reads = c->hs_reads;
+	info->hs_writes = c->hs_writes;
+	info->key_updates_sent = c->ku_sent;
+	info->key_updates_received = c->ku_recv;
+	info->state_bytes = sizeof(*c) + tlsx__u_size(c);
+	if (c->alpn)
+		info->state_bytes += strlen(c->alpn) + 1;
+	if (c->server_name)
+		info->state_bytes += strlen(c->server_name) + 1;
+	if (c->pm)
+		info->state_bytes += PM_MAX;
+	if (c->session)
+		info->state_bytes += sizeof(*c->session);
+	return TLSX_OK;
+}
+
+int tlsx_conn_session(const struct tlsx_conn *c, uint8_t *buf, size_t cap,
+		      size_t *len)
+{
+	u8 tmp[sizeof(struct tlsx_session) + 256];
+	size_t n;
+	int err;
+
+	*len = 0;
+	if (!c->session)
+		return TLSX_E_NO_SESSION;
+	err = tlsx_session_encode(c->session, tmp, sizeof(tmp), &n);
+	if (err) {
+		memzero_explicit(tmp, sizeof(tmp));
+		return TLSX_E_INVAL;
+	}
+	*len = n;
+	if (n > cap) {
+		memzero_explicit(tmp, sizeof(tmp));
+		return TLSX_E_INVAL;
+	}
+	memcpy(buf, tmp, n);
+	memzero_explicit(tmp, sizeof(tmp));
+	return TLSX_OK;
+}
+
+int tlsx__conn_from_secrets(int fd, bool server,
+			    const struct tlsx_hs_secrets *sec,
+			    enum tlsx_record_layer rl, u64 rekey_limit,
+			    u16 peer_rsl, struct tlsx_conn **out)
+{
+	struct tlsx_conn *c = tlsx__conn_alloc(fd, server);
+	u64 max;
+	int err;
+
+	*out = NULL;
+	if (!c)
+		return TLSX_E_NOMEM;
+	c->sec = *sec;
+	c->suite = sec->suite;
+	c->peer_rsl = peer_rsl;
+	if (!server)
+		c->on_ticket = tlsx__store_ticket;
+	max = tlsx__suite_rekey_limit(sec->suite);
+	c->rekey_limit = rekey_limit && rekey_limit < max ? rekey_limit : max;
+	if (c->rekey_limit < 2)
+		c->rekey_limit = 2;
+	err = tlsx__handoff(c, rl);
+	if (err) {
+		tlsx_conn_free(c);
+		return err;
+	}
+	c->established = true;
+	*out = c;
+	return TLSX_OK;
+}
+
+const char *tlsx_strerror(int result)
+{
+	switch (result) {
+	case TLSX_OK:
+		return "success";
+	case TLSX_WANT_READ:
+		return "want read";
+	case TLSX_WANT_WRITE:
+		return "want write";
+	case TLSX_E_SYSCALL:
+		return "system call failed";
+	case TLSX_E_NOMEM:
+		return "out of memory";
+	case TLSX_E_INVAL:
+		return "invalid argument or call out of order";
+	case TLSX_E_CONFIG:
+		return "bad configuration";
+	case TLSX_E_EOF:
+		return "connection closed without close_notify";
+	case TLSX_E_ALERT_SENT:
+		return "peer violated the protocol (alert sent)";
+	case TLSX_E_ALERT_RECEIVED:
+		return "peer sent a fatal alert";
+	case TLSX_E_CERT:
+		return "peer certificate refused";
+	case TLSX_E_RECORD_LAYER:
+		return "record layer unavailable";
+	case TLSX_E_REKEY:
+		return "kernel tls cannot change keys (KeyUpdate)";
+	case TLSX_E_CLOSED:
+		return "connection closed for writing";
+	case TLSX_E_NO_SESSION:
+		return "no session ticket received";
+	}
+	return "unknown error";
+}
+
+const char *tlsx_record_layer_name(enum tlsx_record_layer rl)
+{
+	switch (rl) {
+	case TLSX_RL_AUTO:
+		return "auto";
+	case TLSX_RL_TLSX:
+		return "tlsx";
+	case TLSX_RL_TLS:
+		return "tls";
+	case TLSX_RL_USER:
+		return "user";
+	}
+	return "unknown";
+}
+
+const char *tlsx_alert_string(int alert)
+{
+	return tlsx_alert_name(alert);
+}
