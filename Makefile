@@ -121,7 +121,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	fuzz-seeds bench-hs
+	bench-hs fuzz-seeds
 
 all: lib tests $(BENCH) selftests module module-test
 
