@@ -87,9 +87,14 @@ static size_t hs_max_msg(const struct tlsx_hs_config *cfg)
  * The connection: the state, and for tlsx_hs_step() room to open one
  * protected record (tlsx_hs_step_inplace() opens them where they lie).
  */
+static size_t hs_alloc_size(bool inplace)
+{
+	return sizeof(struct tlsx_hs) + (inplace ? 0 : TLSX_REC_MAX);
+}
+
 size_t tlsx_hs_mem_size(const struct tlsx_hs_config *cfg)
 {
-	return sizeof(struct tlsx_hs) + (cfg->inplace ? 0 : TLSX_REC_MAX);
+	return hs_alloc_size(cfg->inplace);
 }
 
 /* With, at worst, one message spanning records gathered (hs_gather()). */
@@ -154,7 +159,7 @@ void tlsx_hs_free(struct tlsx_hs *hs)
 		return;
 	hs_wipe_secrets(hs);
 	/* rec[] held the peer's decrypted records. */
-	memzero_explicit(hs, tlsx_hs_mem_size(hs->cfg));
+	memzero_explicit(hs, hs_alloc_size(hs->inplace));
 	free(hs);
 }
 
