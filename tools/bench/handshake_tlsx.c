@@ -13,7 +13,9 @@
  * output flight to the other BIO; the input and output buffers are the
  * benchmark's, made once (a server keeps one output buffer per worker
  * thread, the flight being sent at once), so the heap figure is the
- * engine's own allocations plus the BIOs, as for OpenSSL.
+ * engine's own allocations plus the BIOs, as for OpenSSL.  The engine
+ * opens records where they lie in the input buffer
+ * (tlsx_hs_step_inplace(), cfg.inplace: no record buffer of its own).
  *
  * After both parties are done, each takes its traffic secrets
  * (tlsx_hs_secrets(), what the handoff needs) and wipes them.  In the
@@ -120,8 +122,8 @@ static int party_turn(struct tlsx_state *s, struct party *p, uint64_t *acc,
 	do {
 		used = 0;
 		n = 0;
-		ret = tlsx_hs_step(p->hs, p->in, p->in_len, &used, s->out,
-				   sizeof(s->out), &n);
+		ret = tlsx_hs_step_inplace(p->hs, p->in, p->in_len, &used,
+					   s->out, sizeof(s->out), &n);
 		if (n && BIO_write(p->wr, s->out, (int)n) != (int)n)
 			ret = -ENOMEM;
 		if (used > p->in_len)
@@ -364,6 +366,9 @@ static int tlsx_configure(struct tlsx_state *s, const struct hsb_creds *c)
 	cfg_common(&s->ccfg, row);
 	cfg_common(&s->scfg, row);
 	s->scfg.server = true;
+	/* Records are opened in p->in (the in-place step): no record room. */
+	s->ccfg.inplace = true;
+	s->scfg.inplace = true;
 	ret = tlsx_cert_chain_load_mem(&s->chain, c->leaf_pem, c->leaf_len,
 				       c->key_pem, c->key_len, &why);
 	if (ret) {

@@ -219,7 +219,7 @@ static void write_extensions(struct tlsx_hs *hs, struct tlsx_wr *w)
 	tlsx_wr_close(w);
 	tlsx_wr_close(w);
 	/* 4.2.2: the HelloRetryRequest's cookie, echoed. */
-	if (hs->cookie_len) {
+	if (hs->cookie) {
 		ext_open(hs, w, TLSX_EXT_COOKIE);
 		tlsx_wr_vec(w, 2, hs->cookie, hs->cookie_len);
 		tlsx_wr_close(w);
@@ -520,10 +520,6 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		return ret;
 	tlsx_transcript_add(&hs->ts, msg, len);
 
-	if (cookie) {
-		memcpy(hs->cookie, cookie, cookie_len);
-		hs->cookie_len = cookie_len;
-	}
 	if (group) {
 		tlsx_kx_wipe(&hs->shares[0]);
 		ret = tlsx_kx_generate(&hs->shares[0], group, hs_rand_cb, hs);
@@ -546,7 +542,12 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		if (ret)
 			return ret;
 	}
+	/* The cookie, echoed from the HRR itself: nothing kept after. */
+	hs->cookie = cookie;
+	hs->cookie_len = cookie_len;
 	ret = client_send_hello(hs, o);
+	hs->cookie = NULL;
+	hs->cookie_len = 0;
 	if (ret)
 		return ret;
 	hs->state = EXPECT_SERVER_HELLO;
@@ -828,8 +829,6 @@ static int client_certificate_request(struct tlsx_hs *hs, const u8 *msg,
 				   &hs->n_peer_sig_schemes);
 	if (ret)
 		return ret;
-	memcpy(hs->cert_req_ctx, ctx, ctx_len);
-	hs->cert_req_ctx_len = (u8)ctx_len;
 	hs->cert_requested = true;
 	tlsx_transcript_add(&hs->ts, msg, len);
 	hs->state = EXPECT_CERTIFICATE;
@@ -941,9 +940,9 @@ static int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 		 * (i.e., it sends an empty Certificate message)": also when
 		 * no scheme of ours fits the server's list.
 		 */
-		ret = hs_send_certificate(hs, o, scheme ? chain : NULL,
-					  hs->cert_req_ctx,
-					  hs->cert_req_ctx_len);
+		/* 4.4.2: the request's context, which 4.3.2 made empty. */
+		ret = hs_send_certificate(hs, o, scheme ? chain : NULL, NULL,
+					  0);
 		if (!ret && scheme)
 			ret = test_sign ? test_send_cert_verify(hs, o, scheme) :
 			      hs_send_cert_verify(hs, o, chain, scheme);

@@ -83,15 +83,24 @@ static size_t hs_max_msg(const struct tlsx_hs_config *cfg)
 	return cfg->max_msg;
 }
 
-/* The reassembly buffer: a message's start, then one record opened. */
-static size_t hs_buf_cap(const struct tlsx_hs_config *cfg)
+/*
+ * The connection: the state, and for tlsx_hs_step() room to open one
+ * protected record (tlsx_hs_step_inplace() opens them where they lie).
+ */
+static size_t hs_alloc_size(bool inplace)
 {
-	return TLSX_HS_MSG_HDR + hs_max_msg(cfg) + TLSX_REC_MAX;
+	return sizeof(struct tlsx_hs) + (inplace ? 0 : TLSX_REC_MAX);
 }
 
 size_t tlsx_hs_mem_size(const struct tlsx_hs_config *cfg)
 {
-	return sizeof(struct tlsx_hs) + hs_buf_cap(cfg);
+	return hs_alloc_size(cfg->inplace);
+}
+
+/* With, at worst, one message spanning records gathered (hs_gather()). */
+size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg)
+{
+	return tlsx_hs_mem_size(cfg) + TLSX_HS_MSG_HDR + hs_max_msg(cfg);
 }
 
 struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)
@@ -106,7 +115,7 @@ struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)
 	hs->role = cfg->server ? &tlsx_hs_server_role : &tlsx_hs_client_role;
 	hs->alert = -1;
 	hs->max_msg = hs_max_msg(cfg);
-	hs->buf_cap = hs_buf_cap(cfg);
+	hs->inplace = cfg->inplace;
 	hs->compat = !cfg->no_compat_mode;
 	hs->n_suites = hs_fill_list(hs->suites, cfg->suites, cfg->n_suites,
 				    default_suites, ARRAY_SIZE(default_suites),
@@ -141,6 +150,7 @@ void hs_wipe_secrets(struct tlsx_hs *hs)
 	hs->have_session = false;
 	tlsx_rec_wipe(&hs->wr);
 	tlsx_rec_wipe(&hs->rd);
+	hs_msg_free(hs);
 }
 
 void tlsx_hs_free(struct tlsx_hs *hs)
@@ -148,8 +158,8 @@ void tlsx_hs_free(struct tlsx_hs *hs)
 	if (!hs)
 		return;
 	hs_wipe_secrets(hs);
-	/* The buffer held the peer's decrypted flight. */
-	memzero_explicit(hs, tlsx_hs_mem_size(hs->cfg));
+	/* rec[] held the peer's decrypted records. */
+	memzero_explicit(hs, hs_alloc_size(hs->inplace));
 	free(hs);
 }
 
@@ -797,14 +807,74 @@ static int hs_alert_in(struct tlsx_hs *hs, const u8 *body, size_t len)
 	return HS_EALERT_IN;
 }
 
-/*
- * The handshake bytes now at hs->buf[0..hs->msg_len + @len): each whole
- * message goes to the role; the start of the next stays for the next
- * record.
- */
-static int hs_messages(struct tlsx_hs *hs, size_t len, struct hs_out *o)
+/* A handshake message's uint24 length (4). */
+static size_t hs_msg_body_len(const u8 *m)
 {
-	size_t avail = hs->msg_len + len, off = 0, mlen;
+	return (size_t)m[1] << 16 | (size_t)m[2] << 8 | m[3];
+}
+
+void hs_msg_free(struct tlsx_hs *hs)
+{
+	if (hs->msg) {
+		/* The peer's message, perhaps decrypted: not left behind. */
+		memzero_explicit(hs->msg, hs->msg_cap);
+		free(hs->msg);
+	}
+	hs->msg = NULL;
+	hs->msg_cap = 0;
+	hs->msg_len = 0;
+}
+
+/*
+ * The next bytes of a message that spans records, from @data[0..@len):
+ * *@took says how many were taken (all of them, or up to the message's
+ * end).  The buffer is allocated once the header is whole, of exactly
+ * the message's size, which max_msg bounds.
+ */
+static int hs_gather(struct tlsx_hs *hs, const u8 *data, size_t len,
+		     size_t *took)
+{
+	size_t take, mlen;
+
+	*took = 0;
+	if (hs->msg_len < TLSX_HS_MSG_HDR) {
+		take = TLSX_HS_MSG_HDR - hs->msg_len;
+		if (take > len)
+			take = len;
+		memcpy(hs->hdr + hs->msg_len, data, take);
+		hs->msg_len += take;
+		*took = take;
+		if (hs->msg_len < TLSX_HS_MSG_HDR)
+			return 0;
+		/* See hs_messages(): a message longer than we take. */
+		mlen = hs_msg_body_len(hs->hdr);
+		if (mlen > hs->max_msg)
+			return TLSX_ALERT_DECODE_ERROR;
+		hs->msg = malloc(TLSX_HS_MSG_HDR + mlen);
+		if (!hs->msg)
+			return -ENOMEM;
+		hs->msg_cap = TLSX_HS_MSG_HDR + mlen;
+		memcpy(hs->msg, hs->hdr, TLSX_HS_MSG_HDR);
+	}
+	take = hs->msg_cap - hs->msg_len;
+	if (take > len - *took)
+		take = len - *took;
+	memcpy(hs->msg + hs->msg_len, data + *took, take);
+	hs->msg_len += take;
+	*took += take;
+	return 0;
+}
+
+/*
+ * One record's handshake bytes @data[0..@len): each message that lies
+ * wholly inside goes to the role where it is; one that spans records is
+ * gathered (hs_gather()) and goes to the role once whole.
+ */
+static int hs_messages(struct tlsx_hs *hs, const u8 *data, size_t len,
+		       struct hs_out *o)
+{
+	size_t off = 0, took, mlen;
+	const u8 *m;
 	int ret;
 
 	/* 5.1: "Implementations MUST NOT send zero-length fragments of
@@ -812,24 +882,40 @@ static int hs_messages(struct tlsx_hs *hs, size_t len, struct hs_out *o)
 	 */
 	if (!len)
 		return TLSX_ALERT_UNEXPECTED_MESSAGE;
-	while (avail - off >= TLSX_HS_MSG_HDR && !hs->done) {
-		const u8 *m = hs->buf + off;
-
-		mlen = (size_t)m[1] << 16 | (size_t)m[2] << 8 | m[3];
-		/*
-		 * Our bound (a certificate chain too long for max_msg): the
-		 * RFC names no alert; the length is out of the range this
-		 * endpoint takes, 6.2's decode_error.
-		 */
-		if (mlen > hs->max_msg)
-			return TLSX_ALERT_DECODE_ERROR;
-		if (avail - off < TLSX_HS_MSG_HDR + mlen)
-			break;
+	while (off < len && !hs->done) {
+		m = data + off;
+		mlen = 0;
+		if (!hs->msg_len && len - off >= TLSX_HS_MSG_HDR) {
+			/*
+			 * Our bound (a certificate chain too long for
+			 * max_msg): the RFC names no alert; the length is
+			 * out of the range this endpoint takes, 6.2's
+			 * decode_error.
+			 */
+			mlen = hs_msg_body_len(m);
+			if (mlen > hs->max_msg)
+				return TLSX_ALERT_DECODE_ERROR;
+			mlen += TLSX_HS_MSG_HDR;
+		}
+		if (hs->msg_len || !mlen || len - off < mlen) {
+			ret = hs_gather(hs, m, len - off, &took);
+			if (ret)
+				return ret;
+			off += took;
+			/* Not whole: all of @data was taken, wait for more. */
+			if (!hs->msg || hs->msg_len < hs->msg_cap)
+				break;
+			m = hs->msg;
+			mlen = hs->msg_cap;
+		} else {
+			off += mlen;
+		}
 		hs->rd_key_changed = false;
-		ret = hs->role->handle(hs, m, TLSX_HS_MSG_HDR + mlen, o);
+		ret = hs->role->handle(hs, m, mlen, o);
+		if (m == hs->msg)
+			hs_msg_free(hs);
 		if (ret)
 			return ret;
-		off += TLSX_HS_MSG_HDR + mlen;
 		/* The server's ClientHello may now be followed by a CCS. */
 		hs->ccs_ok = true;
 		/*
@@ -839,12 +925,9 @@ static int hs_messages(struct tlsx_hs *hs, size_t len, struct hs_out *o)
 		 * "unexpected_message" alert".  The last message of the
 		 * handshake ends the record too: nothing after it is ours.
 		 */
-		if ((hs->rd_key_changed || hs->done) && off != avail)
+		if ((hs->rd_key_changed || hs->done) && off != len)
 			return TLSX_ALERT_UNEXPECTED_MESSAGE;
 	}
-	hs->msg_len = avail - off;
-	if (off && hs->msg_len)
-		memmove(hs->buf, hs->buf + off, hs->msg_len);
 	return 0;
 }
 
@@ -864,15 +947,21 @@ static size_t hs_inner_max(const struct tlsx_hs *hs)
 	return TLSX_REC_MAX_PLAIN + 1;
 }
 
-/* One protected record: opened into hs->buf after the pending bytes. */
-static int hs_protected(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
-			struct hs_out *o)
+/*
+ * One protected record: opened where it lies when the caller let us
+ * (@wrec, tlsx_hs_step_inplace()), else copied to hs->rec first.
+ */
+static int hs_protected(struct tlsx_hs *hs, const u8 *rec, u8 *wrec,
+			size_t rec_len, struct hs_out *o)
 {
-	u8 *copy = hs->buf + hs->msg_len, *data, type;
+	u8 *copy = wrec, *data, type;
 	size_t len;
 	int ret;
 
-	memcpy(copy, rec, rec_len);
+	if (!copy) {
+		copy = hs->rec;
+		memcpy(copy, rec, rec_len);
+	}
 	ret = tlsx_rec_open(&hs->rd, copy, rec_len, TLSX_REC_MAX_PLAIN, &type,
 			    &data, &len);
 	if (ret == TLSX_ALERT_BAD_RECORD_MAC &&
@@ -898,8 +987,7 @@ static int hs_protected(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 	hs->early_skip = 0;
 	switch (type) {
 	case TLSX_CT_HANDSHAKE:
-		memmove(copy, data, len);
-		return hs_messages(hs, len, o);
+		return hs_messages(hs, data, len, o);
 	case TLSX_CT_ALERT:
 		return hs_alert_in(hs, data, len);
 	default:
@@ -912,9 +1000,12 @@ static int hs_protected(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 	}
 }
 
-/* One whole record @rec[0..@rec_len), its header checked. */
-static int hs_record(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
-		     struct hs_out *o)
+/*
+ * One whole record @rec[0..@rec_len), its header checked; @wrec is the
+ * same bytes writable (tlsx_hs_step_inplace()) or NULL.
+ */
+static int hs_record(struct tlsx_hs *hs, const u8 *rec, u8 *wrec,
+		     size_t rec_len, struct hs_out *o)
 {
 	const u8 *body = rec + TLSX_REC_HDR;
 	size_t len = rec_len - TLSX_REC_HDR;
@@ -957,11 +1048,10 @@ static int hs_record(struct tlsx_hs *hs, const u8 *rec, size_t rec_len,
 		/* 5.2: once keyed, handshake records are protected. */
 		if (hs->rd.set)
 			return TLSX_ALERT_UNEXPECTED_MESSAGE;
-		memcpy(hs->buf + hs->msg_len, body, len);
-		return hs_messages(hs, len, o);
+		return hs_messages(hs, body, len, o);
 	default:	/* application_data: tlsx_rec_header() checked */
 		if (hs->rd.set)
-			return hs_protected(hs, rec, rec_len, o);
+			return hs_protected(hs, rec, wrec, rec_len, o);
 		/* 4.2.10: after a HelloRetryRequest, early data is skipped. */
 		if (hs->early_skip >= len) {
 			hs->early_skip -= len;
@@ -991,8 +1081,9 @@ static int hs_fail(struct tlsx_hs *hs, int ret, struct hs_out *o)
 	return hs->err;
 }
 
-int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
-		 size_t *consumed, u8 *out, size_t out_cap, size_t *out_len)
+/* tlsx_hs_step() and tlsx_hs_step_inplace(): @win is @in writable or NULL. */
+static int hs_step(struct tlsx_hs *hs, const u8 *in, u8 *win, size_t in_len,
+		   size_t *consumed, u8 *out, size_t out_cap, size_t *out_len)
 {
 	struct hs_out o = { .buf = out, .cap = out_cap };
 	size_t pos = 0, body, max;
@@ -1028,7 +1119,8 @@ int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
 			goto fail;
 		if (in_len - pos - TLSX_REC_HDR < body)
 			break;
-		ret = hs_record(hs, rec, TLSX_REC_HDR + body, &o);
+		ret = hs_record(hs, rec, win ? win + pos : NULL,
+				TLSX_REC_HDR + body, &o);
 		if (ret)
 			goto fail;
 		pos += TLSX_REC_HDR + body;
@@ -1046,4 +1138,23 @@ fail:
 	hs->out = NULL;
 	*out_len = o.len;
 	return ret;
+}
+
+int tlsx_hs_step(struct tlsx_hs *hs, const u8 *in, size_t in_len,
+		 size_t *consumed, u8 *out, size_t out_cap, size_t *out_len)
+{
+	/* cfg->inplace: no hs->rec to open a record in (hs.h). */
+	if (hs->inplace) {
+		*consumed = 0;
+		*out_len = 0;
+		return -EINVAL;
+	}
+	return hs_step(hs, in, NULL, in_len, consumed, out, out_cap, out_len);
+}
+
+int tlsx_hs_step_inplace(struct tlsx_hs *hs, u8 *in, size_t in_len,
+			 size_t *consumed, u8 *out, size_t out_cap,
+			 size_t *out_len)
+{
+	return hs_step(hs, in, in, in_len, consumed, out, out_cap, out_len);
 }

@@ -55,7 +55,7 @@
 #define TLSX_HS_MSG_HDR		4	/* type, uint24 length */
 #define TLSX_HS_RANDOM		32
 #define TLSX_HS_SESSION_ID	32	/* legacy_session_id<0..32> */
-#define TLSX_HS_MAX_COOKIE	512	/* an HRR cookie kept (client) */
+#define TLSX_HS_MAX_COOKIE	512	/* an HRR cookie echoed (client) */
 #define TLSX_HS_MAX_SHARES	2	/* key shares held at once */
 #define TLSX_HS_VERSION_13	0x0304
 #define TLSX_HS_VERSION_12	0x0303
@@ -178,14 +178,16 @@ struct tlsx_hs {
 	u8 session_id[TLSX_HS_SESSION_ID];	/* legacy_session_id */
 	u8 session_id_len;
 	u32 sent_exts;		/* TLSX_EXT_BIT()s of our ClientHello */
-	u8 cookie[TLSX_HS_MAX_COOKIE];
+	/*
+	 * Client: the HelloRetryRequest's cookie, pointing into the HRR
+	 * while its handler writes ClientHello2; NULL otherwise.
+	 */
+	const u8 *cookie;
 	size_t cookie_len;
 	/* The peer's signature_algorithms (ClientHello, CertificateRequest). */
 	u16 peer_sig_schemes[TLSX_HS_MAX_LIST];
 	unsigned int n_peer_sig_schemes;
 	u16 hrr_group;		/* the group a HelloRetryRequest asked for */
-	u8 cert_req_ctx[255];	/* certificate_request_context */
-	u8 cert_req_ctx_len;
 	struct tlsx_kx shares[TLSX_HS_MAX_SHARES];
 	unsigned int n_shares;
 
@@ -236,13 +238,25 @@ struct tlsx_hs {
 	} srv;
 
 	/*
-	 * Reassembly: msg[0..msg_len) holds the start of a handshake message
-	 * that spans records; a protected record's plaintext is opened right
-	 * after it.  Sized max_msg + 4 + TLSX_REC_MAX_CIPHER (tlsx_hs_new()).
+	 * A handshake message that spans records (5.1 allows it) is gathered
+	 * here: its header in hdr while the header itself is split, then the
+	 * whole message in msg, allocated once the header gives its length
+	 * (4 + at most max_msg bytes) and wiped and freed as soon as the
+	 * role has handled it.  msg_len bytes of it have come so far; 0: no
+	 * message is open.  A message that lies within one record is handled
+	 * where it lies and never copied.
 	 */
+	u8 hdr[TLSX_HS_MSG_HDR];
+	u8 *msg;
 	size_t msg_len;
-	size_t buf_cap;
-	u8 buf[];
+	size_t msg_cap;
+	/* cfg->inplace: only tlsx_hs_step_inplace(), rec[] not allocated. */
+	bool inplace;
+	/*
+	 * tlsx_hs_step(): its input is const, so a protected record is
+	 * copied here (TLSX_REC_MAX bytes) and opened.
+	 */
+	u8 rec[];
 };
 
 /* --- hs.c: helpers for both roles --------------------------------------- */
@@ -380,5 +394,7 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 
 /* Wipes every secret in @hs (tlsx_hs_free() and the error exit). */
 void hs_wipe_secrets(struct tlsx_hs *hs);
+/* Wipes and frees a message being gathered (hs->msg), if any. */
+void hs_msg_free(struct tlsx_hs *hs);
 
 #endif /* TLSX_HS_HS_IMPL_H */

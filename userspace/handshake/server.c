@@ -982,9 +982,9 @@ static int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 	struct tlsx_wr w;
 	unsigned int i;
 
-	hs->cert_req_ctx_len = 0;
 	hs_msg_begin(hs, o, TLSX_HT_CERTIFICATE_REQUEST, &w);
-	tlsx_wr_vec(&w, 1, hs->cert_req_ctx, hs->cert_req_ctx_len);
+	/* 4.3.2: "SHALL be zero length" outside post-handshake auth. */
+	tlsx_wr_vec(&w, 1, NULL, 0);
 	tlsx_wr_open(&w, 2);
 	sv_ext_begin(&w, TLSX_EXT_SIGNATURE_ALGORITHMS);
 	tlsx_wr_open(&w, 2);
@@ -1303,9 +1303,8 @@ static int sv_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len)
 				   &n);
 	if (ret)
 		return ret;
-	/* 4.4.2: the context is the CertificateRequest's. */
-	if (ctx_len != hs->cert_req_ctx_len ||
-	    memcmp(ctx, hs->cert_req_ctx, ctx_len))
+	/* 4.4.2: the context is the CertificateRequest's: empty. */
+	if (ctx_len)
 		return TLSX_ALERT_ILLEGAL_PARAMETER;
 	if (!n) {
 		/*

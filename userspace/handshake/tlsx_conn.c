@@ -147,15 +147,25 @@ static int engine_error(struct tlsx_conn *c, int ret)
 	return ret == -ENOMEM ? TLSX_E_NOMEM : TLSX_E_INVAL;
 }
 
-/* One engine step; TLSX_WANT_READ, TLSX_DONE or an error code. */
-static int engine_step(struct tlsx_conn *c, const u8 *in, size_t in_len,
-		       size_t *used, u8 *out, size_t cap, size_t *out_len)
+/*
+ * One engine step; TLSX_WANT_READ, TLSX_DONE or an error code.  @win is
+ * @in when it is ours to overwrite (h->in): the engine opens the record
+ * there rather than in a copy (tlsx_hs_step_inplace()).
+ */
+static int engine_step(struct tlsx_conn *c, const u8 *in, u8 *win,
+		       size_t in_len, size_t *used, u8 *out, size_t cap,
+		       size_t *out_len)
 {
 	struct tlsx_hsd *h = c->hsd;
 	int ret;
 
 	h->started = true;
-	ret = tlsx_hs_step(h->hs, in, in_len, used, out, cap, out_len);
+	if (win)
+		ret = tlsx_hs_step_inplace(h->hs, win, in_len, used, out, cap,
+					   out_len);
+	else
+		ret = tlsx_hs_step(h->hs, in, in_len, used, out, cap,
+				   out_len);
 	if (ret == TLSX_HS_DONE) {
 		h->engine_done = true;
 		return TLSX_DONE;
@@ -272,8 +282,8 @@ static void feed(struct tlsx_conn *c, size_t len)
 	size_t used = 0;
 	int ret;
 
-	ret = engine_step(c, h->in, len, &used, h->out, sizeof(h->out),
-			  &h->out_len);
+	ret = engine_step(c, h->in, h->in, len, &used, h->out,
+			  sizeof(h->out), &h->out_len);
 	if (ret < 0 && ret != TLSX_WANT_READ)
 		h->fail = ret;
 	else if (used != len)
@@ -369,7 +379,8 @@ int tlsx_conn_step_buf(struct tlsx_conn *c, const uint8_t *in, size_t in_len,
 		return TLSX_DONE;
 	if (!in_len && (c->server || h->started))
 		return TLSX_WANT_READ;
-	ret = engine_step(c, in, in_len, consumed, out, out_cap, out_len);
+	ret = engine_step(c, in, NULL, in_len, consumed, out, out_cap,
+			  out_len);
 	if (ret < 0 && ret != TLSX_WANT_READ)
 		return tlsx__fail(c, ret);
 	return ret;

@@ -1070,8 +1070,10 @@ TEST(max_msg)
 	hs = tlsx_hs_new(&s3.cfg);
 	ASSERT_NE(NULL, hs);
 	hs->test = &s3.hooks;
-	EXPECT_EQ(sizeof(struct tlsx_hs) + 4 + 400 + TLSX_REC_MAX,
+	EXPECT_EQ(sizeof(struct tlsx_hs) + TLSX_REC_MAX,
 		  tlsx_hs_mem_size(&s3.cfg));
+	EXPECT_EQ(sizeof(struct tlsx_hs) + TLSX_REC_MAX + 4 + 400,
+		  tlsx_hs_mem_peak(&s3.cfg));
 	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, s3.in_len, &n), s3.out,
 				&n, TLSX_ALERT_DECODE_ERROR));
 	tlsx_hs_free(hs);
@@ -1174,8 +1176,265 @@ TEST(memory)
 
 	TH_LOG("sizeof(struct tlsx_hs) %zu, tlsx_hs_mem_size(default) %zu",
 	       sizeof(struct tlsx_hs), tlsx_hs_mem_size(&cfg));
-	EXPECT_EQ(sizeof(struct tlsx_hs) + 4 + TLSX_HS_DEFAULT_MAX_MSG +
-		  TLSX_REC_MAX, tlsx_hs_mem_size(&cfg));
+	/*
+	 * The state itself, so that it cannot grow unseen: 6,528 bytes on
+	 * x86-64 (the AEAD keys of both directions are 2,432 of them).
+	 */
+	EXPECT_GE(6528, sizeof(struct tlsx_hs));
+	/* The record room; a spanning message only at the peak (hs.h). */
+	EXPECT_EQ(sizeof(struct tlsx_hs) + TLSX_REC_MAX,
+		  tlsx_hs_mem_size(&cfg));
+	EXPECT_EQ(sizeof(struct tlsx_hs) + TLSX_REC_MAX + 4 +
+		  TLSX_HS_DEFAULT_MAX_MSG, tlsx_hs_mem_peak(&cfg));
+}
+
+/* --- tlsx_hs_step_inplace() and cfg->inplace -------------------------------- */
+
+/* The section 3 client again, configured for the in-place step only. */
+static struct tlsx_hs *s3_client_inplace(void)
+{
+	struct tlsx_hs *hs = s3_client();
+
+	if (!hs)
+		return NULL;
+	tlsx_hs_free(hs);
+	s3.cfg.inplace = true;
+	s3.hs = tlsx_hs_new(&s3.cfg);
+	if (!s3.hs)
+		return NULL;
+	s3.hs->test = &s3.hooks;
+	if (tlsx_hs_set_server_name(s3.hs, "server"))
+		return NULL;
+	return s3.hs;
+}
+
+static int s3_step_inplace(struct tlsx_hs *hs, u8 *in, size_t len,
+			   size_t *used, size_t *n)
+{
+	return tlsx_hs_step_inplace(hs, in, len, used, s3.out, sizeof(s3.out),
+				    n);
+}
+
+/* The ClientHello through the in-place step (nothing to read yet). */
+static bool s3_hello_inplace(struct tlsx_hs *hs)
+{
+	size_t used, n;
+
+	return s3_step_inplace(hs, NULL, 0, &used, &n) == TLSX_HS_WANT_READ &&
+	       n == 5 + s3_ch_len && !memcmp(s3.out + 5, s3_ch, s3_ch_len) &&
+	       !used;
+}
+
+/* The allocation is the state alone; a spanning message adds its own. */
+TEST(inplace_mem_size)
+{
+	struct tlsx_hs_config cfg = { .inplace = true, .max_msg = 1000 };
+
+	EXPECT_EQ(sizeof(struct tlsx_hs), tlsx_hs_mem_size(&cfg));
+	EXPECT_EQ(sizeof(struct tlsx_hs) + 4 + 1000, tlsx_hs_mem_peak(&cfg));
+	cfg.inplace = false;
+	EXPECT_EQ(sizeof(struct tlsx_hs) + TLSX_REC_MAX,
+		  tlsx_hs_mem_size(&cfg));
+}
+
+/* cfg->inplace: the const step is refused, not sticky, nothing done. */
+TEST(inplace_const_step_einval)
+{
+	struct tlsx_hs *hs = s3_client_inplace();
+	size_t used = 1, n = 1;
+
+	ASSERT_NE(NULL, hs);
+	EXPECT_EQ(-EINVAL, tlsx_hs_step(hs, s3.in, s3.in_len, &used, s3.out,
+					sizeof(s3.out), &n));
+	EXPECT_EQ(0, used);
+	EXPECT_EQ(0, n);
+	EXPECT_EQ(0, s3.rand.calls);	/* no ClientHello was built */
+	ASSERT_TRUE(s3_hello_inplace(hs));
+	EXPECT_EQ(-EINVAL, tlsx_hs_step(hs, s3.in, s3.in_len, &used, s3.out,
+					sizeof(s3.out), &n));
+	EXPECT_EQ(TLSX_HS_DONE, s3_step_inplace(hs, s3.in, s3.in_len, &used,
+						&n));
+	EXPECT_EQ(s3.in_len, used);
+	s3_check_done(_metadata, hs, s3.out, n);
+	tlsx_hs_free(hs);
+}
+
+/* RFC 8448 section 3 whole, with the NewSessionTicket behind it kept. */
+TEST(inplace_rfc8448_s3)
+{
+	struct tlsx_hs *hs = s3_client_inplace();
+	u8 nst[512];
+	size_t used, n, extra;
+
+	ASSERT_NE(NULL, hs);
+	ASSERT_TRUE(s3_hello_inplace(hs));
+	extra = unhex(r8448_s3_rec_nst, nst, sizeof(nst));
+	memcpy(s3.in + s3.in_len, nst, extra);
+	ASSERT_EQ(TLSX_HS_DONE, s3_step_inplace(hs, s3.in, s3.in_len + extra,
+						&used, &n));
+	EXPECT_EQ(s3.in_len, used);
+	/* Record-exact: what follows is untouched for the record layer. */
+	EXPECT_EQ(0, memcmp(s3.in + s3.in_len, nst, extra));
+	s3_check_done(_metadata, hs, s3.out, n);
+	/* A step on a connection that is not inplace-only works too. */
+	tlsx_hs_free(hs);
+	hs = s3_client();
+	ASSERT_NE(NULL, hs);
+	ASSERT_TRUE(s3_hello(hs));
+	ASSERT_EQ(TLSX_HS_DONE, s3_step_inplace(hs, s3.in, s3.in_len, &used,
+						&n));
+	s3_check_done(_metadata, hs, s3.out, n);
+	tlsx_hs_free(hs);
+}
+
+/* One byte more each time: whole records consumed, the rest untouched. */
+TEST(inplace_byte_by_byte)
+{
+	static u8 orig[sizeof(s3.in)];
+	struct tlsx_hs *hs = s3_client_inplace();
+	size_t have = 0, pos = 0, used, n, sh_rec;
+	int ret = TLSX_HS_WANT_READ;
+
+	ASSERT_NE(NULL, hs);
+	ASSERT_TRUE(s3_hello_inplace(hs));
+	memcpy(orig, s3.in, s3.in_len);
+	sh_rec = 5 + get_unaligned_be16(s3.in + 3);
+	while (ret == TLSX_HS_WANT_READ && have < s3.in_len) {
+		have++;
+		ret = s3_step_inplace(hs, s3.in + pos, have - pos, &used, &n);
+		ASSERT_LE(0, ret);
+		if (used) {
+			ASSERT_EQ(pos ? s3.in_len - sh_rec : sh_rec, used);
+			pos += used;
+		}
+		ASSERT_EQ(0, memcmp(s3.in + pos, orig + pos, have - pos));
+		if (ret == TLSX_HS_WANT_READ)
+			ASSERT_EQ(0, n);
+	}
+	ASSERT_EQ(TLSX_HS_DONE, ret);
+	EXPECT_EQ(s3.in_len, have);
+	/* The protected flight was opened where it lay. */
+	EXPECT_NE(0, memcmp(s3.in + sh_rec, orig + sh_rec, 64));
+	s3_check_done(_metadata, hs, s3.out, n);
+	tlsx_hs_free(hs);
+}
+
+static u8 split_in[16384];
+static size_t split_len;
+
+/*
+ * The RFC's server flight (EE..Finished, 5.1 lets messages span records)
+ * re-sealed in records of @frag plaintext bytes after the ServerHello
+ * record, into split_in.
+ */
+static void s3_reseal_split(size_t frag)
+{
+	static u8 plain[1024];
+	struct tlsx_rec_dir d = { 0 };
+	size_t sh = 5 + get_unaligned_be16(s3.in + 3), len, off, n, fl;
+
+	len = s3_msgs(plain, sizeof(plain), r8448_s3_ee, r8448_s3_cert,
+		      r8448_s3_cv, r8448_s3_sf);
+	memcpy(split_in, s3.in, sh);
+	split_len = sh;
+	unhex(S3_S_HS, secret_buf, sizeof(secret_buf));
+	if (tlsx_rec_set_secret(&d, TLSX_SUITE_AES_128_GCM_SHA256, secret_buf,
+				32))
+		abort();
+	for (off = 0; off < len; off += fl) {
+		fl = len - off < frag ? len - off : frag;
+		if (tlsx_rec_seal(&d, TLSX_CT_HANDSHAKE, plain + off, fl, 0,
+				  split_in + split_len,
+				  sizeof(split_in) - split_len, &n))
+			abort();
+		split_len += n;
+	}
+	tlsx_rec_wipe(&d);
+}
+
+/*
+ * Messages spanning records, record by record, both steps: each whole
+ * one gathered in an allocation of its own size (4 + its length, the
+ * Certificate's header read across records too), freed once handled.
+ */
+static void split_case(struct __test_metadata *_metadata, size_t frag,
+		       bool inplace)
+{
+	struct tlsx_hs *hs = inplace ? s3_client_inplace() : s3_client();
+	size_t pos, used, n, max_cap = 0, rec;
+	int ret = TLSX_HS_WANT_READ;
+
+	ASSERT_NE(NULL, hs);
+	ASSERT_TRUE(inplace ? s3_hello_inplace(hs) : s3_hello(hs));
+	s3_reseal_split(frag);
+	for (pos = 0; ret == TLSX_HS_WANT_READ && pos < split_len;
+	     pos += rec) {
+		rec = 5 + get_unaligned_be16(split_in + pos + 3);
+		ret = inplace ? s3_step_inplace(hs, split_in + pos, rec, &used,
+						&n) :
+		      tlsx_hs_step(hs, split_in + pos, rec, &used, s3.out,
+				   sizeof(s3.out), &n);
+		ASSERT_LE(0, ret);
+		ASSERT_EQ(rec, used);
+		if (hs->msg) {
+			ASSERT_LT(hs->msg_len, hs->msg_cap);
+			ASSERT_EQ(4 + (hs->msg[1] << 16 | hs->msg[2] << 8 |
+				       hs->msg[3]), hs->msg_cap);
+			ASSERT_LE(hs->msg_cap, 4 + hs->max_msg);
+			if (hs->msg_cap > max_cap)
+				max_cap = hs->msg_cap;
+		}
+	}
+	ASSERT_EQ(TLSX_HS_DONE, ret);
+	EXPECT_EQ(split_len, pos);
+	EXPECT_EQ(NULL, hs->msg);
+	EXPECT_EQ(0, hs->msg_len);
+	/* The largest gathered: the Certificate, 4 + 441 bytes. */
+	EXPECT_EQ(frag < 445 ? 445 : 0, max_cap);
+	s3_check_done(_metadata, hs, s3.out, n);
+	tlsx_hs_free(hs);
+}
+
+TEST(inplace_message_spans_records)
+{
+	split_case(_metadata, 1, true);
+	split_case(_metadata, 3, true);
+	split_case(_metadata, 7, true);
+	split_case(_metadata, 100, true);
+	split_case(_metadata, 400, true);
+	split_case(_metadata, 1, false);
+	split_case(_metadata, 100, false);
+	/* One record for the flight: nothing gathered. */
+	split_case(_metadata, 16384, true);
+}
+
+/* A spanning message over max_msg: refused at its header, not allocated. */
+TEST(inplace_span_over_max_msg)
+{
+	struct tlsx_hs *hs = s3_client();
+	size_t pos, used, n, rec;
+	int ret = TLSX_HS_WANT_READ;
+
+	ASSERT_NE(NULL, hs);
+	tlsx_hs_free(hs);
+	s3.cfg.inplace = true;
+	s3.cfg.max_msg = 400;	/* the Certificate has 441 */
+	hs = tlsx_hs_new(&s3.cfg);
+	ASSERT_NE(NULL, hs);
+	hs->test = &s3.hooks;
+	ASSERT_TRUE(s3_hello_inplace(hs));
+	s3_reseal_split(3);
+	for (pos = 0; ret == TLSX_HS_WANT_READ && pos < split_len;
+	     pos += rec) {
+		rec = 5 + get_unaligned_be16(split_in + pos + 3);
+		ret = s3_step_inplace(hs, split_in + pos, rec, &used, &n);
+		/* EncryptedExtensions, gathered too, is under the bound. */
+		if (hs->msg)
+			ASSERT_GE(4 + 400, hs->msg_cap);
+	}
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_DECODE_ERROR), ret);
+	EXPECT_EQ(NULL, hs->msg);
+	tlsx_hs_free(hs);
 }
 
 TEST_HARNESS_MAIN

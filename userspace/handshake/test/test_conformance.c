@@ -541,10 +541,8 @@ TEST(rec_messages_coalesced_and_split)
 	buf[c++] = TLSX_HT_CERTIFICATE;
 	buf[c++] = 0;
 	buf[c++] = 0;
-	buf[c++] = (u8)(1 + cf.hs->cert_req_ctx_len + 3);
-	buf[c++] = cf.hs->cert_req_ctx_len;
-	memcpy(buf + c, cf.hs->cert_req_ctx, cf.hs->cert_req_ctx_len);
-	c += cf.hs->cert_req_ctx_len;
+	buf[c++] = 1 + 3;
+	buf[c++] = 0;	/* the request's context: empty (4.3.2) */
 	memset(buf + c, 0, 3);
 	c += 3;
 	n = cf_finished(fin, buf, c);

@@ -2050,9 +2050,31 @@ struct pair {
 	u8 c_in[65536], s_in[65536];
 	size_t c_in_len, s_in_len;
 	u8 out[TLSX_HS_OUT_MIN];
+	bool inplace;		/* both step with tlsx_hs_step_inplace() */
+	bool one_record;	/* each step given one record at most */
+	size_t gathered;	/* largest message either gathered */
 };
 
 static struct pair pair;
+
+/* One party's step, and the message it is gathering noted. */
+static int pair_step(struct pair *p, struct tlsx_hs *hs, u8 *in, size_t len,
+		     size_t *used, size_t *n)
+{
+	size_t rec = len >= 5 ? 5 + (size_t)get_unaligned_be16(in + 3) : 0;
+	int ret;
+
+	/* One record (its header says how long), or what there is. */
+	if (p->one_record && rec && len > rec)
+		len = rec;
+	ret = p->inplace ?
+		  tlsx_hs_step_inplace(hs, in, len, used, p->out,
+				       sizeof(p->out), n) :
+		  tlsx_hs_step(hs, in, len, used, p->out, sizeof(p->out), n);
+	if (hs->msg && hs->msg_cap > p->gathered)
+		p->gathered = hs->msg_cap;
+	return ret;
+}
 
 static void pair_run(struct pair *p)
 {
@@ -2060,20 +2082,18 @@ static void pair_run(struct pair *p)
 	int i;
 
 	p->cret = p->sret = TLSX_HS_WANT_READ;
-	for (i = 0; i < 20; i++) {
+	for (i = 0; i < (p->one_record ? 2000 : 20); i++) {
 		if (p->cret == TLSX_HS_WANT_READ) {
-			p->cret = tlsx_hs_step(p->c, p->c_in, p->c_in_len,
-					       &used, p->out, sizeof(p->out),
-					       &n);
+			p->cret = pair_step(p, p->c, p->c_in, p->c_in_len,
+					    &used, &n);
 			memmove(p->c_in, p->c_in + used, p->c_in_len - used);
 			p->c_in_len -= used;
 			memcpy(p->s_in + p->s_in_len, p->out, n);
 			p->s_in_len += n;
 		}
 		if (p->sret == TLSX_HS_WANT_READ) {
-			p->sret = tlsx_hs_step(p->s, p->s_in, p->s_in_len,
-					       &used, p->out, sizeof(p->out),
-					       &n);
+			p->sret = pair_step(p, p->s, p->s_in, p->s_in_len,
+					    &used, &n);
 			memmove(p->s_in, p->s_in + used, p->s_in_len - used);
 			p->s_in_len -= used;
 			memcpy(p->c_in + p->c_in_len, p->out, n);
@@ -2173,6 +2193,43 @@ TEST(tlsx_client_certificate)
 	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, &info));
 	EXPECT_TRUE(info.peer_cert);
 	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
+	pair_free(&pair);
+}
+
+/*
+ * Both in place, each announcing a record_size_limit of 64 (RFC 8449):
+ * the protected flights come in records of 63 bytes, so the chains,
+ * CertificateVerify and Finished span records on both sides and are
+ * gathered; with a HelloRetryRequest and client authentication.
+ */
+TEST(tlsx_client_inplace_small_records)
+{
+	struct tlsx_hs_info info;
+
+	pair.inplace = true;
+	pair.one_record = true;
+	pair.ccfg.inplace = true;
+	pair.scfg.inplace = true;
+	pair.ccfg.record_size_limit = 64;
+	pair.scfg.record_size_limit = 64;
+	ASSERT_EQ(0, pair_setup(&pair, true, true));
+	EXPECT_EQ(sizeof(struct tlsx_hs), tlsx_hs_mem_size(&pair.scfg));
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, &info));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_TRUE(info.hrr);
+	EXPECT_EQ(64, info.peer_record_size_limit);
+	/* A chain was gathered, in an allocation of its size, now freed. */
+	TH_LOG("largest message gathered: %zu bytes", pair.gathered);
+	EXPECT_LT(63, pair.gathered);
+	EXPECT_GE(4 + TLSX_HS_DEFAULT_MAX_MSG, pair.gathered);
+	EXPECT_EQ(NULL, pair.c->msg);
+	EXPECT_EQ(NULL, pair.s->msg);
+	/* The const step is refused on such a connection. */
+	EXPECT_EQ(-EINVAL, tlsx_hs_step(pair.c, pair.c_in, 0, &(size_t){ 0 },
+					pair.out, sizeof(pair.out),
+					&(size_t){ 0 }));
 	pair_free(&pair);
 }
 
