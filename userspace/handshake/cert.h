@@ -28,6 +28,7 @@ struct tlsx_cert_chain {
 	size_t len[TLSX_CERT_MAX_CHAIN];
 	struct tlsx_x509 leaf;		/* parsed, spans into der */
 	struct tlsx_private_key key;	/* checked to match the leaf */
+	char err[512];			/* what *err of a failed load names */
 };
 
 /*
@@ -35,7 +36,11 @@ struct tlsx_cert_chain {
  * PEM or DER private key.  0, or a negative errno with @err (when not
  * NULL) set to a message naming the file and what was wrong: unreadable,
  * no certificate, malformed, more than TLSX_CERT_MAX_CHAIN, a key that
- * does not match the leaf, an unsupported key type.
+ * does not match the leaf, an unsupported key type.  Each certificate
+ * after the first must be the issuer (by name) of the one before it
+ * (4.4.2's order), else -EINVAL.  The message is kept in @c->err, which
+ * is valid until @c is loaded again or freed; on failure @c holds
+ * nothing else (tlsx_cert_chain_free() is still allowed).
  */
 int tlsx_cert_chain_load(struct tlsx_cert_chain *c, const char *cert_file,
 			 const char *key_file, const char **err);
@@ -71,6 +76,17 @@ int tlsx_trust_load_mem(struct tlsx_trust *t, const char *pem, size_t len,
 void tlsx_trust_free(struct tlsx_trust *t);
 
 /*
+ * Values of *@x509_err besides enum tlsx_x509_verify_error's: the first
+ * certificate issued a later one (a chain sent in the wrong order), more
+ * certificates than TLSX_CERT_MAX_CHAIN; and a negative errno when
+ * tlsx_x509_parse() refused one.
+ */
+#define TLSX_CERT_ERR_ORDER	1100
+#define TLSX_CERT_ERR_TOO_MANY	1101
+/* A short description of a *@x509_err of tlsx_cert_verify_peer(). */
+const char *tlsx_cert_verify_strerror(int x509_err);
+
+/*
  * Verifies a peer's chain, DER certificates @certs[0..@n) leaf first as
  * they came in Certificate, against @t at time @now, for @purpose
  * (X509_EKU_SERVER_AUTH or X509_EKU_CLIENT_AUTH) and, when @host is
@@ -81,6 +97,13 @@ void tlsx_trust_free(struct tlsx_trust *t);
  * certificate_expired (also not yet valid), unknown_ca (no path to an
  * anchor), certificate_unknown (host mismatch, usage).  *@x509_err,
  * when not NULL, gets the enum tlsx_x509_verify_error for messages.
+ * The leaf must come first; the others may come in any order, and one
+ * that tlsx cannot parse for lack of support (a P-384 cross-signature)
+ * is ignored, as 4.4.2 asks ("SHOULD be prepared to handle potentially
+ * extraneous certificates and arbitrary orderings").  The table of
+ * errors to alerts is in docs/handshake.md.  @n 0 is -EINVAL: the
+ * engine answers an empty Certificate itself (4.4.2.4).  Uses about
+ * 17 KiB of stack (the parsed certificates), no heap.
  */
 int tlsx_cert_verify_peer(const struct tlsx_trust *t, const u8 *const *certs,
 			  const size_t *lens, size_t n, s64 now,
