@@ -92,6 +92,11 @@ NO_AVX_RUNS = $(foreach t,$(NO_AVX_TESTS),\
 # --- tools ------------------------------------------------------------
 BENCH_SRCS := $(wildcard tools/bench/*.c)
 BENCH := $(if $(BENCH_SRCS),$(B)/bin/tlsx-bench)
+# tlsx-client and tlsx-server: libtlsx's public API only (tlsx.h), and
+# what the two share in tools/tlsx-tool/.
+TOOL_SRCS := $(wildcard tools/tlsx-tool/*.c)
+TOOL_HDRS := $(wildcard tools/tlsx-tool/*.h)
+HS_TOOLS := $(B)/bin/tlsx-client $(B)/bin/tlsx-server
 
 # --- VM selftests: selftests/*.c, static, run in the guest ------------
 SELFTEST_SRCS := $(wildcard selftests/*.c)
@@ -109,7 +114,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm
 
-all: lib tests $(BENCH) selftests module module-test
+all: lib tests $(BENCH) $(HS_TOOLS) selftests module module-test
 
 help:
 	@echo "make deps       install missing Debian packages (root)"
@@ -199,6 +204,12 @@ $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
 		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
+
+$(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
+		$(ENGINE_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
+		$(filter %.c,$^) $(ENGINE_LIB) $(LIB) -o $@
 
 # The benchmark again, static, for the VM (its initramfs has no libc).
 $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
