@@ -155,8 +155,11 @@ static int chain_parse_fail(struct tlsx_cert_chain *c, const char **err,
 		return chain_fail(c, err, ret, name,
 				  "block %zu: encrypted PEM is not supported",
 				  n + 1);
+	if (!n)
+		return chain_fail(c, err, ret, name,
+				  "malformed PEM block (base64 or END line)");
 	return chain_fail(c, err, ret, name,
-			  "after certificate %zu: malformed PEM block", n);
+			  "malformed PEM block after certificate %zu", n);
 }
 
 static int key_fail(struct tlsx_cert_chain *c, const char **err, int ret,
@@ -244,8 +247,8 @@ int tlsx_cert_chain_load_mem(struct tlsx_cert_chain *c, const char *cert_pem,
 			     size_t cert_len, const char *key_pem,
 			     size_t key_len, const char **err)
 {
-	return chain_load(c, cert_pem, cert_len, "certificate", key_pem,
-			  key_len, "key", err);
+	return chain_load(c, cert_pem, cert_len, "certificate PEM", key_pem,
+			  key_len, "key PEM", err);
 }
 
 int tlsx_cert_chain_load(struct tlsx_cert_chain *c, const char *cert_file,

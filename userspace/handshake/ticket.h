@@ -13,7 +13,9 @@
  * so a ticket stays valid for at least one period and at most two.  The
  * handshake path reads the keys through one atomic pointer to an
  * immutable generation (no lock); a rotation publishes a new generation
- * and frees the one before the previous after a grace period.
+ * and frees the one before the previous after a grace period: once a
+ * counter of the seals and opens in flight reads zero after the new
+ * generation was published (ticket.c says why that is enough).
  *
  * Client: struct tlsx_session is what it keeps (ticket, PSK, suite,
  * times, the name and ALPN it was made for), built from a
@@ -55,14 +57,20 @@ struct tlsx_ticket_keys;
  */
 struct tlsx_ticket_keys *tlsx_ticket_keys_new(u32 period, s64 now);
 /*
- * Keys from a file of 80 bytes per key (16-byte name, 32-byte AES key,
- * 32 bytes reserved), newest first, as nginx's ssl_session_ticket_key
- * takes them: the first seals, every one opens.  For servers that
- * share tickets across machines.
+ * Keys from a file of 80 bytes per key, laid out as nginx's 80-byte
+ * ssl_session_ticket_key file (16-byte name, 32 bytes nginx uses as its
+ * HMAC key and AES-256-GCM does not need, 32-byte AES key), up to 8 keys
+ * one after the other, newest first: the first seals, every one opens.
+ * For servers that share tickets across machines; never rotated (replace
+ * the file).  NULL with *@err (when not NULL) a static message.
  */
 struct tlsx_ticket_keys *tlsx_ticket_keys_load(const char *path,
 					       const char **err);
-/* Rotates if the period has passed at @now; safe beside handshakes. */
+/*
+ * Rotates if the period has passed at @now; safe beside handshakes, and
+ * against other rotations.  0 (rotated or not due) or a negative errno
+ * (-ENOMEM, the random source's), the keys then unchanged.
+ */
 int tlsx_ticket_keys_rotate(struct tlsx_ticket_keys *k, s64 now);
 /* Wipes and frees; no handshake may be using @k. */
 void tlsx_ticket_keys_free(struct tlsx_ticket_keys *k);
@@ -75,7 +83,8 @@ int tlsx_ticket_seal(struct tlsx_ticket_keys *k, const struct tlsx_session *s,
 		     int (*rand)(void *ctx, void *buf, size_t len),
 		     void *rand_ctx, u8 *out, size_t cap, size_t *len);
 /*
- * Opens ticket @t into @s.  0, or -ENOENT for a ticket that is not
+ * Opens ticket @t into @s (wiped first; on failure wiped again).  0, or
+ * -ENOENT for a ticket that is not
  * ours, was tampered with, or was sealed under a key rotated out: the
  * server then does a full handshake, it is not an error (4.2.11).
  * Expiry (issued + lifetime < @now) is -ETIME, likewise.
@@ -89,14 +98,27 @@ int tlsx_ticket_open(struct tlsx_ticket_keys *k, const u8 *t, size_t len,
  * master secret of the connection (4.6.1: PSK = HKDF-Expand-Label(
  * res_master, "resumption", ticket_nonce, Hash.length)).  0, or the
  * alert for a malformed message (decode_error) or a lifetime over seven
- * days (illegal_parameter).
+ * days (illegal_parameter); an extension block as tlsx_ext_parse()
+ * checks it (TLSX_CTX_NST).  -EMSGSIZE for a well-formed ticket longer
+ * than TLSX_TICKET_MAX: not the peer's fault, drop the ticket and keep
+ * the connection.  -EINVAL for bad arguments or a message that is not a
+ * NewSessionTicket.  A lifetime of 0 is returned as it is (4.6.1: the
+ * ticket "should be discarded immediately").  @now becomes ->issued;
+ * @server_name and @alpn (NUL-terminated, may be NULL) are copied.
+ * On failure *@s is wiped.
  */
 int tlsx_session_from_ticket(const struct tlsx_hs_secrets *sec,
 			     const char *server_name, const u8 *alpn,
 			     const u8 *msg, size_t len, s64 now,
 			     struct tlsx_session *s);
 
-/* A session as bytes for a file, and back (versioned, checked). */
+/*
+ * A session as bytes for a file, and back (versioned, checked): the
+ * encoding holds the PSK, so the file is a secret.  Encode: 0, -EINVAL
+ * for a session that is not whole (no ticket, a PSK that does not fit
+ * the suite), -ENOSPC (@out then wiped).  Decode: 0 or -EBADMSG (*@s
+ * then wiped).
+ */
 int tlsx_session_encode(const struct tlsx_session *s, u8 *out, size_t cap,
 			size_t *len);
 int tlsx_session_decode(struct tlsx_session *s, const u8 *in, size_t len);

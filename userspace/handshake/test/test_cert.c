@@ -55,8 +55,11 @@ static char *slurp(const char *name, size_t *len)
 	char *p = malloc(1 << 20);
 	size_t n;
 
-	if (!f || !p)
+	if (!f || !p) {
+		fprintf(stderr, "test_cert: cannot read %s (run from the top of the tree)\n",
+			data(name));
 		abort();
+	}
 	n = fread(p, 1, (1 << 20) - 1, f);
 	fclose(f);
 	p[n] = '\0';
@@ -400,8 +403,8 @@ TEST(chain_load_malformed)
 	/* Base64 that is not (a '*' in the body). */
 	EXPECT_EQ(-EBADMSG, load_mem("-----BEGIN CERTIFICATE-----\nMII*\n"
 				     "-----END CERTIFICATE-----\n", &err));
-	EXPECT_NE(NULL, strstr(err, "certificate: after certificate 0: malformed PEM"))
-		TH_LOG("%s", err);
+	EXPECT_STREQ("certificate PEM: malformed PEM block (base64 or END line)",
+		     err);
 	/* No END line. */
 	EXPECT_EQ(-EBADMSG, load_mem("-----BEGIN CERTIFICATE-----\nMIIB\n",
 				     &err));
@@ -412,7 +415,7 @@ TEST(chain_load_malformed)
 	ASSERT_GT(BIO_get_mem_data(mem, &b64), 0);
 	snprintf(pem, 16384, "%.*s", (int)BIO_get_mem_data(mem, &b64), b64);
 	EXPECT_EQ(-EBADMSG, load_mem(pem, &err));
-	EXPECT_NE(NULL, strstr(err, "certificate: certificate 1: "))
+	EXPECT_NE(NULL, strstr(err, "certificate PEM: certificate 1: "))
 		TH_LOG("%s", err);
 	BIO_free(mem);
 	/* An encrypted PEM block (RFC 1421 headers). */
@@ -421,6 +424,67 @@ TEST(chain_load_malformed)
 					"-----END CERTIFICATE-----\n", &err));
 	EXPECT_NE(NULL, strstr(err, "encrypted")) TH_LOG("%s", err);
 	free(pem);
+}
+
+TEST(chain_load_malformed_second)
+{
+	size_t l;
+	char *leaf = slurp("p256-leaf.pem", &l), *pem = malloc(l + 128);
+	const char *err = NULL;
+
+	snprintf(pem, l + 128, "%s-----BEGIN CERTIFICATE-----\nMI!B\n"
+		 "-----END CERTIFICATE-----\n", leaf);
+	EXPECT_EQ(-EBADMSG, load_mem(pem, &err));
+	EXPECT_STREQ("certificate PEM: malformed PEM block after certificate 1",
+		     err);
+	free(leaf);
+	free(pem);
+}
+
+/* Loading the p256 chain with the key PEM @key fails with @ret, @msg. */
+static void key_fails(struct __test_metadata *_metadata, const char *key,
+		      int ret, const char *msg)
+{
+	size_t cl;
+	char *cert = slurp("p256-chain.pem", &cl);
+	struct tlsx_cert_chain c;
+	const char *err = NULL;
+
+	EXPECT_EQ(ret, tlsx_cert_chain_load_mem(&c, cert, cl, key,
+						strlen(key), &err));
+	ASSERT_NE(NULL, err);
+	EXPECT_STREQ(msg, err);
+	tlsx_cert_chain_free(&c);
+	free(cert);
+}
+
+TEST(chain_load_bad_keys)
+{
+	EVP_PKEY *p384 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-384");
+	BIO *mem = BIO_new(BIO_s_mem());
+	char *pem, *text;
+	long n;
+
+	key_fails(_metadata, "-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
+		  "MIIB\n-----END ENCRYPTED PRIVATE KEY-----\n", -EOPNOTSUPP,
+		  "key PEM: key not supported (encrypted, or not P-256, Ed25519 or RSA 2048..4096)");
+	/* A P-384 key, which tlsx cannot sign with. */
+	ASSERT_NE(NULL, p384);
+	ASSERT_EQ(1, PEM_write_bio_PrivateKey(mem, p384, NULL, NULL, 0, NULL,
+					      NULL));
+	n = BIO_get_mem_data(mem, &text);
+	pem = strndup(text, (size_t)n);
+	key_fails(_metadata, pem, -EOPNOTSUPP,
+		  "key PEM: key not supported (encrypted, or not P-256, Ed25519 or RSA 2048..4096)");
+	/* A PKCS#8 block whose DER is cut short. */
+	key_fails(_metadata, "-----BEGIN PRIVATE KEY-----\n"
+		  "MIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----\n", -EBADMSG,
+		  "key PEM: malformed or inconsistent private key");
+	key_fails(_metadata, "", -EBADMSG,
+		  "key PEM: malformed or inconsistent private key");
+	free(pem);
+	BIO_free(mem);
+	EVP_PKEY_free(p384);
 }
 
 TEST(chain_load_too_many)
