@@ -112,7 +112,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
-	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm
+	lint bench bench-crypto fuzz clean interop print-kdir test-compat test-debug bench-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) selftests module module-test
 
@@ -123,6 +123,7 @@ help:
 	@echo "make module-test  $(TEST_MODULE), with the selftests' debugfs hooks"
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
+	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
@@ -258,12 +259,17 @@ $(TEST_MODULE): $(KBUILD_SRCS)
 		$(KBUILD_ARGS) modules
 
 # --- tests ------------------------------------------------------------
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
+# tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
+# and curl over loopback (its certificates made in $(B)/interop).
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
-		$(FUZZ_RUNS)
+		$(FUZZ_RUNS) 'tools/interop/run $(B)'
+
+interop: $(HS_TOOLS)
+	@tools/interop/run $(B)
 
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
