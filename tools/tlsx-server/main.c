@@ -267,13 +267,28 @@ bad:
 	return NULL;
 }
 
+/* The request as text in the page: markup and CRs left out. */
+static size_t put_request(char *dst, size_t cap, const char *req)
+{
+	size_t n = 0;
+
+	for (; *req && n + 1 < cap; req++) {
+		if (*req == '\r')
+			continue;
+		dst[n++] = strchr("<>&", *req) ? '.' : *req;
+	}
+	dst[n] = '\0';
+	return n;
+}
+
 /*
  * --www: the request up to its blank line (bounded), then a page with
- * the facts, as `openssl s_server -www` answers.
+ * the facts and the request, as `openssl s_server -www` and gnutls-serv
+ * --http answer.
  */
 static int serve_www(const struct server_opts *o, struct tlsx_conn *c)
 {
-	static char req[8192], body[2048], resp[4096];
+	static char req[8192], body[12288], resp[16384];
 	size_t len = 0, blen;
 	ssize_t n;
 	int head, err;
@@ -303,6 +318,9 @@ static int serve_www(const struct server_opts *o, struct tlsx_conn *c)
 					"<html><body><pre>\ntlsx-server\n");
 		blen += tool_describe(c, body + blen, sizeof(body) - blen - 64,
 				      "\n");
+		blen += (size_t)snprintf(body + blen, sizeof(body) - blen,
+					 "request:\n");
+		blen += put_request(body + blen, sizeof(body) - blen - 64, req);
 		blen += (size_t)snprintf(body + blen, sizeof(body) - blen,
 					 "</pre></body></html>\n");
 		head = snprintf(resp, sizeof(resp),
