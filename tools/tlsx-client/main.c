@@ -67,15 +67,11 @@ static void print_help(FILE *f)
 "%s", tool_common_help);
 }
 
-static int parse_args(struct client_opts *o, int argc, char **argv)
+static int parse_opts(struct client_opts *o, int argc, char **argv,
+		      const struct option *longopts)
 {
-	struct option *longopts = tool_longopts(own_longopts);
 	int opt, r;
 
-	if (!longopts) {
-		tool_err("out of memory");
-		return 1;
-	}
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		r = tool_common_opt(&o->t, opt, optarg);
@@ -100,8 +96,7 @@ static int parse_args(struct client_opts *o, int argc, char **argv)
 			o->ign_eof = true;
 			break;
 		case 'h':
-			print_help(stdout);
-			exit(0);
+			return 2;
 		default:
 			print_help(stderr);
 			return 1;
@@ -116,6 +111,23 @@ static int parse_args(struct client_opts *o, int argc, char **argv)
 	if (!o->name)
 		o->name = o->host;
 	return 0;
+}
+
+/* 0 to go on, 1 after an error, 2 after --help. */
+static int parse_args(struct client_opts *o, int argc, char **argv)
+{
+	struct option *longopts = tool_longopts(own_longopts);
+	int ret;
+
+	if (!longopts) {
+		tool_err("out of memory");
+		return 1;
+	}
+	ret = parse_opts(o, argc, argv, longopts);
+	free(longopts);
+	if (ret == 2)
+		print_help(stdout);
+	return ret;
 }
 
 /* The first address of HOST PORT that accepts: a connected fd, or -1. */
@@ -300,8 +312,9 @@ int main(int argc, char **argv)
 	int fd, ret;
 
 	tool_name = "tlsx-client";
-	if (parse_args(&o, argc, argv))
-		return 1;
+	ret = parse_args(&o, argc, argv);
+	if (ret)
+		return ret == 2 ? 0 : 1;
 	cfg = make_config(&o);
 	if (!cfg)
 		return 1;

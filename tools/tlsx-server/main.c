@@ -76,15 +76,11 @@ static void print_help(FILE *f)
 "%s", tool_common_help);
 }
 
-static int parse_args(struct server_opts *o, int argc, char **argv)
+static int parse_opts(struct server_opts *o, int argc, char **argv,
+		      const struct option *longopts)
 {
-	struct option *longopts = tool_longopts(own_longopts);
 	int opt, r;
 
-	if (!longopts) {
-		tool_err("out of memory");
-		return 1;
-	}
 
 	o->tickets = -1;
 	o->listen = "[::]:4433";
@@ -127,8 +123,7 @@ static int parse_args(struct server_opts *o, int argc, char **argv)
 			o->once = true;
 			break;
 		case 'h':
-			print_help(stdout);
-			exit(0);
+			return 2;
 		default:
 			print_help(stderr);
 			return 1;
@@ -147,6 +142,23 @@ static int parse_args(struct server_opts *o, int argc, char **argv)
 		return 1;
 	}
 	return 0;
+}
+
+/* 0 to go on, 1 after an error, 2 after --help. */
+static int parse_args(struct server_opts *o, int argc, char **argv)
+{
+	struct option *longopts = tool_longopts(own_longopts);
+	int ret;
+
+	if (!longopts) {
+		tool_err("out of memory");
+		return 1;
+	}
+	ret = parse_opts(o, argc, argv, longopts);
+	free(longopts);
+	if (ret == 2)
+		print_help(stdout);
+	return ret;
 }
 
 /* "ADDR:PORT", "[V6]:PORT", ":PORT" or "PORT" into host and port. */
@@ -390,8 +402,9 @@ int main(int argc, char **argv)
 	tool_name = "tlsx-server";
 	/* A client that resets must not kill the server (libtlsx's note). */
 	signal(SIGPIPE, SIG_IGN);
-	if (parse_args(&o, argc, argv))
-		return 1;
+	ret = parse_args(&o, argc, argv);
+	if (ret)
+		return ret == 2 ? 0 : 1;
 	cfg = make_config(&o);
 	if (!cfg)
 		return 1;
