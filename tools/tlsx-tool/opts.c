@@ -288,6 +288,10 @@ int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc)
 		else
 			tool_err("%s: peer sent alert %d", what, alert);
 		break;
+	case TLSX_E_RECORD_LAYER:
+		tool_err("%s: the --record-layer asked for is unavailable%s%s",
+			 what, err ? ": " : "", err ? strerror(err) : "");
+		break;
 	case TLSX_E_SYSCALL:
 		tool_err("%s: %s", what, err ? strerror(err) : "system call failed");
 		break;
