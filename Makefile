@@ -55,6 +55,14 @@ ENGINE_LIB_ASAN := $(B)/lib/libtlsx_hs-asan.a
 ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS))
 ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
 
+# --- libtlsx: what programs link (userspace/handshake/tlsx.h) ----------
+# The engine and the crypto code in one archive, and a shared library
+# from the same sources built -fPIC with every symbol hidden but tlsx.h's
+# TLSX_API ones.
+LIBTLSX := $(B)/lib/libtlsx.a
+LIBTLSX_SO := $(B)/lib/libtlsx.so.0
+LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
+
 # --- unit tests: every test/test_*.c of a family is one program -------
 TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
 TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
@@ -63,10 +71,10 @@ TESTS_ASAN := $(patsubst %.c,$(B)/test-asan/%,$(notdir $(TEST_SRCS)))
 # Constant-time checks run under valgrind: test/ct_*.c.
 CT_SRCS := $(wildcard $(addsuffix /ct_*.c,$(TEST_DIRS)))
 CT_TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(CT_SRCS)))
-TEST_LIBS := -lcrypto -lpthread
+TEST_LIBS := -lssl -lcrypto -lpthread
 
 # --- fuzz targets: fuzz/fuzz_*.c of a family, libFuzzer under clang ---
-# They link the handshake sources (and cpu.c) built again by clang with
+# They link the crypto and engine sources built again by clang with
 # the sanitizers; `make test-unit` runs each FUZZ_SECONDS from its seed
 # corpus, `make fuzz FUZZ_SECONDS=600` longer.
 FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c $(CRYPTO)/*/fuzz/fuzz_*.c)
@@ -74,7 +82,8 @@ FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD)/cpu.c $(HS_SRCS))
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD_SRCS) $(AEAD_SIMD) \
+	$(HS_SRCS) $(ENGINE_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
@@ -112,7 +121,8 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
-	lint bench bench-crypto fuzz clean interop print-kdir test-compat test-debug bench-vm
+	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
+	bench-hs interop
 
 all: lib tests $(BENCH) $(HS_TOOLS) selftests module module-test
 
@@ -128,6 +138,7 @@ help:
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
+	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -140,7 +151,7 @@ deps:
 $(KSRC):
 	@tools/ksrc $(KSRC_DIR)
 
-lib: $(LIB) $(ENGINE_LIB)
+lib: $(LIB) $(ENGINE_LIB) $(LIBTLSX) $(LIBTLSX_SO)
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -153,6 +164,21 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 $(ENGINE_LIB_ASAN): $(ENGINE_OBJS_ASAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX): $(ENGINE_OBJS) $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBTLSX_SO): $(LIBTLSX_PIC_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libtlsx.so.0 -Wl,--no-undefined \
+		-Wl,-z,relro,-z,now,-z,noexecstack $^ -o $@
+	ln -sf libtlsx.so.0 $(B)/lib/libtlsx.so
+
+$(B)/obj-pic/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fPIC -fvisibility=hidden \
+		-MMD -MP -c $< -o $@
 
 $(LIB_ASAN): $(LIB_OBJS_ASAN)
 	@mkdir -p $(@D)
@@ -201,28 +227,38 @@ $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 		$(SAN) -MMD -MP $< $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TEST_LIBS) \
 		-o $@
 
-$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		$(BENCH_SRCS) $(LIB) $(TEST_LIBS) -o $@
+# `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
+BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
 
-$(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
-		$(ENGINE_LIB) $(LIB)
+$(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
+		$(LIBTLSX)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
-		$(filter %.c,$^) $(ENGINE_LIB) $(LIB) -o $@
+		$(filter %.c,$^) $(LIBTLSX) -o $@
 
-# The benchmark again, static, for the VM (its initramfs has no libc).
-$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB)
+$(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
+		$(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		-static $(BENCH_SRCS) $(LIB) $(TEST_LIBS) -ldl -o $@
+		$(BENCH_SRCS) $(BENCH_LINK) -o $@
+
+# The benchmark again, static, for the VM (its initramfs has no libc),
+# without the malloc interposition (glibc's static malloc cannot be
+# wrapped): its handshake subcommand shows no heap.
+$(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
+		$(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench -static \
+		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(BENCH_LINK) -ldl -o $@
 
 # Selftests are static so the initramfs needs no libc.  A test that
 # needs a library names it in SELFTEST_LIBS_<test>.
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
 SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
+# libtlsx's own selftest: the library, engine and crypto in one archive.
+SELFTEST_LIBS_libtlsx := $(LIBTLSX)
+$(B)/selftests/libtlsx: $(LIBTLSX)
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
@@ -314,11 +350,16 @@ bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
 lint: $(KSRC)
 	@tools/lint
 
-bench: bench-crypto
+bench: bench-crypto bench-hs
 
 bench-crypto: $(BENCH)
 	$(BENCH) crypto
 	$(BENCH) hs
+
+# Whole TLS 1.3 handshakes against libssl (docs/perf-handshake.md);
+# BENCH_HS_ARGS="--rounds 21 --csv FILE" and so on.
+bench-hs: $(BENCH)
+	$(BENCH) handshake $(BENCH_HS_ARGS)
 
 clean:
 	rm -rf $(B)
@@ -326,6 +367,7 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
 -include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
+-include $(LIBTLSX_PIC_OBJS:.o=.d)
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*/*.d)
 
 print-kdir:

@@ -25,6 +25,8 @@ int bench_kmod(int argc, char **argv);
 void bench_kmod_usage(void);
 int bench_hs(int argc, char **argv);
 void bench_hs_usage(void);
+int bench_handshake(int argc, char **argv);
+void bench_handshake_usage(void);
 
 /* --- clock ----------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
  *
  *	tlsx-bench crypto [OPTIONS]	AEAD seal/open against OpenSSL
  *	tlsx-bench hs [OPTIONS]		handshake primitives against OpenSSL
+ *	tlsx-bench handshake [OPTIONS]	whole TLS 1.3 handshakes vs libssl
  *	tlsx-bench kmod [OPTIONS]	tlsx.ko against tls (in the VM)
  *
  * A new benchmark adds a file with its entry point and a line in
@@ -28,6 +29,12 @@ static const struct bench_cmd bench_cmds[] = {
 		.summary = "hashes, HKDF, X25519, P-256, Ed25519, RSA vs OpenSSL",
 		.fn = bench_hs,
 		.usage = bench_hs_usage,
+	},
+	{
+		.name = "handshake",
+		.summary = "full and resumed TLS 1.3 handshakes/s vs libssl",
+		.fn = bench_handshake,
+		.usage = bench_handshake_usage,
 	},
 	{
 		.name = "kmod",

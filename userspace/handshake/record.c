@@ -192,12 +192,31 @@ static inline size_t rec_nz_mask(u8 b)
 	return (size_t)0 - (((size_t)b + 0xff) >> 8);
 }
 
+void tlsx_rec_inner(const u8 *p, size_t len, u8 *type, size_t *content_len)
+{
+	size_t i, pos = 0, t = 0;
+
+	/*
+	 * Every byte is read and none selects a branch or an index: the
+	 * last nonzero byte and its position are kept with masks.
+	 */
+	for (i = 0; i < len; i++) {
+		size_t nz = rec_nz_mask(p[i]);
+
+		pos = (i & nz) | (pos & ~nz);
+		t = (p[i] & nz) | (t & ~nz);
+	}
+	*type = (u8)t;
+	*content_len = pos;
+}
+
 int tlsx_rec_open(struct tlsx_rec_dir *d, u8 *rec, size_t rec_len,
 		  size_t max_plain, u8 *type, u8 **data, size_t *len)
 {
 	u8 nonce[TLSX_IV_SIZE];
 	u8 *body = rec + TLSX_REC_HDR;
-	size_t clen, i, pos = 0, found = 0, t = 0;
+	size_t clen, pos;
+	u8 t;
 	int ret;
 
 	if (!d->set || rec_len < TLSX_REC_HDR ||
@@ -219,30 +238,18 @@ int tlsx_rec_open(struct tlsx_rec_dir *d, u8 *rec, size_t rec_len,
 	if (ret)
 		return ret;
 
-	/*
-	 * 5.4: the content type is the last nonzero byte; the padding after
-	 * it is zeros.  The scan reads every byte and branches on none, so
-	 * its time depends on the record's length only, not on where the
-	 * padding starts.
-	 */
-	for (i = 0; i < clen; i++) {
-		size_t nz = rec_nz_mask(body[i]);
-
-		pos = (i & nz) | (pos & ~nz);
-		t = (body[i] & nz) | (t & ~nz);
-		found |= nz;
-	}
+	tlsx_rec_inner(body, clen, &t, &pos);
 	/* 5.4: "If a receiving implementation does not find a non-zero
 	 * octet in the cleartext, it MUST terminate the connection with an
 	 * "unexpected_message" alert."
 	 */
-	if (!found)
+	if (!t)
 		return TLSX_ALERT_UNEXPECTED_MESSAGE;
 	/* 5.2: a plaintext over 2^14 (or the record_size_limit) bytes. */
 	if (pos > max_plain || pos > TLSX_REC_MAX_PLAIN)
 		return TLSX_ALERT_RECORD_OVERFLOW;
 	d->seq++;
-	*type = (u8)t;
+	*type = t;
 	*data = body;
 	*len = pos;
 	return 0;

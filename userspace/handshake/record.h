@@ -80,4 +80,13 @@ int tlsx_rec_header(const u8 hdr[TLSX_REC_HDR], size_t max_body,
 int tlsx_rec_open(struct tlsx_rec_dir *d, u8 *rec, size_t rec_len,
 		  size_t max_plain, u8 *type, u8 **data, size_t *len);
 
+/*
+ * RFC 8446 5.4: splits a decrypted TLSInnerPlaintext @p[0..@len): the
+ * content type is its last nonzero byte, the zeros after it padding.
+ * *@type is 0 when every byte is zero (the caller's unexpected_message);
+ * otherwise *@content_len is the content's length.  The time depends on
+ * @len only, not on where the padding starts (ct_record.c checks).
+ */
+void tlsx_rec_inner(const u8 *p, size_t len, u8 *type, size_t *content_len);
+
 #endif /* TLSX_HS_RECORD_H */

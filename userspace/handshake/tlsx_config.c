@@ -151,8 +151,11 @@ int tlsx_config_add_cert(struct tlsx_config *cfg, const char *cert_file,
 		return TLSX_E_NOMEM;
 	err = tlsx_cert_chain_load(chain, cert_file, key_file, &msg);
 	if (err) {
+		/* The message lives in @chain: copied before it goes. */
+		err = config_err(cfg, "%s", msg ? msg : cert_file);
+		tlsx_cert_chain_free(chain);
 		free(chain);
-		return config_err(cfg, "%s", msg ? msg : cert_file);
+		return err;
 	}
 	cfg->chains[cfg->hs.n_chains] = chain;
 	cfg->hs.chains[cfg->hs.n_chains++] = chain;

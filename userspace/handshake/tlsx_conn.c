@@ -44,31 +44,6 @@ static void hs_release(struct tlsx_conn *c)
 	c->hsd = NULL;
 }
 
-/* Client: a NewSessionTicket after the handshake becomes c->session. */
-static int store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len)
-{
-	struct tlsx_session *s = malloc(sizeof(*s));
-	int err;
-
-	if (!s)
-		return -ENOMEM;
-	err = tlsx_session_from_ticket(&c->sec,
-				       c->server_name ? c->server_name : "",
-				       (const u8 *)(c->alpn ? c->alpn : ""),
-				       msg, len, time(NULL), s);
-	if (err) {
-		tlsx_session_wipe(s);
-		free(s);
-		return err;
-	}
-	if (c->session) {
-		tlsx_session_wipe(c->session);
-		free(c->session);
-	}
-	c->session = s;
-	return 0;
-}
-
 struct tlsx_conn *tlsx_conn_new(struct tlsx_config *cfg, int fd)
 {
 	struct tlsx_conn *c;
@@ -93,7 +68,7 @@ struct tlsx_conn *tlsx_conn_new(struct tlsx_config *cfg, int fd)
 	c->hsd = h;
 	c->hs_release = hs_release;
 	if (!c->server)
-		c->on_ticket = store_ticket;
+		c->on_ticket = tlsx__store_ticket;
 	else if (cfg->hs.tickets)
 		/* ticket.h: a no-op until the period has passed; no lock. */
 		tlsx_ticket_keys_rotate(cfg->hs.tickets, time(NULL));
@@ -226,7 +201,11 @@ static int finish_handshake(struct tlsx_conn *c)
 	c->hrr = info.hrr;
 	c->peer_cert = info.peer_cert;
 	c->peer_rsl = info.peer_record_size_limit;
-	c->own_rsl = cfg->hs.record_size_limit;
+	/*
+	 * RFC 8449 4: a limit binds only when negotiated, both ends having
+	 * sent one; otherwise records of any size 5.1 allows may come.
+	 */
+	c->own_rsl = c->peer_rsl ? cfg->hs.record_size_limit : 0;
 	if (info.alpn[0])
 		c->alpn = strdup((const char *)info.alpn);
 	if (c->server && info.server_name[0])
@@ -446,29 +425,4 @@ int tlsx_accept(struct tlsx_config *cfg, int fd, struct tlsx_conn **out)
 		return TLSX_E_INVAL;
 	}
 	return run(cfg, fd, NULL, out);
-}
-
-int tlsx_conn_session(const struct tlsx_conn *c, uint8_t *buf, size_t cap,
-		      size_t *len)
-{
-	u8 tmp[sizeof(struct tlsx_session) + 256];
-	size_t n;
-	int err;
-
-	*len = 0;
-	if (!c->session)
-		return TLSX_E_NO_SESSION;
-	err = tlsx_session_encode(c->session, tmp, sizeof(tmp), &n);
-	if (err) {
-		memzero_explicit(tmp, sizeof(tmp));
-		return TLSX_E_INVAL;
-	}
-	*len = n;
-	if (n > cap) {
-		memzero_explicit(tmp, sizeof(tmp));
-		return TLSX_E_INVAL;
-	}
-	memcpy(buf, tmp, n);
-	memzero_explicit(tmp, sizeof(tmp));
-	return TLSX_OK;
 }

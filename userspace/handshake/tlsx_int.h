@@ -69,7 +69,7 @@ struct tlsx_hsd {
 	size_t in_len;
 	size_t out_len, out_off;	/* [off, len) still to write */
 	u8 in[TLSX_REC_MAX];		/* one record, exactly */
-	u8 out[TLSX_STEP_OUT_MIN];
+	u8 out[TLSX_HS_OUT_MIN];		/* one flight (hs.h) */
 };
 
 struct tlsx_urec;	/* urec.c */
@@ -129,6 +129,7 @@ int tlsx__sys(struct tlsx_conn *c, int err);
 int tlsx__abort(struct tlsx_conn *c, int alert);
 int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		  bool record_end);
+int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);
 int tlsx__send_tickets(struct tlsx_conn *c, const u8 *msgs, size_t len);
 u64 tlsx__suite_rekey_limit(u16 suite);
 int tlsx__rekey_if_due(struct tlsx_conn *c, u64 seq, u64 records);
@@ -170,6 +171,6 @@ u64 tlsx__u_tx_seq(const struct tlsx_conn *c);
 int tlsx__conn_from_secrets(int fd, bool server,
 			    const struct tlsx_hs_secrets *sec,
 			    enum tlsx_record_layer rl, u64 rekey_limit,
-			    struct tlsx_conn **out);
+			    u16 peer_rsl, struct tlsx_conn **out);
 
 #endif /* TLSX_HS_TLSX_INT_H */

@@ -75,13 +75,15 @@ int tlsx__abort(struct tlsx_conn *c, int alert)
 		return c->err;
 	rec[1] = tlsx_alert_of(alert);
 	c->alert = rec[1];
+	/* First, so that a failure to send it does not replace it. */
+	tlsx__fail(c, TLSX_E_ALERT_SENT);
 	if (!c->tx_closed) {
 		send_record(c, TLSX_CT_ALERT, rec, sizeof(rec));
 		if (c->rl == TLSX_RL_USER)
 			tlsx__u_flush(c);
 		c->tx_closed = true;
 	}
-	return tlsx__fail(c, TLSX_E_ALERT_SENT);
+	return c->err;
 }
 
 u8 *tlsx__tx_secret(struct tlsx_conn *c)
@@ -196,6 +198,31 @@ static int rx_key_update(struct tlsx_conn *c, const u8 *msg, size_t len,
 	return TLSX_OK;
 }
 
+/* Client: a NewSessionTicket after the handshake becomes c->session. */
+int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len)
+{
+	struct tlsx_session *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = tlsx_session_from_ticket(&c->sec,
+				       c->server_name ? c->server_name : "",
+				       (const u8 *)(c->alpn ? c->alpn : ""),
+				       msg, len, time(NULL), s);
+	if (err) {
+		tlsx_session_wipe(s);
+		free(s);
+		return err;
+	}
+	if (c->session) {
+		tlsx_session_wipe(c->session);
+		free(c->session);
+	}
+	c->session = s;
+	return 0;
+}
+
 static int handle_message(struct tlsx_conn *c, const u8 *msg, size_t len,
 			  bool more)
 {
@@ -275,6 +302,11 @@ static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
 		c->pm_len = 0;
 		if (err)
 			return err;
+	}
+	/* Nothing half-read: the buffer goes (state kept stays small). */
+	if (!c->pm_len) {
+		free(c->pm);
+		c->pm = NULL;
 	}
 	return TLSX_OK;
 }
@@ -432,8 +464,8 @@ int tlsx_conn_key_update(struct tlsx_conn *c, bool request_peer)
 	if (c->rl == TLSX_RL_TLS)
 		return TLSX_E_REKEY;	/* not sticky: nothing was sent */
 	err = tx_key_update(c, request_peer);
-	if (!err && request_peer)
-		c->ku_owed = false;	/* ours answers any request too */
+	if (!err)
+		c->ku_owed = false;	/* ours answers a request too */
 	return err;
 }
 
@@ -463,7 +495,8 @@ void tlsx_conn_free(struct tlsx_conn *c)
 	if (c->hsd && c->hs_release)
 		c->hs_release(c);
 	tlsx__u_free(c);
-	tlsx_hs_secrets_wipe(&c->sec);
+	/* tlsx_hs_secrets_wipe()'s work, without a call into the engine. */
+	memzero_explicit(&c->sec, sizeof(c->sec));
 	if (c->pm) {
 		memzero_explicit(c->pm, PM_MAX);
 		free(c->pm);
@@ -544,10 +577,35 @@ int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 	return TLSX_OK;
 }
 
+int tlsx_conn_session(const struct tlsx_conn *c, uint8_t *buf, size_t cap,
+		      size_t *len)
+{
+	u8 tmp[sizeof(struct tlsx_session) + 256];
+	size_t n;
+	int err;
+
+	*len = 0;
+	if (!c->session)
+		return TLSX_E_NO_SESSION;
+	err = tlsx_session_encode(c->session, tmp, sizeof(tmp), &n);
+	if (err) {
+		memzero_explicit(tmp, sizeof(tmp));
+		return TLSX_E_INVAL;
+	}
+	*len = n;
+	if (n > cap) {
+		memzero_explicit(tmp, sizeof(tmp));
+		return TLSX_E_INVAL;
+	}
+	memcpy(buf, tmp, n);
+	memzero_explicit(tmp, sizeof(tmp));
+	return TLSX_OK;
+}
+
 int tlsx__conn_from_secrets(int fd, bool server,
 			    const struct tlsx_hs_secrets *sec,
 			    enum tlsx_record_layer rl, u64 rekey_limit,
-			    struct tlsx_conn **out)
+			    u16 peer_rsl, struct tlsx_conn **out)
 {
 	struct tlsx_conn *c = tlsx__conn_alloc(fd, server);
 	u64 max;
@@ -558,6 +616,9 @@ int tlsx__conn_from_secrets(int fd, bool server,
 		return TLSX_E_NOMEM;
 	c->sec = *sec;
 	c->suite = sec->suite;
+	c->peer_rsl = peer_rsl;
+	if (!server)
+		c->on_ticket = tlsx__store_ticket;
 	max = tlsx__suite_rekey_limit(sec->suite);
 	c->rekey_limit = rekey_limit && rekey_limit < max ? rekey_limit : max;
 	if (c->rekey_limit < 2)

@@ -283,6 +283,15 @@ ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len)
 	struct tlsx_urec *u = c->u;
 	int err;
 
+	/*
+	 * Records still pending (a server's tickets, a KeyUpdate owed) go
+	 * out even when the program only reads.
+	 */
+	if (u->t_len) {
+		err = tlsx__u_flush(c);
+		if (err && err != TLSX_WANT_WRITE)
+			return err;
+	}
 	for (;;) {
 		size_t avail = u->r_end - u->r_start, body;
 		ssize_t n;

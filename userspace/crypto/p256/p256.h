@@ -47,6 +47,15 @@ int tlsx_p256_sign(u8 sig[P256_SIG_SIZE], const u8 priv[P256_SCALAR_SIZE],
 		   enum tlsx_hash_alg hash, const u8 *digest,
 		   size_t digest_len, bool hedge);
 
+/*
+ * The same with the 32 bytes of additional data given (@extra NULL: none,
+ * the plain RFC 6979 nonce), for callers that draw the hedge from their
+ * own source (the handshake's cfg->rand).
+ */
+int tlsx_p256_sign_extra(u8 sig[P256_SIG_SIZE],
+			 const u8 priv[P256_SCALAR_SIZE],
+			 enum tlsx_hash_alg hash, const u8 *digest,
+			 size_t digest_len, const u8 extra[32]);
 /* 0 when valid, -EBADMSG when not, -EINVAL for a bad public key. */
 int tlsx_p256_verify(const u8 sig[P256_SIG_SIZE], const u8 *pub,
 		     size_t pub_len, const u8 *digest, size_t digest_len);

@@ -83,21 +83,35 @@ int tlsx_p256_sign(u8 sig[P256_SIG_SIZE], const u8 priv[P256_SCALAR_SIZE],
 		   enum tlsx_hash_alg hash, const u8 *digest,
 		   size_t digest_len, bool hedge)
 {
+	u8 extra[32];
+	int err = 0;
+
+	if (hedge)
+		err = tlsx_random_bytes(extra, sizeof(extra));
+	if (!err)
+		err = tlsx_p256_sign_extra(sig, priv, hash, digest, digest_len,
+					   hedge ? extra : NULL);
+	memzero_explicit(extra, sizeof(extra));
+	return err;
+}
+
+int tlsx_p256_sign_extra(u8 sig[P256_SIG_SIZE],
+			 const u8 priv[P256_SCALAR_SIZE],
+			 enum tlsx_hash_alg hash, const u8 *digest,
+			 size_t digest_len, const u8 extra_in[32])
+{
+	bool hedge = extra_in;
 	struct p256_drbg drbg;
 	u64 d[4], e[4], k[4], x[4], y[4], r[4], s[4], t[4], zr, zs;
 	u8 xb[32], hb[32], extra[32] = { 0 };
-	int err = 0;
 	bool again = false;
 
 	if (!tlsx_hash_digest_size(hash) || (!digest && digest_len))
 		return -EINVAL;
 	if (tlsx_p256_check_private(priv))
 		return -EINVAL;
-	if (hedge) {
-		err = tlsx_random_bytes(extra, sizeof(extra));
-		if (err)
-			return err;
-	}
+	if (hedge)
+		memcpy(extra, extra_in, sizeof(extra));
 	p256_from_be(d, priv);
 	p256_sc_from_digest(e, digest, digest_len);
 	memcpy(xb, priv, 32);

@@ -258,12 +258,12 @@ out:
 	return err;
 }
 
-int tlsx_rsa_pss_sign(u8 *sig, size_t sig_len,
-		      const struct tlsx_rsa_private *k,
-		      enum tlsx_hash_alg hash, const u8 *digest,
-		      size_t digest_len)
+int tlsx_rsa_pss_sign_salt(u8 *sig, size_t sig_len,
+			   const struct tlsx_rsa_private *k,
+			   enum tlsx_hash_alg hash, const u8 *digest,
+			   size_t digest_len, const u8 *salt)
 {
-	u8 em[RSA_MAX_BYTES], salt[TLSX_HASH_MAX_DIGEST];
+	u8 em[RSA_MAX_BYTES];
 	size_t hlen = tlsx_hash_digest_size(hash), em_bits, em_len, n_len;
 	int err;
 
@@ -274,15 +274,30 @@ int tlsx_rsa_pss_sign(u8 *sig, size_t sig_len,
 	/* EM has the modulus' bits minus one: a leading zero byte or not. */
 	em_bits = rsa_bits(&k->pub) - 1;
 	em_len = (em_bits + 7) / 8;
-	err = tlsx_random_bytes(salt, hlen);
-	if (err)
-		return err;
 	memset(em, 0, n_len - em_len);
 	err = rsa_pss_encode(em + n_len - em_len, em_bits, hash, digest,
 			     digest_len, salt);
 	if (!err)
 		err = rsa_private_op(sig, k, em);
 	memzero_explicit(em, sizeof(em));
+	return err;
+}
+
+int tlsx_rsa_pss_sign(u8 *sig, size_t sig_len,
+		      const struct tlsx_rsa_private *k,
+		      enum tlsx_hash_alg hash, const u8 *digest,
+		      size_t digest_len)
+{
+	u8 salt[TLSX_HASH_MAX_DIGEST];
+	size_t hlen = tlsx_hash_digest_size(hash);
+	int err;
+
+	if (!hlen)
+		return -EINVAL;
+	err = tlsx_random_bytes(salt, hlen);
+	if (!err)
+		err = tlsx_rsa_pss_sign_salt(sig, sig_len, k, hash, digest,
+					     digest_len, salt);
 	memzero_explicit(salt, sizeof(salt));
 	return err;
 }

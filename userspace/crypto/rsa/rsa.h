@@ -63,6 +63,15 @@ int tlsx_rsa_pss_sign(u8 *sig, size_t sig_len,
 		      enum tlsx_hash_alg hash, const u8 *digest,
 		      size_t digest_len);
 
+/*
+ * The same with the caller's salt (digest-length bytes), for callers
+ * that draw their randomness elsewhere (the handshake's cfg->rand, so
+ * tests reproduce a signature).  The blinding stays random.
+ */
+int tlsx_rsa_pss_sign_salt(u8 *sig, size_t sig_len,
+			   const struct tlsx_rsa_private *k,
+			   enum tlsx_hash_alg hash, const u8 *digest,
+			   size_t digest_len, const u8 *salt);
 /* 0 when valid, -EBADMSG when not, -EINVAL for a bad key. */
 int tlsx_rsa_pss_verify(const struct tlsx_rsa_public *k,
 			enum tlsx_hash_alg hash, const u8 *digest,

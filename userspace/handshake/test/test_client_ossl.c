@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_client_ossl.c - the client engine against OpenSSL's libssl as
+ * the server, in process over memory BIOs (libssl in tests only):
+ *
+ *  - every suite (AES-128/256-GCM, ChaCha20-Poly1305, AES-128-CCM) x
+ *    group (X25519, secp256r1) x certificate (ECDSA P-256, Ed25519,
+ *    RSA-2048 with rsa_pss_rsae_sha256/384/512, RSA-PSS key with
+ *    rsa_pss_pss_sha256) from test/data/ (tools/gen/hs-certs), the chain
+ *    verified against its root for www.example.com; then application
+ *    data both ways under the secrets the engine hands out, through
+ *    record.c, so the keys are proven, not only the handshake;
+ *  - HelloRetryRequest (the server takes secp256r1 only), with the
+ *    compatibility CCS both ways; ALPN; SNI; the server's CCS and a
+ *    NewSessionTicket after the handshake;
+ *  - client authentication: the server requests a certificate and
+ *    verifies ours (each key type, the scheme chosen from its
+ *    signature_algorithms); without a chain we send an empty
+ *    Certificate, which a server that only asks accepts and one that
+ *    requires refuses after our Finished;
+ *  - resumption: a NewSessionTicket from the first connection
+ *    (ticket.c's tlsx_session_from_ticket()) resumes the second with
+ *    psk_dhe_ke (OpenSSL says it reused the session); a session for
+ *    another name is not offered; a ticket the server cannot open gives
+ *    a full handshake;
+ *  - refusals: a TLS 1.2-only server (protocol_version), a server whose
+ *    chain is not trusted (unknown_ca) or names another host
+ *    (certificate_unknown), a server that asks for a group we do not
+ *    offer (handshake_failure from it).
+ */
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "kselftest_harness.h"
+#include "handshake/cert.h"
+#include "handshake/hs_impl.h"
+#include "handshake/ticket.h"
+
+/* test/data/@name, next to this file (make runs from the top). */
+static const char *data(const char *name)
+{
+	static char buf[256];
+	const char *slash = strrchr(__FILE__, '/');
+	int dir = slash ? (int)(slash - __FILE__) : 0;
+
+	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
+		 slash ? "/" : "", name);
+	return buf;
+}
+
+struct server_opts {
+	const char *cert;		/* p256, ed25519, rsa, rsapss */
+	const char *suites;		/* OpenSSL's names */
+	const char *groups;
+	const char *sigalgs;
+	int max_version;		/* 0: TLS 1.3 */
+	bool alpn;			/* select "h2" */
+	int verify;			/* SSL_VERIFY_* for client certs */
+	const char *client_ca;		/* the anchor for them */
+};
+
+struct conn {
+	SSL_CTX *ctx;
+	SSL *ssl;
+	BIO *rbio, *wbio;	/* the server's input and output */
+	char sni[256];
+	struct tlsx_hs_config cfg;
+	struct tlsx_trust trust;
+	struct tlsx_cert_chain chain;
+	bool have_chain;
+	struct tlsx_hs *hs;
+	int hs_ret;
+	int ssl_ret;
+	u8 in[65536];
+	size_t in_len;
+	u8 out[TLSX_HS_OUT_MIN];
+};
+
+static int sni_cb(SSL *ssl, int *al, void *arg)
+{
+	struct conn *c = arg;
+	const char *n = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+
+	(void)al;
+	snprintf(c->sni, sizeof(c->sni), "%s", n ? n : "");
+	return SSL_TLSEXT_ERR_OK;
+}
+
+static int alpn_cb(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+		   const unsigned char *in, unsigned int inlen, void *arg)
+{
+	static const unsigned char h2[] = "\x02h2";
+	unsigned char *sel;
+
+	(void)ssl;
+	(void)arg;
+	if (SSL_select_next_proto(&sel, outlen, h2, 3, in, inlen) !=
+	    OPENSSL_NPN_NEGOTIATED)
+		return SSL_TLSEXT_ERR_ALERT_FATAL;
+	*out = sel;
+	return SSL_TLSEXT_ERR_OK;
+}
+
+static int server_setup(struct conn *c, const struct server_opts *o)
+{
+	char chain[64], key[64];
+
+	snprintf(chain, sizeof(chain), "%s-chain.pem", o->cert);
+	snprintf(key, sizeof(key), "%s-leaf.key", o->cert);
+	c->ctx = SSL_CTX_new(TLS_server_method());
+	if (!c->ctx)
+		return -1;
+	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
+	SSL_CTX_set_max_proto_version(c->ctx, o->max_version ?
+				      o->max_version : TLS1_3_VERSION);
+	if ((o->suites && !SSL_CTX_set_ciphersuites(c->ctx, o->suites)) ||
+	    (o->groups && !SSL_CTX_set1_groups_list(c->ctx, o->groups)) ||
+	    (o->sigalgs && !SSL_CTX_set1_sigalgs_list(c->ctx, o->sigalgs)))
+		return -1;
+	if (SSL_CTX_use_certificate_chain_file(c->ctx, data(chain)) != 1)
+		return -1;
+	if (SSL_CTX_use_PrivateKey_file(c->ctx, data(key),
+					SSL_FILETYPE_PEM) != 1)
+		return -1;
+	SSL_CTX_set_tlsext_servername_callback(c->ctx, sni_cb);
+	SSL_CTX_set_tlsext_servername_arg(c->ctx, c);
+	if (o->alpn)
+		SSL_CTX_set_alpn_select_cb(c->ctx, alpn_cb, NULL);
+	if (o->verify) {
+		SSL_CTX_set_verify(c->ctx, o->verify, NULL);
+		if (SSL_CTX_load_verify_locations(c->ctx, data(o->client_ca),
+						  NULL) != 1)
+			return -1;
+	}
+	c->ssl = SSL_new(c->ctx);
+	c->rbio = BIO_new(BIO_s_mem());
+	c->wbio = BIO_new(BIO_s_mem());
+	if (!c->ssl || !c->rbio || !c->wbio)
+		return -1;
+	SSL_set_bio(c->ssl, c->rbio, c->wbio);
+	SSL_set_accept_state(c->ssl);
+	return 0;
+}
+
+/* The client: trusting @root (a test/data/ file), groups and suites. */
+static int client_setup(struct conn *c, const char *root, u16 suite,
+			const u16 *groups, unsigned int n_groups)
+{
+	unsigned int i;
+
+	if (tlsx_trust_load(&c->trust, data(root), NULL))
+		return -1;
+	c->cfg.trust = &c->trust;
+	if (suite) {
+		c->cfg.suites[0] = suite;
+		c->cfg.n_suites = 1;
+	}
+	for (i = 0; i < n_groups; i++)
+		c->cfg.groups[i] = groups[i];
+	c->cfg.n_groups = n_groups;
+	c->hs = tlsx_hs_new(&c->cfg);
+	if (!c->hs)
+		return -1;
+	return tlsx_hs_set_server_name(c->hs, "www.example.com");
+}
+
+/*
+ * Runs both ends until neither moves: the engine's records go into the
+ * server's BIO, the server's into the engine.  Returns when the engine
+ * is DONE (and the server read the client Finished) or either failed.
+ */
+static void run(struct conn *c)
+{
+	size_t used, n;
+	int i, r;
+
+	c->hs_ret = TLSX_HS_WANT_READ;
+	c->ssl_ret = 0;
+	for (i = 0; i < 20; i++) {
+		if (c->hs_ret == TLSX_HS_WANT_READ) {
+			c->hs_ret = tlsx_hs_step(c->hs, c->in, c->in_len,
+						 &used, c->out,
+						 sizeof(c->out), &n);
+			memmove(c->in, c->in + used, c->in_len - used);
+			c->in_len -= used;
+			if (n)
+				BIO_write(c->rbio, c->out, (int)n);
+		}
+		if (c->ssl_ret != 1 && c->ssl_ret != -2) {
+			c->ssl_ret = SSL_do_handshake(c->ssl);
+			if (c->ssl_ret != 1 &&
+			    SSL_get_error(c->ssl, c->ssl_ret) !=
+			    SSL_ERROR_WANT_READ)
+				c->ssl_ret = -2;
+		}
+		r = BIO_read(c->wbio, c->in + c->in_len,
+			     (int)(sizeof(c->in) - c->in_len));
+		if (r > 0)
+			c->in_len += (size_t)r;
+		/* A failed server leaves its alert for the engine to read. */
+		if (c->hs_ret < 0 || (c->ssl_ret == -2 && !c->in_len))
+			return;
+		if (c->hs_ret == TLSX_HS_DONE && c->ssl_ret == 1 && r <= 0)
+			return;
+	}
+}
+
+/*
+ * Application data both ways under the engine's secrets: ours sealed by
+ * record.c and read by SSL_read, OpenSSL's (after its tickets) opened.
+ */
+static struct tlsx_session *ticket_out;	/* exchange() keeps one there */
+
+static int exchange(struct conn *c)
+{
+	struct tlsx_rec_dir tx = { 0 }, rx = { 0 };
+	struct tlsx_hs_secrets sec;
+	static const char ping[] = "ping from tlsx", pong[] = "pong openssl";
+	u8 rec[512], buf[64], *data, type;
+	size_t len, body, off;
+	int ret = -1, r;
+
+	if (tlsx_hs_secrets(c->hs, &sec) ||
+	    tlsx_rec_set_secret(&tx, sec.suite, sec.client, sec.secret_len) ||
+	    tlsx_rec_set_secret(&rx, sec.suite, sec.server, sec.secret_len))
+		goto out;
+	if (tlsx_rec_seal(&tx, TLSX_CT_APPLICATION_DATA, (const u8 *)ping,
+			  sizeof(ping), 3, rec, sizeof(rec), &len))
+		goto out;
+	BIO_write(c->rbio, rec, (int)len);
+	r = SSL_read(c->ssl, buf, sizeof(buf));
+	if (r != (int)sizeof(ping) || memcmp(buf, ping, sizeof(ping)))
+		goto out;
+	if (SSL_write(c->ssl, pong, sizeof(pong)) != (int)sizeof(pong))
+		goto out;
+	r = BIO_read(c->wbio, c->in + c->in_len,
+		     (int)(sizeof(c->in) - c->in_len));
+	if (r > 0)
+		c->in_len += (size_t)r;
+	/* NewSessionTickets first (type 22 inside), then our pong. */
+	for (off = 0; off + 5 <= c->in_len; off += 5 + body) {
+		if (tlsx_rec_header(c->in + off, TLSX_REC_MAX_CIPHER, &body) ||
+		    off + 5 + body > c->in_len)
+			goto out;
+		if (tlsx_rec_open(&rx, c->in + off, 5 + body,
+				  TLSX_REC_MAX_PLAIN, &type, &data, &len))
+			goto out;
+		if (type == TLSX_CT_HANDSHAKE &&
+		    data[0] == TLSX_HT_NEW_SESSION_TICKET) {
+			if (ticket_out &&
+			    tlsx_session_from_ticket(&sec, "www.example.com",
+						     NULL, data, len,
+						     time(NULL), ticket_out))
+				goto out;
+			continue;
+		}
+		if (type == TLSX_CT_APPLICATION_DATA &&
+		    len == sizeof(pong) && !memcmp(data, pong, len))
+			ret = 0;
+		break;
+	}
+out:
+	tlsx_hs_secrets_wipe(&sec);
+	tlsx_rec_wipe(&tx);
+	tlsx_rec_wipe(&rx);
+	return ret;
+}
+
+static void conn_free(struct conn *c)
+{
+	tlsx_hs_free(c->hs);
+	tlsx_trust_free(&c->trust);
+	if (c->have_chain)
+		tlsx_cert_chain_free(&c->chain);
+	SSL_free(c->ssl);
+	SSL_CTX_free(c->ctx);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct conn conn;
+
+/* --- the matrix ----------------------------------------------------------- */
+
+static const struct {
+	u16 suite;
+	const char *name;
+} suites[] = {
+	{ TLSX_SUITE_AES_128_GCM_SHA256, "TLS_AES_128_GCM_SHA256" },
+	{ TLSX_SUITE_AES_256_GCM_SHA384, "TLS_AES_256_GCM_SHA384" },
+	{ TLSX_SUITE_CHACHA20_POLY1305_SHA256, "TLS_CHACHA20_POLY1305_SHA256" },
+	{ TLSX_SUITE_AES_128_CCM_SHA256, "TLS_AES_128_CCM_SHA256" },
+};
+
+static const struct {
+	u16 group;
+	const char *name;
+} groups[] = {
+	{ TLSX_GROUP_X25519, "X25519" },
+	{ TLSX_GROUP_SECP256R1, "P-256" },
+};
+
+FIXTURE(matrix) {
+};
+
+FIXTURE_VARIANT(matrix) {
+	const char *cert;
+	const char *sigalg;	/* OpenSSL's name */
+	u16 scheme;
+};
+
+FIXTURE_VARIANT_ADD(matrix, ecdsa_p256) {
+	"p256", "ecdsa_secp256r1_sha256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(matrix, ed25519) {
+	"ed25519", "ed25519", TLSX_SIG_ED25519 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha256) {
+	"rsa", "rsa_pss_rsae_sha256", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha384) {
+	"rsa", "rsa_pss_rsae_sha384", TLSX_SIG_RSA_PSS_RSAE_SHA384 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha512) {
+	"rsa", "rsa_pss_rsae_sha512", TLSX_SIG_RSA_PSS_RSAE_SHA512 };
+FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha256) {
+	"rsapss", "rsa_pss_pss_sha256", TLSX_SIG_RSA_PSS_PSS_SHA256 };
+
+FIXTURE_SETUP(matrix)
+{
+}
+
+FIXTURE_TEARDOWN(matrix)
+{
+	conn_free(&conn);
+}
+
+TEST_F(matrix, every_suite_and_group)
+{
+	struct server_opts o = { .cert = variant->cert,
+				 .sigalgs = variant->sigalg };
+	struct tlsx_hs_info info;
+	char root[64];
+	unsigned int s, g;
+
+	snprintf(root, sizeof(root), "%s-root.pem", variant->cert);
+	for (s = 0; s < ARRAY_SIZE(suites); s++) {
+		for (g = 0; g < ARRAY_SIZE(groups); g++) {
+			o.suites = suites[s].name;
+			o.groups = groups[g].name;
+			ASSERT_EQ(0, server_setup(&conn, &o));
+			/* The group under test first: no HelloRetryRequest. */
+			ASSERT_EQ(0, client_setup(&conn, root, suites[s].suite,
+						  &groups[g].group, 1));
+			run(&conn);
+			ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+				TH_LOG("%s %s: alert %d", suites[s].name,
+				       groups[g].name, tlsx_hs_alert(conn.hs));
+			ASSERT_EQ(1, conn.ssl_ret);
+			ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+			EXPECT_EQ(suites[s].suite, info.suite);
+			EXPECT_EQ(groups[g].group, info.group);
+			EXPECT_EQ(variant->scheme, info.sig_scheme);
+			EXPECT_TRUE(info.peer_cert);
+			EXPECT_FALSE(info.hrr);
+			EXPECT_EQ(0, exchange(&conn))
+				TH_LOG("%s %s", suites[s].name,
+				       groups[g].name);
+			conn_free(&conn);
+		}
+	}
+}
+
+/* --- shapes and extensions ------------------------------------------------ */
+
+TEST(hello_retry_request)
+{
+	struct server_opts o = { .cert = "p256", .groups = "P-256" };
+	const u16 both[] = { TLSX_GROUP_X25519, TLSX_GROUP_SECP256R1 };
+	struct tlsx_hs_info info;
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, both, 2));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.hrr);
+	EXPECT_EQ(TLSX_GROUP_SECP256R1, info.group);
+	EXPECT_TRUE(conn.hs->ccs_sent);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+/* Without compatibility mode: no session id, no CCS from us. */
+TEST(no_compat_mode)
+{
+	struct server_opts o = { .cert = "p256", .groups = "P-256" };
+	const u16 both[] = { TLSX_GROUP_X25519, TLSX_GROUP_SECP256R1 };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	conn.cfg.no_compat_mode = true;
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, both, 2));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_FALSE(conn.hs->ccs_sent);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+TEST(alpn_and_sni)
+{
+	struct server_opts o = { .cert = "ed25519", .alpn = true };
+	struct tlsx_hs_info info;
+	const unsigned char *sel;
+	unsigned int sel_len;
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	memcpy(conn.cfg.alpn, "\x08http/1.1\x02h2", 12);
+	conn.cfg.alpn_len = 12;
+	ASSERT_EQ(0, client_setup(&conn, "ed25519-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_STREQ("h2", (char *)info.alpn);
+	SSL_get0_alpn_selected(conn.ssl, &sel, &sel_len);
+	EXPECT_EQ(2, sel_len);
+	EXPECT_STREQ("www.example.com", conn.sni);
+	EXPECT_STREQ("www.example.com", info.server_name);
+	conn_free(&conn);
+}
+
+TEST(record_size_limit_sent)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	conn.cfg.record_size_limit = 4096;
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_TRUE(conn.hs->sent_exts &
+		    TLSX_EXT_BIT(TLSX_EXT_RECORD_SIZE_LIMIT));
+	conn_free(&conn);
+}
+
+/* --- client authentication ------------------------------------------------ */
+
+FIXTURE(client_auth) {
+};
+
+FIXTURE_VARIANT(client_auth) {
+	const char *cert;
+	u16 scheme;	/* what the server's list makes us sign with */
+};
+
+FIXTURE_VARIANT_ADD(client_auth, ecdsa_p256) {
+	"p256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(client_auth, ed25519) { "ed25519", TLSX_SIG_ED25519 };
+FIXTURE_VARIANT_ADD(client_auth, rsa) { "rsa", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(client_auth, rsapss) {
+	"rsapss", TLSX_SIG_RSA_PSS_PSS_SHA256 };
+
+FIXTURE_SETUP(client_auth)
+{
+}
+
+FIXTURE_TEARDOWN(client_auth)
+{
+	conn_free(&conn);
+}
+
+TEST_F(client_auth, server_verifies_our_chain)
+{
+	char root[64], chain[256], key[64];
+	struct server_opts o = { .cert = "p256" };
+	X509 *peer;
+
+	snprintf(root, sizeof(root), "%s-root.pem", variant->cert);
+	snprintf(key, sizeof(key), "%s-chain.pem", variant->cert);
+	/* data() returns one static buffer: the chain's path copied. */
+	snprintf(chain, sizeof(chain), "%s", data(key));
+	snprintf(key, sizeof(key), "%s-leaf.key", variant->cert);
+	o.verify = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+	o.client_ca = root;
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, tlsx_cert_chain_load(&conn.chain, chain, data(key),
+					  NULL));
+	conn.have_chain = true;
+	conn.cfg.chains[0] = &conn.chain;
+	conn.cfg.n_chains = 1;
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_TRUE(conn.hs->cert_requested);
+	EXPECT_EQ(variant->scheme, conn.hs->own_sig_scheme);
+	peer = SSL_get1_peer_certificate(conn.ssl);
+	EXPECT_NE(NULL, peer);
+	X509_free(peer);
+	EXPECT_EQ(X509_V_OK, SSL_get_verify_result(conn.ssl));
+	EXPECT_EQ(0, exchange(&conn));
+}
+
+/* No chain: an empty Certificate (4.4.2), fine where it is optional. */
+TEST(client_auth_optional_without_chain)
+{
+	struct server_opts o = { .cert = "p256", .verify = SSL_VERIFY_PEER,
+				 .client_ca = "p256-root.pem" };
+	X509 *peer;
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_TRUE(conn.hs->cert_requested);
+	peer = SSL_get1_peer_certificate(conn.ssl);
+	EXPECT_EQ(NULL, peer);
+	X509_free(peer);
+	EXPECT_EQ(0, exchange(&conn));
+	conn_free(&conn);
+}
+
+/* Required: our side is done, the server refuses our empty Certificate. */
+TEST(client_auth_required_without_chain)
+{
+	struct server_opts o = { .cert = "p256", .client_ca = "p256-root.pem",
+				 .verify = SSL_VERIFY_PEER |
+					   SSL_VERIFY_FAIL_IF_NO_PEER_CERT };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	EXPECT_EQ(-2, conn.ssl_ret);
+	conn_free(&conn);
+}
+
+/* --- resumption ----------------------------------------------------------- */
+
+/* A first connection that leaves the server's SSL_CTX and a session. */
+static void first_connection(struct __test_metadata *_metadata,
+			     struct tlsx_session *sess)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ticket_out = sess;
+	ASSERT_EQ(0, exchange(&conn));
+	ticket_out = NULL;
+	ASSERT_NE(0, sess->ticket_len);
+	EXPECT_STREQ("www.example.com", sess->server_name);
+}
+
+/* A second connection on the same SSL_CTX (its ticket keys). */
+static void second_connection(struct __test_metadata *_metadata,
+			      const struct tlsx_session *sess,
+			      const char *name)
+{
+	SSL_CTX *ctx = conn.ctx;
+
+	conn.ctx = NULL;
+	SSL_CTX_up_ref(ctx);
+	conn_free(&conn);
+	conn.ctx = ctx;
+	conn.ssl = SSL_new(ctx);
+	conn.rbio = BIO_new(BIO_s_mem());
+	conn.wbio = BIO_new(BIO_s_mem());
+	ASSERT_TRUE(conn.ssl && conn.rbio && conn.wbio);
+	SSL_set_bio(conn.ssl, conn.rbio, conn.wbio);
+	SSL_set_accept_state(conn.ssl);
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
+				     NULL));
+	conn.cfg.trust = &conn.trust;
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	ASSERT_EQ(0, tlsx_hs_set_server_name(conn.hs, name));
+	ASSERT_EQ(0, tlsx_hs_set_session(conn.hs, sess));
+	run(&conn);
+}
+
+TEST(resumption_psk_dhe_ke)
+{
+	struct tlsx_session sess;
+	struct tlsx_hs_info info;
+
+	first_connection(_metadata, &sess);
+	second_connection(_metadata, &sess, "www.example.com");
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_EQ(TLSX_GROUP_X25519, info.group);	/* psk_dhe_ke */
+	EXPECT_EQ(0, info.sig_scheme);			/* no CertificateVerify */
+	EXPECT_EQ(1, SSL_session_reused(conn.ssl));
+	EXPECT_TRUE(conn.hs->sent_exts & TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY));
+	EXPECT_EQ(0, exchange(&conn));
+	tlsx_session_wipe(&sess);
+	conn_free(&conn);
+}
+
+TEST(resumption_other_name_not_offered)
+{
+	struct tlsx_session sess;
+	struct tlsx_hs_info info;
+
+	first_connection(_metadata, &sess);
+	/* The chain names *.example.org too: a full handshake there. */
+	second_connection(_metadata, &sess, "a.example.org");
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_FALSE(conn.hs->sent_exts &
+		     TLSX_EXT_BIT(TLSX_EXT_PRE_SHARED_KEY));
+	EXPECT_EQ(0, SSL_session_reused(conn.ssl));
+	tlsx_session_wipe(&sess);
+	conn_free(&conn);
+}
+
+TEST(resumption_ticket_refused_full_handshake)
+{
+	struct tlsx_session sess;
+	struct tlsx_hs_info info;
+
+	first_connection(_metadata, &sess);
+	sess.ticket[sess.ticket_len / 2] ^= 1;	/* the server cannot open it */
+	second_connection(_metadata, &sess, "www.example.com");
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_TRUE(info.peer_cert);
+	tlsx_session_wipe(&sess);
+	conn_free(&conn);
+}
+
+/* --- refusals ------------------------------------------------------------- */
+
+/* OpenSSL finds no version in common and says protocol_version. */
+TEST(tls12_only_server)
+{
+	struct server_opts o = { .cert = "p256",
+				 .max_version = TLS1_2_VERSION };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_PROTOCOL_VERSION), conn.hs_ret);
+	EXPECT_EQ(TLSX_ALERT_PROTOCOL_VERSION, tlsx_hs_alert(conn.hs));
+	conn_free(&conn);
+}
+
+TEST(untrusted_chain)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "other-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNKNOWN_CA), conn.hs_ret);
+	EXPECT_FALSE(tlsx_hs_alert_received(conn.hs));
+	/* The server got our alert (it ends with an error). */
+	EXPECT_EQ(-2, conn.ssl_ret);
+	conn_free(&conn);
+}
+
+TEST(wrong_host)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
+				     NULL));
+	conn.cfg.trust = &conn.trust;
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	ASSERT_EQ(0, tlsx_hs_set_server_name(conn.hs, "www.example.net"));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_CERTIFICATE_UNKNOWN),
+		  conn.hs_ret);
+	conn_free(&conn);
+}
+
+/* The server takes only a group we do not offer: its alert comes back. */
+TEST(no_common_group)
+{
+	struct server_opts o = { .cert = "p256", .groups = "P-384" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_HANDSHAKE_FAILURE), conn.hs_ret);
+	EXPECT_TRUE(tlsx_hs_alert_received(conn.hs));
+	conn_free(&conn);
+}
+
+TEST_HARNESS_MAIN
