@@ -82,8 +82,12 @@ FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(AEAD_SRCS) $(AEAD_SIMD) \
-	$(HS_SRCS) $(ENGINE_SRCS))
+# FUZZ_NO_ENGINE names engine files that are no part of the sans-I/O
+# core (libtlsx's socket layer, when it lands here): they stay out.
+FUZZ_NO_ENGINE :=
+FUZZ_LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS) \
+	$(filter-out $(FUZZ_NO_ENGINE),$(ENGINE_SRCS))
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
@@ -122,7 +126,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs interop
+	bench-hs fuzz-seeds interop
 
 all: lib tests $(BENCH) $(HS_TOOLS) selftests module module-test
 
@@ -208,10 +212,21 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 
 $(B)/fuzz/%: %.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP $< $(FUZZ_LIB) \
+		-o $@
 
 fuzz: $(FUZZ)
 	@tools/run-tests $(FUZZ_RUNS)
+
+# The engine targets' seeds, recorded from tlsx against itself:
+# `make fuzz-seeds` rewrites userspace/handshake/fuzz/corpus/.
+$(B)/bin/hs-fuzz-seeds: tools/gen/hs_fuzz_seeds.c $(ENGINE_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $< $(ENGINE_LIB) $(LIB) -lpthread \
+		-o $@
+
+fuzz-seeds: $(B)/bin/hs-fuzz-seeds
+	$<
 
 vpath test_%.c $(sort $(dir $(TEST_SRCS)))
 vpath ct_%.c $(sort $(dir $(CT_SRCS)))
@@ -256,8 +271,12 @@ $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 selftests: $(SELFTESTS)
 SELFTEST_LIBS_uring := -luring
 SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
-# libtlsx's own selftest: the library, engine and crypto in one archive.
-SELFTEST_LIBS_libtlsx := $(LIBTLSX)
+# libtlsx, static, against OpenSSL's server; the syscalls libtlsx makes
+# are counted by the test's __wrap_ functions.
+SELFTEST_WRAP_libtlsx := read write send sendmsg recvmsg setsockopt \
+	getsockopt poll sendfile pread
+SELFTEST_LIBS_libtlsx := $(LIBTLSX) -lssl -lcrypto -ldl \
+	$(foreach f,$(SELFTEST_WRAP_libtlsx),-Wl,--wrap=$(f))
 $(B)/selftests/libtlsx: $(LIBTLSX)
 
 $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
@@ -368,7 +387,9 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
 -include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
 -include $(LIBTLSX_PIC_OBJS:.o=.d)
--include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/obj-fuzz/*/*/*/*.d)
+-include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/fuzz/*.d \
+	$(B)/obj-fuzz/*/*/*.d \
+	$(B)/obj-fuzz/*/*/*/*.d)
 
 print-kdir:
 	@echo $(KDIR)

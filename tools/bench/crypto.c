@@ -23,6 +23,12 @@
  * load, which holds up better than a ratio of medians on a shared
  * machine.  Before timing, each configuration checks that tlsx and
  * OpenSSL give the same bytes.
+ *
+ * With --setkey, the key setup instead (op "key"): per iteration
+ * tlsx_aead_setkey() on one key against EVP_EncryptInit_ex() with the
+ * key only, on a context whose cipher (and for CCM the IV and tag
+ * lengths) is already set, which is what OpenSSL does per key.  The key
+ * changes every iteration (one byte counts up) on both sides.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -51,6 +57,7 @@ struct crypto_opts {
 	int alg;		/* 0: all */
 	int impl;		/* -1: all */
 	size_t size;		/* 0: all */
+	bool setkey;		/* time the key setup instead */
 };
 
 /* One configuration: the record and both sides' state. */
@@ -64,6 +71,7 @@ struct record {
 	u8 tag[16];
 	u8 *in;
 	u8 *out;
+	enum tlsx_aead_impl impl;
 	struct tlsx_aead_key k;
 	EVP_CIPHER_CTX *evp;
 	unsigned long failures;
@@ -79,7 +87,7 @@ static void next_nonce(struct record *r)
 	memcpy(r->nonce + 4, &v, 8);
 }
 
-static void run_tlsx(struct record *r, size_t n)
+static void run_tlsx_record(struct record *r, size_t n)
 {
 	size_t i;
 
@@ -109,7 +117,7 @@ static bool evp_open_one(struct record *r)
 			     r->len, r->out, r->tag);
 }
 
-static void run_evp(struct record *r, size_t n)
+static void run_evp_record(struct record *r, size_t n)
 {
 	size_t i;
 
@@ -121,6 +129,28 @@ static void run_evp(struct record *r, size_t n)
 		} else if (!evp_open_one(r)) {
 			r->failures++;
 		}
+	}
+}
+
+static void run_tlsx_setkey(struct record *r, size_t n)
+{
+	size_t i, kl = tlsx_aead_key_len(r->alg);
+
+	for (i = 0; i < n; i++) {
+		r->key[0]++;
+		if (tlsx_aead_setkey(&r->k, r->alg, r->impl, r->key, kl))
+			r->failures++;
+	}
+}
+
+static void run_evp_setkey(struct record *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r->key[0]++;
+		if (!EVP_EncryptInit_ex(r->evp, NULL, NULL, r->key, NULL))
+			r->failures++;
 	}
 }
 
@@ -167,6 +197,7 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 
 	memset(r, 0, sizeof(*r));
 	r->alg = alg;
+	r->impl = impl;
 	r->seal = seal;
 	r->len = len;
 	for (i = 0; i < sizeof(r->key); i++)
@@ -239,6 +270,8 @@ static int measure(struct record *r, const struct crypto_opts *o,
 		   struct result *res)
 {
 	static double t[MAX_ROUNDS], e[MAX_ROUNDS], q[MAX_ROUNDS];
+	run_fn run_tlsx = o->setkey ? run_tlsx_setkey : run_tlsx_record;
+	run_fn run_evp = o->setkey ? run_evp_setkey : run_evp_record;
 	size_t nt, ne;
 	int i;
 
@@ -298,9 +331,11 @@ static void print_row(const struct record *r, enum tlsx_aead_impl impl,
 	double tpn = bench_tsc_per_ns(), len = (double)r->len;
 	char a[40], b[40];
 
+	const char *op = o->setkey ? "key" : r->seal ? "seal" : "open";
+
 	if (o->csv) {
 		printf("%s,%s,%zu,%s,%.1f,%.1f,%.3f\n",
-		       tlsx_aead_alg_name(r->alg), r->seal ? "seal" : "open",
+		       tlsx_aead_alg_name(r->alg), op,
 		       r->len, tlsx_aead_impl_name(impl), res->tlsx.median,
 		       res->evp.median, res->ratio);
 		return;
@@ -309,8 +344,17 @@ static void print_row(const struct record *r, enum tlsx_aead_impl impl,
 		 res->tlsx.min, res->tlsx.max);
 	snprintf(b, sizeof(b), "%.0f [%.0f-%.0f]", res->evp.median,
 		 res->evp.min, res->evp.max);
+	if (o->setkey) {
+		/* No bytes: the GB/s and cyc/B columns say "-". */
+		printf("%-18s %-4s %6s %-7s %22s %6s %6s %22s %6s %6s %6.3f\n",
+		       tlsx_aead_alg_name(r->alg), op, "-",
+		       tlsx_aead_impl_name(impl), a, "-", "-", b, "-", "-",
+		       res->ratio);
+		fflush(stdout);
+		return;
+	}
 	printf("%-18s %-4s %6zu %-7s %22s %6.2f %6.2f %22s %6.2f %6.2f %6.3f\n",
-	       tlsx_aead_alg_name(r->alg), r->seal ? "seal" : "open", r->len,
+	       tlsx_aead_alg_name(r->alg), op, r->len,
 	       tlsx_aead_impl_name(impl), a, len / res->tlsx.median,
 	       res->tlsx.median * tpn / len, b, len / res->evp.median,
 	       res->evp.median * tpn / len, res->ratio);
@@ -322,7 +366,7 @@ void bench_crypto_usage(void)
 	fprintf(stderr,
 		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
 		"                         [--alg NAME] [--impl NAME] [--size N]\n"
-		"                         [--cpu N]\n"
+		"                         [--cpu N] [--setkey]\n"
 		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio\n"
 		"               (ns: medians; ratio: median per-round ratio)\n"
 		"  --rounds N   alternating rounds per configuration (15)\n"
@@ -332,7 +376,9 @@ void bench_crypto_usage(void)
 		"  --impl       generic, sse, avx2 or avx512 (default: all\n"
 		"               this CPU has)\n"
 		"  --size N     one record size (default 64, 1024, 16384)\n"
-		"  --cpu N      pin to CPU N\n");
+		"  --cpu N      pin to CPU N\n"
+		"  --setkey     time the key setup (tlsx_aead_setkey against\n"
+		"               EVP_EncryptInit_ex with the key) instead\n");
 }
 
 static int parse_opts(int argc, char **argv, struct crypto_opts *o)
@@ -345,6 +391,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "impl", required_argument, NULL, 'i' },
 		{ "size", required_argument, NULL, 's' },
 		{ "cpu", required_argument, NULL, 'p' },
+		{ "setkey", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, a;
@@ -355,10 +402,14 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	o->alg = 0;
 	o->impl = -1;
 	o->size = 0;
+	o->setkey = false;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->csv = true;
+			break;
+		case 'k':
+			o->setkey = true;
 			break;
 		case 'r':
 			o->rounds = atoi(optarg);
@@ -435,6 +486,29 @@ static int bench_op(enum tlsx_aead_alg alg, bool seal,
 	return 0;
 }
 
+/* The key setup of @alg with every implementation. */
+static int bench_setkey(enum tlsx_aead_alg alg, const struct crypto_opts *o)
+{
+	struct result res;
+	struct record r;
+	int impl;
+
+	for (impl = TLSX_IMPL_GENERIC; impl < TLSX_IMPL_COUNT; impl++) {
+		if ((o->impl >= 0 && impl != o->impl) ||
+		    !tlsx_aead_impl_available(alg, impl))
+			continue;
+		/* A 64-byte record: both sides agree on the first key. */
+		if (record_setup(&r, alg, impl, true, 64) ||
+		    measure(&r, o, &res)) {
+			record_free(&r);
+			return -1;
+		}
+		print_row(&r, impl, &res, o);
+		record_free(&r);
+	}
+	return 0;
+}
+
 int bench_crypto(int argc, char **argv)
 {
 	struct crypto_opts o;
@@ -454,8 +528,13 @@ int bench_crypto(int argc, char **argv)
 	     alg++) {
 		if (o.alg && alg != o.alg)
 			continue;
-		if (bench_op(alg, true, &o) || bench_op(alg, false, &o))
+		if (o.setkey) {
+			if (bench_setkey(alg, &o))
+				return 1;
+		} else if (bench_op(alg, true, &o) ||
+			   bench_op(alg, false, &o)) {
 			return 1;
+		}
 	}
 	return 0;
 }

@@ -391,21 +391,25 @@ static int parse_server_hello(const u8 *msg, size_t len,
 
 /*
  * supported_versions in a ServerHello, found before the extension walk:
- * a TLS 1.2 server's other extensions must not hide the version.  0
- * when absent.
+ * a TLS 1.2 server's other extensions must not hide the version.  *@v
+ * is 0 when absent.  An extension block that does not frame is
+ * decode_error (6.2), not a missing version.
  */
-static u16 find_selected_version(struct tlsx_rd exts)
+static int find_selected_version(struct tlsx_rd exts, u16 *v)
 {
 	struct tlsx_rd body;
-	u16 type, v;
+	u16 type;
 
+	*v = 0;
 	while (tlsx_rd_left(&exts)) {
 		if (tlsx_rd_u16(&exts, &type) ||
 		    tlsx_rd_open(&exts, 2, 0, 65535, &body))
+			return TLSX_ALERT_DECODE_ERROR;
+		if (type == tlsx_ext_def(TLSX_EXT_SUPPORTED_VERSIONS)->type) {
+			if (tlsx_rd_u16(&body, v) || tlsx_rd_done(&body))
+				return TLSX_ALERT_DECODE_ERROR;
 			return 0;
-		if (type == tlsx_ext_def(TLSX_EXT_SUPPORTED_VERSIONS)->type &&
-		    !tlsx_rd_u16(&body, &v) && !tlsx_rd_done(&body))
-			return v;
+		}
 	}
 	return 0;
 }
@@ -413,8 +417,14 @@ static u16 find_selected_version(struct tlsx_rd exts)
 /* The checks ServerHello and HelloRetryRequest share (4.1.3, 4.1.4). */
 static int check_server_hello(struct tlsx_hs *hs, const struct server_hello *sh)
 {
-	u16 v;
+	u16 v = 0;
+	int ret;
 
+	if (sh->has_exts) {
+		ret = find_selected_version(sh->exts, &v);
+		if (ret)
+			return ret;
+	}
 	/*
 	 * 4.1.3: a ServerHello without supported_versions negotiates TLS
 	 * 1.2 or below, which tlsx does not do.  Before that, a downgraded
@@ -422,7 +432,6 @@ static int check_server_hello(struct tlsx_hs *hs, const struct server_hello *sh)
 	 * implementation MUST abort the handshake with an
 	 * "illegal_parameter" alert."
 	 */
-	v = sh->has_exts ? find_selected_version(sh->exts) : 0;
 	if (!v || sh->version != TLSX_HS_VERSION_12) {
 		if (!memcmp(sh->random + 24, downgrade_tls12, 8) ||
 		    !memcmp(sh->random + 24, downgrade_tls11, 8))
@@ -741,6 +750,22 @@ static int client_encrypted_extensions(struct tlsx_hs *hs, const u8 *msg,
 	if ((exts.present & TLSX_EXT_BIT(TLSX_EXT_SERVER_NAME)) &&
 	    exts.ext[TLSX_EXT_SERVER_NAME].len)
 		return TLSX_ALERT_DECODE_ERROR;
+	/*
+	 * 4.2.7: the server's groups are only noted (tlsx does not), but
+	 * they must frame: NamedGroup named_group_list<2..2^16-1>, else
+	 * decode_error (6.2).
+	 */
+	if (exts.present & TLSX_EXT_BIT(TLSX_EXT_SUPPORTED_GROUPS)) {
+		tlsx_rd_init(&r, exts.ext[TLSX_EXT_SUPPORTED_GROUPS].data,
+			     exts.ext[TLSX_EXT_SUPPORTED_GROUPS].len);
+		ret = tlsx_rd_open(&r, 2, 2, 65535, &blk);
+		if (!ret)
+			ret = tlsx_rd_done(&r);
+		if (!ret && tlsx_rd_left(&blk) % 2)
+			ret = TLSX_ALERT_DECODE_ERROR;
+		if (ret)
+			return ret;
+	}
 	if (exts.present & TLSX_EXT_BIT(TLSX_EXT_ALPN)) {
 		ret = client_alpn(hs, exts.ext[TLSX_EXT_ALPN].data,
 				  exts.ext[TLSX_EXT_ALPN].len);

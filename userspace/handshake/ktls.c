@@ -147,6 +147,20 @@ int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 	return TLSX_OK;
 }
 
+/*
+ * @chunk cut so that one send(2) of it, at @per bytes a record at worst,
+ * stays under one key with room for the KeyUpdate (RFC 8446 5.5): a
+ * single large write must not carry the records of several epochs.
+ */
+static size_t key_room(const struct tlsx_conn *c, size_t per, size_t chunk)
+{
+	u64 recs = c->rekey_limit > 3 ? c->rekey_limit - 2 : 1;
+
+	if (recs < chunk / per)
+		return recs * per;
+	return chunk;
+}
+
 static ssize_t send_error(struct tlsx_conn *c, size_t total)
 {
 	if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -168,6 +182,7 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 		/* Under a record_size_limit, one record per send(2). */
 		if (chunk_max < TLSX_REC_MAX_PLAIN && chunk > chunk_max)
 			chunk = chunk_max;
+		chunk = key_room(c, TLSX_REC_MAX_PLAIN, chunk);
 		err = tlsx__k_tx_room(c, 1 + chunk / TLSX_REC_MAX_PLAIN);
 		if (err)
 			return total ? (ssize_t)total : err;
@@ -223,6 +238,7 @@ ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 		/* A page per record at worst (splice). */
 		if (chunk > 1 << 20)
 			chunk = 1 << 20;
+		chunk = key_room(c, 4096, chunk);
 		err = tlsx__k_tx_room(c, 1 + chunk / 4096);
 		if (err)
 			return total ? (ssize_t)total : err;

@@ -167,10 +167,11 @@ int tlsx_rec_header(const u8 hdr[TLSX_REC_HDR], size_t max_body,
 	case TLSX_CT_APPLICATION_DATA:
 		break;
 	default:
-		/* 5: "an unexpected record type" gets unexpected_message;
-		 * a type that is none of TLS's is not a TLS record.
+		/* 5: "If a TLS implementation receives an unexpected record
+		 * type, it MUST terminate the connection with an
+		 * "unexpected_message" alert."
 		 */
-		return TLSX_ALERT_DECODE_ERROR;
+		return TLSX_ALERT_UNEXPECTED_MESSAGE;
 	}
 	/*
 	 * 5.1: legacy_record_version "MUST be ignored for all purposes";
@@ -245,8 +246,13 @@ int tlsx_rec_open(struct tlsx_rec_dir *d, u8 *rec, size_t rec_len,
 	 */
 	if (!t)
 		return TLSX_ALERT_UNEXPECTED_MESSAGE;
-	/* 5.2: a plaintext over 2^14 (or the record_size_limit) bytes. */
-	if (pos > max_plain || pos > TLSX_REC_MAX_PLAIN)
+	/*
+	 * 5.4: "the full encoded TLSInnerPlaintext MUST NOT exceed 2^14 + 1
+	 * octets" (padding included); 5.2: nor the content 2^14, or the
+	 * caller's bound (a record_size_limit).
+	 */
+	if (clen > TLSX_REC_MAX_PLAIN + 1 || pos > max_plain ||
+	    pos > TLSX_REC_MAX_PLAIN)
 		return TLSX_ALERT_RECORD_OVERFLOW;
 	d->seq++;
 	*type = t;

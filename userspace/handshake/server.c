@@ -1048,6 +1048,14 @@ static int sv_send_flight(struct tlsx_hs *hs, struct hs_out *o,
 			/* 7.1: the application secrets over ..server Finished. */
 			if (!ret)
 				ret = hs_derive_application(hs);
+			/*
+			 * 7.1, A.2: after its Finished the server writes under
+			 * its application key, so an alert about the client's
+			 * flight (certificate_required, a bad Finished) is
+			 * one the client, which has read our Finished, opens.
+			 */
+			if (!ret)
+				ret = hs_set_write_secret(hs, hs->s_ap);
 			break;
 		default:
 			ret = -EINVAL;
@@ -1143,8 +1151,8 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	bool second = hs->state == EXPECT_SECOND_CLIENT_HELLO;
-	u16 peer_schemes[TLSX_HS_MAX_LIST];
-	unsigned int n_peer = 0;
+	u16 peer_schemes[TLSX_HS_MAX_LIST], cert_schemes[TLSX_HS_MAX_LIST];
+	unsigned int n_peer = 0, n_cert = 0, modes;
 	struct sv_hello h;
 	struct sv_groups g = { 0 };
 	struct sv_psk psk = { 0 };
@@ -1220,6 +1228,19 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS].data,
 			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS].len,
 			peer_schemes, &n_peer);
+	/*
+	 * Read only for their framing (6.2: decode_error), even when they
+	 * decide nothing here: signature_algorithms_cert (4.2.3; one chain
+	 * per name, nothing to choose) and psk_key_exchange_modes without
+	 * a pre_shared_key (4.2.9).
+	 */
+	if (!ret && sv_has(&h, TLSX_EXT_SIGNATURE_ALGORITHMS_CERT))
+		ret = hs_parse_sig_schemes(
+			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS_CERT].data,
+			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS_CERT].len,
+			cert_schemes, &n_cert);
+	if (!ret && sv_has(&h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES))
+		ret = sv_psk_modes(&h, &modes);
 	if (ret)
 		return ret;
 	dhe_ok = g.retry != 0;

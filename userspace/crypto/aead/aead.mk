@@ -36,4 +36,5 @@ TLSX_AEAD_SIMD_SRCS := \
 	chacha_avx512.c \
 	poly1305_avx2.c \
 	poly1305_avx512.c \
-	ccm_aesni.c
+	ccm_aesni.c \
+	aes_keyexp_aesni.c

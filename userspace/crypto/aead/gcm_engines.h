@@ -61,6 +61,30 @@ void tlsx_aes_encrypt4(const struct tlsx_aes_planes *pk, const u8 in[64],
 extern const struct tlsx_aead_ops tlsx_gcm_generic_ops;
 
 /*
+ * tlsx_aes_setkey_aesni() - the key expansion of tlsx_aes_expand_key()
+ * (the same bytes in @rk, the same return) with AES-NI, and, when @h is
+ * not NULL, H = AES_K(0^128) into its 16 bytes.  Legacy SSE encoding;
+ * tlsx_aes_setkey_aesni_avx() is the VEX build, for CPUs with AVX.  Only
+ * inside a SIMD section, on a CPU with AES-NI (aes_keyexp_aesni.c).
+ */
+u32 tlsx_aes_setkey_aesni(u8 rk[15 * 16], const u8 *key, size_t key_len,
+			  u8 *h);
+u32 tlsx_aes_setkey_aesni_avx(u8 rk[15 * 16], const u8 *key, size_t key_len,
+			      u8 *h);
+
+/*
+ * The AES-NI key setup for @impl (not GENERIC): the VEX build where the
+ * CPU has AVX, whose engines are VEX-encoded too.
+ */
+static inline u32 tlsx_aes_setkey_simd(u8 rk[15 * 16], const u8 *key,
+				       size_t key_len, u8 *h)
+{
+	if (tlsx_cpu_features()->avx)
+		return tlsx_aes_setkey_aesni_avx(rk, key, key_len, h);
+	return tlsx_aes_setkey_aesni(rk, key, key_len, h);
+}
+
+/*
  * AES-NI + PCLMULQDQ on 128-bit vectors: legacy SSE encoding
  * (gcm_aesni.c) and VEX encoding (gcm_aesni_avx.c), one key layout with
  * the precomputation of gcm_aesni.c.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Portable, constant-time AES-GCM: the engine of last resort (the kernel
- * takes it when the FPU is not usable) and the key expansion every engine
- * relies on.
+ * takes it when the FPU is not usable) and the key expansion of the
+ * GENERIC impl (the AES-NI impls expand with aes_keyexp_aesni.c, to the
+ * same bytes, so this engine runs on any key).
  *
  * AES is bitsliced: four blocks are spread over eight 64-bit words, word b
  * holding bit b of every byte of the four blocks, so SubBytes is a boolean

@@ -366,11 +366,12 @@ TEST(header)
 	h[1] = 3;
 	for (h[0] = 20; h[0] <= 23; h[0]++)
 		EXPECT_EQ(0, tlsx_rec_header(h, TLSX_REC_MAX_CIPHER, &len));
+	/* 5: an unexpected record type is unexpected_message. */
 	h[0] = 24;	/* heartbeat: not TLS 1.3's */
-	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+	EXPECT_EQ(TLSX_ALERT_UNEXPECTED_MESSAGE,
 		  tlsx_rec_header(h, TLSX_REC_MAX_CIPHER, &len));
 	h[0] = 0x80;	/* an SSLv2 hello's first byte */
-	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+	EXPECT_EQ(TLSX_ALERT_UNEXPECTED_MESSAGE,
 		  tlsx_rec_header(h, TLSX_REC_MAX_CIPHER, &len));
 }
 
@@ -548,8 +549,27 @@ TEST_F(suite, openssl_open_here)
 	size_t i, j, len, inner;
 	u8 *data, t;
 
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		inner = lens[i] + 1 + (i & 1) * 7;
+	/*
+	 * The last pass is 2^14 of content with 7 bytes of padding: 5.4, the
+	 * TLSInnerPlaintext is at most 2^14 + 1 bytes, so it is refused.
+	 */
+	for (i = 0; i <= ARRAY_SIZE(lens); i++) {
+		inner = i < ARRAY_SIZE(lens) ?
+			lens[i] + 1 + (i & 1) * 7 * (lens[i] < TLSX_REC_MAX_PLAIN) :
+			TLSX_REC_MAX_PLAIN + 1 + 7;
+		if (i == ARRAY_SIZE(lens)) {
+			memset(rec + TLSX_REC_HDR, 0, inner);
+			rec[TLSX_REC_HDR + TLSX_REC_MAX_PLAIN] = TLSX_CT_HANDSHAKE;
+			put_unaligned_be16((u16)(inner + 16), rec + 3);
+			ASSERT_EQ(1, evp_record(self->cipher, self->key,
+						self->iv, i, rec, inner, 1));
+			EXPECT_EQ(TLSX_ALERT_RECORD_OVERFLOW,
+				  tlsx_rec_open(&self->open, rec,
+						TLSX_REC_HDR + inner + 16,
+						TLSX_REC_MAX_PLAIN, &t, &data,
+						&len));
+			break;
+		}
 		rec[0] = TLSX_CT_APPLICATION_DATA;
 		rec[1] = 3;
 		rec[2] = 3;

@@ -16,8 +16,10 @@
  *
  * Single-stepping costs tens of microseconds per instruction on a
  * virtual machine, so the traces are kept short: the generic engines,
- * which valgrind covers fully, are not traced, nor is setkey's portable
- * AES key expansion; the SIMD precomputation of AES-GCM keys is.  The
+ * which valgrind covers fully, are not traced, nor is the generic
+ * setkey's portable AES key expansion; the setkey of the AES-NI
+ * implementations (key expansion, H and the powers of H, all with SIMD
+ * instructions) is.  The
  * ASan build skips (its checks are not the code under test).  If ptrace
  * is not permitted (a sandbox), the tests skip.
  */
@@ -29,7 +31,6 @@
 
 #include "kselftest_harness.h"
 #include "aead/test/aead_test.h"
-#include "aead/gcm_engines.h"
 
 #define MAX_STEPS	(4u << 20)
 
@@ -69,37 +70,22 @@ static size_t len_at(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl,
 	return valgrind_runs(alg, impl) ? smoke_lens[i] : trace_lens[i];
 }
 
-static bool is_gcm(enum tlsx_aead_alg alg)
+/* Is the setkey of @alg/@impl SIMD code (AES-NI), traced on its own? */
+static bool simd_setkey(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl)
 {
-	return alg == TLSX_AEAD_AES_128_GCM || alg == TLSX_AEAD_AES_256_GCM;
-}
-
-/* The SIMD precomputation of a GCM key (powers of H), or NULL. */
-static void (*gcm_precompute(enum tlsx_aead_impl impl))(struct tlsx_gcm_key *g)
-{
-	switch (impl) {
-	case TLSX_IMPL_SSE:
-		return tlsx_gcm_precompute_aesni;
-	case TLSX_IMPL_AVX2:
-		return tlsx_gcm_precompute_vaes_avx2;
-	case TLSX_IMPL_AVX512:
-		return tlsx_gcm_precompute_avx512;
-	default:
-		return NULL;
-	}
+	return alg != TLSX_AEAD_CHACHA20_POLY1305 && impl != TLSX_IMPL_GENERIC;
 }
 
 /*
  * In the traced child.  Each traced window lies between two SIGSTOPs the
  * child sends itself; its inputs are prepared outside it.  Windows come
- * in pairs (same public inputs, different secrets): first, for AES-GCM,
- * the SIMD precomputation from random round keys and H (setkey's AES key
- * expansion is portable C, checked by ct_aead under valgrind, and would
- * dominate the trace); then seal + open at each of trace_lens.
+ * in pairs (same public inputs, different secrets): first, for the AES
+ * algorithms on an AES-NI implementation, setkey from a random key (AES-NI
+ * key expansion, H and for AES-GCM the powers of H); then seal + open at
+ * each of trace_lens.
  */
 static void child_run(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl)
 {
-	void (*pre)(struct tlsx_gcm_key *g) = gcm_precompute(impl);
 	size_t kl = tlsx_aead_key_len(alg), i, maxlen = 1037;
 	u8 key[32], nonce[12] = { 9 }, ad[13] = { 7 }, tag[16];
 	u8 *pt = malloc(maxlen), *ct = malloc(maxlen), *back = malloc(maxlen);
@@ -120,12 +106,11 @@ static void child_run(enum tlsx_aead_alg alg, enum tlsx_aead_impl impl)
 		ret |= tlsx_aead_open(&k, nonce, ad, sizeof(ad), ct, back,
 				      len_at(alg, impl, i), tag);
 	}
-	if (is_gcm(alg) && pre) {
+	if (simd_setkey(alg, impl)) {
 		for (run = 0; run < 2; run++) {
-			rng_fill(&rng, k.u.gcm.rk, sizeof(k.u.gcm.rk));
-			rng_fill(&rng, k.u.gcm.h, sizeof(k.u.gcm.h));
+			rng_fill(&rng, key, sizeof(key));
 			raise(SIGSTOP);
-			pre(&k.u.gcm);
+			ret |= tlsx_aead_setkey(&k, alg, impl, key, kl);
 			raise(SIGSTOP);
 		}
 	}
@@ -249,8 +234,8 @@ static int trace_impl(struct __test_metadata *_metadata,
 			_exit(5);
 		child_run(alg, impl);
 	}
-	if (is_gcm(alg) && gcm_precompute(impl))
-		ret = trace_pair(_metadata, pid, t, "precompute");
+	if (simd_setkey(alg, impl))
+		ret = trace_pair(_metadata, pid, t, "setkey");
 	for (i = 0; i < nlens(alg, impl) && !ret; i++) {
 		snprintf(what, sizeof(what), "%s %s seal+open %zu",
 			 tlsx_aead_alg_name(alg), tlsx_aead_impl_name(impl),

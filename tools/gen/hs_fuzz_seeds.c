@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hs_fuzz_seeds.c - writes the seed corpora of the engine's fuzz targets
+ * (userspace/handshake/fuzz/corpus/NAME/) from tlsx's own client against
+ * tlsx's own server, in memory, with fuzz_hs.h's configurations, fixed
+ * randomness, clock and ticket keys:
+ *
+ *  - fuzz_client/: what the server sent, for a full handshake, a
+ *    HelloRetryRequest, client authentication, resumption (psk_dhe_ke,
+ *    psk_ke) and resumption after a HelloRetryRequest;
+ *  - fuzz_server/: what the client sent, for the same handshakes;
+ *  - fuzz_ticket/: the NewSessionTicket, the session's encoding and the
+ *    opaque ticket of fz_make_session();
+ *  - fuzz_ext/: the extension blocks of the ClientHellos.
+ *
+ * Each record is written as a fuzz_hs.h chunk of its plaintext (opened
+ * with the receiver's read key as it stood just before the record went
+ * in), so the fuzz targets' mutations apply to the messages, not to the
+ * ciphertext; NAME-wire is the same flight as the bytes that went on the
+ * wire (raw chunks), for mutations of the record layer.  Every handshake is checked to complete, and every seed is
+ * replayed through a fresh engine the way the fuzz target does it, so a
+ * seed that no longer reaches DONE is an error here, not a silent loss
+ * of coverage.
+ *
+ *	make build/bin/hs-fuzz-seeds && build/bin/hs-fuzz-seeds
+ *
+ * Run from the top of the tree (the certificates are read from
+ * userspace/handshake/test/data/).
+ */
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "handshake/fuzz/fuzz_hs.h"
+
+#define CORPUS	"userspace/handshake/fuzz/corpus"
+#define SEED_MAX	(64 * 1024)
+
+struct seed {
+	u8 buf[SEED_MAX];
+	size_t len;
+};
+
+struct capture {
+	struct fz_pair *p;
+	struct seed to_client, to_server;
+	/* The same records as they went on the wire (kind 0 chunks). */
+	struct seed wire_client, wire_server;
+	u8 ch_exts[2][2048];		/* ClientHello extension blocks */
+	size_t ch_exts_len[2];
+	unsigned int n_ch;
+	bool overflow;
+};
+
+static void seed_chunk(struct capture *cap, struct seed *s, u8 kind,
+		       const u8 *p, size_t len)
+{
+	if (s->len + FZ_CHUNK_HDR + len > sizeof(s->buf) || len > 0xffff) {
+		cap->overflow = true;
+		return;
+	}
+	s->buf[s->len++] = kind;
+	s->buf[s->len++] = (u8)(len >> 8);
+	s->buf[s->len++] = (u8)len;
+	memcpy(s->buf + s->len, p, len);
+	s->len += len;
+}
+
+/* A ClientHello's extension block (4.1.2), for the fuzz_ext seeds. */
+static void keep_ch_exts(struct capture *cap, const u8 *m, size_t len)
+{
+	size_t off = TLSX_HS_MSG_HDR + 2 + TLSX_HS_RANDOM, n;
+
+	if (m[0] != TLSX_HT_CLIENT_HELLO || cap->n_ch >= 2 || len < off + 1)
+		return;
+	off += 1 + m[off];				/* legacy_session_id */
+	if (len < off + 2)
+		return;
+	off += 2 + ((size_t)m[off] << 8 | m[off + 1]);	/* cipher_suites */
+	if (len < off + 1)
+		return;
+	off += 1 + m[off];				/* compression */
+	if (len < off + 2)
+		return;
+	n = (size_t)m[off] << 8 | m[off + 1];
+	off += 2;
+	if (len < off + n || n > sizeof(cap->ch_exts[0]))
+		return;
+	memcpy(cap->ch_exts[cap->n_ch], m + off, n);
+	cap->ch_exts_len[cap->n_ch++] = n;
+}
+
+/* fz_pair's tap: each record as its receiver is about to take it. */
+static void tap(void *ctx, struct tlsx_hs *to, const u8 *rec, size_t len)
+{
+	struct capture *cap = ctx;
+	struct seed *s = to == cap->p->c ? &cap->to_client : &cap->to_server;
+	static u8 copy[TLSX_REC_MAX];
+	struct tlsx_rec_dir d;
+	u8 type, *data;
+	size_t n;
+
+	/*
+	 * The ciphertext replays too (the same keys come out of the same
+	 * draws): the fuzzer then splits and joins real records.
+	 */
+	seed_chunk(cap, to == cap->p->c ? &cap->wire_client :
+		   &cap->wire_server, 0, rec, len);
+	if (rec[0] != TLSX_CT_APPLICATION_DATA || !to->rd.set) {
+		/* Plaintext: the harness must not protect it either. */
+		seed_chunk(cap, s, rec[0] | (to->rd.set ? FZ_KIND_PLAIN : 0),
+			   rec + TLSX_REC_HDR, len - TLSX_REC_HDR);
+		if (rec[0] == TLSX_CT_HANDSHAKE && to == cap->p->s)
+			keep_ch_exts(cap, rec + TLSX_REC_HDR,
+				     len - TLSX_REC_HDR);
+		return;
+	}
+	d = to->rd;
+	memcpy(copy, rec, len);
+	if (tlsx_rec_open(&d, copy, len, TLSX_REC_MAX_PLAIN, &type, &data,
+			  &n)) {
+		fprintf(stderr, "hs-fuzz-seeds: a record does not open\n");
+		exit(1);
+	}
+	seed_chunk(cap, s, type, data, n);
+	tlsx_rec_wipe(&d);
+}
+
+static void mkdirs(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", CORPUS, name);
+	if (mkdir(CORPUS, 0755) && errno != EEXIST)
+		goto fail;
+	if (mkdir(path, 0755) && errno != EEXIST)
+		goto fail;
+	return;
+fail:
+	perror(path);
+	exit(1);
+}
+
+static void write_seed(const char *target, const char *name, u8 bits,
+		       const u8 *p, size_t len, bool with_bits)
+{
+	char path[256];
+	FILE *f;
+
+	mkdirs(target);
+	snprintf(path, sizeof(path), "%s/%s/%s", CORPUS, target, name);
+	f = fopen(path, "wb");
+	if (!f || (with_bits && fwrite(&bits, 1, 1, f) != 1) ||
+	    fwrite(p, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	printf("%s: %zu bytes\n", path, len + with_bits);
+}
+
+static struct fz_feeder feeder;
+
+/* The seed through a fresh engine, as the fuzz target runs it. */
+static int replay(bool server, u8 bits, const struct seed *s)
+{
+	struct tlsx_hs_config cfg;
+	struct fz_rand r = { 0 };
+	int ret;
+
+	feeder.hs = server ? fz_server(&cfg, bits, &r) :
+			     fz_client(&cfg, bits, &r);
+	if (!feeder.hs)
+		return -ENOMEM;
+	ret = fz_feed(&feeder, s->buf, s->len);
+	fz_report(server ? "server" : "client", bits, ret, feeder.hs);
+	tlsx_hs_free(feeder.hs);
+	feeder.hs = NULL;
+	return ret;
+}
+
+static struct capture cap;
+
+static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr)
+{
+	struct fz_pair *p = &fz_pair;
+	unsigned int i;
+	char ename[64];
+
+	memset(p, 0, sizeof(*p));
+	memset(&cap, 0, sizeof(cap));
+	cap.p = p;
+	p->tap = tap;
+	p->tap_ctx = &cap;
+	p->c = fz_client(&p->ccfg, cbits, &p->cr);
+	p->s = fz_server(&p->scfg, sbits, &p->sr);
+	if (!p->c || !p->s)
+		exit(1);
+	fz_pair_run(p);
+	if (p->cret != TLSX_HS_DONE || p->sret != TLSX_HS_DONE ||
+	    cap.overflow || p->c->hrr != hrr ||
+	    p->c->resumed != !!(cbits & FZ_C_SESSION)) {
+		fprintf(stderr,
+			"hs-fuzz-seeds: %s: client %d (alert %d), server %d (alert %d), hrr %d, resumed %d\n",
+			name, p->cret, tlsx_hs_alert(p->c), p->sret,
+			tlsx_hs_alert(p->s), p->c->hrr, p->c->resumed);
+		exit(1);
+	}
+	fz_pair_free(p);
+	if (replay(false, cbits, &cap.to_client) != TLSX_HS_DONE ||
+	    replay(true, sbits, &cap.to_server) != TLSX_HS_DONE ||
+	    replay(false, cbits, &cap.wire_client) != TLSX_HS_DONE ||
+	    replay(true, sbits, &cap.wire_server) != TLSX_HS_DONE) {
+		fprintf(stderr, "hs-fuzz-seeds: %s does not replay\n", name);
+		exit(1);
+	}
+	write_seed("fuzz_client", name, cbits, cap.to_client.buf,
+		   cap.to_client.len, true);
+	write_seed("fuzz_server", name, sbits, cap.to_server.buf,
+		   cap.to_server.len, true);
+	snprintf(ename, sizeof(ename), "%s-wire", name);
+	write_seed("fuzz_client", ename, cbits, cap.wire_client.buf,
+		   cap.wire_client.len, true);
+	write_seed("fuzz_server", ename, sbits, cap.wire_server.buf,
+		   cap.wire_server.len, true);
+	for (i = 0; i < cap.n_ch; i++) {
+		snprintf(ename, sizeof(ename), "%s-ch%u", name, i + 1);
+		/* fuzz_ext's input: the context bit, then the block. */
+		write_seed("fuzz_ext", ename, 0, cap.ch_exts[i],
+			   cap.ch_exts_len[i], true);
+	}
+}
+
+static void ticket_seeds(void)
+{
+	struct fz_pair *p = &fz_pair;
+	struct tlsx_hs_secrets sec;
+	static u8 buf[4096];
+	size_t len;
+
+	/* fz_make_session()'s handshake again, for its NewSessionTicket. */
+	memset(p, 0, sizeof(*p));
+	p->c = fz_client(&p->ccfg, 0, &p->cr);
+	p->s = fz_server(&p->scfg, FZ_S_TICKETS, &p->sr);
+	if (!p->c || !p->s)
+		exit(1);
+	fz_pair_run(p);
+	if (p->cret != TLSX_HS_DONE || p->sret != TLSX_HS_DONE ||
+	    tlsx_hs_tickets(p->s, buf + 1, sizeof(buf) - 1, &len) ||
+	    tlsx_hs_secrets(p->c, &sec))
+		exit(1);
+	tlsx_hs_secrets_wipe(&sec);
+	fz_pair_free(p);
+	/* fuzz_ticket's first byte picks the parser (fuzz_ticket.c). */
+	write_seed("fuzz_ticket", "new-session-ticket", 0, buf + 1, len, true);
+	if (tlsx_session_encode(&fz.session, buf, sizeof(buf), &len))
+		exit(1);
+	write_seed("fuzz_ticket", "session", 1, buf, len, true);
+	write_seed("fuzz_ticket", "ticket", 2, fz.session.ticket,
+		   fz.session.ticket_len, true);
+}
+
+int main(void)
+{
+	fz_init();
+	handshake("full", 0, 0, false);
+	handshake("hrr", 0, FZ_S_P256, true);
+	handshake("client-auth", FZ_C_CHAIN, FZ_S_VERIFY, false);
+	handshake("client-auth-hrr", FZ_C_CHAIN, FZ_S_VERIFY | FZ_S_P256,
+		  true);
+	handshake("resume", FZ_C_SESSION, FZ_S_TICKETS, false);
+	handshake("resume-psk-ke", FZ_C_SESSION | FZ_C_PSK_KE,
+		  FZ_S_TICKETS | FZ_S_PSK_KE, false);
+	handshake("resume-hrr", FZ_C_SESSION, FZ_S_TICKETS | FZ_S_P256, true);
+	ticket_seeds();
+	return 0;
+}
