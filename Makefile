@@ -105,6 +105,11 @@ NO_AVX_RUNS = $(foreach t,$(NO_AVX_TESTS),\
 # --- tools ------------------------------------------------------------
 BENCH_SRCS := $(wildcard tools/bench/*.c)
 BENCH := $(if $(BENCH_SRCS),$(B)/bin/tlsx-bench)
+# tlsx-client and tlsx-server: libtlsx's public API only (tlsx.h), and
+# what the two share in tools/tlsx-tool/.
+TOOL_SRCS := $(wildcard tools/tlsx-tool/*.c)
+TOOL_HDRS := $(wildcard tools/tlsx-tool/*.h)
+HS_TOOLS := $(B)/bin/tlsx-client $(B)/bin/tlsx-server
 
 # --- VM selftests: selftests/*.c, static, run in the guest ------------
 SELFTEST_SRCS := $(wildcard selftests/*.c)
@@ -121,9 +126,9 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds
+	bench-hs fuzz-seeds interop
 
-all: lib tests $(BENCH) selftests module module-test
+all: lib tests $(BENCH) $(HS_TOOLS) selftests module module-test
 
 help:
 	@echo "make deps       install missing Debian packages (root)"
@@ -132,6 +137,7 @@ help:
 	@echo "make module-test  $(TEST_MODULE), with the selftests' debugfs hooks"
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
+	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
@@ -239,6 +245,12 @@ $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 # `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
 BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
 
+$(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
+		$(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
+		$(filter %.c,$^) $(LIBTLSX) -o $@
+
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 		$(ENGINE_LIB)
 	@mkdir -p $(@D)
@@ -302,12 +314,17 @@ $(TEST_MODULE): $(KBUILD_SRCS)
 		$(KBUILD_ARGS) modules
 
 # --- tests ------------------------------------------------------------
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ)
+# tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
+# and curl over loopback (its certificates made in $(B)/interop).
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
-		$(FUZZ_RUNS)
+		$(FUZZ_RUNS) 'tools/interop/run $(B)'
+
+interop: $(HS_TOOLS)
+	@tools/interop/run $(B)
 
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlsx-client - a TLS 1.3 client on libtlsx, in the manner of
+ * `openssl s_client`: connects to HOST PORT, runs the handshake, hands
+ * the keys to a record layer, prints what was negotiated on stderr, then
+ * relays stdin to the connection and the connection to stdout.
+ *
+ * At EOF on stdin it sends close_notify and goes on reading until the
+ * peer's close_notify (TLS 1.3 allows the half-close, RFC 8446 6.1), so
+ * `printf 'GET / ...' | tlsx-client` prints the whole answer; with
+ * --ign-eof it sends nothing at EOF and waits for the peer to close
+ * (s_client -ign_eof).  Exit status 0 after a clean close, 1 with a
+ * one-line message on any failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+enum {
+	OPT_INSECURE = OPT_COMMON_END,
+	OPT_NAME,
+	OPT_SESS_OUT,
+	OPT_SESS_IN,
+	OPT_IGN_EOF,
+};
+
+static const struct option own_longopts[] = {
+	{ "insecure", no_argument, NULL, OPT_INSECURE },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "sess-out", required_argument, NULL, OPT_SESS_OUT },
+	{ "sess-in", required_argument, NULL, OPT_SESS_IN },
+	{ "ign-eof", no_argument, NULL, OPT_IGN_EOF },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct client_opts {
+	struct tool_opts t;
+	bool insecure, ign_eof;
+	const char *name, *sess_out, *sess_in;
+	const char *host, *port;
+};
+
+static void print_help(FILE *f)
+{
+	fprintf(f,
+"usage: tlsx-client [OPTIONS] HOST PORT\n"
+"TLS 1.3 client (libtlsx): handshake, then stdin -> connection -> stdout.\n"
+"At EOF on stdin, close_notify is sent and the peer's awaited.\n"
+"  --name SNI           server name to send and verify (default: HOST)\n"
+"  --insecure           do not verify the server's certificate\n"
+"  --sess-out FILE      save the session (a ticket) at the end\n"
+"  --sess-in FILE       resume the session saved in FILE\n"
+"  --ign-eof            at EOF on stdin, send nothing: wait for the peer\n"
+"                       to close\n"
+"  --cert/--key         the client certificate, if the server asks\n"
+"  --ca FILE            replaces the system bundle\n"
+"%s", tool_common_help);
+}
+
+static int parse_opts(struct client_opts *o, int argc, char **argv,
+		      const struct option *longopts)
+{
+	int opt, r;
+
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		r = tool_common_opt(&o->t, opt, optarg);
+		if (r < 0)
+			return 1;
+		if (r)
+			continue;
+		switch (opt) {
+		case OPT_INSECURE:
+			o->insecure = true;
+			break;
+		case OPT_NAME:
+			o->name = optarg;
+			break;
+		case OPT_SESS_OUT:
+			o->sess_out = optarg;
+			break;
+		case OPT_SESS_IN:
+			o->sess_in = optarg;
+			break;
+		case OPT_IGN_EOF:
+			o->ign_eof = true;
+			break;
+		case 'h':
+			return 2;
+		default:
+			print_help(stderr);
+			return 1;
+		}
+	}
+	if (argc - optind != 2) {
+		tool_err("need HOST and PORT (--help)");
+		return 1;
+	}
+	o->host = argv[optind];
+	o->port = argv[optind + 1];
+	if (!o->name)
+		o->name = o->host;
+	return 0;
+}
+
+/* 0 to go on, 1 after an error, 2 after --help. */
+static int parse_args(struct client_opts *o, int argc, char **argv)
+{
+	struct option *longopts = tool_longopts(own_longopts);
+	int ret;
+
+	if (!longopts) {
+		tool_err("out of memory");
+		return 1;
+	}
+	ret = parse_opts(o, argc, argv, longopts);
+	free(longopts);
+	if (ret == 2)
+		print_help(stdout);
+	return ret;
+}
+
+/* The first address of HOST PORT that accepts: a connected fd, or -1. */
+static int dial(const struct client_opts *o)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_ADDRCONFIG,
+	};
+	struct addrinfo *res, *ai;
+	char addr[NI_MAXHOST];
+	int fd = -1, err, saved = 0, one = 1;
+
+	err = getaddrinfo(o->host, o->port, &hints, &res);
+	if (err) {
+		tool_err("%s port %s: %s", o->host, o->port, gai_strerror(err));
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0) {
+			saved = errno;
+			continue;
+		}
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			break;
+		saved = errno;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		tool_err("connect to %s port %s: %s", o->host, o->port,
+			 strerror(saved));
+	} else {
+		/* Handshake flights are small: do not let Nagle hold them. */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, sizeof(addr),
+				NULL, 0, NI_NUMERICHOST))
+			snprintf(addr, sizeof(addr), "?");
+		tool_note(&o->t, "connected to %s (%s) port %s", o->host, addr,
+			  o->port);
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+static int load_session(struct tlsx_conn *c, const char *path)
+{
+	static uint8_t buf[16384];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		tool_err("--sess-in %s: %s", path, strerror(errno));
+		return 1;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || (size_t)n == sizeof(buf)) {
+		tool_err("--sess-in %s: %s", path,
+			 n < 0 ? strerror(errno) : "empty or too large");
+		return 1;
+	}
+	rc = tlsx_conn_set_session(c, buf, (size_t)n);
+	memset(buf, 0, sizeof(buf));
+	if (rc) {
+		tool_err("--sess-in %s: not a usable session (%s)", path,
+			 tlsx_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
+/* The session holds the resumption PSK: the file is the user's only. */
+static int save_session(const struct client_opts *o, struct tlsx_conn *c)
+{
+	static uint8_t buf[16384];
+	size_t len = 0;
+	int fd, rc, ret = 1;
+
+	rc = tlsx_conn_session(c, buf, sizeof(buf), &len);
+	if (rc) {
+		tool_err("--sess-out %s: %s", o->sess_out,
+			 rc == TLSX_E_NO_SESSION ? "the server sent no ticket" :
+			 tlsx_strerror(rc));
+		return 1;
+	}
+	fd = open(o->sess_out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		tool_err("--sess-out %s: %s", o->sess_out, strerror(errno));
+	} else {
+		if (write(fd, buf, len) == (ssize_t)len && !close(fd))
+			ret = 0;
+		else
+			tool_err("--sess-out %s: write failed", o->sess_out);
+		if (ret)
+			close(fd);
+	}
+	memset(buf, 0, sizeof(buf));
+	if (!ret)
+		tool_note(&o->t, "session saved to %s", o->sess_out);
+	return ret;
+}
+
+static struct tlsx_config *make_config(const struct client_opts *o)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
+	int rc;
+
+	if (!cfg) {
+		tool_err("out of memory");
+		return NULL;
+	}
+	if (tool_configure(cfg, &o->t))
+		goto bad;
+	if (o->insecure) {
+		rc = tlsx_config_set_verify_peer(cfg, false, false);
+		if (rc) {
+			tool_err("--insecure: %s", tlsx_strerror(rc));
+			goto bad;
+		}
+	}
+	rc = tlsx_config_freeze(cfg);
+	if (rc) {
+		tool_err("configuration: %s", *tlsx_config_error(cfg) ?
+			 tlsx_config_error(cfg) : tlsx_strerror(rc));
+		goto bad;
+	}
+	return cfg;
+bad:
+	tlsx_config_free(cfg);
+	return NULL;
+}
+
+static int run(const struct client_opts *o, struct tlsx_config *cfg, int fd)
+{
+	struct tlsx_conn *c = tlsx_conn_new(cfg, fd);
+	int rc, ret = 1;
+
+	if (!c) {
+		tool_err("connection: %s", *tlsx_config_error(cfg) ?
+			 tlsx_config_error(cfg) : "out of memory");
+		return 1;
+	}
+	rc = tlsx_conn_set_server_name(c, o->name);
+	if (rc) {
+		tool_err("--name %s: %s", o->name, tlsx_strerror(rc));
+		goto out;
+	}
+	if (o->sess_in && load_session(c, o->sess_in))
+		goto out;
+	tool_deadline(0, "");
+	rc = tool_handshake(&o->t, c);
+	if (rc != TLSX_DONE) {
+		tool_conn_fail(c, "handshake", rc);
+		goto out;
+	}
+	tool_print_facts(&o->t, c);
+	if (o->t.key_update) {
+		rc = tlsx_conn_key_update(c, true);
+		if (rc) {
+			tool_conn_fail(c, "--key-update", rc);
+			goto out;
+		}
+		tool_note(&o->t, "KeyUpdate sent (update_requested)");
+	}
+	ret = tool_relay(&o->t, c, o->ign_eof);
+	tool_print_counters(&o->t, c);
+	if (!ret && o->sess_out)
+		ret = save_session(o, c);
+out:
+	tlsx_conn_free(c);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static struct client_opts o;
+	struct tlsx_config *cfg;
+	int fd, ret;
+
+	tool_name = "tlsx-client";
+	ret = parse_args(&o, argc, argv);
+	if (ret)
+		return ret == 2 ? 0 : 1;
+	cfg = make_config(&o);
+	if (!cfg)
+		return 1;
+	if (o.t.timeout)
+		tool_deadline(o.t.timeout, "connect");
+	fd = dial(&o);
+	if (fd < 0) {
+		tlsx_config_free(cfg);
+		return 1;
+	}
+	ret = run(&o, cfg, fd);
+	close(fd);
+	tlsx_config_free(cfg);
+	return ret;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tool.h - what tlsx-client and tlsx-server share: the options both
+ * take, the one-line errors, the negotiated facts, and the loops that
+ * move bytes between a libtlsx connection and stdin/stdout.  Everything
+ * goes through the public API (handshake/tlsx.h) only.
+ */
+#ifndef TLSX_TOOL_H
+#define TLSX_TOOL_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "handshake/tlsx.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* The kernel's name for it (include/linux/compiler_attributes.h). */
+#define __printf(a, b)	__attribute__((format(printf,			\
+					      a, b)))
+
+/* Long options both programs take; their getopt values start here. */
+enum tool_opt {
+	OPT_CA = 256,
+	OPT_ALPN,
+	OPT_SUITES,
+	OPT_GROUPS,
+	OPT_SIGALGS,
+	OPT_RECORD_LAYER,
+	OPT_RECORD_SIZE_LIMIT,
+	OPT_KEY_UPDATE,
+	OPT_INTERACTIVE,
+	OPT_QUIET,
+	OPT_TIMEOUT,
+	OPT_PSK_KE,
+	OPT_CERT,
+	OPT_KEY,
+	OPT_COMMON_END,
+};
+
+/*
+ * The long options both take, followed by a program's own @own (ending
+ * in a zeroed entry), in one table for getopt_long(); NULL when out of
+ * memory.
+ */
+struct option *tool_longopts(const struct option *own);
+
+/* The help lines of the options above. */
+extern const char tool_common_help[];
+
+#define TOOL_MAX_CERTS	16
+
+struct tool_opts {
+	const char *ca;
+	const char *alpn, *suites, *groups, *sigalgs;
+	enum tlsx_record_layer record_layer;
+	unsigned int record_size_limit;
+	bool key_update;	/* a KeyUpdate (update_requested) at once */
+	bool interactive;	/* stdin lines "k", "K", "Q" are commands */
+	bool quiet;
+	bool psk_ke;
+	unsigned int timeout;	/* seconds: handshake, then idle; 0 none */
+	const char *cert[TOOL_MAX_CERTS], *key[TOOL_MAX_CERTS];
+	unsigned int n_cert, n_key;
+};
+
+/* The program's name, for messages ("tlsx-client"). */
+extern const char *tool_name;
+
+/* "NAME: message\n" on stderr. */
+void tool_err(const char *fmt, ...) __printf(1, 2);
+/* Progress on stderr, unless --quiet. */
+void tool_note(const struct tool_opts *o, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * One of the options above: 1 if @opt was one (0 for another option),
+ * -1 after printing why @arg is bad.
+ */
+int tool_common_opt(struct tool_opts *o, int opt, const char *arg);
+
+/* Applies the options above to @cfg: 0, or 1 after printing the error. */
+int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o);
+
+/* Says why @rc ended @what ("handshake") on @c (may be NULL); returns 1. */
+int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc);
+
+/*
+ * The negotiated facts, one "label: value" per line ending in @eol,
+ * into @buf; the length written (truncated to @cap - 1).
+ */
+size_t tool_describe(const struct tlsx_conn *c, char *buf, size_t cap,
+		     const char *eol);
+/* tool_describe() to stderr, unless --quiet. */
+void tool_print_facts(const struct tool_opts *o, const struct tlsx_conn *c);
+/* "key updates: sent N, received M" to stderr, unless --quiet. */
+void tool_print_counters(const struct tool_opts *o,
+			 const struct tlsx_conn *c);
+
+/* RFC 8446 4.2.3's name of a signature scheme; "none" for 0. */
+const char *tool_sig_name(uint16_t scheme);
+
+/* tool_handshake()'s and tool_read()'s result when --timeout ran out. */
+#define TOOL_E_TIMEOUT	(-1000)
+
+/*
+ * tlsx_conn_step() until done, within --timeout: what it returned, or
+ * TOOL_E_TIMEOUT.  The fd is blocking again after.
+ */
+int tool_handshake(const struct tool_opts *o, struct tlsx_conn *c);
+
+/* Arms SIGALRM to end the program after @seconds (0: disarms). */
+void tool_deadline(unsigned int seconds, const char *what);
+
+/*
+ * I/O after the handshake on a blocking fd.  tool_read() waits up to
+ * the idle timeout; both return what tlsx_read()/tlsx_write() do, and
+ * tool_write_all() 0 once all of @len is sent.
+ */
+ssize_t tool_read(const struct tool_opts *o, struct tlsx_conn *c, void *buf,
+		  size_t len);
+int tool_write_all(struct tlsx_conn *c, const void *buf, size_t len);
+
+/*
+ * The s_client-style loop: stdin to the connection, the connection to
+ * stdout, until the peer's close_notify.  At EOF on stdin, close_notify
+ * goes out and reading goes on until the peer's (unless @ign_eof: then
+ * the connection stays open for reading and no close_notify is sent
+ * until the peer's arrives).  0, or 1 after printing the error.
+ */
+int tool_relay(const struct tool_opts *o, struct tlsx_conn *c, bool ign_eof);
+
+/* Echoes what arrives until the peer's close_notify: 0, or 1. */
+int tool_echo(const struct tool_opts *o, struct tlsx_conn *c);
+
+/* Sends close_notify, then reads (discarding) until the peer's. */
+int tool_shutdown(const struct tool_opts *o, struct tlsx_conn *c);
+
+#endif /* TLSX_TOOL_H */
