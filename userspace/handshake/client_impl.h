@@ -33,7 +33,7 @@ struct server_hello {
 	struct tlsx_rd exts;
 };
 
-/* --- client_hello.c -------------------------------------------------------- */
+/* --- client_hello.c ------------------------------------------------------ */
 
 /* Opens extension @id in @w and marks it sent. */
 void client_ext_open(struct tlsx_hs *hs, struct tlsx_wr *w,
@@ -42,7 +42,7 @@ void client_ext_open(struct tlsx_hs *hs, struct tlsx_wr *w,
 /* ClientHello (4.1.2), first or after a HelloRetryRequest. */
 int client_send_hello(struct tlsx_hs *hs, struct hs_out *o);
 
-/* --- client_psk.c ---------------------------------------------------------- */
+/* --- client_psk.c -------------------------------------------------------- */
 
 /* Whether hs->session may be offered (4.6.1). */
 bool client_session_usable(struct tlsx_hs *hs);
@@ -58,7 +58,7 @@ int client_psk_accepted(struct tlsx_hs *hs,
 			const struct server_hello *sh,
 			const struct tlsx_exts *exts);
 
-/* --- client_auth.c --------------------------------------------------------- */
+/* --- client_auth.c ------------------------------------------------------- */
 
 /* The server's CertificateRequest (4.3.2). */
 int client_certificate_request(struct tlsx_hs *hs, const u8 *msg,

@@ -70,7 +70,7 @@ static inline void sv_ext_begin(struct tlsx_wr *w, enum tlsx_ext_id id)
 	tlsx_wr_open(w, 2);
 }
 
-/* --- server_hello.c -------------------------------------------------------- */
+/* --- server_hello.c ------------------------------------------------------ */
 
 /* The ClientHello's framing and fixed fields, its extensions walked (4.1.2). */
 int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len);
@@ -107,7 +107,7 @@ int sv_send_hrr(struct tlsx_hs *hs, struct hs_out *o);
 int sv_send_server_hello(struct tlsx_hs *hs, struct hs_out *o,
 			 const struct sv_groups *g, bool psk);
 
-/* --- server_psk.c ---------------------------------------------------------- */
+/* --- server_psk.c -------------------------------------------------------- */
 
 /* psk_key_exchange_modes (4.2.9) as a bit mask in @modes. */
 int sv_psk_modes(const struct sv_hello *h, unsigned int *modes);
@@ -119,7 +119,7 @@ int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 /* The role's tickets(): NewSessionTickets (4.6.1) into @out. */
 int sv_tickets(struct tlsx_hs *hs, u8 *out, size_t cap, size_t *len);
 
-/* --- server_auth.c --------------------------------------------------------- */
+/* --- server_auth.c ------------------------------------------------------- */
 
 /* CertificateRequest (4.3.2). */
 int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o);
