@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hs_impl.h - the engine's inside, shared by hs.c (the step loop, record
- * framing, message reassembly, the helpers both roles use), client.c and
- * server.c.  Not part of the API (hs.h is).
+ * hs_impl.h - the engine's inside, shared by hs.c (the API entry points,
+ * the step loop, the helpers both roles use), hs_record.c (record
+ * framing, message reassembly), hs_msg.c (the messages both roles write
+ * or check), the client (client*.c, client_impl.h) and the server
+ * (server*.c, server_impl.h).  Not part of the API (hs.h is).
  *
  * Division of labour:
  *
- *  - hs.c owns the records: it checks headers, opens protected records,
- *    drops the compatibility ChangeCipherSpec where RFC 8446 5 allows it,
- *    turns a received alert into the error, reassembles handshake
- *    messages (bounded by max_msg) and hands each whole message to the
- *    role's handler.  It enforces 5.1's alignment rule: a handler that
- *    changes the read key (hs_set_read_secret()) must have been given
- *    the last bytes of its record.  It writes the alert record on error
- *    (protected once a write key is set) and makes the error sticky.
- *  - A role (client.c, server.c) is a struct tlsx_hs_role: start()
+ *  - hs_record.c owns the records: it checks headers, opens protected
+ *    records, drops the compatibility ChangeCipherSpec where RFC 8446 5
+ *    allows it, turns a received alert into the error, reassembles
+ *    handshake messages (bounded by max_msg) and hands each whole
+ *    message to the role's handler.  It enforces 5.1's alignment rule:
+ *    a handler that changes the read key (hs_set_read_secret()) must
+ *    have been given the last bytes of its record.  On error hs.c's one
+ *    exit writes the alert record (hs_send_alert(), protected once a
+ *    write key is set) and makes the error sticky.
+ *  - A role (client*.c, server*.c) is a struct tlsx_hs_role: start()
  *    writes the first flight (the client's ClientHello; NULL for the
  *    server), handle() takes one whole handshake message (header
  *    included, for the transcript) and returns 0 or an alert (> 0) or a
@@ -224,7 +227,7 @@ struct tlsx_hs {
 	 */
 	size_t early_skip;
 
-	/* Server-only state (server.c); the resumed session is in session. */
+	/* Server-only state (server*.c); the resumed session is in session. */
 	struct hs_server {
 		const struct tlsx_cert_chain *chain;	/* by server_name */
 		u32 client_exts;	/* TLSX_EXT_BIT()s of the ClientHello */
@@ -259,7 +262,10 @@ struct tlsx_hs {
 	u8 rec[];
 };
 
-/* --- hs.c: helpers for both roles --------------------------------------- */
+/*
+ * --- helpers for both roles: hs.c (randomness, time, suite, secrets),
+ * hs_record.c (output, hs_msg_free()), hs_msg.c (the shared messages).
+ */
 
 /* Draws @len bytes from the configuration's source (or the system's). */
 int hs_rand(struct tlsx_hs *hs, void *buf, size_t len);
@@ -275,6 +281,9 @@ int hs_set_suite(struct tlsx_hs *hs, u16 suite);
 
 /* Whether @list[0..@n) holds @v. */
 bool hs_list_has(const u16 *list, unsigned int n, u16 v);
+
+/* Whether cert.c knows signature scheme @v (its name is not "unknown"). */
+bool hs_scheme_ok(u16 v);
 
 /* Frames the pending handshake messages of @o as records. */
 int hs_flush(struct tlsx_hs *hs, struct hs_out *o);
@@ -396,5 +405,17 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 void hs_wipe_secrets(struct tlsx_hs *hs);
 /* Wipes and frees a message being gathered (hs->msg), if any. */
 void hs_msg_free(struct tlsx_hs *hs);
+
+/* --- hs_record.c: for hs.c's step loop ----------------------------------- */
+
+/* A received alert ends the step without an alert of ours. */
+#define HS_EALERT_IN	(-ECONNRESET)
+
+/* A fatal alert (6), protected once we have a write key. */
+void hs_send_alert(struct tlsx_hs *hs, struct hs_out *o, u8 alert);
+
+/* One whole record, its header checked; @wrec: the same bytes writable. */
+int hs_record(struct tlsx_hs *hs, const u8 *rec, u8 *wrec,
+	      size_t rec_len, struct hs_out *o);
 
 #endif /* TLSX_HS_HS_IMPL_H */

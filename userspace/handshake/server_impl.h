@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * server_impl.h - what the server's files share: server.c (the role:
+ * states, shapes, the dispatch switch and the handlers' sequencing),
+ * server_hello.c (the ClientHello read, ServerHello and
+ * HelloRetryRequest), server_psk.c (resumption and NewSessionTicket)
+ * and server_auth.c (CertificateRequest, CertificateVerify, the
+ * client's certificate).  Not part of the API.
+ */
+#ifndef TLSX_HS_SERVER_IMPL_H
+#define TLSX_HS_SERVER_IMPL_H
+
+#include "handshake/hs_impl.h"
+
+enum sv_state {
+	EXPECT_CLIENT_HELLO,
+	EXPECT_SECOND_CLIENT_HELLO,
+	EXPECT_CERTIFICATE,
+	EXPECT_CERTIFICATE_VERIFY,
+	EXPECT_FINISHED,
+	EXPECT_NOTHING,		/* done */
+};
+
+/* --- the ClientHello, parsed -------------------------------------------- */
+
+struct sv_hello {
+	const u8 *msg;		/* the whole message, header included */
+	size_t len;
+	const u8 *random;
+	const u8 *sid;
+	size_t sid_len;
+	const u8 *suites;
+	size_t suites_len;
+	bool bad_compression;
+	struct tlsx_exts ext;
+	/* 4.1.2: the fields the second ClientHello must repeat. */
+	u8 digest[SHA256_DIGEST_SIZE];
+};
+
+/* What the ClientHello's groups and key shares allow. */
+struct sv_groups {
+	u16 group;		/* ours, with a share from the client; 0: none */
+	const u8 *share;
+	size_t share_len;
+	u16 retry;		/* most preferred common group; 0: none */
+	unsigned int n_shares;
+	u16 share_group;	/* the group of the only share, if one */
+};
+
+/* What a PSK offer gave (4.2.11). */
+struct sv_psk {
+	bool ok;		/* a session was opened and its binder checked */
+	bool dhe;		/* psk_dhe_ke */
+};
+
+static inline bool sv_has(const struct sv_hello *h, enum tlsx_ext_id id)
+{
+	return h->ext.present & TLSX_EXT_BIT(id);
+}
+
+static inline void sv_body(const struct sv_hello *h, enum tlsx_ext_id id,
+			   struct tlsx_rd *r)
+{
+	tlsx_rd_init(r, h->ext.ext[id].data, h->ext.ext[id].len);
+}
+
+static inline void sv_ext_begin(struct tlsx_wr *w, enum tlsx_ext_id id)
+{
+	tlsx_wr_u16(w, tlsx_ext_def(id)->type);
+	tlsx_wr_open(w, 2);
+}
+
+/* --- server_hello.c ------------------------------------------------------ */
+
+/* The ClientHello's framing and fixed fields, its extensions walked (4.1.2). */
+int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len);
+
+/* supported_versions must offer TLS 1.3 (4.2.1); 0 or an alert. */
+int sv_check_versions(const struct sv_hello *h);
+
+/* The first of our suites the client offers (4.1.1) into @suite. */
+int sv_pick_suite(struct tlsx_hs *hs, const struct sv_hello *h,
+		  u16 *suite);
+
+/* supported_groups and key_share read into @g (4.2.7, 4.2.8). */
+int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
+		   struct sv_groups *g);
+
+/* server_name (RFC 6066 3) into hs->server_name. */
+int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h);
+
+/* ALPN (RFC 7301 3.2): our first protocol the client offers. */
+int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h);
+
+/* ClientHello2 against ClientHello1 and our HRR (4.1.2, 4.2.2). */
+int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
+		    const struct sv_groups *g);
+
+/* The chain for hs->server_name and its CertificateVerify scheme. */
+int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
+			const u16 *peer, unsigned int n_peer);
+
+/* HelloRetryRequest (4.1.4) for hs->srv.hrr_group, with its cookie. */
+int sv_send_hrr(struct tlsx_hs *hs, struct hs_out *o);
+
+/* ServerHello (4.1.3) with the share for @g, pre_shared_key if @psk. */
+int sv_send_server_hello(struct tlsx_hs *hs, struct hs_out *o,
+			 const struct sv_groups *g, bool psk);
+
+/* --- server_psk.c -------------------------------------------------------- */
+
+/* psk_key_exchange_modes (4.2.9) as a bit mask in @modes. */
+int sv_psk_modes(const struct sv_hello *h, unsigned int *modes);
+
+/* pre_shared_key (4.2.11): a ticket opened, its binder checked. */
+int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
+		u16 suite, bool have_dhe, struct sv_psk *psk);
+
+/* The role's tickets(): NewSessionTickets (4.6.1) into @out. */
+int sv_tickets(struct tlsx_hs *hs, u8 *out, size_t cap, size_t *len);
+
+/* --- server_auth.c ------------------------------------------------------- */
+
+/* CertificateRequest (4.3.2). */
+int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o);
+
+/* Our CertificateVerify (4.4.3) with the chosen chain. */
+int sv_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o);
+
+/* The client's Certificate (4.4.2). */
+int sv_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len);
+
+/* The client's CertificateVerify (4.4.3). */
+int sv_certificate_verify(struct tlsx_hs *hs, const u8 *msg,
+			  size_t len);
+
+#endif /* TLSX_HS_SERVER_IMPL_H */
