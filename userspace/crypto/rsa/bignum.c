@@ -20,8 +20,16 @@
 
 static void (*bn_mont_mul_impl)(u64 *r, const u64 *a, const u64 *b,
 				const u64 *m, u64 m0inv, size_t n);
+static void (*bn_mont_sqr_impl)(u64 *r, const u64 *a, const u64 *m,
+				u64 m0inv, size_t n);
 static const char *bn_impl_name;
 static bool bn_use_ifma;
+
+static void bn_mont_sqr_generic(u64 *r, const u64 *a, const u64 *m,
+				u64 m0inv, size_t n)
+{
+	bn_mont_mul_generic(r, a, a, m, m0inv, n);
+}
 
 static bool bn_impl_usable(const char *name)
 {
@@ -44,9 +52,11 @@ int bn_set_impl(const char *name)
 	bn_use_ifma = !strcmp(name, "ifma");
 	if (!strcmp(name, "generic")) {
 		bn_mont_mul_impl = bn_mont_mul_generic;
+		bn_mont_sqr_impl = bn_mont_sqr_generic;
 		bn_impl_name = "generic";
 	} else {
 		bn_mont_mul_impl = bn_mont_mul_mulx;
+		bn_mont_sqr_impl = bn_mont_sqr_mulx;
 		bn_impl_name = bn_use_ifma ? "ifma" : "mulx";
 	}
 	return 0;
@@ -85,7 +95,9 @@ void bn_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mt)
 
 void bn_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mt)
 {
-	bn_mont_mul(r, a, a, mt);
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	bn_mont_sqr_impl(r, a, mt->m, mt->m0inv, mt->n);
 }
 
 void bn_mont_from(u64 *r, const u64 *a, const struct bn_mont *mt)

@@ -16,6 +16,9 @@ void bn_mont_mul_generic(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 			 u64 m0inv, size_t n);
 void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 		      u64 m0inv, size_t n);
+/* r = a a / R mod m, the same contract; r may alias a. */
+void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
+		      size_t n);
 
 /*
  * The final step all of them share: t (n limbs plus a top limb t_hi of 0

@@ -1,148 +1,287 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bn_mont_mulx.c - Montgomery multiplication with MULX, ADCX and ADOX
- * (BMI2 + ADX), for the limb counts RSA uses (16, 24, 32, 48 and 64:
- * the primes and moduli of 2048-, 3072- and 4096-bit keys); any other
- * count takes the portable code.
+ * bn_mont_mulx.c - Montgomery multiplication and squaring with MULX, ADCX
+ * and ADOX (BMI2 + ADX), for the limb counts RSA uses (16, 24, 32, 48
+ * and 64: the primes and moduli of 2048-, 3072- and 4096-bit keys); any
+ * other count takes the portable code.
  *
- * CIOS as in bn_mont_generic.c: for each limb b_i of b,
- *	t <- t + a b_i				(pass 1)
- *	t <- (t + q m) / 2^64, q = t_0 m0inv	(pass 2)
- * Each pass is one unrolled run over the n limbs.  A limb's product
- * a_j b_i = hi:lo adds lo into limb j and hi into limb j + 1; ADCX
- * carries the first sum (CF) and ADOX the second (OF), two independent
- * carry chains, so the high half of the previous product and the low
- * half of this one go into the same limb without waiting on each other.
- * MULX leaves the flags alone, which is what lets the chains run through
- * the whole pass.  The high halves alternate between r8 and r9.
+ * Product first, then reduction (separated operand scanning), each one
+ * asm block with a loop over rows and the row unrolled:
+ *
+ *	t (2n limbs) = a b		rows t[i .. i + n] += a b_i
+ *	for i in 0 .. n - 1:		rows t[i .. i + n] += q_i m,
+ *	    q_i = t_i m0inv mod 2^64	with t_i becoming zero
+ *	r = t[n .. 2n - 1] (+ the carry out), minus m if at least m
+ *
+ * A row's products a_j b_i = hi:lo add lo into limb j and hi into limb
+ * j + 1: ADCX carries the first sum (CF) and ADOX the second (OF), two
+ * independent carry chains, so the high half of the previous product and
+ * the low half of this one go into the same limb without waiting on each
+ * other; MULX leaves the flags alone, which is what lets both chains run
+ * through the whole row.  The high halves alternate between r8 and r9.
+ * In the reduction q_(i+1) only needs limb i + 1, written at the second
+ * step of row i, so the out-of-order core overlaps consecutive rows.
+ *
+ * A square needs only the products a_i a_j with i < j (n (n - 1) / 2 of
+ * them), doubled, plus the n squares a_i^2: with ADCX doubling a limb
+ * (x + x + CF) and ADOX adding the square's half, that is one pass.  The
+ * reduction is the same as for a product, so a square costs n (n - 1) / 2
+ * + n + n^2 multiplications against 2 n^2 (392 against 512 for n = 16).
+ * The square's rows have every length from n - 1 down to 1, so they are
+ * unrolled completely, for n = 16 and 32 only (the 2048-bit key's primes
+ * and modulus); other sizes square with the product.
+ *
+ * Bounds: a, b < m gives t = a b < m R; adding sum q_i m R^i < m R gives
+ * below 2 m R, so the reduced value t / R is below 2m and fits n limbs
+ * plus the carry register: one conditional subtraction, by masks.
+ * Constant time: no branch but the loops over public row counts, no
+ * address from a value.
  */
 #include "rsa/bn_impl.h"
 
 /*
- * One limb of pass 1 at offset J (bytes): t_j += lo + prev_hi.
- * rdx = b_i; PREV holds the previous high half, NEXT gets this one's.
+ * One step of a row at byte offset J of the source X (a, or m in the
+ * reduction) and of the accumulator at T: T += lo + PREV, with the
+ * product's high half into NEXT.  rdx holds the row's multiplier.
  */
-#define BN_P1_STEP(J, PREV, NEXT)					\
-	"mulxq " J "(%[a]), %%rax, %%" NEXT "\n\t"			\
-	"movq " J "(%[t]), %%r10\n\t"					\
+#define BN_STEP(X, J, T, PREV, NEXT)					\
+	"mulxq " J "(%[" X "]), %%rax, %%" NEXT "\n\t"			\
+	"movq " T ", %%r10\n\t"						\
 	"adcxq %%rax, %%r10\n\t"					\
 	"adoxq %%" PREV ", %%r10\n\t"					\
-	"movq %%r10, " J "(%[t])\n\t"
+	"movq %%r10, " T "\n\t"
 
-/* One limb of pass 2: t_{j-1} = t_j + lo(q m_j) + prev_hi. */
-#define BN_P2_STEP(J, PREV, NEXT)					\
-	"mulxq " J "(%[m]), %%rax, %%" NEXT "\n\t"			\
-	"movq " J "(%[t]), %%r10\n\t"					\
+/* The same with the high half ending in r8 again (rows of odd length). */
+#define BN_STEP1(X, J, T)						\
+	"mulxq " J "(%[" X "]), %%rax, %%r9\n\t"			\
+	"movq " T ", %%r10\n\t"						\
 	"adcxq %%rax, %%r10\n\t"					\
-	"adoxq %%" PREV ", %%r10\n\t"					\
-	"movq %%r10, " J "-8(%[t])\n\t"
-
-/* Pass 1: t[0..N+1] = t + a b_i (t[N+1] was 0). */
-#define BN_PASS1(N)							\
-	"xorl %%r8d, %%r8d\n\t"						\
-	".set bnj, 0\n\t"							\
-	".rept " #N " / 2\n\t"						\
-	BN_P1_STEP("bnj*8", "r8", "r9")					\
-	BN_P1_STEP("bnj*8+8", "r9", "r8")				\
-	".set bnj, bnj + 2\n\t"						\
-	".endr\n\t"							\
-	"movq " #N "*8(%[t]), %%r10\n\t"					\
-	"movl $0, %%eax\n\t"						\
-	"adcxq %%rax, %%r10\n\t"						\
 	"adoxq %%r8, %%r10\n\t"						\
-	"movq %%r10, " #N "*8(%[t])\n\t"					\
-	"movl $0, %%r10d\n\t"						\
-	"adcxq %%rax, %%r10\n\t"						\
-	"adoxq %%rax, %%r10\n\t"						\
-	"movq %%r10, " #N "*8+8(%[t])\n\t"
+	"movq %%r10, " T "\n\t"						\
+	"movq %%r9, %%r8\n\t"
 
 /*
- * Pass 2: q = t_0 m0inv makes t + q m divisible by 2^64; shift down one
- * limb as we go.  Limb 0's sum is zero: only its carry and high half go
- * on.
+ * Product row: tp[0 .. N] += a * (*bp); tp[N] is written fresh (nothing
+ * there yet, and the row's sum fits N + 1 limbs: no carry out).
  */
-#define BN_PASS2(N)							\
-	"movq (%[t]), %%rdx\n\t"						\
+#define BN_MUL_ROW(N)							\
+	"movq (%[bp]), %%rdx\n\t"					\
+	"xorl %%r8d, %%r8d\n\t"						\
+	".set bnj, 0\n\t"						\
+	".rept " #N " / 2\n\t"						\
+	BN_STEP("a", "bnj*8", "bnj*8(%[tp])", "r8", "r9")		\
+	BN_STEP("a", "bnj*8+8", "bnj*8+8(%[tp])", "r9", "r8")		\
+	".set bnj, bnj + 2\n\t"						\
+	".endr\n\t"							\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %%r8\n\t"						\
+	"adoxq %%rax, %%r8\n\t"						\
+	"movq %%r8, " #N "*8(%[tp])\n\t"
+
+/*
+ * Reduction row: q = tp[0] m0inv; tp[0 .. N] += q m, where tp[0] becomes
+ * zero (not stored: only its carry goes on).  The carry register c holds
+ * what the previous row carried into tp[N]; this row's own carries into
+ * tp[N + 1] (CF and OF, 0 to 2 together) go into c for the next one.
+ */
+#define BN_REDC_ROW(N)							\
+	"movq (%[tp]), %%r10\n\t"					\
+	"movq %%r10, %%rdx\n\t"						\
 	"imulq %[k], %%rdx\n\t"						\
 	"xorl %%r8d, %%r8d\n\t"						\
 	"mulxq (%[m]), %%rax, %%r9\n\t"					\
-	"movq (%[t]), %%r10\n\t"						\
-	"adcxq %%rax, %%r10\n\t"						\
-	".set bnj, 8\n\t"							\
+	"adcxq %%rax, %%r10\n\t"					\
+	".set bnj, 8\n\t"						\
 	".rept (" #N " - 2) / 2\n\t"					\
-	BN_P2_STEP("bnj", "r9", "r8")					\
-	BN_P2_STEP("bnj+8", "r8", "r9")					\
-	".set bnj, bnj + 16\n\t"						\
+	BN_STEP("m", "bnj", "bnj(%[tp])", "r9", "r8")			\
+	BN_STEP("m", "bnj+8", "bnj+8(%[tp])", "r8", "r9")		\
+	".set bnj, bnj + 16\n\t"					\
 	".endr\n\t"							\
-	BN_P2_STEP("bnj", "r9", "r8")					\
-	"movq " #N "*8(%[t]), %%r10\n\t"					\
-	"movl $0, %%eax\n\t"						\
-	"adcxq %%rax, %%r10\n\t"						\
+	BN_STEP("m", "bnj", "bnj(%[tp])", "r9", "r8")			\
+	"movq " #N "*8(%[tp]), %%r10\n\t"				\
+	"adcxq %[c], %%r10\n\t"						\
 	"adoxq %%r8, %%r10\n\t"						\
-	"movq %%r10, " #N "*8-8(%[t])\n\t"					\
-	"movq " #N "*8+8(%[t]), %%r10\n\t"				\
-	"adcxq %%rax, %%r10\n\t"						\
-	"adoxq %%rax, %%r10\n\t"						\
-	"movq %%r10, " #N "*8(%[t])\n\t"
+	"movq %%r10, " #N "*8(%[tp])\n\t"				\
+	"movl $0, %k[c]\n\t"						\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %[c]\n\t"						\
+	"adoxq %%rax, %[c]\n\t"
 
-/* One round of CIOS for b_i, N limbs: both passes. */
-#define BN_ROW(N)							\
+/*
+ * The reduction of t (2N limbs) and the subtraction: r = t[N .. 2N - 1]
+ * - m, and c = carry - borrow, which is all ones exactly when t / R < m
+ * (the caller then keeps t[N ..]; see bn_mont_final_sub()).
+ */
+#define BN_REDC(N)							\
+	"movq %[t], %[tp]\n\t"						\
+	"movl $" #N ", %k[cnt]\n\t"					\
+	"xorl %k[c], %k[c]\n\t"						\
+	"2:\n\t"							\
+	BN_REDC_ROW(N)							\
+	"addq $8, %[tp]\n\t"						\
+	"decl %k[cnt]\n\t"						\
+	"jnz 2b\n\t"							\
+	"movq (%[tp]), %%r10\n\t"					\
+	"subq (%[m]), %%r10\n\t"					\
+	"movq %%r10, (%[r])\n\t"					\
+	".set bnj, 8\n\t"						\
+	".rept " #N " - 1\n\t"						\
+	"movq bnj(%[tp]), %%r10\n\t"					\
+	"sbbq bnj(%[m]), %%r10\n\t"					\
+	"movq %%r10, bnj(%[r])\n\t"					\
+	".set bnj, bnj + 8\n\t"						\
+	".endr\n\t"							\
+	"sbbq $0, %[c]\n\t"
+
+/* r = t[n ..] where keep is all ones, else the difference already in r. */
+static __always_inline void bn_mulx_keep(u64 *r, const u64 *t, u64 keep,
+					 size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		r[j] ^= (r[j] ^ t[n + j]) & keep;
+}
+
+#define BN_MUL(N)							\
 __attribute__((target("bmi2,adx")))					\
-static void bn_mulx_row_##N(u64 *t, const u64 *a, const u64 *m, u64 bi, \
-			    u64 m0inv)					\
+static void bn_mulx_mul_##N(u64 *r, const u64 *a, const u64 *b,	\
+			    const u64 *m, u64 m0inv)			\
 {									\
-	__asm__ volatile(BN_PASS1(N)					\
-			 :						\
-			 : [a] "r"(a), [t] "r"(t), "d"(bi)		\
-			 : "rax", "r8", "r9", "r10", "cc", "memory");	\
-	__asm__ volatile(BN_PASS2(N)					\
-			 :						\
-			 : [m] "r"(m), [t] "r"(t), [k] "r"(m0inv)	\
+	u64 t[2 * N], c;						\
+	u64 *tp = t;							\
+	const u64 *bp = b;						\
+	unsigned int cnt;						\
+									\
+	memset(t, 0, N * 8);						\
+	__asm__ volatile("movl $" #N ", %k[cnt]\n\t"			\
+			 "1:\n\t"					\
+			 BN_MUL_ROW(N)					\
+			 "addq $8, %[tp]\n\t"				\
+			 "addq $8, %[bp]\n\t"				\
+			 "decl %k[cnt]\n\t"				\
+			 "jnz 1b\n\t"					\
+			 BN_REDC(N)					\
+			 : [tp] "+&r"(tp), [bp] "+&r"(bp),		\
+			   [cnt] "=&r"(cnt), [c] "=&r"(c)		\
+			 : [a] "r"(a), [m] "r"(m), [t] "r"(t),		\
+			   [r] "r"(r), [k] "m"(m0inv)			\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
+	bn_mulx_keep(r, t, c, N);					\
+	memzero_explicit(t, sizeof(t));					\
 }
 
-BN_ROW(16)
-BN_ROW(24)
-BN_ROW(32)
-BN_ROW(48)
-BN_ROW(64)
+BN_MUL(16)
+BN_MUL(24)
+BN_MUL(32)
+BN_MUL(48)
+BN_MUL(64)
 
-static __always_inline void
-bn_mulx_mul(u64 *r, const u64 *a, const u64 *b, const u64 *m, u64 m0inv,
-	    size_t n, void (*row)(u64 *t, const u64 *a, const u64 *m, u64 bi,
-				  u64 m0inv))
-{
-	u64 t[BN_MAX_LIMBS + 2];
-	size_t i;
+/*
+ * The square's products a_i a_j, i < j, row i adding a_i a[i + 1 ..] into
+ * t[2i + 1 .. i + N] (the last limb fresh), rows of odd length starting
+ * with one step that leaves the high half in r8; then every limb doubled
+ * with a_i^2 added (t[0] and t[2N - 1] are still zero then: the rows
+ * start at limb 1 and end at limb 2N - 2).
+ */
+#define BN_SQR_PRODUCTS(N)						\
+	".set bni, 0\n\t"						\
+	".rept " #N " - 1\n\t"						\
+	"movq bni*8(%[a]), %%rdx\n\t"					\
+	"xorl %%r8d, %%r8d\n\t"						\
+	".set bnj, bni + 1\n\t"						\
+	".if (" #N " - 1 - bni) & 1\n\t"				\
+	BN_STEP1("a", "bnj*8", "(bni+bnj)*8(%[t])")			\
+	".set bnj, bnj + 1\n\t"						\
+	".endif\n\t"							\
+	".rept (" #N " - 1 - bni) / 2\n\t"				\
+	BN_STEP("a", "bnj*8", "(bni+bnj)*8(%[t])", "r8", "r9")		\
+	BN_STEP("a", "bnj*8+8", "(bni+bnj+1)*8(%[t])", "r9", "r8")	\
+	".set bnj, bnj + 2\n\t"						\
+	".endr\n\t"							\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %%r8\n\t"						\
+	"adoxq %%rax, %%r8\n\t"						\
+	"movq %%r8, (bni+" #N ")*8(%[t])\n\t"				\
+	".set bni, bni + 1\n\t"						\
+	".endr\n\t"							\
+	"xorl %%r8d, %%r8d\n\t"						\
+	".set bni, 0\n\t"						\
+	".rept " #N "\n\t"						\
+	"movq bni*8(%[a]), %%rdx\n\t"					\
+	"mulxq %%rdx, %%rax, %%r9\n\t"					\
+	"movq (2*bni)*8(%[t]), %%r10\n\t"				\
+	"adcxq %%r10, %%r10\n\t"					\
+	"adoxq %%rax, %%r10\n\t"					\
+	"movq %%r10, (2*bni)*8(%[t])\n\t"				\
+	"movq (2*bni+1)*8(%[t]), %%r10\n\t"				\
+	"adcxq %%r10, %%r10\n\t"					\
+	"adoxq %%r9, %%r10\n\t"						\
+	"movq %%r10, (2*bni+1)*8(%[t])\n\t"				\
+	".set bni, bni + 1\n\t"						\
+	".endr\n\t"
 
-	memset(t, 0, (n + 2) * 8);
-	for (i = 0; i < n; i++)
-		row(t, a, m, b[i], m0inv);
-	bn_mont_final_sub(r, t, t[n], m, n);
-	memzero_explicit(t, (n + 2) * 8);
+#define BN_SQR(N)							\
+__attribute__((target("bmi2,adx")))					\
+static void bn_mulx_sqr_##N(u64 *r, const u64 *a, const u64 *m,	\
+			    u64 m0inv)					\
+{									\
+	u64 t[2 * N], c;						\
+	u64 *tp;							\
+	unsigned int cnt;						\
+									\
+	memset(t, 0, sizeof(t));					\
+	__asm__ volatile(BN_SQR_PRODUCTS(N)				\
+			 BN_REDC(N)					\
+			 : [tp] "=&r"(tp), [cnt] "=&r"(cnt),		\
+			   [c] "=&r"(c)					\
+			 : [a] "r"(a), [m] "r"(m), [t] "r"(t),		\
+			   [r] "r"(r), [k] "m"(m0inv)			\
+			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
+			   "memory");					\
+	bn_mulx_keep(r, t, c, N);					\
+	memzero_explicit(t, sizeof(t));					\
 }
+
+BN_SQR(16)
+BN_SQR(32)
 
 void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 		      u64 m0inv, size_t n)
 {
 	switch (n) {
 	case 16:
-		bn_mulx_mul(r, a, b, m, m0inv, 16, bn_mulx_row_16);
+		bn_mulx_mul_16(r, a, b, m, m0inv);
 		break;
 	case 24:
-		bn_mulx_mul(r, a, b, m, m0inv, 24, bn_mulx_row_24);
+		bn_mulx_mul_24(r, a, b, m, m0inv);
 		break;
 	case 32:
-		bn_mulx_mul(r, a, b, m, m0inv, 32, bn_mulx_row_32);
+		bn_mulx_mul_32(r, a, b, m, m0inv);
 		break;
 	case 48:
-		bn_mulx_mul(r, a, b, m, m0inv, 48, bn_mulx_row_48);
+		bn_mulx_mul_48(r, a, b, m, m0inv);
 		break;
 	case 64:
-		bn_mulx_mul(r, a, b, m, m0inv, 64, bn_mulx_row_64);
+		bn_mulx_mul_64(r, a, b, m, m0inv);
 		break;
 	default:
 		bn_mont_mul_generic(r, a, b, m, m0inv, n);
+	}
+}
+
+void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
+		      size_t n)
+{
+	switch (n) {
+	case 16:
+		bn_mulx_sqr_16(r, a, m, m0inv);
+		break;
+	case 32:
+		bn_mulx_sqr_32(r, a, m, m0inv);
+		break;
+	default:
+		bn_mont_mul_mulx(r, a, a, m, m0inv, n);
 	}
 }
