@@ -79,6 +79,13 @@ bool bn_ifma_chosen(void)
 	return bn_use_ifma;
 }
 
+bool bn_mulx_chosen(void)
+{
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	return bn_mont_mul_impl == bn_mont_mul_mulx;
+}
+
 const char *bn_impl(void)
 {
 	if (!bn_mont_mul_impl)

@@ -21,6 +21,28 @@ void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
 		      size_t n);
 
 /*
+ * Two at once, for n = 16 and 32 (-EINVAL otherwise): r, a, b and m of
+ * 2n limbs, the second number at limb n, k the two m0inv.  Each half as
+ * above; r may alias a or b.
+ */
+int bn_mont_mul2_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+		      const u64 *k, size_t n);
+int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
+		      size_t n);
+
+/*
+ * Both CRT exponentiations at once with the MULX pairs (bn_exp_mulx.c),
+ * the same contract as bn_exp_ct_x2_ifma() below: -EINVAL unless both
+ * moduli have 16 or both 32 limbs.
+ */
+int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
+		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
+		      const u64 *e1, const struct bn_mont *m1, size_t ebits);
+
+/* Whether the MULX products are the ones chosen (so the pairs can run). */
+bool bn_mulx_chosen(void);
+
+/*
  * The final step all of them share: t (n limbs plus a top limb t_hi of 0
  * or 1) is below 2m; r = t - m when t >= m, else t.  r may alias t.
  */

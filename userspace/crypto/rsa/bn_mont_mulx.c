@@ -40,107 +40,131 @@
 #include "rsa/bn_impl.h"
 
 /*
- * One step of a row at byte offset J of the source X (a, or m in the
- * reduction) and of the accumulator at T: T += lo + PREV, with the
- * product's high half into NEXT.  rdx holds the row's multiplier.
+ * One step of a row: the memory operand TM += lo + PREV, where hi:lo is
+ * rdx times the memory operand XM, with the high half into NEXT.
  */
-#define BN_STEP(X, J, T, PREV, NEXT)					\
-	"mulxq " J "(%[" X "]), %%rax, %%" NEXT "\n\t"			\
-	"movq " T ", %%r10\n\t"						\
+#define BN_STEP(XM, TM, PREV, NEXT)					\
+	"mulxq " XM ", %%rax, %%" NEXT "\n\t"				\
+	"movq " TM ", %%r10\n\t"					\
 	"adcxq %%rax, %%r10\n\t"					\
 	"adoxq %%" PREV ", %%r10\n\t"					\
-	"movq %%r10, " T "\n\t"
+	"movq %%r10, " TM "\n\t"
 
 /* The same with the high half ending in r8 again (rows of odd length). */
-#define BN_STEP1(X, J, T)						\
-	"mulxq " J "(%[" X "]), %%rax, %%r9\n\t"			\
-	"movq " T ", %%r10\n\t"						\
+#define BN_STEP1(XM, TM)						\
+	"mulxq " XM ", %%rax, %%r9\n\t"					\
+	"movq " TM ", %%r10\n\t"					\
 	"adcxq %%rax, %%r10\n\t"					\
 	"adoxq %%r8, %%r10\n\t"						\
-	"movq %%r10, " T "\n\t"						\
+	"movq %%r10, " TM "\n\t"					\
 	"movq %%r9, %%r8\n\t"
 
 /*
- * Product row: tp[0 .. N] += a * (*bp); tp[N] is written fresh (nothing
+ * Everything below works on one number or on a pair laid out side by
+ * side (a pair's second a, b, m at byte offset 8N, its second t at 16N):
+ * the string arguments AO, MO and TO are those byte offsets, 0 for the
+ * first.  A pair's two rows alternate, so the core always has an
+ * independent carry chain to run while one row waits on the row before.
+ *
+ * Product row: tp[0 .. N] += a * bp[0]; tp[N] is written fresh (nothing
  * there yet, and the row's sum fits N + 1 limbs: no carry out).
  */
-#define BN_MUL_ROW(N)							\
-	"movq (%[bp]), %%rdx\n\t"					\
+#define BN_MUL_ROW(N, AO, TO)						\
+	"movq " AO "(%[bp]), %%rdx\n\t"					\
 	"xorl %%r8d, %%r8d\n\t"						\
 	".set bnj, 0\n\t"						\
 	".rept " #N " / 2\n\t"						\
-	BN_STEP("a", "bnj*8", "bnj*8(%[tp])", "r8", "r9")		\
-	BN_STEP("a", "bnj*8+8", "bnj*8+8(%[tp])", "r9", "r8")		\
+	BN_STEP("bnj*8+" AO "(%[a])", "bnj*8+" TO "(%[tp])", "r8", "r9") \
+	BN_STEP("bnj*8+8+" AO "(%[a])", "bnj*8+8+" TO "(%[tp])",	\
+		"r9", "r8")						\
 	".set bnj, bnj + 2\n\t"						\
 	".endr\n\t"							\
 	"movl $0, %%eax\n\t"						\
 	"adcxq %%rax, %%r8\n\t"						\
 	"adoxq %%rax, %%r8\n\t"						\
-	"movq %%r8, " #N "*8(%[tp])\n\t"
+	"movq %%r8, " #N "*8+" TO "(%[tp])\n\t"
 
 /*
  * Reduction row: q = tp[0] m0inv; tp[0 .. N] += q m, where tp[0] becomes
- * zero (not stored: only its carry goes on).  The carry register c holds
+ * zero (not stored: only its carry goes on).  The carry register C holds
  * what the previous row carried into tp[N]; this row's own carries into
- * tp[N + 1] (CF and OF, 0 to 2 together) go into c for the next one.
+ * tp[N + 1] (CF and OF, 0 to 2 together) go into C for the next one.
  */
-#define BN_REDC_ROW(N)							\
-	"movq (%[tp]), %%r10\n\t"					\
+#define BN_REDC_ROW(N, MO, TO, K, C)					\
+	"movq " TO "(%[tp]), %%r10\n\t"					\
 	"movq %%r10, %%rdx\n\t"						\
-	"imulq %[k], %%rdx\n\t"						\
+	"imulq %[" K "], %%rdx\n\t"					\
 	"xorl %%r8d, %%r8d\n\t"						\
-	"mulxq (%[m]), %%rax, %%r9\n\t"					\
+	"mulxq " MO "(%[m]), %%rax, %%r9\n\t"				\
 	"adcxq %%rax, %%r10\n\t"					\
 	".set bnj, 8\n\t"						\
 	".rept (" #N " - 2) / 2\n\t"					\
-	BN_STEP("m", "bnj", "bnj(%[tp])", "r9", "r8")			\
-	BN_STEP("m", "bnj+8", "bnj+8(%[tp])", "r8", "r9")		\
+	BN_STEP("bnj+" MO "(%[m])", "bnj+" TO "(%[tp])", "r9", "r8")	\
+	BN_STEP("bnj+8+" MO "(%[m])", "bnj+8+" TO "(%[tp])", "r8", "r9") \
 	".set bnj, bnj + 16\n\t"					\
 	".endr\n\t"							\
-	BN_STEP("m", "bnj", "bnj(%[tp])", "r9", "r8")			\
-	"movq " #N "*8(%[tp]), %%r10\n\t"				\
-	"adcxq %[c], %%r10\n\t"						\
+	BN_STEP("bnj+" MO "(%[m])", "bnj+" TO "(%[tp])", "r9", "r8")	\
+	"movq " #N "*8+" TO "(%[tp]), %%r10\n\t"			\
+	"adcxq %[" C "], %%r10\n\t"					\
 	"adoxq %%r8, %%r10\n\t"						\
-	"movq %%r10, " #N "*8(%[tp])\n\t"				\
-	"movl $0, %k[c]\n\t"						\
+	"movq %%r10, " #N "*8+" TO "(%[tp])\n\t"			\
+	"movl $0, %k[" C "]\n\t"					\
 	"movl $0, %%eax\n\t"						\
-	"adcxq %%rax, %[c]\n\t"						\
-	"adoxq %%rax, %[c]\n\t"
+	"adcxq %%rax, %[" C "]\n\t"					\
+	"adoxq %%rax, %[" C "]\n\t"
 
 /*
- * The reduction of t (2N limbs) and the subtraction: r = t[N .. 2N - 1]
- * - m, and c = carry - borrow, which is all ones exactly when t / R < m
- * (the caller then keeps t[N ..]; see bn_mont_final_sub()).
+ * After the reduction (tp = t + 8N): t[0 .. N - 1] = t[N .. 2N - 1] - m,
+ * and C = carry - borrow, which is all ones exactly when t / R < m (the
+ * caller then keeps t[N ..]; see bn_mont_final_sub()).  t's low half is
+ * free: the reduction rows never store their zero limb.
  */
+#define BN_FINAL_SUB(N, MO, TO, C)					\
+	"movq " TO "(%[tp]), %%r10\n\t"					\
+	"subq " MO "(%[m]), %%r10\n\t"					\
+	"movq %%r10, " TO "-" #N "*8(%[tp])\n\t"			\
+	".set bnj, 8\n\t"						\
+	".rept " #N " - 1\n\t"						\
+	"movq bnj+" TO "(%[tp]), %%r10\n\t"				\
+	"sbbq bnj+" MO "(%[m]), %%r10\n\t"				\
+	"movq %%r10, bnj+" TO "-" #N "*8(%[tp])\n\t"			\
+	".set bnj, bnj + 8\n\t"						\
+	".endr\n\t"							\
+	"sbbq $0, %[" C "]\n\t"
+
+/* The reduction loop, for one number (tp = t on entry). */
 #define BN_REDC(N)							\
-	"movq %[t], %[tp]\n\t"						\
 	"movl $" #N ", %k[cnt]\n\t"					\
-	"xorl %k[c], %k[c]\n\t"						\
+	"xorl %k[c0], %k[c0]\n\t"					\
 	"2:\n\t"							\
-	BN_REDC_ROW(N)							\
+	BN_REDC_ROW(N, "0", "0", "k0", "c0")				\
 	"addq $8, %[tp]\n\t"						\
 	"decl %k[cnt]\n\t"						\
 	"jnz 2b\n\t"							\
-	"movq (%[tp]), %%r10\n\t"					\
-	"subq (%[m]), %%r10\n\t"					\
-	"movq %%r10, (%[r])\n\t"					\
-	".set bnj, 8\n\t"						\
-	".rept " #N " - 1\n\t"						\
-	"movq bnj(%[tp]), %%r10\n\t"					\
-	"sbbq bnj(%[m]), %%r10\n\t"					\
-	"movq %%r10, bnj(%[r])\n\t"					\
-	".set bnj, bnj + 8\n\t"						\
-	".endr\n\t"							\
-	"sbbq $0, %[c]\n\t"
+	BN_FINAL_SUB(N, "0", "0", "c0")
 
-/* r = t[n ..] where keep is all ones, else the difference already in r. */
+/* The same for a pair. */
+#define BN_REDC2(N)							\
+	"movl $" #N ", %k[cnt]\n\t"					\
+	"xorl %k[c0], %k[c0]\n\t"					\
+	"xorl %k[c1], %k[c1]\n\t"					\
+	"2:\n\t"							\
+	BN_REDC_ROW(N, "0", "0", "k0", "c0")				\
+	BN_REDC_ROW(N, #N "*8", #N "*16", "k1", "c1")			\
+	"addq $8, %[tp]\n\t"						\
+	"decl %k[cnt]\n\t"						\
+	"jnz 2b\n\t"							\
+	BN_FINAL_SUB(N, "0", "0", "c0")					\
+	BN_FINAL_SUB(N, #N "*8", #N "*16", "c1")
+
+/* r = t[n ..] where keep is all ones, else the difference in t[0 ..]. */
 static __always_inline void bn_mulx_keep(u64 *r, const u64 *t, u64 keep,
 					 size_t n)
 {
 	size_t j;
 
 	for (j = 0; j < n; j++)
-		r[j] ^= (r[j] ^ t[n + j]) & keep;
+		r[j] = t[j] ^ ((t[j] ^ t[n + j]) & keep);
 }
 
 #define BN_MUL(N)							\
@@ -148,7 +172,7 @@ __attribute__((target("bmi2,adx")))					\
 static void bn_mulx_mul_##N(u64 *r, const u64 *a, const u64 *b,	\
 			    const u64 *m, u64 m0inv)			\
 {									\
-	u64 t[2 * N], c;						\
+	u64 t[2 * N], c0;						\
 	u64 *tp = t;							\
 	const u64 *bp = b;						\
 	unsigned int cnt;						\
@@ -156,19 +180,54 @@ static void bn_mulx_mul_##N(u64 *r, const u64 *a, const u64 *b,	\
 	memset(t, 0, N * 8);						\
 	__asm__ volatile("movl $" #N ", %k[cnt]\n\t"			\
 			 "1:\n\t"					\
-			 BN_MUL_ROW(N)					\
+			 BN_MUL_ROW(N, "0", "0")			\
 			 "addq $8, %[tp]\n\t"				\
 			 "addq $8, %[bp]\n\t"				\
 			 "decl %k[cnt]\n\t"				\
 			 "jnz 1b\n\t"					\
+			 "subq $" #N "*8, %[tp]\n\t"			\
 			 BN_REDC(N)					\
 			 : [tp] "+&r"(tp), [bp] "+&r"(bp),		\
-			   [cnt] "=&r"(cnt), [c] "=&r"(c)		\
-			 : [a] "r"(a), [m] "r"(m), [t] "r"(t),		\
-			   [r] "r"(r), [k] "m"(m0inv)			\
+			   [cnt] "=&r"(cnt), [c0] "=&r"(c0)		\
+			 : [a] "r"(a), [m] "r"(m), [k0] "m"(m0inv)	\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
-	bn_mulx_keep(r, t, c, N);					\
+	bn_mulx_keep(r, t, c0, N);					\
+	memzero_explicit(t, sizeof(t));					\
+}
+
+/* A pair: r, a, b, m of 2N limbs (the second number at limb N). */
+#define BN_MUL2(N)							\
+__attribute__((target("bmi2,adx")))					\
+static void bn_mulx_mul2_##N(u64 *r, const u64 *a, const u64 *b,	\
+			     const u64 *m, const u64 *k)		\
+{									\
+	u64 t[4 * N], c0, c1;						\
+	u64 *tp = t;							\
+	const u64 *bp = b;						\
+	unsigned int cnt;						\
+									\
+	memset(t, 0, N * 8);						\
+	memset(t + 2 * N, 0, N * 8);					\
+	__asm__ volatile("movl $" #N ", %k[cnt]\n\t"			\
+			 "1:\n\t"					\
+			 BN_MUL_ROW(N, "0", "0")			\
+			 BN_MUL_ROW(N, #N "*8", #N "*16")		\
+			 "addq $8, %[tp]\n\t"				\
+			 "addq $8, %[bp]\n\t"				\
+			 "decl %k[cnt]\n\t"				\
+			 "jnz 1b\n\t"					\
+			 "subq $" #N "*8, %[tp]\n\t"			\
+			 BN_REDC2(N)					\
+			 : [tp] "+&r"(tp), [bp] "+&r"(bp),		\
+			   [cnt] "=&r"(cnt), [c0] "=&r"(c0),		\
+			   [c1] "=&r"(c1)				\
+			 : [a] "r"(a), [m] "r"(m), [k0] "m"(k[0]),	\
+			   [k1] "m"(k[1])				\
+			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
+			   "memory");					\
+	bn_mulx_keep(r, t, c0, N);					\
+	bn_mulx_keep(r + N, t + 2 * N, c1, N);				\
 	memzero_explicit(t, sizeof(t));					\
 }
 
@@ -177,75 +236,120 @@ BN_MUL(24)
 BN_MUL(32)
 BN_MUL(48)
 BN_MUL(64)
+BN_MUL2(16)
+BN_MUL2(32)
 
 /*
- * The square's products a_i a_j, i < j, row i adding a_i a[i + 1 ..] into
+ * The square's products a_i a_j, i < j: row i adds a_i a[i + 1 ..] into
  * t[2i + 1 .. i + N] (the last limb fresh), rows of odd length starting
- * with one step that leaves the high half in r8; then every limb doubled
- * with a_i^2 added (t[0] and t[2N - 1] are still zero then: the rows
- * start at limb 1 and end at limb 2N - 2).
+ * with one step that leaves the high half in r8.
  */
-#define BN_SQR_PRODUCTS(N)						\
-	".set bni, 0\n\t"						\
-	".rept " #N " - 1\n\t"						\
-	"movq bni*8(%[a]), %%rdx\n\t"					\
+#define BN_SQR_ROW(N, AO, TO)						\
+	"movq bni*8+" AO "(%[a]), %%rdx\n\t"				\
 	"xorl %%r8d, %%r8d\n\t"						\
 	".set bnj, bni + 1\n\t"						\
 	".if (" #N " - 1 - bni) & 1\n\t"				\
-	BN_STEP1("a", "bnj*8", "(bni+bnj)*8(%[t])")			\
+	BN_STEP1("bnj*8+" AO "(%[a])", "(bni+bnj)*8+" TO "(%[tp])")	\
 	".set bnj, bnj + 1\n\t"						\
 	".endif\n\t"							\
 	".rept (" #N " - 1 - bni) / 2\n\t"				\
-	BN_STEP("a", "bnj*8", "(bni+bnj)*8(%[t])", "r8", "r9")		\
-	BN_STEP("a", "bnj*8+8", "(bni+bnj+1)*8(%[t])", "r9", "r8")	\
+	BN_STEP("bnj*8+" AO "(%[a])", "(bni+bnj)*8+" TO "(%[tp])",	\
+		"r8", "r9")						\
+	BN_STEP("bnj*8+8+" AO "(%[a])", "(bni+bnj+1)*8+" TO "(%[tp])",	\
+		"r9", "r8")						\
 	".set bnj, bnj + 2\n\t"						\
 	".endr\n\t"							\
 	"movl $0, %%eax\n\t"						\
 	"adcxq %%rax, %%r8\n\t"						\
 	"adoxq %%rax, %%r8\n\t"						\
-	"movq %%r8, (bni+" #N ")*8(%[t])\n\t"				\
-	".set bni, bni + 1\n\t"						\
-	".endr\n\t"							\
+	"movq %%r8, (bni+" #N ")*8+" TO "(%[tp])\n\t"
+
+/*
+ * Every limb doubled with a_i^2 added (t[0] and t[2N - 1] are still zero
+ * then: the rows start at limb 1 and end at limb 2N - 2), one carry
+ * chain each through all 2N limbs: a pair's two passes run one after
+ * the other, not interleaved.
+ */
+#define BN_SQR_DIAGS(N, AO, TO)						\
 	"xorl %%r8d, %%r8d\n\t"						\
 	".set bni, 0\n\t"						\
 	".rept " #N "\n\t"						\
-	"movq bni*8(%[a]), %%rdx\n\t"					\
-	"mulxq %%rdx, %%rax, %%r9\n\t"					\
-	"movq (2*bni)*8(%[t]), %%r10\n\t"				\
-	"adcxq %%r10, %%r10\n\t"					\
-	"adoxq %%rax, %%r10\n\t"					\
-	"movq %%r10, (2*bni)*8(%[t])\n\t"				\
-	"movq (2*bni+1)*8(%[t]), %%r10\n\t"				\
-	"adcxq %%r10, %%r10\n\t"					\
-	"adoxq %%r9, %%r10\n\t"						\
-	"movq %%r10, (2*bni+1)*8(%[t])\n\t"				\
+	BN_SQR_DIAG(AO, TO)						\
 	".set bni, bni + 1\n\t"						\
 	".endr\n\t"
+
+#define BN_SQR_DIAG(AO, TO)						\
+	"movq bni*8+" AO "(%[a]), %%rdx\n\t"				\
+	"mulxq %%rdx, %%rax, %%r9\n\t"					\
+	"movq (2*bni)*8+" TO "(%[tp]), %%r10\n\t"			\
+	"adcxq %%r10, %%r10\n\t"					\
+	"adoxq %%rax, %%r10\n\t"					\
+	"movq %%r10, (2*bni)*8+" TO "(%[tp])\n\t"			\
+	"movq (2*bni+1)*8+" TO "(%[tp]), %%r10\n\t"			\
+	"adcxq %%r10, %%r10\n\t"					\
+	"adoxq %%r9, %%r10\n\t"						\
+	"movq %%r10, (2*bni+1)*8+" TO "(%[tp])\n\t"
 
 #define BN_SQR(N)							\
 __attribute__((target("bmi2,adx")))					\
 static void bn_mulx_sqr_##N(u64 *r, const u64 *a, const u64 *m,	\
 			    u64 m0inv)					\
 {									\
-	u64 t[2 * N], c;						\
-	u64 *tp;							\
+	u64 t[2 * N], c0;						\
+	u64 *tp = t;							\
 	unsigned int cnt;						\
 									\
 	memset(t, 0, sizeof(t));					\
-	__asm__ volatile(BN_SQR_PRODUCTS(N)				\
+	__asm__ volatile(".set bni, 0\n\t"				\
+			 ".rept " #N " - 1\n\t"				\
+			 BN_SQR_ROW(N, "0", "0")			\
+			 ".set bni, bni + 1\n\t"			\
+			 ".endr\n\t"					\
+			 BN_SQR_DIAGS(N, "0", "0")			\
 			 BN_REDC(N)					\
-			 : [tp] "=&r"(tp), [cnt] "=&r"(cnt),		\
-			   [c] "=&r"(c)					\
-			 : [a] "r"(a), [m] "r"(m), [t] "r"(t),		\
-			   [r] "r"(r), [k] "m"(m0inv)			\
+			 : [tp] "+&r"(tp), [cnt] "=&r"(cnt),		\
+			   [c0] "=&r"(c0)				\
+			 : [a] "r"(a), [m] "r"(m), [k0] "m"(m0inv)	\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
-	bn_mulx_keep(r, t, c, N);					\
+	bn_mulx_keep(r, t, c0, N);					\
+	memzero_explicit(t, sizeof(t));					\
+}
+
+#define BN_SQR2(N)							\
+__attribute__((target("bmi2,adx")))					\
+static void bn_mulx_sqr2_##N(u64 *r, const u64 *a, const u64 *m,	\
+			     const u64 *k)				\
+{									\
+	u64 t[4 * N], c0, c1;						\
+	u64 *tp = t;							\
+	unsigned int cnt;						\
+									\
+	memset(t, 0, sizeof(t));					\
+	__asm__ volatile(".set bni, 0\n\t"				\
+			 ".rept " #N " - 1\n\t"				\
+			 BN_SQR_ROW(N, "0", "0")			\
+			 BN_SQR_ROW(N, #N "*8", #N "*16")		\
+			 ".set bni, bni + 1\n\t"			\
+			 ".endr\n\t"					\
+			 BN_SQR_DIAGS(N, "0", "0")			\
+			 BN_SQR_DIAGS(N, #N "*8", #N "*16")		\
+			 BN_REDC2(N)					\
+			 : [tp] "+&r"(tp), [cnt] "=&r"(cnt),		\
+			   [c0] "=&r"(c0), [c1] "=&r"(c1)		\
+			 : [a] "r"(a), [m] "r"(m), [k0] "m"(k[0]),	\
+			   [k1] "m"(k[1])				\
+			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
+			   "memory");					\
+	bn_mulx_keep(r, t, c0, N);					\
+	bn_mulx_keep(r + N, t + 2 * N, c1, N);				\
 	memzero_explicit(t, sizeof(t));					\
 }
 
 BN_SQR(16)
 BN_SQR(32)
+BN_SQR2(16)
+BN_SQR2(32)
 
 void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 		      u64 m0inv, size_t n)
@@ -284,4 +388,28 @@ void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
 	default:
 		bn_mont_mul_mulx(r, a, a, m, m0inv, n);
 	}
+}
+
+int bn_mont_mul2_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+		      const u64 *k, size_t n)
+{
+	if (n == 16)
+		bn_mulx_mul2_16(r, a, b, m, k);
+	else if (n == 32)
+		bn_mulx_mul2_32(r, a, b, m, k);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
+		      size_t n)
+{
+	if (n == 16)
+		bn_mulx_sqr2_16(r, a, m, k);
+	else if (n == 32)
+		bn_mulx_sqr2_32(r, a, m, k);
+	else
+		return -EINVAL;
+	return 0;
 }
