@@ -29,6 +29,7 @@ struct bx_state {
 	u64 table[BX_TABLE][2 * BX_MAX];
 	u64 acc[2 * BX_MAX];
 	u64 t[2 * BX_MAX];
+	u64 scratch[4 * BX_MAX];	/* the kernels' */
 };
 
 /* Bits [pos, pos + BX_WIN) of e (zeros past elimbs limbs). */
@@ -67,15 +68,15 @@ static void bx_select(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
 	}
 }
 
-static void bx_mul(u64 *r, const u64 *a, const u64 *b,
-		   const struct bx_state *s, size_t n)
+static void bx_mul(u64 *r, const u64 *a, const u64 *b, struct bx_state *s,
+		   size_t n)
 {
-	bn_mont_mul2_mulx(r, a, b, s->m, s->k, n);
+	bn_mont_mul2_mulx(r, a, b, s->m, s->k, n, s->scratch);
 }
 
-static void bx_sqr(u64 *r, const u64 *a, const struct bx_state *s, size_t n)
+static void bx_sqr(u64 *r, const u64 *a, struct bx_state *s, size_t n)
 {
-	bn_mont_sqr2_mulx(r, a, s->m, s->k, n);
+	bn_mont_sqr2_mulx(r, a, s->m, s->k, n, s->scratch);
 }
 
 int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,

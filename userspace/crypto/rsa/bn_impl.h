@@ -23,12 +23,14 @@ void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
 /*
  * Two at once, for n = 16 and 32 (-EINVAL otherwise): r, a, b and m of
  * 2n limbs, the second number at limb n, k the two m0inv.  Each half as
- * above; r may alias a or b.
+ * above; r may alias a or b.  t is 4n limbs of scratch, which is left
+ * holding intermediate values: the caller wipes it when done (once per
+ * exponentiation rather than once per product).
  */
 int bn_mont_mul2_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
-		      const u64 *k, size_t n);
+		      const u64 *k, size_t n, u64 *t);
 int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
-		      size_t n);
+		      size_t n, u64 *t);
 
 /*
  * Both CRT exponentiations at once with the MULX pairs (bn_exp_mulx.c),

@@ -59,15 +59,28 @@
 	"movq %%r10, " TM "\n\t"					\
 	"movq %%r9, %%r8\n\t"
 
+/* A step into a fresh limb: TM = lo + PREV (+ CF), one chain only. */
+#define BN_FSTEP(XM, TM, PREV, NEXT)					\
+	"mulxq " XM ", %%rax, %%" NEXT "\n\t"				\
+	"adcxq %%" PREV ", %%rax\n\t"					\
+	"movq %%rax, " TM "\n\t"
+
+#define BN_FSTEP1(XM, TM)						\
+	"mulxq " XM ", %%rax, %%r9\n\t"					\
+	"adcxq %%r8, %%rax\n\t"						\
+	"movq %%rax, " TM "\n\t"					\
+	"movq %%r9, %%r8\n\t"
+
 /*
  * Everything below works on one number or on a pair laid out side by
- * side (a pair's second a, b, m at byte offset 8N, its second t at 16N):
- * the string arguments AO, MO and TO are those byte offsets, 0 for the
- * first.  A pair's two rows alternate, so the core always has an
+ * side (a pair's second a, b, m and r at byte offset 8N, its second t at
+ * 16N): the string arguments AO, MO and TO are those byte offsets, 0 for
+ * the first.  A pair's two rows alternate, so the core always has an
  * independent carry chain to run while one row waits on the row before.
  *
  * Product row: tp[0 .. N] += a * bp[0]; tp[N] is written fresh (nothing
- * there yet, and the row's sum fits N + 1 limbs: no carry out).
+ * there yet, and the row's sum fits N + 1 limbs: no carry out).  The
+ * first row writes every limb fresh.
  */
 #define BN_MUL_ROW(N, AO, TO)						\
 	"movq " AO "(%[bp]), %%rdx\n\t"					\
@@ -82,6 +95,20 @@
 	"movl $0, %%eax\n\t"						\
 	"adcxq %%rax, %%r8\n\t"						\
 	"adoxq %%rax, %%r8\n\t"						\
+	"movq %%r8, " #N "*8+" TO "(%[tp])\n\t"
+
+#define BN_MUL_ROW0(N, AO, TO)						\
+	"movq " AO "(%[bp]), %%rdx\n\t"					\
+	"xorl %%r8d, %%r8d\n\t"						\
+	".set bnj, 0\n\t"						\
+	".rept " #N " / 2\n\t"						\
+	BN_FSTEP("bnj*8+" AO "(%[a])", "bnj*8+" TO "(%[tp])", "r8", "r9") \
+	BN_FSTEP("bnj*8+8+" AO "(%[a])", "bnj*8+8+" TO "(%[tp])",	\
+		 "r9", "r8")						\
+	".set bnj, bnj + 2\n\t"						\
+	".endr\n\t"							\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %%r8\n\t"						\
 	"movq %%r8, " #N "*8+" TO "(%[tp])\n\t"
 
 /*
@@ -115,9 +142,10 @@
 
 /*
  * After the reduction (tp = t + 8N): t[0 .. N - 1] = t[N .. 2N - 1] - m,
- * and C = carry - borrow, which is all ones exactly when t / R < m (the
- * caller then keeps t[N ..]; see bn_mont_final_sub()).  t's low half is
- * free: the reduction rows never store their zero limb.
+ * and C = carry - borrow, which is all ones exactly when t / R < m;
+ * then r = t[N ..] when it is, else the difference, by CMOV on C's low
+ * bit (CMOV reads both operands whatever the condition).  t's low half
+ * is free: the reduction rows never store their zero limb.
  */
 #define BN_FINAL_SUB(N, MO, TO, C)					\
 	"movq " TO "(%[tp]), %%r10\n\t"					\
@@ -130,7 +158,15 @@
 	"movq %%r10, bnj+" TO "-" #N "*8(%[tp])\n\t"			\
 	".set bnj, bnj + 8\n\t"						\
 	".endr\n\t"							\
-	"sbbq $0, %[" C "]\n\t"
+	"sbbq $0, %[" C "]\n\t"						\
+	"btq $0, %[" C "]\n\t"						\
+	".set bnj, 0\n\t"						\
+	".rept " #N "\n\t"						\
+	"movq bnj+" TO "-" #N "*8(%[tp]), %%rax\n\t"			\
+	"cmovcq bnj+" TO "(%[tp]), %%rax\n\t"				\
+	"movq %%rax, bnj+" MO "(%[r])\n\t"				\
+	".set bnj, bnj + 8\n\t"						\
+	".endr\n\t"
 
 /* The reduction loop, for one number (tp = t on entry). */
 #define BN_REDC(N)							\
@@ -157,16 +193,32 @@
 	BN_FINAL_SUB(N, "0", "0", "c0")					\
 	BN_FINAL_SUB(N, #N "*8", #N "*16", "c1")
 
-/* r = t[n ..] where keep is all ones, else the difference in t[0 ..]. */
-static __always_inline void bn_mulx_keep(u64 *r, const u64 *t, u64 keep,
-					 size_t n)
-{
-	size_t j;
+/* The product rows: the first fresh, then a loop over the others. */
+#define BN_MUL_ROWS(N)							\
+	BN_MUL_ROW0(N, "0", "0")					\
+	"movl $" #N " - 1, %k[cnt]\n\t"					\
+	"1:\n\t"							\
+	"addq $8, %[tp]\n\t"						\
+	"addq $8, %[bp]\n\t"						\
+	BN_MUL_ROW(N, "0", "0")						\
+	"decl %k[cnt]\n\t"						\
+	"jnz 1b\n\t"							\
+	"subq $" #N "*8-8, %[tp]\n\t"
 
-	for (j = 0; j < n; j++)
-		r[j] = t[j] ^ ((t[j] ^ t[n + j]) & keep);
-}
+#define BN_MUL_ROWS2(N)							\
+	BN_MUL_ROW0(N, "0", "0")					\
+	BN_MUL_ROW0(N, #N "*8", #N "*16")				\
+	"movl $" #N " - 1, %k[cnt]\n\t"					\
+	"1:\n\t"							\
+	"addq $8, %[tp]\n\t"						\
+	"addq $8, %[bp]\n\t"						\
+	BN_MUL_ROW(N, "0", "0")						\
+	BN_MUL_ROW(N, #N "*8", #N "*16")				\
+	"decl %k[cnt]\n\t"						\
+	"jnz 1b\n\t"							\
+	"subq $" #N "*8-8, %[tp]\n\t"
 
+/* t: 2N limbs of scratch, left holding intermediate values: wiped here. */
 #define BN_MUL(N)							\
 __attribute__((target("bmi2,adx")))					\
 static void bn_mulx_mul_##N(u64 *r, const u64 *a, const u64 *b,	\
@@ -177,22 +229,14 @@ static void bn_mulx_mul_##N(u64 *r, const u64 *a, const u64 *b,	\
 	const u64 *bp = b;						\
 	unsigned int cnt;						\
 									\
-	memset(t, 0, N * 8);						\
-	__asm__ volatile("movl $" #N ", %k[cnt]\n\t"			\
-			 "1:\n\t"					\
-			 BN_MUL_ROW(N, "0", "0")			\
-			 "addq $8, %[tp]\n\t"				\
-			 "addq $8, %[bp]\n\t"				\
-			 "decl %k[cnt]\n\t"				\
-			 "jnz 1b\n\t"					\
-			 "subq $" #N "*8, %[tp]\n\t"			\
+	__asm__ volatile(BN_MUL_ROWS(N)					\
 			 BN_REDC(N)					\
 			 : [tp] "+&r"(tp), [bp] "+&r"(bp),		\
 			   [cnt] "=&r"(cnt), [c0] "=&r"(c0)		\
-			 : [a] "r"(a), [m] "r"(m), [k0] "m"(m0inv)	\
+			 : [a] "r"(a), [m] "r"(m), [r] "r"(r),		\
+			   [k0] "m"(m0inv)				\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
-	bn_mulx_keep(r, t, c0, N);					\
 	memzero_explicit(t, sizeof(t));					\
 }
 
@@ -200,35 +244,21 @@ static void bn_mulx_mul_##N(u64 *r, const u64 *a, const u64 *b,	\
 #define BN_MUL2(N)							\
 __attribute__((target("bmi2,adx")))					\
 static void bn_mulx_mul2_##N(u64 *r, const u64 *a, const u64 *b,	\
-			     const u64 *m, const u64 *k)		\
+			     const u64 *m, const u64 *k, u64 *t)	\
 {									\
-	u64 t[4 * N], c0, c1;						\
-	u64 *tp = t;							\
+	u64 *tp = t, c0, c1;						\
 	const u64 *bp = b;						\
 	unsigned int cnt;						\
 									\
-	memset(t, 0, N * 8);						\
-	memset(t + 2 * N, 0, N * 8);					\
-	__asm__ volatile("movl $" #N ", %k[cnt]\n\t"			\
-			 "1:\n\t"					\
-			 BN_MUL_ROW(N, "0", "0")			\
-			 BN_MUL_ROW(N, #N "*8", #N "*16")		\
-			 "addq $8, %[tp]\n\t"				\
-			 "addq $8, %[bp]\n\t"				\
-			 "decl %k[cnt]\n\t"				\
-			 "jnz 1b\n\t"					\
-			 "subq $" #N "*8, %[tp]\n\t"			\
+	__asm__ volatile(BN_MUL_ROWS2(N)				\
 			 BN_REDC2(N)					\
 			 : [tp] "+&r"(tp), [bp] "+&r"(bp),		\
 			   [cnt] "=&r"(cnt), [c0] "=&r"(c0),		\
 			   [c1] "=&r"(c1)				\
-			 : [a] "r"(a), [m] "r"(m), [k0] "m"(k[0]),	\
-			   [k1] "m"(k[1])				\
+			 : [a] "r"(a), [m] "r"(m), [r] "r"(r),		\
+			   [k0] "m"(k[0]), [k1] "m"(k[1])		\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
-	bn_mulx_keep(r, t, c0, N);					\
-	bn_mulx_keep(r + N, t + 2 * N, c1, N);				\
-	memzero_explicit(t, sizeof(t));					\
 }
 
 BN_MUL(16)
@@ -242,7 +272,8 @@ BN_MUL2(32)
 /*
  * The square's products a_i a_j, i < j: row i adds a_i a[i + 1 ..] into
  * t[2i + 1 .. i + N] (the last limb fresh), rows of odd length starting
- * with one step that leaves the high half in r8.
+ * with one step that leaves the high half in r8.  Row 0 writes t[1 .. N]
+ * fresh.
  */
 #define BN_SQR_ROW(N, AO, TO)						\
 	"movq bni*8+" AO "(%[a]), %%rdx\n\t"				\
@@ -263,6 +294,23 @@ BN_MUL2(32)
 	"adcxq %%rax, %%r8\n\t"						\
 	"adoxq %%rax, %%r8\n\t"						\
 	"movq %%r8, (bni+" #N ")*8+" TO "(%[tp])\n\t"
+
+#define BN_SQR_ROW0(N, AO, TO)						\
+	"movq " AO "(%[a]), %%rdx\n\t"					\
+	"xorl %%r8d, %%r8d\n\t"						\
+	"movq %%r8, " TO "(%[tp])\n\t"					\
+	"movq %%r8, (2*" #N "-1)*8+" TO "(%[tp])\n\t"			\
+	BN_FSTEP1("8+" AO "(%[a])", "8+" TO "(%[tp])")			\
+	".set bnj, 2\n\t"						\
+	".rept (" #N " - 2) / 2\n\t"					\
+	BN_FSTEP("bnj*8+" AO "(%[a])", "bnj*8+" TO "(%[tp])", "r8", "r9") \
+	BN_FSTEP("bnj*8+8+" AO "(%[a])", "bnj*8+8+" TO "(%[tp])",	\
+		 "r9", "r8")						\
+	".set bnj, bnj + 2\n\t"						\
+	".endr\n\t"							\
+	"movl $0, %%eax\n\t"						\
+	"adcxq %%rax, %%r8\n\t"						\
+	"movq %%r8, " #N "*8+" TO "(%[tp])\n\t"
 
 /*
  * Every limb doubled with a_i^2 added (t[0] and t[2N - 1] are still zero
@@ -290,6 +338,22 @@ BN_MUL2(32)
 	"adoxq %%r9, %%r10\n\t"						\
 	"movq %%r10, (2*bni+1)*8+" TO "(%[tp])\n\t"
 
+/* The off-diagonal rows 1 .. N - 2 (row 0 is the fresh one). */
+#define BN_SQR_ROWS(N)							\
+	".set bni, 1\n\t"						\
+	".rept " #N " - 2\n\t"						\
+	BN_SQR_ROW(N, "0", "0")						\
+	".set bni, bni + 1\n\t"						\
+	".endr\n\t"
+
+#define BN_SQR_ROWS2(N)							\
+	".set bni, 1\n\t"						\
+	".rept " #N " - 2\n\t"						\
+	BN_SQR_ROW(N, "0", "0")						\
+	BN_SQR_ROW(N, #N "*8", #N "*16")				\
+	".set bni, bni + 1\n\t"						\
+	".endr\n\t"
+
 #define BN_SQR(N)							\
 __attribute__((target("bmi2,adx")))					\
 static void bn_mulx_sqr_##N(u64 *r, const u64 *a, const u64 *m,	\
@@ -299,51 +363,39 @@ static void bn_mulx_sqr_##N(u64 *r, const u64 *a, const u64 *m,	\
 	u64 *tp = t;							\
 	unsigned int cnt;						\
 									\
-	memset(t, 0, sizeof(t));					\
-	__asm__ volatile(".set bni, 0\n\t"				\
-			 ".rept " #N " - 1\n\t"				\
-			 BN_SQR_ROW(N, "0", "0")			\
-			 ".set bni, bni + 1\n\t"			\
-			 ".endr\n\t"					\
+	__asm__ volatile(BN_SQR_ROW0(N, "0", "0")			\
+			 BN_SQR_ROWS(N)					\
 			 BN_SQR_DIAGS(N, "0", "0")			\
 			 BN_REDC(N)					\
 			 : [tp] "+&r"(tp), [cnt] "=&r"(cnt),		\
 			   [c0] "=&r"(c0)				\
-			 : [a] "r"(a), [m] "r"(m), [k0] "m"(m0inv)	\
+			 : [a] "r"(a), [m] "r"(m), [r] "r"(r),		\
+			   [k0] "m"(m0inv)				\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
-	bn_mulx_keep(r, t, c0, N);					\
 	memzero_explicit(t, sizeof(t));					\
 }
 
 #define BN_SQR2(N)							\
 __attribute__((target("bmi2,adx")))					\
 static void bn_mulx_sqr2_##N(u64 *r, const u64 *a, const u64 *m,	\
-			     const u64 *k)				\
+			     const u64 *k, u64 *t)			\
 {									\
-	u64 t[4 * N], c0, c1;						\
-	u64 *tp = t;							\
+	u64 *tp = t, c0, c1;						\
 	unsigned int cnt;						\
 									\
-	memset(t, 0, sizeof(t));					\
-	__asm__ volatile(".set bni, 0\n\t"				\
-			 ".rept " #N " - 1\n\t"				\
-			 BN_SQR_ROW(N, "0", "0")			\
-			 BN_SQR_ROW(N, #N "*8", #N "*16")		\
-			 ".set bni, bni + 1\n\t"			\
-			 ".endr\n\t"					\
+	__asm__ volatile(BN_SQR_ROW0(N, "0", "0")			\
+			 BN_SQR_ROW0(N, #N "*8", #N "*16")		\
+			 BN_SQR_ROWS2(N)				\
 			 BN_SQR_DIAGS(N, "0", "0")			\
 			 BN_SQR_DIAGS(N, #N "*8", #N "*16")		\
 			 BN_REDC2(N)					\
 			 : [tp] "+&r"(tp), [cnt] "=&r"(cnt),		\
 			   [c0] "=&r"(c0), [c1] "=&r"(c1)		\
-			 : [a] "r"(a), [m] "r"(m), [k0] "m"(k[0]),	\
-			   [k1] "m"(k[1])				\
+			 : [a] "r"(a), [m] "r"(m), [r] "r"(r),		\
+			   [k0] "m"(k[0]), [k1] "m"(k[1])		\
 			 : "rax", "rdx", "r8", "r9", "r10", "cc",	\
 			   "memory");					\
-	bn_mulx_keep(r, t, c0, N);					\
-	bn_mulx_keep(r + N, t + 2 * N, c1, N);				\
-	memzero_explicit(t, sizeof(t));					\
 }
 
 BN_SQR(16)
@@ -391,24 +443,24 @@ void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
 }
 
 int bn_mont_mul2_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
-		      const u64 *k, size_t n)
+		      const u64 *k, size_t n, u64 *t)
 {
 	if (n == 16)
-		bn_mulx_mul2_16(r, a, b, m, k);
+		bn_mulx_mul2_16(r, a, b, m, k, t);
 	else if (n == 32)
-		bn_mulx_mul2_32(r, a, b, m, k);
+		bn_mulx_mul2_32(r, a, b, m, k, t);
 	else
 		return -EINVAL;
 	return 0;
 }
 
 int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
-		      size_t n)
+		      size_t n, u64 *t)
 {
 	if (n == 16)
-		bn_mulx_sqr2_16(r, a, m, k);
+		bn_mulx_sqr2_16(r, a, m, k, t);
 	else if (n == 32)
-		bn_mulx_sqr2_32(r, a, m, k);
+		bn_mulx_sqr2_32(r, a, m, k, t);
 	else
 		return -EINVAL;
 	return 0;
