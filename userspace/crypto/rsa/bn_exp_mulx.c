@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bn_exp_mulx.c - RSA's two CRT exponentiations (mod p and mod q) in one
- * loop with the MULX pairs of bn_mont_mulx.c, for CPUs without IFMA.
+ * loop with the MULX pairs of bn_mont_mulx.c, for CPUs without IFMA (and
+ * with the portable products where there is no MULX, which is also how
+ * valgrind's constant-time check sees this loop).
  *
  * One Montgomery row waits on the row before it (the next quotient needs
  * the limb the previous row just wrote), and ADCX/ADOX give a row only
@@ -32,6 +34,7 @@ struct bx_state {
 	u64 acc[2 * BX_MAX];
 	u64 t[2 * BX_MAX];
 	u64 scratch[4 * BX_MAX];	/* the kernels' */
+	bool mulx;
 };
 
 /* Bits [pos, pos + BX_WIN) of e (zeros past elimbs limbs). */
@@ -112,15 +115,29 @@ static void bx_select(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
 		bx_select_c(r, s, i0, i1, n);
 }
 
+/*
+ * The pair products: the MULX kernels, or the portable product twice
+ * (the same loop then runs where valgrind can check it: it hides ADX).
+ */
 static void bx_mul(u64 *r, const u64 *a, const u64 *b, struct bx_state *s,
 		   size_t n)
 {
-	bn_mont_mul2_mulx(r, a, b, s->m, s->k, n, s->scratch);
+	if (s->mulx) {
+		bn_mont_mul2_mulx(r, a, b, s->m, s->k, n, s->scratch);
+		return;
+	}
+	bn_mont_mul_generic(r, a, b, s->m, s->k[0], n);
+	bn_mont_mul_generic(r + n, a + n, b + n, s->m + n, s->k[1], n);
 }
 
 static void bx_sqr(u64 *r, const u64 *a, struct bx_state *s, size_t n)
 {
-	bn_mont_sqr2_mulx(r, a, s->m, s->k, n, s->scratch);
+	if (s->mulx) {
+		bn_mont_sqr2_mulx(r, a, s->m, s->k, n, s->scratch);
+		return;
+	}
+	bn_mont_mul_generic(r, a, a, s->m, s->k[0], n);
+	bn_mont_mul_generic(r + n, a + n, a + n, s->m + n, s->k[1], n);
 }
 
 int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
@@ -132,6 +149,7 @@ int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
 
 	if (!ebits || m1->n != n || (n != 16 && n != 32))
 		return -EINVAL;
+	s.mulx = bn_mulx_chosen();
 	memcpy(s.m, m0->m, n * 8);
 	memcpy(s.m + n, m1->m, n * 8);
 	s.k[0] = m0->m0inv;

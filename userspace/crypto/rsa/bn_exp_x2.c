@@ -17,8 +17,7 @@ void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
 	if (bn_ifma_chosen() &&
 	    !bn_exp_ct_x2_ifma(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
 		return;
-	if (bn_mulx_chosen() &&
-	    !bn_exp_ct_x2_mulx(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
+	if (!bn_exp_ct_x2_mulx(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
 		return;
 	bn_mont_to_reduce(x, a0, m0->n, m0);
 	bn_mont_exp_ct(x, x, e0, ebits, m0);

@@ -33,9 +33,10 @@ int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
 		      size_t n, u64 *t);
 
 /*
- * Both CRT exponentiations at once with the MULX pairs (bn_exp_mulx.c),
- * the same contract as bn_exp_ct_x2_ifma() below: -EINVAL unless both
- * moduli have 16 or both 32 limbs.
+ * Both CRT exponentiations at once with the MULX pairs (bn_exp_mulx.c;
+ * the portable products where MULX is not chosen), the same contract as
+ * bn_exp_ct_x2_ifma() below: -EINVAL unless both moduli have 16 or both
+ * 32 limbs.
  */
 int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
 		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
