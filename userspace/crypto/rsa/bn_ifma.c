@@ -218,6 +218,66 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 	}
 }
 
+/*
+ * One multiplication alone, the same rounds as b52_amm_x2(): for the
+ * public-exponent check of a whole signature (one modulus, n), where a
+ * pair would compute the same thing twice.
+ */
+static __always_inline B52_TARGET void
+b52_amm_x1(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
+	   const int K, const int L)
+{
+	__m512i x0[B52_MAX_K], ma0[B52_MAX_K], mm0[B52_MAX_K], w0[B52_MAX_K];
+	const __m512i zero = _mm512_setzero_si512();
+	const __m512i kk0 = _mm512_set1_epi64((long long)m0->k0);
+	__m512i bp0 = zero;
+	int i, k;
+
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++) {
+		x0[k] = zero;
+		w0[k] = zero;
+		ma0[k] = _mm512_load_si512(a0 + 8 * k);
+		mm0[k] = _mm512_load_si512(m0->m + 8 * k);
+	}
+	for (i = 0; i < L; i++) {
+		__m512i bb0 = _mm512_set1_epi64((long long)b0[i]);
+		__m512i qq0, c0;
+
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
+			__m512i y0 = _mm512_madd52lo_epu64(w0[k], ma0[k], bb0);
+
+			y0 = _mm512_madd52hi_epu64(y0, ma0[k], bp0);
+			x0[k] = _mm512_add_epi64(x0[k], y0);
+		}
+		qq0 = _mm512_madd52lo_epu64(zero, x0[0], kk0);
+		qq0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq0));
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
+			x0[k] = _mm512_madd52lo_epu64(x0[k], mm0[k], qq0);
+			w0[k] = _mm512_madd52hi_epu64(zero, mm0[k], qq0);
+		}
+		c0 = _mm512_maskz_srli_epi64(1, x0[0], 52);
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
+			__m512i up0 = k + 1 < K ? x0[k + 1] : zero;
+
+			x0[k] = _mm512_alignr_epi64(up0, x0[k], 1);
+		}
+		x0[0] = _mm512_add_epi64(x0[0], c0);
+		bp0 = bb0;
+	}
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++)
+		x0[k] = _mm512_add_epi64(x0[k],
+			_mm512_madd52hi_epu64(w0[k], ma0[k], bp0));
+	b52_normalise(x0, K);
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++)
+		_mm512_store_si512(r0 + 8 * k, x0[k]);
+}
+
 /* r = table[idx], reading all entries (K zmm each). */
 static __always_inline B52_TARGET void
 b52_select(u64 *r, const u64 *table, u64 idx, const int K)
@@ -402,6 +462,38 @@ static B52_TARGET void b52_exp_pub_x2_5(struct b52_exp *s0,
 	b52_exp_pub_x2(s0, s1, e, 5, 40);
 }
 
+/* The same for one base and modulus (s0 only). */
+static __always_inline B52_TARGET void
+b52_exp_pub_x1(struct b52_exp *s0, u64 e, const int K, const int L)
+{
+	u64 one[B52_MAX_LANES] __aligned(64) = { 1 };
+	int bit;
+
+	b52_amm_x1(s0->t, s0->acc, s0->mod.rr, &s0->mod, K, L);
+	memcpy(s0->acc, s0->t, sizeof(s0->acc));
+	for (bit = 62 - __builtin_clzll(e); bit >= 0; bit--) {
+		b52_amm_x1(s0->acc, s0->acc, s0->acc, &s0->mod, K, L);
+		if ((e >> bit) & 1)
+			b52_amm_x1(s0->acc, s0->acc, s0->t, &s0->mod, K, L);
+	}
+	b52_amm_x1(s0->acc, s0->acc, one, &s0->mod, K, L);
+}
+
+static B52_TARGET void b52_exp_pub_x1_3(struct b52_exp *s0, u64 e)
+{
+	b52_exp_pub_x1(s0, e, 3, 20);
+}
+
+static B52_TARGET void b52_exp_pub_x1_4(struct b52_exp *s0, u64 e)
+{
+	b52_exp_pub_x1(s0, e, 4, 30);
+}
+
+static B52_TARGET void b52_exp_pub_x1_5(struct b52_exp *s0, u64 e)
+{
+	b52_exp_pub_x1(s0, e, 5, 40);
+}
+
 /* The radix-2^52 size for moduli of up to n 64-bit limbs, 0 if none. */
 static size_t b52_lanes(size_t n)
 {
@@ -473,12 +565,22 @@ int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 
 	if (!e || b52_pair_init(s, a0, m0, a1, m1, &lanes))
 		return -EINVAL;
-	if (lanes == 20)
+	/* One operation asked for twice (a whole signature's check). */
+	if (a0 == a1 && m0 == m1) {
+		if (lanes == 20)
+			b52_exp_pub_x1_3(&s[0], e);
+		else if (lanes == 30)
+			b52_exp_pub_x1_4(&s[0], e);
+		else
+			b52_exp_pub_x1_5(&s[0], e);
+		memcpy(s[1].acc, s[0].acc, sizeof(s[1].acc));
+	} else if (lanes == 20) {
 		b52_exp_pub_x2_3(&s[0], &s[1], e);
-	else if (lanes == 30)
+	} else if (lanes == 30) {
 		b52_exp_pub_x2_4(&s[0], &s[1], e);
-	else
+	} else {
 		b52_exp_pub_x2_5(&s[0], &s[1], e);
+	}
 	b52_pair_out(r0, m0, r1, m1, s, lanes);
 	return 0;
 }
