@@ -507,34 +507,54 @@ static size_t b52_lanes(size_t n)
 	return 0;
 }
 
-/* Both halves' radix-2^52 state, or -EINVAL for sizes IFMA cannot do. */
+/*
+ * Both halves' radix-2^52 state (only the first when @one: one operation
+ * asked for twice), or -EINVAL for sizes IFMA cannot do.  Nothing is
+ * cleared in bulk: b52_mod_init() and b52_from64() write every lane, and
+ * the table and t are written before they are read.
+ */
 static int b52_pair_init(struct b52_exp *s, const u64 *a0,
 			 const struct bn_mont *m0, const u64 *a1,
-			 const struct bn_mont *m1, size_t *lanes)
+			 const struct bn_mont *m1, size_t *lanes, bool one)
 {
 	size_t n = m0->n > m1->n ? m0->n : m1->n;
 
 	*lanes = b52_lanes(n);
 	if (!*lanes)
 		return -EINVAL;
-	memset(s, 0, 2 * sizeof(*s));
 	b52_mod_init(&s[0].mod, m0, *lanes);
-	b52_mod_init(&s[1].mod, m1, *lanes);
 	b52_from64(s[0].acc, B52_MAX_LANES, a0, m0->n);
+	if (one)
+		return 0;
+	b52_mod_init(&s[1].mod, m1, *lanes);
 	b52_from64(s[1].acc, B52_MAX_LANES, a1, m1->n);
 	return 0;
+}
+
+/* Wipes what an exponentiation used (the tables only when it had them). */
+static void b52_wipe(struct b52_exp *s, bool tables)
+{
+	size_t x;
+
+	for (x = 0; x < 2; x++) {
+		memzero_explicit(&s[x].mod, sizeof(s[x].mod));
+		memzero_explicit(s[x].acc, sizeof(s[x].acc));
+		memzero_explicit(s[x].t, sizeof(s[x].t));
+		if (tables)
+			memzero_explicit(s[x].table, sizeof(s[x].table));
+	}
 }
 
 /* Results (at most m) into [0, m), radix 2^64. */
 static void b52_pair_out(u64 *r0, const struct bn_mont *m0, u64 *r1,
 			 const struct bn_mont *m1, struct b52_exp *s,
-			 size_t lanes)
+			 size_t lanes, bool tables)
 {
 	b52_to64(r0, m0->n, s[0].acc, lanes);
 	b52_to64(r1, m1->n, s[1].acc, lanes);
 	bn_mont_final_sub(r0, r0, 0, m0->m, m0->n);
 	bn_mont_final_sub(r1, r1, 0, m1->m, m1->n);
-	memzero_explicit(s, 2 * sizeof(*s));
+	b52_wipe(s, tables);
 }
 
 int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
@@ -544,7 +564,7 @@ int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 	size_t elimbs = (ebits + 63) / 64, lanes;
 	struct b52_exp s[2];
 
-	if (!ebits || b52_pair_init(s, a0, m0, a1, m1, &lanes))
+	if (!ebits || b52_pair_init(s, a0, m0, a1, m1, &lanes, false))
 		return -EINVAL;
 	if (lanes == 20)
 		b52_exp_x2_3(&s[0], e0, &s[1], e1, elimbs, ebits);
@@ -552,7 +572,7 @@ int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 		b52_exp_x2_4(&s[0], e0, &s[1], e1, elimbs, ebits);
 	else
 		b52_exp_x2_5(&s[0], e0, &s[1], e1, elimbs, ebits);
-	b52_pair_out(r0, m0, r1, m1, s, lanes);
+	b52_pair_out(r0, m0, r1, m1, s, lanes, true);
 	return 0;
 }
 
@@ -560,13 +580,14 @@ int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
 		       u64 e)
 {
-	size_t lanes;
+	bool one = a0 == a1 && m0 == m1;
 	struct b52_exp s[2];
+	size_t lanes;
 
-	if (!e || b52_pair_init(s, a0, m0, a1, m1, &lanes))
+	if (!e || b52_pair_init(s, a0, m0, a1, m1, &lanes, one))
 		return -EINVAL;
 	/* One operation asked for twice (a whole signature's check). */
-	if (a0 == a1 && m0 == m1) {
+	if (one) {
 		if (lanes == 20)
 			b52_exp_pub_x1_3(&s[0], e);
 		else if (lanes == 30)
@@ -581,6 +602,6 @@ int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 	} else {
 		b52_exp_pub_x2_5(&s[0], &s[1], e);
 	}
-	b52_pair_out(r0, m0, r1, m1, s, lanes);
+	b52_pair_out(r0, m0, r1, m1, s, lanes, false);
 	return 0;
 }
