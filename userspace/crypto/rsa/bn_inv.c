@@ -38,27 +38,36 @@ struct sg_bits {
 	u64 f, g, u, v, q, r;
 };
 
+/*
+ * The step in the form that keeps the chain through g short (g's low bit,
+ * a mask, an add, a shift): the candidate addend x = f or -f is chosen by
+ * the sign of delta alone, before g is known, and the swap (delta > 0
+ * and g odd) then turns the new g into the new f by one masked addition,
+ * f + (g - f) = g.  Rows alike: q gets u or -u, and u becomes the old q
+ * as u + (q - u).
+ */
 static __always_inline void sg_step(struct sg_bits *b)
 {
-	/* swap: all ones when delta > 0 and g is odd. */
+	/* All ones when delta > 0, and when g is odd. */
+	u64 pos = 0 - ((u64)(0 - b->delta) >> 63);
 	u64 godd = 0 - (b->g & 1);
-	u64 swap = (0 - ((u64)(0 - b->delta) >> 63)) & godd;
-	/* What g and (q, r) get: f, or -f on a swap; nothing if g is even. */
-	u64 af = ((b->f ^ swap) - swap) & godd;
-	u64 au = ((b->u ^ swap) - swap) & godd;
-	u64 av = ((b->v ^ swap) - swap) & godd;
+	u64 x = (b->f ^ pos) - pos;
+	u64 y = (b->u ^ pos) - pos;
+	u64 z = (b->v ^ pos) - pos;
+	u64 swap;
 
-	/* A swap makes the old g (and its row) the new f. */
-	b->f ^= (b->f ^ b->g) & swap;
-	b->u ^= (b->u ^ b->q) & swap;
-	b->v ^= (b->v ^ b->r) & swap;
-	b->g = (b->g + af) >> 1;
-	b->q += au;
-	b->r += av;
+	b->g += x & godd;
+	b->q += y & godd;
+	b->r += z & godd;
+	swap = pos & godd;
+	/* delta <- 1 + delta, or 1 - delta on a swap. */
+	b->delta = (s64)((((u64)b->delta ^ swap) - swap) + 1);
+	b->f += b->g & swap;
+	b->u += b->q & swap;
+	b->v += b->r & swap;
+	b->g >>= 1;
 	b->u <<= 1;
 	b->v <<= 1;
-	/* delta <- 1 + delta, or 1 - delta on a swap. */
-	b->delta = (s64)(1 + (((u64)b->delta ^ swap) - swap));
 }
 
 static void sg_bits_start(struct sg_bits *b, s64 delta, const s64 *f,
@@ -101,10 +110,13 @@ static void sg_divsteps_x2(struct sg_bits *b0, struct sg_bits *b1)
 		sg_step(&x0);
 		sg_step(&x1);
 	}
+	/*
+	 * No wipe of x0 and x1 here: taking their address would keep them
+	 * in memory through the loop (a store and a reload every step); the
+	 * caller wipes b0 and b1.
+	 */
 	*b0 = x0;
 	*b1 = x1;
-	memzero_explicit(&x0, sizeof(x0));
-	memzero_explicit(&x1, sizeof(x1));
 }
 
 /* (f, g) <- T (f, g) / 2^62, exactly (the low 62 bits are zero). */
