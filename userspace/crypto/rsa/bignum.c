@@ -213,7 +213,7 @@ int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 	x[n - 1] = 1;
 	bn_mod_double_k(x, m, n, 64 + n);
 	for (i = 0; i < 6; i++)
-		bn_mont_mul(x, x, x, mt);
+		bn_mont_sqr(x, x, mt);
 	memcpy(mt->rr, x, n * 8);
 	/* R mod m = REDC(R^2). */
 	bn_mont_from(mt->one, mt->rr, mt);

@@ -140,6 +140,34 @@ static void bx_sqr(u64 *r, const u64 *a, struct bx_state *s, size_t n)
 	bn_mont_mul_generic(r + n, a + n, a + n, s->m + n, s->k[1], n);
 }
 
+/* Both halves' moduli and constants; -EINVAL for sizes the pairs lack. */
+static int bx_init(struct bx_state *s, const struct bn_mont *m0,
+		   const struct bn_mont *m1)
+{
+	size_t n = m0->n;
+
+	if (m1->n != n || (n != 16 && n != 32))
+		return -EINVAL;
+	memcpy(s->m, m0->m, n * 8);
+	memcpy(s->m + n, m1->m, n * 8);
+	s->k[0] = m0->m0inv;
+	s->k[1] = m1->m0inv;
+	s->mulx = bn_mulx_chosen();
+	return 0;
+}
+
+/* Out of Montgomery form: REDC(acc 1), fully reduced; then the wipe. */
+static void bx_out(u64 *r0, u64 *r1, struct bx_state *s, size_t n)
+{
+	memset(s->t, 0, 2 * n * 8);
+	s->t[0] = 1;
+	s->t[n] = 1;
+	bx_mul(s->acc, s->acc, s->t, s, n);
+	memcpy(r0, s->acc, n * 8);
+	memcpy(r1, s->acc + n, n * 8);
+	memzero_explicit(s, sizeof(*s));
+}
+
 int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
 		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
 		      const u64 *e1, const struct bn_mont *m1, size_t ebits)
@@ -147,13 +175,8 @@ int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
 	size_t n = m0->n, elimbs = (ebits + 63) / 64, pos, i;
 	struct bx_state s;
 
-	if (!ebits || m1->n != n || (n != 16 && n != 32))
+	if (!ebits || bx_init(&s, m0, m1))
 		return -EINVAL;
-	s.mulx = bn_mulx_chosen();
-	memcpy(s.m, m0->m, n * 8);
-	memcpy(s.m + n, m1->m, n * 8);
-	s.k[0] = m0->m0inv;
-	s.k[1] = m1->m0inv;
 
 	/* table[0] = R mod m, table[1] = a R mod m, then a^i R. */
 	memcpy(s.table[0], m0->one, n * 8);
@@ -184,13 +207,29 @@ int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
 		bx_mul(s.acc, s.acc, s.t, &s, n);
 	}
 
-	/* Out of Montgomery form: REDC(acc 1), fully reduced. */
-	memset(s.t, 0, 2 * n * 8);
-	s.t[0] = 1;
-	s.t[n] = 1;
-	bx_mul(s.acc, s.acc, s.t, &s, n);
-	memcpy(r0, s.acc, n * 8);
-	memcpy(r1, s.acc + n, n * 8);
-	memzero_explicit(&s, sizeof(s));
+	bx_out(r0, r1, &s, n);
+	return 0;
+}
+
+int bn_exp_pub_x2_mulx(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
+		       u64 e)
+{
+	size_t n = m0->n;
+	struct bx_state s;
+	int bit;
+
+	if (!e || bx_init(&s, m0, m1))
+		return -EINVAL;
+	/* t = a R; square and multiply from the top bit of the public e. */
+	bn_mont_to_reduce(s.t, a0, n, m0);
+	bn_mont_to_reduce(s.t + n, a1, n, m1);
+	memcpy(s.acc, s.t, 2 * n * 8);
+	for (bit = 62 - __builtin_clzll(e); bit >= 0; bit--) {
+		bx_sqr(s.acc, s.acc, &s, n);
+		if ((e >> bit) & 1)
+			bx_mul(s.acc, s.acc, s.t, &s, n);
+	}
+	bx_out(r0, r1, &s, n);
 	return 0;
 }

@@ -36,6 +36,10 @@ void bn_exp_pub_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 	if (bn_ifma_chosen() &&
 	    !bn_exp_pub_x2_ifma(r0, a0, m0, r1, a1, m1, e))
 		return;
+	/* A pair of different operations: the pair kernels. */
+	if ((a1 != a0 || m1 != m0) &&
+	    !bn_exp_pub_x2_mulx(r0, a0, m0, r1, a1, m1, e))
+		return;
 	bn_mont_to_reduce(x, a0, m0->n, m0);
 	bn_mont_exp_pub(x, x, e, m0);
 	bn_mont_from(r0, x, m0);

@@ -41,6 +41,10 @@ int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
 int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
 		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
 		      const u64 *e1, const struct bn_mont *m1, size_t ebits);
+/* The same for a public exponent e >= 1 (variable time in e only). */
+int bn_exp_pub_x2_mulx(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
+		       u64 e);
 
 /* Whether the MULX products are the ones chosen (so the pairs can run). */
 bool bn_mulx_chosen(void);
