@@ -122,6 +122,20 @@ static __always_inline B52_TARGET void b52_normalise(__m512i *a, const int K)
 }
 
 /*
+ * A zero register made by the zeroing idiom, which the core resolves at
+ * rename, where a copy of one shared zero register (what the compiler
+ * emits for every IFMA accumulator started at zero) takes a vector
+ * pipe: the rounds are bound by those pipes.
+ */
+static __always_inline B52_TARGET __m512i b52_zero(void)
+{
+	__m512i z;
+
+	__asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
+	return z;
+}
+
+/*
  * r_x = a_x b_x / R mod m_x (almost reduced) for x = 0, 1: two
  * independent Montgomery multiplications in one loop.
  *
@@ -174,16 +188,16 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 			x1[k] = _mm512_add_epi64(x1[k], y1);
 		}
 		/* q = lo(t k0) in lane 0, broadcast. */
-		qq0 = _mm512_madd52lo_epu64(zero, x0[0], kk0);
-		qq1 = _mm512_madd52lo_epu64(zero, x1[0], kk1);
+		qq0 = _mm512_madd52lo_epu64(b52_zero(), x0[0], kk0);
+		qq1 = _mm512_madd52lo_epu64(b52_zero(), x1[0], kk1);
 		qq0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq0));
 		qq1 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq1));
 #pragma GCC unroll 8
 		for (k = 0; k < K; k++) {
 			x0[k] = _mm512_madd52lo_epu64(x0[k], mm0[k], qq0);
 			x1[k] = _mm512_madd52lo_epu64(x1[k], mm1[k], qq1);
-			w0[k] = _mm512_madd52hi_epu64(zero, mm0[k], qq0);
-			w1[k] = _mm512_madd52hi_epu64(zero, mm1[k], qq1);
+			w0[k] = _mm512_madd52hi_epu64(b52_zero(), mm0[k], qq0);
+			w1[k] = _mm512_madd52hi_epu64(b52_zero(), mm1[k], qq1);
 		}
 		/* Lane 0 is a multiple of 2^52 now: its carry, then shift. */
 		c0 = _mm512_maskz_srli_epi64(1, x0[0], 52);
@@ -251,12 +265,12 @@ b52_amm_x1(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 			y0 = _mm512_madd52hi_epu64(y0, ma0[k], bp0);
 			x0[k] = _mm512_add_epi64(x0[k], y0);
 		}
-		qq0 = _mm512_madd52lo_epu64(zero, x0[0], kk0);
+		qq0 = _mm512_madd52lo_epu64(b52_zero(), x0[0], kk0);
 		qq0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq0));
 #pragma GCC unroll 8
 		for (k = 0; k < K; k++) {
 			x0[k] = _mm512_madd52lo_epu64(x0[k], mm0[k], qq0);
-			w0[k] = _mm512_madd52hi_epu64(zero, mm0[k], qq0);
+			w0[k] = _mm512_madd52hi_epu64(b52_zero(), mm0[k], qq0);
 		}
 		c0 = _mm512_maskz_srli_epi64(1, x0[0], 52);
 #pragma GCC unroll 8
