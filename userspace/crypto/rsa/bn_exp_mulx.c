@@ -57,8 +57,7 @@ static u64 bx_eq(u64 x, u64 y)
 
 /*
  * r = (table[i0] first half, table[i1] second half), reading every entry:
- * the portable loop, and the same with AVX2 (four limbs per operation;
- * n is a multiple of 4).
+ * the portable loop, and the same with AVX2 (four limbs per operation).
  */
 static void bx_select_c(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
 			size_t n)
@@ -77,33 +76,56 @@ static void bx_select_c(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
 	}
 }
 
-__attribute__((target("avx2")))
-static void bx_select_avx2(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
-			   size_t n)
+/*
+ * Eight accumulators (32 limbs) in registers through the whole scan: four
+ * for limbs [lo0, lo0 + 16) of the first half, four for [lo1, lo1 + 16)
+ * of the second (offsets into an entry).  With a run-time count of them
+ * the compiler keeps them in memory, a load and a store per entry.
+ */
+static __always_inline __attribute__((target("avx2"))) void
+bx_scan8(u64 *r, const struct bx_state *s, u64 i0, u64 i1, size_t lo0,
+	 size_t lo1)
 {
-	__m256i acc[2 * BX_MAX / 4];
-	size_t i, j, q = n / 4;
+	__m256i acc[8];
+	size_t i;
+	int j;
 
-	for (j = 0; j < 2 * q; j++)
+#pragma GCC unroll 8
+	for (j = 0; j < 8; j++)
 		acc[j] = _mm256_setzero_si256();
 	for (i = 0; i < BX_TABLE; i++) {
 		__m256i m0 = _mm256_set1_epi64x((long long)bx_eq(i, i0));
 		__m256i m1 = _mm256_set1_epi64x((long long)bx_eq(i, i1));
 		const u64 *e = s->table[i];
 
-		for (j = 0; j < q; j++) {
-			__m256i x = _mm256_loadu_si256((const void *)(e + 4 * j));
+#pragma GCC unroll 4
+		for (j = 0; j < 4; j++) {
+			__m256i x = _mm256_loadu_si256((const void *)
+						       (e + lo0 + 4 * j));
 			__m256i y = _mm256_loadu_si256((const void *)
-						       (e + n + 4 * j));
+						       (e + lo1 + 4 * j));
 
 			acc[j] = _mm256_or_si256(acc[j],
 						 _mm256_and_si256(x, m0));
-			acc[q + j] = _mm256_or_si256(acc[q + j],
+			acc[4 + j] = _mm256_or_si256(acc[4 + j],
 						     _mm256_and_si256(y, m1));
 		}
 	}
-	for (j = 0; j < 2 * q; j++)
-		_mm256_storeu_si256((void *)(r + 4 * j), acc[j]);
+#pragma GCC unroll 4
+	for (j = 0; j < 4; j++) {
+		_mm256_storeu_si256((void *)(r + lo0 + 4 * j), acc[j]);
+		_mm256_storeu_si256((void *)(r + lo1 + 4 * j), acc[4 + j]);
+	}
+}
+
+/* The AVX2 scan: one pass for 16-limb halves, two for 32. */
+__attribute__((target("avx2")))
+static void bx_select_avx2(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
+			   size_t n)
+{
+	bx_scan8(r, s, i0, i1, 0, n);
+	if (n == 32)
+		bx_scan8(r, s, i0, i1, 16, n + 16);
 }
 
 static void bx_select(u64 *r, const struct bx_state *s, u64 i0, u64 i1,
