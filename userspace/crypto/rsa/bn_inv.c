@@ -119,29 +119,6 @@ static void sg_divsteps_x2(struct sg_bits *b0, struct sg_bits *b1)
 	*b1 = x1;
 }
 
-/* (f, g) <- T (f, g) / 2^62, exactly (the low 62 bits are zero). */
-static void sg_update_fg(s64 *f, s64 *g, const struct sg_matrix *t,
-			 size_t len)
-{
-	__int128 cf, cg;
-	size_t i;
-
-	cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
-	cg = (__int128)t->q * f[0] + (__int128)t->r * g[0];
-	cf >>= SG_BITS;
-	cg >>= SG_BITS;
-	for (i = 1; i < len; i++) {
-		cf += (__int128)t->u * f[i] + (__int128)t->v * g[i];
-		cg += (__int128)t->q * f[i] + (__int128)t->r * g[i];
-		f[i - 1] = (s64)((u64)cf & SG_MASK);
-		g[i - 1] = (s64)((u64)cg & SG_MASK);
-		cf >>= SG_BITS;
-		cg >>= SG_BITS;
-	}
-	f[len - 1] = (s64)cf;
-	g[len - 1] = (s64)cg;
-}
-
 /* x += m where mask is all ones; x and m normalised, carries propagated. */
 static void sg_cond_add(s64 *x, const s64 *m, u64 mask, size_t len)
 {
@@ -200,6 +177,7 @@ static void sg_normalise(s64 *x, const s64 *m, const s64 *neg_m, size_t len)
 }
 
 /*
+ * (f, g) <- T (f, g) / 2^62, exactly (the low 62 bits are zero), and
  * (d, e) <- T (d, e) / 2^62 mod m, keeping d, e in (-2m, m) without a
  * separate normalisation pass.  A negative d is taken as d + m, in
  * (-m, m), by adding u m (v m for e) to the sum: with |u| + |v| <= 2^62,
@@ -209,39 +187,52 @@ static void sg_normalise(s64 *x, const s64 *m, const s64 *neg_m, size_t len)
  * of it is one multiple of m, K = u [d < 0] + v [e < 0] + k, with
  * -2^63 <= K <= 2^62: one pass over the limbs.
  */
-static void sg_update_de(s64 *d, s64 *e, const struct sg_matrix *t,
-			 const s64 *m, u64 minv, size_t len)
+static void sg_update(s64 *f, s64 *g, s64 *d, s64 *e,
+		      const struct sg_matrix *t, const s64 *m, u64 minv,
+		      size_t len)
 {
+	const s64 u = t->u, v = t->v, q = t->q, r = t->r;
 	u64 dneg = sg_neg_mask(d, len), eneg = sg_neg_mask(e, len);
-	u64 cd = ((u64)t->u & dneg) + ((u64)t->v & eneg);
-	u64 ce = ((u64)t->q & dneg) + ((u64)t->r & eneg);
-	__int128 ad, ae;
+	u64 cd = ((u64)u & dneg) + ((u64)v & eneg);
+	u64 ce = ((u64)q & dneg) + ((u64)r & eneg);
+	__int128 cf, cg, ad, ae;
 	s64 kd, ke;
 	size_t i;
 
 	/* Low 62 bits of the sums so far, then k in [-2^62, 0). */
-	kd = (s64)((0 - ((u64)t->u * (u64)d[0] + (u64)t->v * (u64)e[0] +
+	kd = (s64)((0 - ((u64)u * (u64)d[0] + (u64)v * (u64)e[0] +
 			 cd * (u64)m[0]) * minv) & SG_MASK);
-	ke = (s64)((0 - ((u64)t->q * (u64)d[0] + (u64)t->r * (u64)e[0] +
+	ke = (s64)((0 - ((u64)q * (u64)d[0] + (u64)r * (u64)e[0] +
 			 ce * (u64)m[0]) * minv) & SG_MASK);
 	kd = (s64)(cd + (u64)kd - (1ULL << SG_BITS));
 	ke = (s64)(ce + (u64)ke - (1ULL << SG_BITS));
-	ad = (__int128)t->u * d[0] + (__int128)t->v * e[0] +
-	     (__int128)kd * m[0];
-	ae = (__int128)t->q * d[0] + (__int128)t->r * e[0] +
-	     (__int128)ke * m[0];
+	cf = (__int128)u * f[0] + (__int128)v * g[0];
+	cg = (__int128)q * f[0] + (__int128)r * g[0];
+	ad = (__int128)u * d[0] + (__int128)v * e[0] + (__int128)kd * m[0];
+	ae = (__int128)q * d[0] + (__int128)r * e[0] + (__int128)ke * m[0];
+	cf >>= SG_BITS;
+	cg >>= SG_BITS;
 	ad >>= SG_BITS;
 	ae >>= SG_BITS;
+	/* Four independent carry chains in one loop. */
 	for (i = 1; i < len; i++) {
-		ad += (__int128)t->u * d[i] + (__int128)t->v * e[i] +
+		cf += (__int128)u * f[i] + (__int128)v * g[i];
+		cg += (__int128)q * f[i] + (__int128)r * g[i];
+		ad += (__int128)u * d[i] + (__int128)v * e[i] +
 		      (__int128)kd * m[i];
-		ae += (__int128)t->q * d[i] + (__int128)t->r * e[i] +
+		ae += (__int128)q * d[i] + (__int128)r * e[i] +
 		      (__int128)ke * m[i];
+		f[i - 1] = (s64)((u64)cf & SG_MASK);
+		g[i - 1] = (s64)((u64)cg & SG_MASK);
 		d[i - 1] = (s64)((u64)ad & SG_MASK);
 		e[i - 1] = (s64)((u64)ae & SG_MASK);
+		cf >>= SG_BITS;
+		cg >>= SG_BITS;
 		ad >>= SG_BITS;
 		ae >>= SG_BITS;
 	}
+	f[len - 1] = (s64)cf;
+	g[len - 1] = (s64)cg;
 	d[len - 1] = (s64)ad;
 	e[len - 1] = (s64)ae;
 }
@@ -310,8 +301,7 @@ static void sg_apply(struct sg_state *s, const struct sg_bits *b, size_t len)
 
 	sg_bits_matrix(b, &t);
 	s->delta = b->delta;
-	sg_update_fg(s->f, s->g, &t, len);
-	sg_update_de(s->d, s->e, &t, s->m, s->minv, len);
+	sg_update(s->f, s->g, s->d, s->e, &t, s->m, s->minv, len);
 	memzero_explicit(&t, sizeof(t));
 }
 
