@@ -31,11 +31,18 @@
  * unrolled completely, for n = 16 and 32 only (the 2048-bit key's primes
  * and modulus); other sizes square with the product.
  *
+ * Pairs (bn_mont_mul2_mulx(), bn_mont_sqr2_mulx(), for RSA's two CRT
+ * halves): the same code for two numbers side by side, each row of the
+ * first followed by the same row of the second, so that one row's wait
+ * on the row before overlaps the other's work; their scratch belongs to
+ * the caller, which wipes it once per exponentiation.
+ *
  * Bounds: a, b < m gives t = a b < m R; adding sum q_i m R^i < m R gives
  * below 2 m R, so the reduced value t / R is below 2m and fits n limbs
- * plus the carry register: one conditional subtraction, by masks.
+ * plus the carry register: one conditional subtraction, chosen by CMOV.
  * Constant time: no branch but the loops over public row counts, no
- * address from a value.
+ * address from a value.  Valgrind hides ADX, so ct_rsa cannot run this
+ * file: that it is straight-line code is review, not test.
  */
 #include "rsa/bn_impl.h"
 
@@ -400,8 +407,11 @@ static void bn_mulx_sqr2_##N(u64 *r, const u64 *a, const u64 *m,	\
 
 BN_SQR(16)
 BN_SQR(32)
+/*
+ * No 32-limb pair square: unrolled it is 44 KB of code, for 4096-bit
+ * keys only; their pairs square with the pair product.
+ */
 BN_SQR2(16)
-BN_SQR2(32)
 
 void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 		      u64 m0inv, size_t n)
@@ -460,7 +470,7 @@ int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
 	if (n == 16)
 		bn_mulx_sqr2_16(r, a, m, k, t);
 	else if (n == 32)
-		bn_mulx_sqr2_32(r, a, m, k, t);
+		bn_mulx_mul2_32(r, a, a, m, k, t);
 	else
 		return -EINVAL;
 	return 0;
