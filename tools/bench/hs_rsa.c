@@ -10,6 +10,12 @@
  * before releasing it; OpenSSL does a check too (RSA_check_key is not
  * run, but its CRT path verifies with e when it can).  Verification is
  * EVP_PKEY_verify() on a likewise prepared context.
+ *
+ * The target is issue 15's: signing at or below OpenSSL's time.  Both
+ * libraries pick their code by CPU: TLSX_BN_IMPL=mulx (or generic) forces
+ * tlsx's MULX (portable) path, and OPENSSL_ia32cap=":~0x200000" clears
+ * the AVX-512 IFMA bit for OpenSSL, whose RSA then takes its MULX/ADX
+ * Montgomery code: the pair of them is what a CPU without IFMA runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +133,7 @@ fail:
 const struct hs_bench_op hs_bench_rsa[] = {
 	{
 		.name = "RSA-2048 PSS sign",
-		.target = 1.3,
+		.target = 1.0,
 		.setup = rsa_setup,
 		.tlsx = rsa_sign_tlsx,
 		.openssl = rsa_sign_openssl,

@@ -20,8 +20,16 @@
 
 static void (*bn_mont_mul_impl)(u64 *r, const u64 *a, const u64 *b,
 				const u64 *m, u64 m0inv, size_t n);
+static void (*bn_mont_sqr_impl)(u64 *r, const u64 *a, const u64 *m,
+				u64 m0inv, size_t n);
 static const char *bn_impl_name;
 static bool bn_use_ifma;
+
+static void bn_mont_sqr_generic(u64 *r, const u64 *a, const u64 *m,
+				u64 m0inv, size_t n)
+{
+	bn_mont_mul_generic(r, a, a, m, m0inv, n);
+}
 
 static bool bn_impl_usable(const char *name)
 {
@@ -44,9 +52,11 @@ int bn_set_impl(const char *name)
 	bn_use_ifma = !strcmp(name, "ifma");
 	if (!strcmp(name, "generic")) {
 		bn_mont_mul_impl = bn_mont_mul_generic;
+		bn_mont_sqr_impl = bn_mont_sqr_generic;
 		bn_impl_name = "generic";
 	} else {
 		bn_mont_mul_impl = bn_mont_mul_mulx;
+		bn_mont_sqr_impl = bn_mont_sqr_mulx;
 		bn_impl_name = bn_use_ifma ? "ifma" : "mulx";
 	}
 	return 0;
@@ -69,6 +79,13 @@ bool bn_ifma_chosen(void)
 	return bn_use_ifma;
 }
 
+bool bn_mulx_chosen(void)
+{
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	return bn_mont_mul_impl == bn_mont_mul_mulx;
+}
+
 const char *bn_impl(void)
 {
 	if (!bn_mont_mul_impl)
@@ -85,7 +102,9 @@ void bn_mont_mul(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mt)
 
 void bn_mont_sqr(u64 *r, const u64 *a, const struct bn_mont *mt)
 {
-	bn_mont_mul(r, a, a, mt);
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	bn_mont_sqr_impl(r, a, mt->m, mt->m0inv, mt->n);
 }
 
 void bn_mont_from(u64 *r, const u64 *a, const struct bn_mont *mt)
@@ -119,29 +138,37 @@ void bn_mod_sub(u64 *r, const u64 *a, const u64 *b, const struct bn_mont *mt)
 /* --- set-up ----------------------------------------------------------- */
 
 /*
- * x <- 2x mod m for x < m, in one pass: the doubled limbs and 2x - m side
- * by side, then the choice (2x - m unless it borrowed without the
- * doubling carrying out, as after a product).
+ * x <- 2^k x mod m for x < m, by k doublings, each in one pass: the
+ * doubled limbs and 2x - m side by side, then the choice (2x - m unless
+ * it borrowed without the doubling carrying out, as after a product).
+ * The choice is made in place and d wiped once at the end: the set-up
+ * runs 64 + n of these, so per-doubling copies and wipes would cost
+ * more than the doubling.
  */
-static void bn_mod_double(u64 *x, const u64 *m, size_t n)
+static void bn_mod_double_k(u64 *x, const u64 *m, size_t n, size_t k)
 {
-	u64 d[BN_MAX_LIMBS], c = 0, borrow = 0;
-	size_t i;
+	u64 d[BN_MAX_LIMBS];
+	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		unsigned __int128 s;
-		u64 v = (x[i] << 1) | c;
+	for (j = 0; j < k; j++) {
+		u64 c = 0, borrow = 0, keep;
 
-		s = (unsigned __int128)v - m[i] - borrow;
-		c = x[i] >> 63;
-		x[i] = v;
-		d[i] = (u64)s;
-		borrow = (u64)(s >> 64) & 1;
+		for (i = 0; i < n; i++) {
+			unsigned __int128 s;
+			u64 v = (x[i] << 1) | c;
+
+			s = (unsigned __int128)v - m[i] - borrow;
+			c = x[i] >> 63;
+			x[i] = v;
+			d[i] = (u64)s;
+			borrow = (u64)(s >> 64) & 1;
+		}
+		/* Keep 2x (now in x) exactly when c - borrow is all ones. */
+		keep = c - borrow;
+		for (i = 0; i < n; i++)
+			x[i] = d[i] ^ ((d[i] ^ x[i]) & keep);
 	}
-	/* Keep 2x (now in x) exactly when c - borrow is all ones. */
-	bn_cmov(d, x, n, c - borrow);
-	memcpy(x, d, n * 8);
-	memzero_explicit(d, n * 8);
+	memzero_explicit(d, sizeof(d));
 }
 
 /* The modulus and -m^-1 mod 2^64 of a new context; the rest zero. */
@@ -184,10 +211,9 @@ int bn_mont_init(struct bn_mont *mt, const u64 *m, size_t n)
 	 */
 	memset(x, 0, sizeof(x));
 	x[n - 1] = 1;
-	for (i = 0; i < 64 + n; i++)
-		bn_mod_double(x, m, n);
+	bn_mod_double_k(x, m, n, 64 + n);
 	for (i = 0; i < 6; i++)
-		bn_mont_mul(x, x, x, mt);
+		bn_mont_sqr(x, x, mt);
 	memcpy(mt->rr, x, n * 8);
 	/* R mod m = REDC(R^2). */
 	bn_mont_from(mt->one, mt->rr, mt);
@@ -291,6 +317,11 @@ void bn_mont_to_reduce(u64 *r, const u64 *x, size_t xn,
 
 		memset(c, 0, sizeof(c));
 		memcpy(c, x + lo, len * 8);
+		/* The top chunk (which one is public) starts acc: no shift. */
+		if (i == chunks - 1) {
+			bn_mont_mul(acc, c, mt->rr, mt);
+			continue;
+		}
 		bn_mont_mul(acc, acc, mt->rr, mt);
 		bn_mont_mul(c, c, mt->rr, mt);
 		bn_mod_add(acc, acc, c, mt);

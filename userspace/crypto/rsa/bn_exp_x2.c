@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bn_exp_x2.c - the pairs of exponentiations RSA's CRT runs: both at once
- * with AVX-512 IFMA (bn_ifma.c) where chosen, else one after the other
- * with the Montgomery code of bignum.c.  The top layer of the integer
+ * with AVX-512 IFMA (bn_ifma.c) or the MULX pairs (bn_exp_mulx.c) where
+ * chosen, else one after the other with the Montgomery code of bignum.c.  The top layer of the integer
  * code.
  */
 #include "rsa/bignum.h"
@@ -16,6 +16,8 @@ void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
 
 	if (bn_ifma_chosen() &&
 	    !bn_exp_ct_x2_ifma(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
+		return;
+	if (!bn_exp_ct_x2_mulx(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
 		return;
 	bn_mont_to_reduce(x, a0, m0->n, m0);
 	bn_mont_exp_ct(x, x, e0, ebits, m0);
@@ -33,6 +35,10 @@ void bn_exp_pub_x2(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 
 	if (bn_ifma_chosen() &&
 	    !bn_exp_pub_x2_ifma(r0, a0, m0, r1, a1, m1, e))
+		return;
+	/* A pair of different operations: the pair kernels. */
+	if ((a1 != a0 || m1 != m0) &&
+	    !bn_exp_pub_x2_mulx(r0, a0, m0, r1, a1, m1, e))
 		return;
 	bn_mont_to_reduce(x, a0, m0->n, m0);
 	bn_mont_exp_pub(x, x, e, m0);

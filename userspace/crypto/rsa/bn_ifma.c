@@ -122,6 +122,20 @@ static __always_inline B52_TARGET void b52_normalise(__m512i *a, const int K)
 }
 
 /*
+ * A zero register made by the zeroing idiom, which the core resolves at
+ * rename, where a copy of one shared zero register (what the compiler
+ * emits for every IFMA accumulator started at zero) takes a vector
+ * pipe: the rounds are bound by those pipes.
+ */
+static __always_inline B52_TARGET __m512i b52_zero(void)
+{
+	__m512i z;
+
+	__asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
+	return z;
+}
+
+/*
  * r_x = a_x b_x / R mod m_x (almost reduced) for x = 0, 1: two
  * independent Montgomery multiplications in one loop.
  *
@@ -174,16 +188,16 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 			x1[k] = _mm512_add_epi64(x1[k], y1);
 		}
 		/* q = lo(t k0) in lane 0, broadcast. */
-		qq0 = _mm512_madd52lo_epu64(zero, x0[0], kk0);
-		qq1 = _mm512_madd52lo_epu64(zero, x1[0], kk1);
+		qq0 = _mm512_madd52lo_epu64(b52_zero(), x0[0], kk0);
+		qq1 = _mm512_madd52lo_epu64(b52_zero(), x1[0], kk1);
 		qq0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq0));
 		qq1 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq1));
 #pragma GCC unroll 8
 		for (k = 0; k < K; k++) {
 			x0[k] = _mm512_madd52lo_epu64(x0[k], mm0[k], qq0);
 			x1[k] = _mm512_madd52lo_epu64(x1[k], mm1[k], qq1);
-			w0[k] = _mm512_madd52hi_epu64(zero, mm0[k], qq0);
-			w1[k] = _mm512_madd52hi_epu64(zero, mm1[k], qq1);
+			w0[k] = _mm512_madd52hi_epu64(b52_zero(), mm0[k], qq0);
+			w1[k] = _mm512_madd52hi_epu64(b52_zero(), mm1[k], qq1);
 		}
 		/* Lane 0 is a multiple of 2^52 now: its carry, then shift. */
 		c0 = _mm512_maskz_srli_epi64(1, x0[0], 52);
@@ -216,6 +230,66 @@ b52_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 		_mm512_store_si512(r0 + 8 * k, x0[k]);
 		_mm512_store_si512(r1 + 8 * k, x1[k]);
 	}
+}
+
+/*
+ * One multiplication alone, the same rounds as b52_amm_x2(): for the
+ * public-exponent check of a whole signature (one modulus, n), where a
+ * pair would compute the same thing twice.
+ */
+static __always_inline B52_TARGET void
+b52_amm_x1(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
+	   const int K, const int L)
+{
+	__m512i x0[B52_MAX_K], ma0[B52_MAX_K], mm0[B52_MAX_K], w0[B52_MAX_K];
+	const __m512i zero = _mm512_setzero_si512();
+	const __m512i kk0 = _mm512_set1_epi64((long long)m0->k0);
+	__m512i bp0 = zero;
+	int i, k;
+
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++) {
+		x0[k] = zero;
+		w0[k] = zero;
+		ma0[k] = _mm512_load_si512(a0 + 8 * k);
+		mm0[k] = _mm512_load_si512(m0->m + 8 * k);
+	}
+	for (i = 0; i < L; i++) {
+		__m512i bb0 = _mm512_set1_epi64((long long)b0[i]);
+		__m512i qq0, c0;
+
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
+			__m512i y0 = _mm512_madd52lo_epu64(w0[k], ma0[k], bb0);
+
+			y0 = _mm512_madd52hi_epu64(y0, ma0[k], bp0);
+			x0[k] = _mm512_add_epi64(x0[k], y0);
+		}
+		qq0 = _mm512_madd52lo_epu64(b52_zero(), x0[0], kk0);
+		qq0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(qq0));
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
+			x0[k] = _mm512_madd52lo_epu64(x0[k], mm0[k], qq0);
+			w0[k] = _mm512_madd52hi_epu64(b52_zero(), mm0[k], qq0);
+		}
+		c0 = _mm512_maskz_srli_epi64(1, x0[0], 52);
+#pragma GCC unroll 8
+		for (k = 0; k < K; k++) {
+			__m512i up0 = k + 1 < K ? x0[k + 1] : zero;
+
+			x0[k] = _mm512_alignr_epi64(up0, x0[k], 1);
+		}
+		x0[0] = _mm512_add_epi64(x0[0], c0);
+		bp0 = bb0;
+	}
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++)
+		x0[k] = _mm512_add_epi64(x0[k],
+			_mm512_madd52hi_epu64(w0[k], ma0[k], bp0));
+	b52_normalise(x0, K);
+#pragma GCC unroll 8
+	for (k = 0; k < K; k++)
+		_mm512_store_si512(r0 + 8 * k, x0[k]);
 }
 
 /* r = table[idx], reading all entries (K zmm each). */
@@ -402,6 +476,38 @@ static B52_TARGET void b52_exp_pub_x2_5(struct b52_exp *s0,
 	b52_exp_pub_x2(s0, s1, e, 5, 40);
 }
 
+/* The same for one base and modulus (s0 only). */
+static __always_inline B52_TARGET void
+b52_exp_pub_x1(struct b52_exp *s0, u64 e, const int K, const int L)
+{
+	u64 one[B52_MAX_LANES] __aligned(64) = { 1 };
+	int bit;
+
+	b52_amm_x1(s0->t, s0->acc, s0->mod.rr, &s0->mod, K, L);
+	memcpy(s0->acc, s0->t, sizeof(s0->acc));
+	for (bit = 62 - __builtin_clzll(e); bit >= 0; bit--) {
+		b52_amm_x1(s0->acc, s0->acc, s0->acc, &s0->mod, K, L);
+		if ((e >> bit) & 1)
+			b52_amm_x1(s0->acc, s0->acc, s0->t, &s0->mod, K, L);
+	}
+	b52_amm_x1(s0->acc, s0->acc, one, &s0->mod, K, L);
+}
+
+static B52_TARGET void b52_exp_pub_x1_3(struct b52_exp *s0, u64 e)
+{
+	b52_exp_pub_x1(s0, e, 3, 20);
+}
+
+static B52_TARGET void b52_exp_pub_x1_4(struct b52_exp *s0, u64 e)
+{
+	b52_exp_pub_x1(s0, e, 4, 30);
+}
+
+static B52_TARGET void b52_exp_pub_x1_5(struct b52_exp *s0, u64 e)
+{
+	b52_exp_pub_x1(s0, e, 5, 40);
+}
+
 /* The radix-2^52 size for moduli of up to n 64-bit limbs, 0 if none. */
 static size_t b52_lanes(size_t n)
 {
@@ -415,34 +521,54 @@ static size_t b52_lanes(size_t n)
 	return 0;
 }
 
-/* Both halves' radix-2^52 state, or -EINVAL for sizes IFMA cannot do. */
+/*
+ * Both halves' radix-2^52 state (only the first when @one: one operation
+ * asked for twice), or -EINVAL for sizes IFMA cannot do.  Nothing is
+ * cleared in bulk: b52_mod_init() and b52_from64() write every lane, and
+ * the table and t are written before they are read.
+ */
 static int b52_pair_init(struct b52_exp *s, const u64 *a0,
 			 const struct bn_mont *m0, const u64 *a1,
-			 const struct bn_mont *m1, size_t *lanes)
+			 const struct bn_mont *m1, size_t *lanes, bool one)
 {
 	size_t n = m0->n > m1->n ? m0->n : m1->n;
 
 	*lanes = b52_lanes(n);
 	if (!*lanes)
 		return -EINVAL;
-	memset(s, 0, 2 * sizeof(*s));
 	b52_mod_init(&s[0].mod, m0, *lanes);
-	b52_mod_init(&s[1].mod, m1, *lanes);
 	b52_from64(s[0].acc, B52_MAX_LANES, a0, m0->n);
+	if (one)
+		return 0;
+	b52_mod_init(&s[1].mod, m1, *lanes);
 	b52_from64(s[1].acc, B52_MAX_LANES, a1, m1->n);
 	return 0;
+}
+
+/* Wipes what an exponentiation used (the tables only when it had them). */
+static void b52_wipe(struct b52_exp *s, bool tables)
+{
+	size_t x;
+
+	for (x = 0; x < 2; x++) {
+		memzero_explicit(&s[x].mod, sizeof(s[x].mod));
+		memzero_explicit(s[x].acc, sizeof(s[x].acc));
+		memzero_explicit(s[x].t, sizeof(s[x].t));
+		if (tables)
+			memzero_explicit(s[x].table, sizeof(s[x].table));
+	}
 }
 
 /* Results (at most m) into [0, m), radix 2^64. */
 static void b52_pair_out(u64 *r0, const struct bn_mont *m0, u64 *r1,
 			 const struct bn_mont *m1, struct b52_exp *s,
-			 size_t lanes)
+			 size_t lanes, bool tables)
 {
 	b52_to64(r0, m0->n, s[0].acc, lanes);
 	b52_to64(r1, m1->n, s[1].acc, lanes);
 	bn_mont_final_sub(r0, r0, 0, m0->m, m0->n);
 	bn_mont_final_sub(r1, r1, 0, m1->m, m1->n);
-	memzero_explicit(s, 2 * sizeof(*s));
+	b52_wipe(s, tables);
 }
 
 int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
@@ -452,7 +578,7 @@ int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 	size_t elimbs = (ebits + 63) / 64, lanes;
 	struct b52_exp s[2];
 
-	if (!ebits || b52_pair_init(s, a0, m0, a1, m1, &lanes))
+	if (!ebits || b52_pair_init(s, a0, m0, a1, m1, &lanes, false))
 		return -EINVAL;
 	if (lanes == 20)
 		b52_exp_x2_3(&s[0], e0, &s[1], e1, elimbs, ebits);
@@ -460,7 +586,7 @@ int bn_exp_ct_x2_ifma(u64 *r0, const u64 *a0, const u64 *e0,
 		b52_exp_x2_4(&s[0], e0, &s[1], e1, elimbs, ebits);
 	else
 		b52_exp_x2_5(&s[0], e0, &s[1], e1, elimbs, ebits);
-	b52_pair_out(r0, m0, r1, m1, s, lanes);
+	b52_pair_out(r0, m0, r1, m1, s, lanes, true);
 	return 0;
 }
 
@@ -468,17 +594,28 @@ int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
 		       u64 e)
 {
-	size_t lanes;
+	bool one = a0 == a1 && m0 == m1;
 	struct b52_exp s[2];
+	size_t lanes;
 
-	if (!e || b52_pair_init(s, a0, m0, a1, m1, &lanes))
+	if (!e || b52_pair_init(s, a0, m0, a1, m1, &lanes, one))
 		return -EINVAL;
-	if (lanes == 20)
+	/* One operation asked for twice (a whole signature's check). */
+	if (one) {
+		if (lanes == 20)
+			b52_exp_pub_x1_3(&s[0], e);
+		else if (lanes == 30)
+			b52_exp_pub_x1_4(&s[0], e);
+		else
+			b52_exp_pub_x1_5(&s[0], e);
+		memcpy(s[1].acc, s[0].acc, sizeof(s[1].acc));
+	} else if (lanes == 20) {
 		b52_exp_pub_x2_3(&s[0], &s[1], e);
-	else if (lanes == 30)
+	} else if (lanes == 30) {
 		b52_exp_pub_x2_4(&s[0], &s[1], e);
-	else
+	} else {
 		b52_exp_pub_x2_5(&s[0], &s[1], e);
-	b52_pair_out(r0, m0, r1, m1, s, lanes);
+	}
+	b52_pair_out(r0, m0, r1, m1, s, lanes, false);
 	return 0;
 }

@@ -16,6 +16,38 @@ void bn_mont_mul_generic(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 			 u64 m0inv, size_t n);
 void bn_mont_mul_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
 		      u64 m0inv, size_t n);
+/* r = a a / R mod m, the same contract; r may alias a. */
+void bn_mont_sqr_mulx(u64 *r, const u64 *a, const u64 *m, u64 m0inv,
+		      size_t n);
+
+/*
+ * Two at once, for n = 16 and 32 (-EINVAL otherwise): r, a, b and m of
+ * 2n limbs, the second number at limb n, k the two m0inv.  Each half as
+ * above; r may alias a or b.  t is 4n limbs of scratch, which is left
+ * holding intermediate values: the caller wipes it when done (once per
+ * exponentiation rather than once per product).
+ */
+int bn_mont_mul2_mulx(u64 *r, const u64 *a, const u64 *b, const u64 *m,
+		      const u64 *k, size_t n, u64 *t);
+int bn_mont_sqr2_mulx(u64 *r, const u64 *a, const u64 *m, const u64 *k,
+		      size_t n, u64 *t);
+
+/*
+ * Both CRT exponentiations at once with the MULX pairs (bn_exp_mulx.c;
+ * the portable products where MULX is not chosen), the same contract as
+ * bn_exp_ct_x2_ifma() below: -EINVAL unless both moduli have 16 or both
+ * 32 limbs.
+ */
+int bn_exp_ct_x2_mulx(u64 *r0, const u64 *a0, const u64 *e0,
+		      const struct bn_mont *m0, u64 *r1, const u64 *a1,
+		      const u64 *e1, const struct bn_mont *m1, size_t ebits);
+/* The same for a public exponent e >= 1 (variable time in e only). */
+int bn_exp_pub_x2_mulx(u64 *r0, const u64 *a0, const struct bn_mont *m0,
+		       u64 *r1, const u64 *a1, const struct bn_mont *m1,
+		       u64 e);
+
+/* Whether the MULX products are the ones chosen (so the pairs can run). */
+bool bn_mulx_chosen(void);
 
 /*
  * The final step all of them share: t (n limbs plus a top limb t_hi of 0

@@ -38,27 +38,36 @@ struct sg_bits {
 	u64 f, g, u, v, q, r;
 };
 
+/*
+ * The step in the form that keeps the chain through g short (g's low bit,
+ * a mask, an add, a shift): the candidate addend x = f or -f is chosen by
+ * the sign of delta alone, before g is known, and the swap (delta > 0
+ * and g odd) then turns the new g into the new f by one masked addition,
+ * f + (g - f) = g.  Rows alike: q gets u or -u, and u becomes the old q
+ * as u + (q - u).
+ */
 static __always_inline void sg_step(struct sg_bits *b)
 {
-	/* swap: all ones when delta > 0 and g is odd. */
+	/* All ones when delta > 0, and when g is odd. */
+	u64 pos = 0 - ((u64)(0 - b->delta) >> 63);
 	u64 godd = 0 - (b->g & 1);
-	u64 swap = (0 - ((u64)(0 - b->delta) >> 63)) & godd;
-	/* What g and (q, r) get: f, or -f on a swap; nothing if g is even. */
-	u64 af = ((b->f ^ swap) - swap) & godd;
-	u64 au = ((b->u ^ swap) - swap) & godd;
-	u64 av = ((b->v ^ swap) - swap) & godd;
+	u64 x = (b->f ^ pos) - pos;
+	u64 y = (b->u ^ pos) - pos;
+	u64 z = (b->v ^ pos) - pos;
+	u64 swap;
 
-	/* A swap makes the old g (and its row) the new f. */
-	b->f ^= (b->f ^ b->g) & swap;
-	b->u ^= (b->u ^ b->q) & swap;
-	b->v ^= (b->v ^ b->r) & swap;
-	b->g = (b->g + af) >> 1;
-	b->q += au;
-	b->r += av;
+	b->g += x & godd;
+	b->q += y & godd;
+	b->r += z & godd;
+	swap = pos & godd;
+	/* delta <- 1 + delta, or 1 - delta on a swap. */
+	b->delta = (s64)((((u64)b->delta ^ swap) - swap) + 1);
+	b->f += b->g & swap;
+	b->u += b->q & swap;
+	b->v += b->r & swap;
+	b->g >>= 1;
 	b->u <<= 1;
 	b->v <<= 1;
-	/* delta <- 1 + delta, or 1 - delta on a swap. */
-	b->delta = (s64)(1 + (((u64)b->delta ^ swap) - swap));
 }
 
 static void sg_bits_start(struct sg_bits *b, s64 delta, const s64 *f,
@@ -101,33 +110,13 @@ static void sg_divsteps_x2(struct sg_bits *b0, struct sg_bits *b1)
 		sg_step(&x0);
 		sg_step(&x1);
 	}
+	/*
+	 * No wipe of x0 and x1 here: taking their address would keep them
+	 * in memory through the loop (a store and a reload every step); the
+	 * caller wipes b0 and b1.
+	 */
 	*b0 = x0;
 	*b1 = x1;
-	memzero_explicit(&x0, sizeof(x0));
-	memzero_explicit(&x1, sizeof(x1));
-}
-
-/* (f, g) <- T (f, g) / 2^62, exactly (the low 62 bits are zero). */
-static void sg_update_fg(s64 *f, s64 *g, const struct sg_matrix *t,
-			 size_t len)
-{
-	__int128 cf, cg;
-	size_t i;
-
-	cf = (__int128)t->u * f[0] + (__int128)t->v * g[0];
-	cg = (__int128)t->q * f[0] + (__int128)t->r * g[0];
-	cf >>= SG_BITS;
-	cg >>= SG_BITS;
-	for (i = 1; i < len; i++) {
-		cf += (__int128)t->u * f[i] + (__int128)t->v * g[i];
-		cg += (__int128)t->q * f[i] + (__int128)t->r * g[i];
-		f[i - 1] = (s64)((u64)cf & SG_MASK);
-		g[i - 1] = (s64)((u64)cg & SG_MASK);
-		cf >>= SG_BITS;
-		cg >>= SG_BITS;
-	}
-	f[len - 1] = (s64)cf;
-	g[len - 1] = (s64)cg;
 }
 
 /* x += m where mask is all ones; x and m normalised, carries propagated. */
@@ -188,6 +177,7 @@ static void sg_normalise(s64 *x, const s64 *m, const s64 *neg_m, size_t len)
 }
 
 /*
+ * (f, g) <- T (f, g) / 2^62, exactly (the low 62 bits are zero), and
  * (d, e) <- T (d, e) / 2^62 mod m, keeping d, e in (-2m, m) without a
  * separate normalisation pass.  A negative d is taken as d + m, in
  * (-m, m), by adding u m (v m for e) to the sum: with |u| + |v| <= 2^62,
@@ -197,39 +187,52 @@ static void sg_normalise(s64 *x, const s64 *m, const s64 *neg_m, size_t len)
  * of it is one multiple of m, K = u [d < 0] + v [e < 0] + k, with
  * -2^63 <= K <= 2^62: one pass over the limbs.
  */
-static void sg_update_de(s64 *d, s64 *e, const struct sg_matrix *t,
-			 const s64 *m, u64 minv, size_t len)
+static void sg_update(s64 *f, s64 *g, s64 *d, s64 *e,
+		      const struct sg_matrix *t, const s64 *m, u64 minv,
+		      size_t len)
 {
+	const s64 u = t->u, v = t->v, q = t->q, r = t->r;
 	u64 dneg = sg_neg_mask(d, len), eneg = sg_neg_mask(e, len);
-	u64 cd = ((u64)t->u & dneg) + ((u64)t->v & eneg);
-	u64 ce = ((u64)t->q & dneg) + ((u64)t->r & eneg);
-	__int128 ad, ae;
+	u64 cd = ((u64)u & dneg) + ((u64)v & eneg);
+	u64 ce = ((u64)q & dneg) + ((u64)r & eneg);
+	__int128 cf, cg, ad, ae;
 	s64 kd, ke;
 	size_t i;
 
 	/* Low 62 bits of the sums so far, then k in [-2^62, 0). */
-	kd = (s64)((0 - ((u64)t->u * (u64)d[0] + (u64)t->v * (u64)e[0] +
+	kd = (s64)((0 - ((u64)u * (u64)d[0] + (u64)v * (u64)e[0] +
 			 cd * (u64)m[0]) * minv) & SG_MASK);
-	ke = (s64)((0 - ((u64)t->q * (u64)d[0] + (u64)t->r * (u64)e[0] +
+	ke = (s64)((0 - ((u64)q * (u64)d[0] + (u64)r * (u64)e[0] +
 			 ce * (u64)m[0]) * minv) & SG_MASK);
 	kd = (s64)(cd + (u64)kd - (1ULL << SG_BITS));
 	ke = (s64)(ce + (u64)ke - (1ULL << SG_BITS));
-	ad = (__int128)t->u * d[0] + (__int128)t->v * e[0] +
-	     (__int128)kd * m[0];
-	ae = (__int128)t->q * d[0] + (__int128)t->r * e[0] +
-	     (__int128)ke * m[0];
+	cf = (__int128)u * f[0] + (__int128)v * g[0];
+	cg = (__int128)q * f[0] + (__int128)r * g[0];
+	ad = (__int128)u * d[0] + (__int128)v * e[0] + (__int128)kd * m[0];
+	ae = (__int128)q * d[0] + (__int128)r * e[0] + (__int128)ke * m[0];
+	cf >>= SG_BITS;
+	cg >>= SG_BITS;
 	ad >>= SG_BITS;
 	ae >>= SG_BITS;
+	/* Four independent carry chains in one loop. */
 	for (i = 1; i < len; i++) {
-		ad += (__int128)t->u * d[i] + (__int128)t->v * e[i] +
+		cf += (__int128)u * f[i] + (__int128)v * g[i];
+		cg += (__int128)q * f[i] + (__int128)r * g[i];
+		ad += (__int128)u * d[i] + (__int128)v * e[i] +
 		      (__int128)kd * m[i];
-		ae += (__int128)t->q * d[i] + (__int128)t->r * e[i] +
+		ae += (__int128)q * d[i] + (__int128)r * e[i] +
 		      (__int128)ke * m[i];
+		f[i - 1] = (s64)((u64)cf & SG_MASK);
+		g[i - 1] = (s64)((u64)cg & SG_MASK);
 		d[i - 1] = (s64)((u64)ad & SG_MASK);
 		e[i - 1] = (s64)((u64)ae & SG_MASK);
+		cf >>= SG_BITS;
+		cg >>= SG_BITS;
 		ad >>= SG_BITS;
 		ae >>= SG_BITS;
 	}
+	f[len - 1] = (s64)cf;
+	g[len - 1] = (s64)cg;
 	d[len - 1] = (s64)ad;
 	e[len - 1] = (s64)ae;
 }
@@ -298,8 +301,7 @@ static void sg_apply(struct sg_state *s, const struct sg_bits *b, size_t len)
 
 	sg_bits_matrix(b, &t);
 	s->delta = b->delta;
-	sg_update_fg(s->f, s->g, &t, len);
-	sg_update_de(s->d, s->e, &t, s->m, s->minv, len);
+	sg_update(s->f, s->g, s->d, s->e, &t, s->m, s->minv, len);
 	memzero_explicit(&t, sizeof(t));
 }
 
