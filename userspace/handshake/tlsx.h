@@ -289,9 +289,10 @@ TLSX_API int tlsx_conn_step_buf(struct tlsx_conn *c, const uint8_t *in,
  * overwrite @in[0..*@consumed) and the record it failed on (protected
  * records are decrypted where they lie, so those bytes then hold the
  * peer's handshake messages in plaintext: drop or wipe them), and leaves
- * the bytes after *@consumed as they came.  The thread's scratch (about
- * 52 KiB, for tlsx_conn_step() and tlsx_conn_step_buf()) is allocated at
- * its first use and wiped and freed at the thread's exit.
+ * the bytes after *@consumed as they came.  The thread's scratch (53,509
+ * bytes, for tlsx_conn_step(), tlsx_conn_step_buf() and a server's
+ * tickets at the handoff) is allocated at its first use and wiped and
+ * freed at the thread's exit.
  */
 TLSX_API int tlsx_conn_step_inplace(struct tlsx_conn *c, uint8_t *in,
 				    size_t in_len, size_t *consumed,
