@@ -277,6 +277,27 @@ TLSX_API int tlsx_conn_handshake(struct tlsx_conn *c);
 TLSX_API int tlsx_conn_step_buf(struct tlsx_conn *c, const uint8_t *in,
 				size_t in_len, size_t *consumed, uint8_t *out,
 				size_t out_cap, size_t *out_len);
+/*
+ * Memory of the sans-I/O steps.  The connection keeps no record and no
+ * flight: @out is the caller's and may be shared by every connection a
+ * thread steps (a worker's one buffer of TLSX_STEP_OUT_MIN) as long as
+ * what a step wrote there is sent, or copied, before that buffer is
+ * given to the next step.  tlsx_conn_step_buf() copies @in (at most one
+ * record, TLSX_REC_MAX bytes, when it holds more: *@consumed says so)
+ * into the calling thread's scratch, opens it there and wipes the copy;
+ * tlsx_conn_step_inplace() is the same step without the copy: it may
+ * overwrite @in[0..*@consumed) and the record it failed on (protected
+ * records are decrypted where they lie, so those bytes then hold the
+ * peer's handshake messages in plaintext: drop or wipe them), and leaves
+ * the bytes after *@consumed as they came.  The thread's scratch (53,509
+ * bytes, for tlsx_conn_step(), tlsx_conn_step_buf() and a server's
+ * tickets at the handoff) is allocated at its first use and wiped and
+ * freed at the thread's exit.
+ */
+TLSX_API int tlsx_conn_step_inplace(struct tlsx_conn *c, uint8_t *in,
+				    size_t in_len, size_t *consumed,
+				    uint8_t *out, size_t out_cap,
+				    size_t *out_len);
 /* How many bytes the next read may take (5 for a header, then the body). */
 TLSX_API size_t tlsx_conn_read_hint(const struct tlsx_conn *c,
 				    const uint8_t *in, size_t in_len);

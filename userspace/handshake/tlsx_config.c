@@ -92,6 +92,11 @@ struct tlsx_config *tlsx_config_new(enum tlsx_role role)
 	pthread_mutex_init(&cfg->freeze_lock, NULL);
 	cfg->role = role;
 	cfg->hs.server = role == TLSX_ROLE_SERVER;
+	/*
+	 * libtlsx always steps in place (tlsx_conn.c): the engine needs no
+	 * record room of its own, 16,645 bytes less per connection.
+	 */
+	cfg->hs.inplace = true;
 	cfg->verify = true;
 	cfg->hs.tickets_per_handshake = 1;
 	cfg->hs.ticket_lifetime = DEFAULT_TICKET_LIFETIME;

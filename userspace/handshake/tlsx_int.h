@@ -59,18 +59,40 @@ struct tlsx_config {
 /* Freezes @cfg if it is not yet: TLSX_OK or the (first) error. */
 int tlsx__config_use(struct tlsx_config *cfg);
 
-/* The handshake's buffers and engine, freed at the handoff. */
+/*
+ * The handshake's state, freed at the handoff.  No buffer of a whole
+ * record or flight lives here: records are read into and flights written
+ * from the thread's scratch (struct tlsx_scratch); a connection holds
+ * @rec only while a record's body is partly received and @pend only
+ * while a non-blocking send left part of a flight unsent, each of
+ * exactly the size needed.
+ */
 struct tlsx_hsd {
 	struct tlsx_config *cfg;	/* a reference */
 	struct tlsx_hs *hs;
 	bool started;			/* the engine has stepped */
 	bool engine_done;		/* tlsx_hs_step() said DONE */
-	int fail;			/* the error, once @out is written */
-	size_t in_len;
-	size_t out_len, out_off;	/* [off, len) still to write */
-	u8 in[TLSX_REC_MAX];		/* one record, exactly */
-	u8 out[TLSX_HS_OUT_MIN];		/* one flight (hs.h) */
+	int fail;			/* the error, once its alert is sent */
+	u8 hdr[TLSX_REC_HDR];		/* the record header being read */
+	size_t in_len;			/* of the record, header included */
+	u8 *rec;			/* TLSX_REC_HDR + body, partly read */
+	u8 *pend;			/* unsent flight bytes */
+	size_t pend_len, pend_off;	/* [off, len) still to write */
 };
+
+/*
+ * One per thread that steps a connection over its fd (tlsx_conn.c),
+ * allocated at its first step, wiped and freed when the thread exits:
+ * the record being opened in place and the flight being sent.  Nothing
+ * stays in it between two calls.
+ */
+struct tlsx_scratch {
+	u8 in[TLSX_REC_MAX];
+	u8 out[TLSX_HS_OUT_MIN];
+};
+
+/* The calling thread's scratch; NULL: out of memory. */
+struct tlsx_scratch *tlsx__scratch(void);
 
 struct tlsx_urec;	/* urec.c */
 

@@ -963,14 +963,16 @@ TEST_F(rec, forced_kernel_layer_missing)
 /* The memory a connection keeps after the handoff, logged for docs/. */
 TEST_F(rec, state_after_handoff)
 {
-	struct tlsx_hs_config hc = { .insecure = true };
+	/* libtlsx's engine: in place (tlsx_config.c). */
+	struct tlsx_hs_config hc = { .insecure = true, .inplace = true };
 	struct tlsx_conn_info info;
 
 	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->p.c, &info));
 	TH_LOG("userspace layer: %zu bytes (struct tlsx_conn %zu)",
 	       info.state_bytes, sizeof(struct tlsx_conn));
-	TH_LOG("during a handshake: struct tlsx_hsd %zu, engine %zu (client, defaults)",
-	       sizeof(struct tlsx_hsd), tlsx_hs_mem_size(&hc));
+	TH_LOG("during a handshake: struct tlsx_hsd %zu, engine %zu (client, defaults), the thread's scratch %zu",
+	       sizeof(struct tlsx_hsd), tlsx_hs_mem_size(&hc),
+	       sizeof(struct tlsx_scratch));
 	EXPECT_EQ(sizeof(struct tlsx_conn) + tlsx__u_size(self->p.c),
 		  info.state_bytes);
 	EXPECT_LT(info.state_bytes, 48 * 1024);

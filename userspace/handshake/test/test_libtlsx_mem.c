@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_libtlsx_mem.c - the heap a libtlsx connection holds in the middle
+ * of its handshake, measured and asserted, so that a regression fails:
+ *
+ *  - a client after its ClientHello and a server after its flight (both
+ *    waiting for the peer), tlsx against tlsx over a non-blocking
+ *    socketpair, stepped in turn by one thread: what each holds is its
+ *    struct tlsx_conn, struct tlsx_hsd and the in-place engine
+ *    (tlsx_hs_mem_size()), plus the client's server name; nothing of a
+ *    record or a flight, which live in the thread's scratch;
+ *  - the same through a relay passing 100 bytes a step, with the
+ *    server's socket full when it sends its flight: the server keeps
+ *    exactly the unsent part, the client exactly the record it has in
+ *    part, each freed once sent or whole;
+ *  - the sans-I/O step, copying and in place, with one output buffer for
+ *    both ends (the daemon's per-worker buffer).
+ *
+ * The plain build counts the heap by interposing malloc() and friends on
+ * glibc's (__libc_malloc()...), tracking each live block's requested size
+ * while a measurement is on.  ASan owns malloc(): there the handshakes run
+ * and LeakSanitizer checks that nothing stays, but the figures are
+ * asserted in the plain build only.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "handshake/tlsx_int.h"
+
+#define DATA "userspace/handshake/test/data/"
+#define NAME "www.example.com"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define COUNTING 0
+#else
+#define COUNTING 1
+#endif
+
+/* ---- the heap, counted ------------------------------------------- */
+
+struct mem {
+	long bytes;
+	long allocs;
+};
+
+static struct mem live;
+static bool tracking;
+
+#if COUNTING
+/*
+ * glibc's allocator under the names it exports for interposers; no
+ * header declares them (checkpatch's one warning on this file).
+ */
+void *__libc_malloc(size_t len);
+void *__libc_calloc(size_t n, size_t len);
+void *__libc_realloc(void *p, size_t len);
+void __libc_free(void *p);
+
+#define SLOTS 4096
+static struct {
+	void *p;
+	size_t len;
+} slot[SLOTS];
+
+static size_t slot_of(void *p)
+{
+	return ((uintptr_t)p >> 4) % SLOTS;
+}
+
+static void track_add(void *p, size_t len)
+{
+	size_t i = slot_of(p), k;
+
+	if (!p || !tracking)
+		return;
+	for (k = 0; k < SLOTS; k++, i = (i + 1) % SLOTS) {
+		if (!slot[i].p) {
+			slot[i].p = p;
+			slot[i].len = len;
+			live.bytes += len;
+			live.allocs++;
+			return;
+		}
+	}
+	abort();	/* more live blocks than this test ever makes */
+}
+
+static void track_del(void *p)
+{
+	size_t i = slot_of(p), k;
+
+	if (!p)
+		return;
+	for (k = 0; k < SLOTS; k++, i = (i + 1) % SLOTS) {
+		if (slot[i].p == p) {
+			live.bytes -= slot[i].len;
+			live.allocs--;
+			slot[i].p = NULL;
+			/* Keep the probe chains whole: re-place the run after. */
+			for (i = (i + 1) % SLOTS; slot[i].p; i = (i + 1) % SLOTS) {
+				void *q = slot[i].p;
+				size_t len = slot[i].len;
+				bool was = tracking;
+
+				slot[i].p = NULL;
+				live.bytes -= len;
+				live.allocs--;
+				tracking = true;
+				track_add(q, len);
+				tracking = was;
+			}
+			return;
+		}
+	}
+}
+
+void *malloc(size_t len)
+{
+	void *p = __libc_malloc(len);
+
+	track_add(p, len);
+	return p;
+}
+
+void *calloc(size_t n, size_t len)
+{
+	void *p = __libc_calloc(n, len);
+
+	track_add(p, n * len);
+	return p;
+}
+
+void *realloc(void *old, size_t len)
+{
+	void *p;
+
+	track_del(old);
+	p = __libc_realloc(old, len);
+	track_add(p, len);
+	return p;
+}
+
+void free(void *p)
+{
+	track_del(p);
+	__libc_free(p);
+}
+#endif
+
+/* Starts counting from nothing. */
+static void track_start(void)
+{
+	live.bytes = 0;
+	live.allocs = 0;
+	tracking = true;
+}
+
+/* ---- two ends in one thread ---------------------------------------- */
+
+static struct tlsx_config *server_cfg(void)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+
+	if (!cfg || tlsx_config_add_cert(cfg, DATA "rsa-chain.pem",
+					 DATA "rsa-leaf.key") ||
+	    tlsx_config_freeze(cfg)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+static struct tlsx_config *client_cfg(void)
+{
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
+
+	if (!cfg || tlsx_config_set_trust(cfg, DATA "rsa-root.pem") ||
+	    tlsx_config_freeze(cfg)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+static int pair(int fd[2])
+{
+	int i;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd))
+		return -1;
+	for (i = 0; i < 2; i++)
+		fcntl(fd[i], F_SETFL, fcntl(fd[i], F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+/* What a connection mid-handshake holds besides what was sent or read. */
+static long base_bytes(const struct tlsx_config *cfg, bool client)
+{
+	return sizeof(struct tlsx_conn) + sizeof(struct tlsx_hsd) +
+	       tlsx_hs_mem_size(&cfg->hs) + (client ? sizeof(NAME) : 0);
+}
+
+static bool failed(int ret)
+{
+	return ret < 0 && ret != TLSX_WANT_READ && ret != TLSX_WANT_WRITE;
+}
+
+/*
+ * A relay between the two ends, @chunk bytes each way per call, so that
+ * records reach the client in pieces; the first @junk bytes from the
+ * server are the test's own filling of its socket, dropped.
+ */
+struct relay {
+	int rc, rs;		/* the relay's ends of the client's, server's */
+	size_t chunk;
+	size_t junk;
+};
+
+static int move(int from, int to, size_t chunk, size_t *junk)
+{
+	u8 buf[65536];
+	ssize_t n;
+
+	for (;;) {
+		size_t want = *junk ? sizeof(buf) : chunk;
+
+		if (*junk && want > *junk)
+			want = *junk;
+		n = recv(from, buf, want, MSG_DONTWAIT);
+		if (n < 0)
+			return errno == EAGAIN ? 0 : -1;
+		if (!n)
+			return 0;
+		if (!*junk)
+			break;
+		*junk -= n;
+	}
+	return write(to, buf, n) == n ? 0 : -1;
+}
+
+static int relay_step(struct relay *r)
+{
+	size_t none = 0;
+
+	if (move(r->rs, r->rc, r->chunk, &r->junk))
+		return -1;
+	return move(r->rc, r->rs, r->chunk, &none);
+}
+
+/* Fills @fd's sending direction until it would block: the bytes put. */
+static size_t fill(int fd)
+{
+	static const u8 junk[4096];
+	size_t put = 0;
+	ssize_t n;
+
+	while ((n = send(fd, junk, sizeof(junk), MSG_DONTWAIT)) > 0)
+		put += n;
+	return put;
+}
+
+struct figures {
+	struct mem client;	/* after the ClientHello */
+	struct mem server;	/* after its flight */
+	long pend_max;		/* the server's unsent flight, largest */
+	long rec_max;		/* the client's partial record, largest */
+	long pend_allocs, rec_allocs;	/* times each was allocated */
+	long exact, inexact;	/* steps where the heap was all accounted */
+	int steps;
+};
+
+/*
+ * One handshake; @chunk 0: the ends joined directly, else through a
+ * relay passing @chunk bytes a step, the server's socket full when it
+ * sends its flight.  Every figure is taken between two steps, when a
+ * connection holds only its own.
+ */
+static long base_bytes(const struct tlsx_config *cfg, bool client);
+
+static int run_pair(struct tlsx_config *ccfg, struct tlsx_config *scfg,
+		    size_t chunk, struct figures *f)
+{
+	struct tlsx_conn *c = NULL, *s = NULL;
+	int a[2], b[2], rc, rs, ret = -1;
+	bool had_pend = false, had_rec = false;
+	struct relay r = { .chunk = chunk };
+
+	memset(f, 0, sizeof(*f));
+	if (pair(a) || (chunk && pair(b)))
+		return -1;
+	if (chunk) {
+		r.rc = a[1];
+		r.rs = b[1];
+		fcntl(r.rc, F_SETFL, fcntl(r.rc, F_GETFL) & ~O_NONBLOCK);
+		fcntl(r.rs, F_SETFL, fcntl(r.rs, F_GETFL) & ~O_NONBLOCK);
+	}
+	track_start();
+	c = tlsx_conn_new(ccfg, a[0]);
+	if (!c || tlsx_conn_set_server_name(c, NAME))
+		goto out;
+	rc = tlsx_conn_step(c);
+	if (rc != TLSX_WANT_READ)
+		goto out;
+	f->client = live;
+	s = tlsx_conn_new(scfg, chunk ? b[0] : a[1]);
+	if (!s)
+		goto out;
+	if (chunk) {
+		/* The ClientHello whole, then the server's way blocked. */
+		r.chunk = 65536;
+		if (relay_step(&r))
+			goto out;
+		r.chunk = chunk;
+		r.junk = fill(b[0]);
+	}
+	rs = tlsx_conn_step(s);
+	if (failed(rs))
+		goto out;
+	f->server.bytes = live.bytes - f->client.bytes;
+	f->server.allocs = live.allocs - f->client.allocs;
+	while (rc != TLSX_DONE || rs != TLSX_DONE) {
+		struct tlsx_hsd *ch = c->hsd, *sh = s->hsd;
+
+		if (++f->steps > 100000)
+			goto out;
+		if (sh && sh->pend) {
+			if (!had_pend)
+				f->pend_allocs++;
+			if ((long)sh->pend_len > f->pend_max)
+				f->pend_max = sh->pend_len;
+		}
+		had_pend = sh && sh->pend;
+		if (ch && ch->rec) {
+			long len = TLSX_REC_HDR +
+				   get_unaligned_be16(ch->hdr + 3);
+
+			if (!had_rec)
+				f->rec_allocs++;
+			if (len > f->rec_max)
+				f->rec_max = len;
+		}
+		had_rec = ch && ch->rec;
+		if (ch && sh) {
+			/* Both mid-handshake: nothing held but these. */
+			long want = base_bytes(ccfg, true) +
+				    base_bytes(scfg, false) +
+				    (sh->pend ? (long)sh->pend_len : 0) +
+				    (ch->rec ? TLSX_REC_HDR +
+					       get_unaligned_be16(ch->hdr + 3) :
+					       0);
+
+			if (live.bytes == want)
+				f->exact++;
+			else
+				f->inexact++;
+		}
+		if (chunk && relay_step(&r))
+			goto out;
+		if (rc != TLSX_DONE)
+			rc = tlsx_conn_step(c);
+		if (rs != TLSX_DONE)
+			rs = tlsx_conn_step(s);
+		if (failed(rc) || failed(rs))
+			goto out;
+	}
+	ret = 0;
+out:
+	tlsx_conn_free(c);
+	tlsx_conn_free(s);
+	tracking = false;
+	close(a[0]);
+	close(a[1]);
+	if (chunk) {
+		close(b[0]);
+		close(b[1]);
+	}
+	return ret;
+}
+
+FIXTURE(mem)
+{
+	struct tlsx_config *ccfg, *scfg;
+};
+
+FIXTURE_SETUP(mem)
+{
+	struct figures f;
+
+	self->scfg = server_cfg();
+	self->ccfg = client_cfg();
+	ASSERT_NE(NULL, self->scfg);
+	ASSERT_NE(NULL, self->ccfg);
+	/* The thread's scratch and the ticket keys come at the first use. */
+	ASSERT_EQ(0, run_pair(self->ccfg, self->scfg, 0, &f));
+}
+
+FIXTURE_TEARDOWN(mem)
+{
+	tlsx_config_free(self->ccfg);
+	tlsx_config_free(self->scfg);
+}
+
+TEST_F(mem, mid_handshake)
+{
+	long cb = base_bytes(self->ccfg, true);
+	long sb = base_bytes(self->scfg, false);
+	struct figures f;
+
+	ASSERT_EQ(0, run_pair(self->ccfg, self->scfg, 0, &f));
+	TH_LOG("struct tlsx_conn %zu, struct tlsx_hsd %zu, engine %zu (client) %zu (server)",
+	       sizeof(struct tlsx_conn), sizeof(struct tlsx_hsd),
+	       tlsx_hs_mem_size(&self->ccfg->hs),
+	       tlsx_hs_mem_size(&self->scfg->hs));
+	EXPECT_EQ(0, f.pend_allocs);
+	EXPECT_EQ(0, f.rec_allocs);
+	if (!COUNTING)
+		SKIP(return, "ASan owns malloc(): figures in the plain build");
+	TH_LOG("mid-handshake: client %ld bytes in %ld allocations, server %ld in %ld",
+	       f.client.bytes, f.client.allocs, f.server.bytes,
+	       f.server.allocs);
+	TH_LOG("after both freed: %ld bytes in %ld allocations",
+	       live.bytes, live.allocs);
+	/* conn, hsd, engine, server name; nothing of a record or flight. */
+	EXPECT_EQ(cb, f.client.bytes);
+	EXPECT_EQ(4, f.client.allocs);
+	/* conn, hsd, engine. */
+	EXPECT_EQ(sb, f.server.bytes);
+	EXPECT_EQ(3, f.server.allocs);
+	/* The figures docs/libtlsx.md states, with room for a few fields. */
+	EXPECT_LE(f.client.bytes, 7500);
+	EXPECT_LE(f.server.bytes, 7500);
+	EXPECT_EQ(0, live.bytes);
+	EXPECT_EQ(0, live.allocs);
+}
+
+TEST_F(mem, partial_send_and_record)
+{
+	struct figures f;
+
+	ASSERT_EQ(0, run_pair(self->ccfg, self->scfg, 100, &f));
+	TH_LOG("%d steps; server's unsent flight at most %ld bytes (%ld times), client's partial record at most %ld (%ld times); heap accounted exactly at %ld steps",
+	       f.steps, f.pend_max, f.pend_allocs, f.rec_max, f.rec_allocs,
+	       f.exact);
+	/* The socket took part of the flight: the rest, and only it, kept. */
+	EXPECT_GT(f.pend_allocs, 0);
+	EXPECT_GT(f.pend_max, 0);
+	EXPECT_LT(f.pend_max, TLSX_HS_OUT_MIN);
+	/* A record came in part: one allocation of exactly its length. */
+	EXPECT_GT(f.rec_allocs, 0);
+	EXPECT_LE(f.rec_max, TLSX_REC_MAX);
+	if (!COUNTING)
+		SKIP(return, "ASan owns malloc(): figures in the plain build");
+	/* At every step: the two bases, the unsent part, the partial record. */
+	EXPECT_GT(f.exact, 0);
+	EXPECT_EQ(0, f.inexact);
+	EXPECT_EQ(0, live.bytes);
+	EXPECT_EQ(0, live.allocs);
+}
+
+/* Both ends sans-I/O, one output buffer; @inplace: no copy of the input. */
+static int run_buf(struct tlsx_config *ccfg, struct tlsx_config *scfg,
+		   bool inplace, struct mem *client, struct mem *server)
+{
+	static u8 out[TLSX_STEP_OUT_MIN];
+	static u8 to_s[65536], to_c[65536];
+	size_t ls = 0, lc = 0, used, out_len;
+	struct tlsx_conn *c, *s = NULL;
+	int rc = TLSX_WANT_READ, rs = TLSX_WANT_READ, ret = -1, i;
+
+	track_start();
+	c = tlsx_conn_new(ccfg, -1);
+	if (!c || tlsx_conn_set_server_name(c, NAME))
+		goto out;
+	for (i = 0; i < 100 && (rc != TLSX_DONE || rs != TLSX_DONE); i++) {
+		if (inplace)
+			rc = tlsx_conn_step_inplace(c, to_c, lc, &used, out,
+						    sizeof(out), &out_len);
+		else
+			rc = tlsx_conn_step_buf(c, to_c, lc, &used, out,
+						sizeof(out), &out_len);
+		if (failed(rc) || ls + out_len > sizeof(to_s))
+			goto out;
+		memmove(to_c, to_c + used, lc - used);
+		lc -= used;
+		/* The buffer is shared: sent (here, copied) before reuse. */
+		memcpy(to_s + ls, out, out_len);
+		ls += out_len;
+		if (i == 0) {
+			*client = live;
+			s = tlsx_conn_new(scfg, -1);
+			if (!s)
+				goto out;
+		}
+		if (inplace)
+			rs = tlsx_conn_step_inplace(s, to_s, ls, &used, out,
+						    sizeof(out), &out_len);
+		else
+			rs = tlsx_conn_step_buf(s, to_s, ls, &used, out,
+						sizeof(out), &out_len);
+		if (failed(rs) || lc + out_len > sizeof(to_c))
+			goto out;
+		memmove(to_s, to_s + used, ls - used);
+		ls -= used;
+		memcpy(to_c + lc, out, out_len);
+		lc += out_len;
+		if (i == 0) {
+			server->bytes = live.bytes - client->bytes;
+			server->allocs = live.allocs - client->allocs;
+		}
+	}
+	if (rc == TLSX_DONE && rs == TLSX_DONE)
+		ret = 0;
+out:
+	tlsx_conn_free(c);
+	tlsx_conn_free(s);
+	tracking = false;
+	return ret;
+}
+
+TEST_F(mem, sans_io)
+{
+	long cb = base_bytes(self->ccfg, true);
+	long sb = base_bytes(self->scfg, false);
+	struct mem c, s;
+	int inplace;
+
+	for (inplace = 0; inplace < 2; inplace++) {
+		memset(&c, 0, sizeof(c));
+		memset(&s, 0, sizeof(s));
+		ASSERT_EQ(0, run_buf(self->ccfg, self->scfg, inplace, &c, &s));
+		if (!COUNTING)
+			continue;
+		TH_LOG("%s: client %ld bytes in %ld allocations, server %ld in %ld",
+		       inplace ? "tlsx_conn_step_inplace" : "tlsx_conn_step_buf",
+		       c.bytes, c.allocs, s.bytes, s.allocs);
+		EXPECT_EQ(cb, c.bytes);
+		EXPECT_EQ(4, c.allocs);
+		EXPECT_EQ(sb, s.bytes);
+		EXPECT_EQ(3, s.allocs);
+		EXPECT_EQ(0, live.bytes);
+	}
+}
+
+TEST_HARNESS_MAIN
