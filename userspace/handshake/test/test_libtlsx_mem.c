@@ -52,14 +52,7 @@ static struct mem live;
 static bool tracking;
 
 #if COUNTING
-/*
- * glibc's allocator under the names it exports for interposers; no
- * header declares them (checkpatch's one warning on this file).
- */
-void *__libc_malloc(size_t len);
-void *__libc_calloc(size_t n, size_t len);
-void *__libc_realloc(void *p, size_t len);
-void __libc_free(void *p);
+#include "handshake/test/libc_alloc.h"
 
 #define SLOTS 4096
 static struct {
