@@ -5,7 +5,8 @@
  * exponentiations.  The layers point one way: bn_limbs.c (limb helpers)
  * under the multiplications of bn_mont_generic.c (portable) and
  * bn_mont_mulx.c (BMI2+ADX), under this file, under bn_ifma.c (AVX-512
- * IFMA) and bn_exp_x2.c (RSA's CRT pairs); the inversion is in bn_inv.c.
+ * IFMA; bn_ifma256.c its 1024-bit pair on ymm, for Zen 4) and
+ * bn_exp_x2.c (RSA's CRT pairs); the inversion is in bn_inv.c.
  * The choice of code is made once at run time.
  *
  * Constant time: loops run over limb counts and exponent bit counts,
