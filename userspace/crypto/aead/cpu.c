@@ -14,6 +14,7 @@
 #include <asm/fpu/xstate.h>
 #include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
+#include <asm/processor.h>
 
 /*
  * Skylake-SP class parts lose clock speed on sustained 512-bit work.
@@ -59,6 +60,9 @@ const struct tlsx_cpu *tlsx_cpu_features(void)
 	c->avx512vl = c->avx512f && boot_cpu_has(X86_FEATURE_AVX512VL);
 	c->avx512ifma = c->avx512f && boot_cpu_has(X86_FEATURE_AVX512IFMA);
 	c->zmm_ok = c->avx512f && !tlsx_zmm_penalty();
+	c->zmm_split = c->avx512f &&
+		       boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
+		       boot_cpu_data.x86 == 0x19;
 	WRITE_ONCE(tlsx_cpu_done, true);
 	return c;
 }
@@ -129,6 +133,8 @@ static void tlsx_cpu_detect(struct tlsx_cpu *c)
 	c->avx512vl = c->avx512f && (ebx7 & (1u << 31));
 	c->avx512ifma = c->avx512f && (ebx7 & (1u << 21));
 	c->zmm_ok = c->avx512f && !tlsx_zmm_penalty(vendor, family, model);
+	/* "Auth" of AuthenticAMD; family 0x19 with AVX-512 is Zen 4. */
+	c->zmm_split = c->avx512f && vendor == 0x68747541 && family == 0x19;
 }
 
 /* Declared here rather than through <stdlib.h>: see platform.h. */
@@ -184,6 +190,7 @@ static void tlsx_cpu_mask(struct tlsx_cpu *c, const char *mask)
 	c->avx512vl &= c->avx512f;
 	c->avx512ifma &= c->avx512f;
 	c->zmm_ok &= c->avx512f;
+	c->zmm_split &= c->avx512f;
 }
 
 const struct tlsx_cpu *tlsx_cpu_features(void)

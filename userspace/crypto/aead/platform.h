@@ -181,6 +181,11 @@ struct tlsx_cpu {
 	 * negation of X86_FEATURE_PREFER_YMM.
 	 */
 	bool zmm_ok;
+	/*
+	 * 512-bit operations run as two 256-bit halves (AMD family 0x19,
+	 * Zen 4): code bound by vector throughput may prefer ymm there.
+	 */
+	bool zmm_split;
 };
 
 /*

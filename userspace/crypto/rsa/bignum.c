@@ -5,7 +5,8 @@
  * exponentiations.  The layers point one way: bn_limbs.c (limb helpers)
  * under the multiplications of bn_mont_generic.c (portable) and
  * bn_mont_mulx.c (BMI2+ADX), under this file, under bn_ifma.c (AVX-512
- * IFMA) and bn_exp_x2.c (RSA's CRT pairs); the inversion is in bn_inv.c.
+ * IFMA; bn_ifma256.c its 1024-bit pair on ymm, for Zen 4) and
+ * bn_exp_x2.c (RSA's CRT pairs); the inversion is in bn_inv.c.
  * The choice of code is made once at run time.
  *
  * Constant time: loops run over limb counts and exponent bit counts,
@@ -23,7 +24,7 @@ static void (*bn_mont_mul_impl)(u64 *r, const u64 *a, const u64 *b,
 static void (*bn_mont_sqr_impl)(u64 *r, const u64 *a, const u64 *m,
 				u64 m0inv, size_t n);
 static const char *bn_impl_name;
-static bool bn_use_ifma;
+static bool bn_use_ifma, bn_use_ifma256;
 
 static void bn_mont_sqr_generic(u64 *r, const u64 *a, const u64 *m,
 				u64 m0inv, size_t n)
@@ -42,6 +43,10 @@ static bool bn_impl_usable(const char *name)
 	/* 512-bit IFMA, where wide vectors cost no clock speed. */
 	if (!strcmp(name, "ifma"))
 		return c->bmi2 && c->adx && c->avx512ifma && c->zmm_ok;
+	/* The same with the 1024-bit pair on 256-bit vectors. */
+	if (!strcmp(name, "ifma256"))
+		return c->bmi2 && c->adx && c->avx512ifma && c->avx512vl &&
+		       c->zmm_ok;
 	return false;
 }
 
@@ -49,7 +54,8 @@ int bn_set_impl(const char *name)
 {
 	if (!bn_impl_usable(name))
 		return -EINVAL;
-	bn_use_ifma = !strcmp(name, "ifma");
+	bn_use_ifma256 = !strcmp(name, "ifma256");
+	bn_use_ifma = bn_use_ifma256 || !strcmp(name, "ifma");
 	if (!strcmp(name, "generic")) {
 		bn_mont_mul_impl = bn_mont_mul_generic;
 		bn_mont_sqr_impl = bn_mont_sqr_generic;
@@ -57,16 +63,23 @@ int bn_set_impl(const char *name)
 	} else {
 		bn_mont_mul_impl = bn_mont_mul_mulx;
 		bn_mont_sqr_impl = bn_mont_sqr_mulx;
-		bn_impl_name = bn_use_ifma ? "ifma" : "mulx";
+		bn_impl_name = bn_use_ifma256 ? "ifma256" :
+			       bn_use_ifma ? "ifma" : "mulx";
 	}
 	return 0;
 }
 
+/*
+ * IFMA where usable; on Zen 4 (zmm_split) its 1024-bit pair on ymm, as
+ * each zmm operation takes two of the vector pipes' slots there.
+ */
 static void bn_choose_impl(void)
 {
 	const char *env = getenv("TLSX_BN_IMPL");
 
 	if (env && !bn_set_impl(env))
+		return;
+	if (tlsx_cpu_features()->zmm_split && !bn_set_impl("ifma256"))
 		return;
 	if (bn_set_impl("ifma") && bn_set_impl("mulx"))
 		bn_set_impl("generic");
@@ -77,6 +90,13 @@ bool bn_ifma_chosen(void)
 	if (unlikely(!bn_mont_mul_impl))
 		bn_choose_impl();
 	return bn_use_ifma;
+}
+
+bool bn_ifma256_chosen(void)
+{
+	if (unlikely(!bn_mont_mul_impl))
+		bn_choose_impl();
+	return bn_use_ifma256;
 }
 
 bool bn_mulx_chosen(void)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bn_exp_x2.c - the pairs of exponentiations RSA's CRT runs: both at once
- * with AVX-512 IFMA (bn_ifma.c) or the MULX pairs (bn_exp_mulx.c) where
- * chosen, else one after the other with the Montgomery code of bignum.c.  The top layer of the integer
- * code.
+ * with AVX-512 IFMA (bn_ifma.c, or bn_ifma256.c's ymm pair for 1024-bit
+ * halves) or the MULX pairs (bn_exp_mulx.c) where chosen, else one after
+ * the other with the Montgomery code of bignum.c.  The top layer of the
+ * integer code.
  */
 #include "rsa/bignum.h"
 #include "rsa/bn_impl.h"
@@ -14,6 +15,9 @@ void bn_exp_ct_x2(u64 *r0, const u64 *a0, const u64 *e0,
 {
 	u64 x[BN_MAX_LIMBS];
 
+	if (bn_ifma256_chosen() &&
+	    !bn_exp_ct_x2_ifma256(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
+		return;
 	if (bn_ifma_chosen() &&
 	    !bn_exp_ct_x2_ifma(r0, a0, e0, m0, r1, a1, e1, m1, ebits))
 		return;

@@ -31,22 +31,9 @@
  */
 #include <immintrin.h>
 
-#include "rsa/bn_impl.h"
-
-#define B52_MASK	((1ULL << 52) - 1)
-#define B52_MAX_K	5
-#define B52_MAX_LANES	(8 * B52_MAX_K)
-#define B52_WIN		5
-#define B52_TABLE	(1 << B52_WIN)
+#include "rsa/bn_b52.h"
 
 #define B52_TARGET __attribute__((target("avx512f,avx512ifma")))
-
-/* A modulus in radix 2^52 and its Montgomery constants. */
-struct b52_mod {
-	u64 m[B52_MAX_LANES] __aligned(64);
-	u64 rr[B52_MAX_LANES] __aligned(64);	/* R^2 mod m */
-	u64 k0;					/* -m^-1 mod 2^52 */
-};
 
 /* L radix-2^52 limbs from n 64-bit ones; lanes up to 8K zeroed. */
 static void b52_from64(u64 *out, size_t lanes, const u64 *in, size_t n)
@@ -320,7 +307,7 @@ b52_select(u64 *r, const u64 *table, u64 idx, const int K)
 }
 
 /* Bits [pos, pos + B52_WIN) of e (zeros past elimbs limbs). */
-static u64 b52_window(const u64 *e, size_t elimbs, size_t pos)
+u64 b52_window(const u64 *e, size_t elimbs, size_t pos)
 {
 	size_t limb = pos / 64, sh = pos % 64;
 	u64 lo = limb < elimbs ? e[limb] : 0;
@@ -328,14 +315,6 @@ static u64 b52_window(const u64 *e, size_t elimbs, size_t pos)
 
 	return ((lo >> sh) | ((hi << 1) << (63 - sh))) & (B52_TABLE - 1);
 }
-
-/* The per-modulus state of one exponentiation. */
-struct b52_exp {
-	struct b52_mod mod;
-	u64 table[B52_TABLE * B52_MAX_LANES] __aligned(64);
-	u64 acc[B52_MAX_LANES] __aligned(64);
-	u64 t[B52_MAX_LANES] __aligned(64);
-};
 
 /*
  * Radix-2^52 set-up from a bn_mont: m, k0 = -m^-1 mod 2^52 (the low bits
@@ -527,9 +506,9 @@ static size_t b52_lanes(size_t n)
  * cleared in bulk: b52_mod_init() and b52_from64() write every lane, and
  * the table and t are written before they are read.
  */
-static int b52_pair_init(struct b52_exp *s, const u64 *a0,
-			 const struct bn_mont *m0, const u64 *a1,
-			 const struct bn_mont *m1, size_t *lanes, bool one)
+int b52_pair_init(struct b52_exp *s, const u64 *a0, const struct bn_mont *m0,
+		  const u64 *a1, const struct bn_mont *m1, size_t *lanes,
+		  bool one)
 {
 	size_t n = m0->n > m1->n ? m0->n : m1->n;
 
@@ -560,9 +539,9 @@ static void b52_wipe(struct b52_exp *s, bool tables)
 }
 
 /* Results (at most m) into [0, m), radix 2^64. */
-static void b52_pair_out(u64 *r0, const struct bn_mont *m0, u64 *r1,
-			 const struct bn_mont *m1, struct b52_exp *s,
-			 size_t lanes, bool tables)
+void b52_pair_out(u64 *r0, const struct bn_mont *m0, u64 *r1,
+		  const struct bn_mont *m1, struct b52_exp *s, size_t lanes,
+		  bool tables)
 {
 	b52_to64(r0, m0->n, s[0].acc, lanes);
 	b52_to64(r1, m1->n, s[1].acc, lanes);

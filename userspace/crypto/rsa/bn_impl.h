@@ -84,14 +84,24 @@ int bn_exp_pub_x2_ifma(u64 *r0, const u64 *a0, const struct bn_mont *m0,
 		       u64 e);
 
 /*
- * Whether bn_exp_ct_x2() and bn_exp_pub_x2() go to IFMA (the choice made
- * once, or forced).
+ * The same as bn_exp_ct_x2_ifma() on 256-bit vectors for moduli of up to
+ * 1024 bits (bn_ifma256.c, for Zen 4); larger ones go to the zmm code.
  */
-bool bn_ifma_chosen(void);
+int bn_exp_ct_x2_ifma256(u64 *r0, const u64 *a0, const u64 *e0,
+			 const struct bn_mont *m0, u64 *r1, const u64 *a1,
+			 const u64 *e1, const struct bn_mont *m1, size_t ebits);
 
 /*
- * Force a choice for tests: "generic", "mulx" or "ifma" (MULX products
- * and IFMA for bn_exp_ct_x2); -EINVAL if not usable.
+ * Whether bn_exp_ct_x2() and bn_exp_pub_x2() go to IFMA (the choice made
+ * once, or forced: true for "ifma" and "ifma256"), and whether the
+ * secret-exponent pair goes to the 256-bit code ("ifma256").
+ */
+bool bn_ifma_chosen(void);
+bool bn_ifma256_chosen(void);
+
+/*
+ * Force a choice for tests: "generic", "mulx", "ifma" (MULX products
+ * and IFMA for bn_exp_ct_x2) or "ifma256" (its 1024-bit pair on ymm); -EINVAL if not usable.
  */
 int bn_set_impl(const char *name);
 

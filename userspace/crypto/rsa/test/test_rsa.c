@@ -69,6 +69,10 @@ FIXTURE_VARIANT_ADD(rsa, ifma) {
 	.impl = "ifma",
 };
 
+FIXTURE_VARIANT_ADD(rsa, ifma256) {
+	.impl = "ifma256",
+};
+
 FIXTURE_SETUP(rsa)
 {
 	if (bn_set_impl(variant->impl))

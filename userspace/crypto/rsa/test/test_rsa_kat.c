@@ -119,6 +119,10 @@ FIXTURE_VARIANT_ADD(kat, ifma) {
 	.impl = "ifma",
 };
 
+FIXTURE_VARIANT_ADD(kat, ifma256) {
+	.impl = "ifma256",
+};
+
 FIXTURE_SETUP(kat)
 {
 	if (bn_set_impl(variant->impl))
