@@ -63,6 +63,22 @@ LIBTLSX := $(B)/lib/libtlsx.a
 LIBTLSX_SO := $(B)/lib/libtlsx.so.0
 LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
 
+# --- tlsxd: the HTTPS static file server (docs/tlsxd.md) --------------
+# Everything but main.c goes into an archive the unit tests and fuzz
+# targets link too.  tlsxd-static is the VM's build (its initramfs has no
+# libc and no libsystemd): the same sources without sd_notify/LISTEN_FDS.
+TLSXD_DIR := userspace/tlsxd
+TLSXD_SRCS := $(filter-out $(TLSXD_DIR)/main.c,$(wildcard $(TLSXD_DIR)/*.c))
+TLSXD_LIB := $(B)/lib/libtlsxd.a
+TLSXD_LIB_ASAN := $(B)/lib/libtlsxd-asan.a
+TLSXD_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(TLSXD_SRCS))
+TLSXD_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(TLSXD_SRCS))
+TLSXD_STATIC_OBJS := $(patsubst %.c,$(B)/obj-static/%.o,$(TLSXD_SRCS) \
+	$(TLSXD_DIR)/main.c)
+TLSXD := $(if $(wildcard $(TLSXD_DIR)/main.c),$(B)/bin/tlsxd)
+TLSXD_STATIC := $(if $(TLSXD),$(B)/bin/tlsxd-static)
+TLSXD_LIBS := -luring -lsystemd -lpthread
+
 # --- unit tests: every test/test_*.c of a family is one program -------
 TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
 TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
@@ -86,7 +102,7 @@ FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 # core (libtlsx's socket layer, when it lands here): they stay out.
 FUZZ_NO_ENGINE :=
 FUZZ_LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS) \
-	$(filter-out $(FUZZ_NO_ENGINE),$(ENGINE_SRCS))
+	$(filter-out $(FUZZ_NO_ENGINE),$(ENGINE_SRCS)) $(TLSXD_SRCS)
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
@@ -128,7 +144,8 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop
 
-all: lib tests $(BENCH) $(HS_TOOLS) selftests module module-test
+all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
+	module module-test
 
 help:
 	@echo "make deps       install missing Debian packages (root)"
@@ -234,13 +251,45 @@ vpath ct_%.c $(sort $(dir $(CT_SRCS)))
 $(B)/test/%: %.c $(ENGINE_LIB) $(LIB) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		-MMD -MP $< $(ENGINE_LIB) $(LIB) $(TEST_LIBS) -o $@
+		-MMD -MP $< $(TEST_XLIBS) $(ENGINE_LIB) $(LIB) $(TEST_LIBS) \
+		$(TEST_XSYSLIBS) -o $@
 
 $(B)/test-asan/%: %.c $(ENGINE_LIB_ASAN) $(LIB_ASAN) | $(KSRC)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TEST_CFLAGS) \
-		$(SAN) -MMD -MP $< $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TEST_LIBS) \
-		-o $@
+		$(SAN) -MMD -MP $< $(TEST_XLIBS_ASAN) $(ENGINE_LIB_ASAN) $(LIB_ASAN) \
+		$(TEST_LIBS) $(TEST_XSYSLIBS) -o $@
+
+# tlsxd's unit tests link its archive (and libtlsx, for the server).
+TLSXD_TESTS := $(patsubst %.c,%,$(notdir $(wildcard $(TLSXD_DIR)/test/test_*.c)))
+$(addprefix $(B)/test/,$(TLSXD_TESTS)): $(TLSXD_LIB)
+$(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): $(TLSXD_LIB_ASAN)
+$(addprefix $(B)/test/,$(TLSXD_TESTS)): TEST_XLIBS = $(TLSXD_LIB)
+$(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XLIBS_ASAN = $(TLSXD_LIB_ASAN)
+$(addprefix $(B)/test/,$(TLSXD_TESTS)) \
+$(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
+
+$(TLSXD_LIB): $(TLSXD_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(TLSXD_LIB_ASAN): $(TLSXD_OBJS_ASAN)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/bin/tlsxd: $(TLSXD_DIR)/main.c $(TLSXD_LIB) $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -MMD -MP $< $(TLSXD_LIB) \
+		$(LIBTLSX) $(TLSXD_LIBS) -o $@
+
+$(B)/obj-static/%.o: %.c | $(KSRC)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -DTLSXD_NO_SYSTEMD -MMD -MP \
+		-c $< -o $@
+
+$(B)/bin/tlsxd-static: $(TLSXD_STATIC_OBJS) $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) -static $(TLSXD_STATIC_OBJS) $(LIBTLSX) -luring -lpthread -o $@
 
 # `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
 BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
@@ -387,6 +436,8 @@ clean:
 -include $(LIB_OBJS:.o=.d) $(LIB_OBJS_ASAN:.o=.d)
 -include $(ENGINE_OBJS:.o=.d) $(ENGINE_OBJS_ASAN:.o=.d)
 -include $(LIBTLSX_PIC_OBJS:.o=.d)
+-include $(TLSXD_OBJS:.o=.d) $(TLSXD_OBJS_ASAN:.o=.d) \
+	$(TLSXD_STATIC_OBJS:.o=.d) $(wildcard $(B)/bin/*.d)
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/fuzz/*.d \
 	$(B)/obj-fuzz/*/*/*.d \
 	$(B)/obj-fuzz/*/*/*/*.d)

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * conf.h - tlsxd's configuration: the command line
+ * (`tlsxd --listen ADDR:PORT --root DIR --cert FILE --key FILE ...`) and
+ * the configuration file (`--config FILE`, docs/tlsxd-config.md), the one
+ * struct both fill.  The command line wins over the file.
+ */
+#ifndef TLSXD_CONF_H
+#define TLSXD_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "handshake/tlsx.h"
+#include "http_req.h"
+
+#define CONF_LISTEN_MAX	8
+#define CONF_CERT_MAX	16
+
+struct conf_cert {
+	char *cert_file;	/* PEM chain, leaf first */
+	char *key_file;
+};
+
+enum conf_body {
+	CONF_BODY_AUTO,		/* the measured faster one (docs/perf-http.md) */
+	CONF_BODY_SENDFILE,	/* sendfile(2) */
+	CONF_BODY_SPLICE,	/* IORING_OP_SPLICE file -> pipe -> socket */
+};
+
+struct tlsxd_conf {
+	char *listen[CONF_LISTEN_MAX];	/* "0.0.0.0:8443", "[::1]:8443", ":8443" */
+	unsigned int nlisten;
+	char *root;
+	/* Server names pick a chain by its leaf's names (libtlsx's SNI). */
+	struct conf_cert certs[CONF_CERT_MAX];
+	unsigned int ncerts;
+	char *ticket_key_file;		/* nginx format; NULL: random, rotated */
+	unsigned int workers;		/* 0: one per online CPU */
+	char *user;			/* setuid/setgid to it after binding */
+	char *access_log;		/* a path, "-" for stdout, NULL: off */
+	char *error_log;		/* a path; NULL: stderr */
+	char *mime_types;		/* NULL: /etc/mime.types */
+	char *pid_file;
+	enum tlsx_record_layer record_layer;	/* --record-layer */
+	enum conf_body body;		/* --body sendfile|splice */
+	bool allow_hidden;
+	bool precompressed;		/* default on */
+	bool debug;			/* per-connection log lines */
+	bool systemd;			/* LISTEN_FDS seen (set by main) */
+	struct http_limits http;
+	unsigned int ranges_max;	/* default 16 */
+	unsigned int max_conns;		/* per worker; default 4096 */
+	unsigned int keepalive_requests;	/* default 1000 */
+	unsigned int handshake_timeout_ms;	/* default 10000 */
+	unsigned int header_timeout_ms;	/* default 10000: slowloris */
+	unsigned int idle_timeout_ms;	/* keep-alive, default 60000 */
+	unsigned int send_timeout_ms;	/* no progress sending, 60000 */
+	unsigned int drain_timeout_ms;	/* SIGTERM, default 10000 */
+};
+
+/* The defaults above. */
+void conf_init(struct tlsxd_conf *c);
+
+/*
+ * Parses @argv.  Returns 0 (go on), 1 (--help or --version was printed:
+ * exit 0), or -1 with a message ("--listen: bad port \"x\"") in @err.
+ * --config FILE is read where it appears, so options after it override.
+ */
+int conf_parse_args(struct tlsxd_conf *c, int argc, char **argv, char *err,
+		    size_t errlen);
+
+/*
+ * Reads a configuration file: one directive per line, "#" comments,
+ * "key value..." (the long option names without "--": "listen
+ * 0.0.0.0:8443", "cert FILE KEY", "root DIR", "workers 2", ...).  -1 with
+ * "FILE:LINE: message" in @err.
+ */
+int conf_load_file(struct tlsxd_conf *c, const char *path, char *err,
+		   size_t errlen);
+
+/* After parsing: what must be there (a listener, a root, a certificate). */
+int conf_check(const struct tlsxd_conf *c, char *err, size_t errlen);
+
+void conf_free(struct tlsxd_conf *c);
+
+#endif

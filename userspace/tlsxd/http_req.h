@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * http_req.h - the HTTP/1.x request head (RFC 9112 2-5, RFC 9110 5),
+ * parsed without copying: every string points into the caller's buffer,
+ * which must outlive the struct.  No I/O, no allocation.
+ */
+#ifndef TLSXD_HTTP_REQ_H
+#define TLSXD_HTTP_REQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limits on a request head; conf.c fills them, tests set their own. */
+struct http_limits {
+	unsigned int request_line_max;	/* bytes, CRLF excluded: 414 */
+	unsigned int header_bytes_max;	/* whole head: 431 */
+	unsigned int header_count_max;	/* fields: 431 */
+	uint64_t body_max;		/* Content-Length a GET may carry */
+};
+
+#define HTTP_LIMITS_DEFAULT { 8192, 16384, 100, 0 }
+
+enum http_method {
+	HTTP_M_GET,
+	HTTP_M_HEAD,
+	HTTP_M_OTHER,	/* a valid token: 405 with Allow: GET, HEAD */
+};
+
+struct http_str {
+	const char *p;		/* NULL when absent */
+	uint32_t len;
+};
+
+/* A list field (RFC 9110 5.6.1) that may be repeated: each occurrence. */
+#define HTTP_LIST_MAX	4
+struct http_list {
+	struct http_str v[HTTP_LIST_MAX];
+	uint8_t n;
+};
+
+struct http_req {
+	enum http_method method;
+	struct http_str method_str;
+	struct http_str target;		/* the raw request-target */
+	uint8_t version_minor;		/* HTTP/1.0 or HTTP/1.1 */
+	/*
+	 * After the version and every Connection field (RFC 9112 9.3):
+	 * 1.1 unless "close", 1.0 only with "keep-alive".
+	 */
+	bool keep_alive;
+	struct http_str host;
+	/* Singleton fields: the value (OWS trimmed); repeated: 400. */
+	struct http_str range;
+	struct http_str if_range;
+	struct http_str if_modified_since;
+	struct http_str if_unmodified_since;
+	struct http_str user_agent;	/* for the access log */
+	struct http_str referer;
+	/* List fields: every occurrence, in order. */
+	struct http_list if_match;
+	struct http_list if_none_match;
+	bool accept_gzip;	/* Accept-Encoding lists gzip with q > 0 */
+	bool accept_br;		/* ... br with q > 0 */
+	bool has_content_length;
+	uint64_t content_length;
+	bool expect_continue;	/* Expect: 100-continue */
+	unsigned int header_count;
+};
+
+/*
+ * Parses the head at @buf[0..@len).  Returns:
+ *   > 0  the head's length (through its empty line); *@req filled;
+ *   0    incomplete: call again with more bytes (limits are checked on
+ *        what is there, so a request line over the limit fails at once);
+ *   < 0  minus the status to answer, then close:
+ *        400 malformed: a bare CR, obs-fold (RFC 9112 5.2), whitespace
+ *            before ':' (5.1), a control character or a non-token in a
+ *            name, a missing or repeated Host in 1.1 (RFC 9112 3.2), a
+ *            repeated singleton field, conflicting or malformed
+ *            Content-Length (6.3), a target that is not origin-form or
+ *            absolute-form (3.2), a list field repeated over HTTP_LIST_MAX;
+ *        413 Transfer-Encoding (no request bodies are read), or a
+ *            Content-Length over body_max;
+ *        414 the request line over request_line_max;
+ *        417 an Expect other than 100-continue;
+ *        431 the head over header_bytes_max, fields over header_count_max;
+ *        505 a version other than HTTP/1.0 and HTTP/1.1.
+ * Leading empty lines are skipped (RFC 9112 2.2); a bare LF ends a line.
+ */
+int http_req_parse(struct http_req *req, const char *buf, size_t len,
+		   const struct http_limits *lim);
+
+/*
+ * Iterates the comma-separated elements of @s (RFC 9110 5.6.1): stores
+ * the next one (OWS trimmed, a quoted string kept whole) in *@elem and
+ * advances *@pos (start at 0).  Empty elements are skipped.  false when
+ * none is left.
+ */
+bool http_list_next(struct http_str s, size_t *pos, struct http_str *elem);
+
+/* Case-insensitive comparison of @s with NUL-terminated @lit. */
+bool http_str_ieq(struct http_str s, const char *lit);
+
+#endif

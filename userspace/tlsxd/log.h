@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * log.h - the error log (lines with a time and a level) and the access
+ * log (the combined log format, as nginx's and Apache's default:
+ *   host - - [10/Oct/2000:13:55:36 +0000] "GET / HTTP/1.1" 200 2326 "ref" "ua"
+ * ).  Each worker writes the access log through its own buffer, flushed
+ * when full, once a second and at exit, with one write(2) of whole lines
+ * (O_APPEND), so workers' lines never interleave.  Request fields are
+ * escaped (\xHH for control bytes, '"' and '\\') as nginx does.
+ */
+#ifndef TLSXD_LOG_H
+#define TLSXD_LOG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "http_req.h"
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Opens @path for the error log (NULL: stderr); @debug enables LOG_DEBUG. */
+int log_open(const char *path, bool debug);
+void log_msg(enum log_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool log_debug_enabled(void);
+
+struct access_log;		/* shared: the fd; reopened on SIGHUP */
+struct access_log_buf;		/* per worker */
+
+/* @path: a file (appended, created 0640), "-" for stdout. */
+struct access_log *access_log_open(const char *path, char *err, size_t errlen);
+int access_log_reopen(struct access_log *al);	/* logrotate */
+void access_log_close(struct access_log *al);
+
+struct access_log_buf *access_log_buf_new(struct access_log *al);
+/*
+ * One line for a response: @peer (the client's address), @req (may be
+ * NULL for a request that did not parse: "-" is logged as the request
+ * line, as nginx does for a 400), @status, @body_bytes (what was sent).
+ */
+void access_log_add(struct access_log_buf *b, const struct sockaddr *peer,
+		    const struct http_req *req, int status,
+		    uint64_t body_bytes, time_t now);
+void access_log_flush(struct access_log_buf *b);
+void access_log_buf_free(struct access_log_buf *b);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * server.h - what main.c shares with the workers (worker.c, conn.c):
+ * the configuration, the document root, the TLS configuration (swapped
+ * on SIGHUP), the listeners, the logs, and each worker's counters and
+ * wake-up eventfd.
+ */
+#ifndef TLSXD_SERVER_H
+#define TLSXD_SERVER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "conf.h"
+#include "handshake/tlsx.h"
+#include "log.h"
+#include "resp.h"
+#include "stats.h"
+
+#define TLSXD_NAME	"tlsxd"
+
+struct worker;
+
+struct server {
+	const struct tlsxd_conf *conf;
+	struct site site;
+	struct mime_table *mime;
+	struct access_log *alog;	/* NULL: off */
+	/*
+	 * The current TLS configuration.  A worker takes a reference
+	 * (server_tls_get) per handshake; SIGHUP builds a new one and
+	 * publishes it here (server_tls_set drops the old reference: the
+	 * handshakes still holding it finish on it).
+	 */
+	_Atomic(struct tlsx_config *) tls;
+	pthread_mutex_t tls_lock;	/* get vs set, held for the ref only */
+	/*
+	 * Listeners: with SO_REUSEPORT each worker binds its own
+	 * (listen_fds[worker * nlisten + i]); with systemd's sockets all
+	 * workers share the nlisten fds (listen_shared).
+	 */
+	int *listen_fds;
+	unsigned int nlisten;
+	bool listen_shared;
+	struct worker *workers;
+	unsigned int nworkers;
+	atomic_bool stopping;		/* SIGTERM: drain */
+	atomic_uint reload_gen;		/* SIGHUP: bumped after the swap */
+};
+
+struct worker {
+	struct server *srv;
+	unsigned int id;
+	pthread_t thread;
+	int wake_fd;		/* eventfd: main writes 1 to wake the ring */
+	struct stats stats;	/* this worker's only */
+	int exit_code;		/* 0, or why it stopped */
+	void *loop;		/* worker.c's state */
+};
+
+/* The listeners of worker @w. */
+const int *worker_listen_fds(const struct worker *w, unsigned int *n);
+
+/*
+ * The worker thread (worker.c): sets up its ring, accepts and serves
+ * until srv->stopping, then stops accepting, lets its connections finish
+ * their responses (at most conf->drain_timeout_ms), closes them, returns.
+ */
+void *worker_main(void *arg);
+
+/* Wakes @w's ring (stop, reload, stats). */
+void worker_wake(struct worker *w);
+
+/* A referenced TLS configuration (tlsx_config_free() when done). */
+struct tlsx_config *server_tls_get(struct server *s);
+/* Publishes @cfg (the server takes the caller's reference). */
+void server_tls_set(struct server *s, struct tlsx_config *cfg);
+
+/*
+ * Builds a frozen server tlsx_config from @c (certs, tickets, ALPN
+ * "http/1.1", record layer); NULL with a message in @err.
+ */
+struct tlsx_config *server_tls_build(const struct tlsxd_conf *c, char *err,
+				     size_t errlen);
+
+#endif

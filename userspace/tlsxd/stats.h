@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - counters.  Each worker owns its array and bumps it without
+ * atomics' ordering (relaxed stores, one writer); the main thread sums
+ * the workers' arrays for SIGUSR1 and at exit.
+ */
+#ifndef TLSXD_STATS_H
+#define TLSXD_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * The counters; stats.c names each (stats_names[]: "conn_accepted",
+ * "status_404", "timeout_header", ...).  CONN_ACTIVE is a gauge.
+ */
+enum stat_id {
+	STAT_CONN_ACCEPTED,
+	STAT_CONN_REFUSED_MAX,
+	STAT_CONN_ACTIVE,
+	STAT_HS_DONE,
+	STAT_HS_FAILED,
+	STAT_RL_TLSX,
+	STAT_RL_TLS,
+	STAT_RL_USER,
+	STAT_REQUESTS,
+	STAT_BYTES_BODY,
+	STAT_S_2XX,
+	STAT_S_304,
+	STAT_S_3XX,
+	STAT_S_400,
+	STAT_S_403,
+	STAT_S_404,
+	STAT_S_405,
+	STAT_S_408,
+	STAT_S_412,
+	STAT_S_413,
+	STAT_S_414,
+	STAT_S_416,
+	STAT_S_417,
+	STAT_S_431,
+	STAT_S_5XX,
+	STAT_TO_HANDSHAKE,
+	STAT_TO_HEADER,
+	STAT_TO_IDLE,
+	STAT_TO_SEND,
+	STAT_CLIENT_RESET,
+	STAT_BODY_SENDFILE,
+	STAT_BODY_SPLICE,
+	STAT_BODY_USER,
+	STAT_COUNT
+};
+
+struct stats {
+	uint64_t v[STAT_COUNT];
+};
+
+static inline void stats_add(struct stats *s, enum stat_id id, int64_t n)
+{
+	__atomic_store_n(&s->v[id], s->v[id] + (uint64_t)n, __ATOMIC_RELAXED);
+}
+
+/* The counter for an HTTP status (S_2XX for 200/206, ...). */
+enum stat_id stats_status_id(int status);
+
+/* Sums @n arrays into @out. */
+void stats_sum(const struct stats *const *in, unsigned int n,
+	       struct stats *out);
+
+/* "name value" lines, one per counter. */
+void stats_print(FILE *f, const struct stats *s);
+
+extern const char *const stats_names[STAT_COUNT];
+
+#endif
