@@ -15,7 +15,9 @@
 
 struct path_result {
 	size_t len;		/* of the NUL-terminated path in @out */
-	bool trailing_slash;	/* the decoded path ended in '/' */
+	bool trailing_slash;	/* the decoded path ended in '/' (after
+				 * RFC 3986 5.2.4: "/a/." and "/a/b/.."
+				 * do; "/" and "" do) */
 	bool hidden;		/* a segment starts with '.' */
 };
 
@@ -36,7 +38,11 @@ struct path_result {
  *  - dot-segments removed (RFC 3986 5.2.4) and empty segments ("//")
  *    collapsed; a ".." above the root is 400 (not clamped: a client that
  *    tries is not served);
- *  - the result longer than @cap - 1 is 414.
+ *  - the result longer than @cap - 1 is 414 (a @cap above PATH_MAX_OUT
+ *    counts as PATH_MAX_OUT; a segment a later ".." removes need not
+ *    fit).
+ * Raw whitespace, control characters and NUL anywhere in @target (the
+ * query too) are 400 (RFC 9112 3.2).
  * Returns 0 or minus the status (400, 414).
  */
 int path_normalize(const char *target, size_t len, char *out, size_t cap,
