@@ -247,14 +247,15 @@ int path_normalize(const char *target, size_t len, char *out, size_t cap,
 	end = i;
 	while (end < len && t[end] != '?')
 		end++;
-	if (p > 0 && i == end) {
-		/* RFC 9112 3.2.2 / RFC 3986 6.2.3: an empty path is "/". */
-	} else if (i == end || t[i] != '/') {
-		/* Origin-form (RFC 9112 3.2.1); asterisk, authority: no. */
-		return -ST_BAD;
-	} else {
+	/*
+	 * Origin-form begins with '/' (RFC 9112 3.2.1); an empty path in
+	 * absolute-form is "/" (RFC 3986 6.2.3); asterisk- and
+	 * authority-form name no file.
+	 */
+	if (i < end && t[i] == '/')
 		i++;
-	}
+	else if (!p || i != end)
+		return -ST_BAD;
 
 	for (; i < end; i++) {
 		unsigned char c = t[i];

@@ -15,9 +15,7 @@
 
 struct path_result {
 	size_t len;		/* of the NUL-terminated path in @out */
-	bool trailing_slash;	/* the decoded path ended in '/' (after
-				 * RFC 3986 5.2.4: "/a/." and "/a/b/.."
-				 * do; "/" and "" do) */
+	bool trailing_slash;	/* the decoded path ended in '/' */
 	bool hidden;		/* a segment starts with '.' */
 };
 
@@ -43,6 +41,8 @@ struct path_result {
  *    fit).
  * Raw whitespace, control characters and NUL anywhere in @target (the
  * query too) are 400 (RFC 9112 3.2).
+ * @res->trailing_slash is read after RFC 3986 5.2.4: "/", "/a/", "/a/."
+ * and "/a/b/.." end in '/', "/a" does not.
  * Returns 0 or minus the status (400, 414).
  */
 int path_normalize(const char *target, size_t len, char *out, size_t cap,
