@@ -175,8 +175,11 @@ TEST(invalid_refused)
 	unsigned int i;
 	time_t t = 12345;
 
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		EXPECT_FALSE(parse(bad[i], &t)) TH_LOG("accepted: '%s'", bad[i]);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *s = bad[i];
+
+		EXPECT_FALSE(parse(s, &t)) TH_LOG("accepted: '%s'", s);
+	}
 	ASSERT_EQ(12345, t);
 }
 
