@@ -224,13 +224,12 @@ static int status_of_errno(int err)
 /*
  * Opens @rel beneath the root for reading and fstat()s it.  O_NONBLOCK:
  * a FIFO in the root must not block the worker (it is refused after the
- * fstat as not regular); regular files ignore the flag.  O_NOCTTY: a
- * terminal in the root does not become ours.  Returns the fd or
- * -errno.
+ * fstat as not regular); regular files ignore the flag.  Returns the fd
+ * or -errno.
  */
 static int open_stat(const struct site *s, const char *rel, struct stat *st)
 {
-	int fd = path_open_beneath(s->root_fd, rel, O_NONBLOCK | O_NOCTTY);
+	int fd = path_open_beneath(s->root_fd, rel, O_NONBLOCK);
 
 	if (fd < 0)
 		return fd;
