@@ -492,17 +492,19 @@ static void check_multipart(struct __test_metadata *_metadata,
 			    const struct byte_range *want, unsigned int n)
 {
 	const char *ct = field(h, "Content-Type"), *b;
-	char expect[65536], boundary[64];
-	size_t len = 0, got_len;
+	size_t len = 0, got_len, cap = 2 * size + 8192;
+	char *expect = malloc(cap), boundary[64];
 	unsigned int i;
 	char *got;
+
+	ASSERT_NE(NULL, expect);
 
 	ASSERT_EQ(0, strncmp(ct, "multipart/byteranges; boundary=", 31));
 	b = ct + 31;
 	ASSERT_EQ(20, strlen(b));
 	snprintf(boundary, sizeof(boundary), "%s", b);
 	for (i = 0; i < n; i++) {
-		len += snprintf(expect + len, sizeof(expect) - len,
+		len += snprintf(expect + len, cap - len,
 				"\r\n--%s\r\nContent-Type: %s\r\n"
 				"Content-Range: bytes %llu-%llu/%llu\r\n\r\n",
 				boundary, type,
@@ -513,8 +515,7 @@ static void check_multipart(struct __test_metadata *_metadata,
 		       want[i].last - want[i].first + 1);
 		len += want[i].last - want[i].first + 1;
 	}
-	len += snprintf(expect + len, sizeof(expect) - len, "\r\n--%s--\r\n",
-			boundary);
+	len += snprintf(expect + len, cap - len, "\r\n--%s--\r\n", boundary);
 	ASSERT_EQ(2 * n + 1, r->nseg);
 	got = body_of(r, &got_len);
 	ASSERT_NE(NULL, got);
@@ -522,6 +523,7 @@ static void check_multipart(struct __test_metadata *_metadata,
 	ASSERT_EQ(len, r->body_len);
 	ASSERT_EQ(0, memcmp(expect, got, len));
 	free(got);
+	free(expect);
 	ASSERT_EQ(len, strtoull(field(h, "Content-Length"), NULL, 10));
 	/* The boundary never occurs in the parts' data. */
 	for (i = 0; i < n; i++)
@@ -579,6 +581,33 @@ TEST_F(site, range_coalesced_and_capped)
 	EXPECT_BODY(self->big, 100000);
 }
 
+/* RESP_RANGES_MAX parts of the longest type fit in RESP_BUF_MIN. */
+TEST_F(site, range_max_parts_fit)
+{
+	struct byte_range want[RESP_RANGES_MAX];
+	char h[1024];
+	size_t len = 6;
+	struct http_req q;
+	unsigned int i;
+
+	memcpy(h, "bytes=", 6);
+	for (i = 0; i < RESP_RANGES_MAX; i++) {
+		want[i].first = 99 + i * 6000;
+		want[i].last = want[i].first + 4999;
+		len += snprintf(h + len, sizeof(h) - len, "%s%llu-%llu",
+				i ? "," : "",
+				(unsigned long long)want[i].first,
+				(unsigned long long)want[i].last);
+	}
+	self->site.ranges_max = RESP_RANGES_MAX;
+	req_get(&q, "/big.bin");
+	q.range = S(h);
+	PLAN(&q);
+	ASSERT_EQ(206, self->r.status);
+	check_multipart(_metadata, &self->r, &self->h, self->big, 100000,
+			"application/octet-stream", want, RESP_RANGES_MAX);
+}
+
 TEST_F(site, range_unsatisfiable_416)
 {
 	struct http_req q;
@@ -628,6 +657,7 @@ TEST_F(site, if_range)
 TEST_F(site, directories)
 {
 	struct http_req q;
+	char p[256];
 
 	req_get(&q, "/dir/");
 	PLAN(&q);
@@ -662,6 +692,12 @@ TEST_F(site, directories)
 	PLAN(&q);
 	EXPECT_HEAD("HTTP/1.1 403 Forbidden",
 		    "Server,Date,Content-Type,Content-Length");
+	/* An index that is not a regular file. */
+	sub(p, self->root, "noindex/index.html");
+	ASSERT_EQ(0, mkdir(p, 0755));
+	req_get(&q, "/noindex/");
+	PLAN(&q);
+	ASSERT_EQ(403, self->r.status);
 	/* A file named as a directory. */
 	req_get(&q, "/small.txt/");
 	PLAN(&q);
