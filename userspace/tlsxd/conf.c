@@ -537,8 +537,10 @@ int conf_parse_args(struct tlsxd_conf *c, int argc, char **argv, char *err,
 		else if (ch >= 256 && ch < 256 + (int)NOPTS)
 			o = &opts[ch - 256];
 		else if (optopt >= 256 && optopt < 256 + (int)NOPTS)
-			return fail(err, errlen, "--%s: needs a value",
-				    opts[optopt - 256].name);
+			return fail(err, errlen, "--%s: %s",
+				    opts[optopt - 256].name,
+				    opt_takes_arg(&opts[optopt - 256]) ?
+				    "needs a value" : "takes no value");
 		else
 			return fail(err, errlen,
 				    "unknown option \"%s\" (--help lists them)",
@@ -620,12 +622,12 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		return NULL;
 	}
 	for (;;) {
+		if (n > CONF_FILE_MAX) {
+			fail(err, errlen, "%s: over %d bytes", path,
+			     CONF_FILE_MAX);
+			goto err;
+		}
 		if (n + 1 == cap) {
-			if (cap > CONF_FILE_MAX) {
-				fail(err, errlen, "%s: over %d bytes", path,
-				     CONF_FILE_MAX);
-				goto err;
-			}
 			nbuf = realloc(buf, cap * 2);
 			if (!nbuf) {
 				fail(err, errlen, "out of memory");
