@@ -352,7 +352,7 @@ static const struct field_def field_defs[] = {
 	{ "referer", FK_SINGLE, offsetof(struct http_req, referer) },
 	{ "if-match", FK_LIST, offsetof(struct http_req, if_match) },
 	{ "if-none-match", FK_LIST, offsetof(struct http_req, if_none_match) },
-	{ NULL }
+	{ NULL, FK_SINGLE, 0 }	/* the end */
 };
 
 /* What the fields leave for the checks after the last one. */
