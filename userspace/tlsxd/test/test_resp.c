@@ -956,6 +956,24 @@ TEST_F(site, parsed_requests)
 	}
 }
 
+/* A head that cannot fit is a 500, never a truncated head. */
+TEST_F(site, head_too_big_is_500)
+{
+	static char server[RESP_BUF_MIN];
+	struct http_req q;
+
+	/* A Server name too long for any head: the bare 500. */
+	memset(server, 'S', sizeof(server) - 1);
+	self->site.server = server;
+	req_get(&q, "/small.txt");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 500 Internal Server Error",
+		    "Content-Length,Connection");
+	ASSERT_TRUE(self->r.close);
+	ASSERT_EQ(-1, self->r.fd);
+	ASSERT_EQ(0, self->r.nseg);
+}
+
 /* Last-Modified never after Date (RFC 9110 8.8.2.1). */
 TEST_F(site, future_mtime_clamped)
 {
