@@ -543,5 +543,35 @@ uninstall:
 	@test -n "$(DESTDIR)" || ! command -v ldconfig >/dev/null || ldconfig
 
 
+# DKMS: the module's source under /usr/src/tlsx-VERSION with its
+# dkms.conf (dkms-src, also what the tlsx-dkms package ships), then dkms
+# add, build and install for the running kernel (dkms-install, root;
+# DKMS_KVER=... for another installed kernel).  The selftests' debugfs
+# hooks stay out of the shipped source.
+DKMS_SRC := /usr/src/tlsx-$(VERSION)
+DKMS_KVER ?= $(shell uname -r)
+DKMS_FILES := Kbuild VERSION $(filter-out kmod/debugfs_%,$(wildcard kmod/*.[ch])) \
+	$(AEAD)/aead.mk $(wildcard $(AEAD)/*.[ch])
+
+$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in VERSION
+	@mkdir -p $(@D)
+	$(PKG_SUBST) $< > $@
+
+.PHONY: dkms-src
+dkms-src: $(B)/pkg/dkms.conf
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	$(foreach d,$(sort $(dir $(DKMS_FILES))),install -d $(DESTDIR)$(DKMS_SRC)/$(d) &&) true
+	$(foreach f,$(DKMS_FILES),install -m 644 $(f) $(DESTDIR)$(DKMS_SRC)/$(f) &&) true
+	install -m 644 $(B)/pkg/dkms.conf $(DESTDIR)$(DKMS_SRC)
+
+dkms-install: dkms-src
+	dkms add tlsx/$(VERSION)
+	dkms build tlsx/$(VERSION) -k $(DKMS_KVER)
+	dkms install tlsx/$(VERSION) -k $(DKMS_KVER)
+
+dkms-uninstall:
+	-dkms remove tlsx/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
 print-kdir:
 	@echo $(KDIR)
