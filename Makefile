@@ -163,6 +163,11 @@ help:
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
+	@echo "make install [PREFIX=/usr/local DESTDIR=]  programs, libtlsx, man pages, units"
+	@echo "make uninstall  removes what install wrote"
+	@echo "make dkms-install  tlsx.ko's source in /usr/src, dkms add/build/install"
+	@echo "make deb [DEB_REUSE=1]  tlsx-dkms, libtlsx0, libtlsx-dev, tlsxd .debs"
+	@echo "make test-pkg   install, DKMS and .deb tests (in make test)"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
@@ -392,12 +397,13 @@ test-vm: $(TEST_MODULE) $(SELFTESTS)
 		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS)))
 
 test:
-	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum
+	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum $(B)/results/pkg.sum
 	@$(MAKE) --no-print-directory check-deps || true
 	@$(MAKE) --no-print-directory test-unit || true
 	@$(MAKE) --no-print-directory test-vm || true
+	@$(MAKE) --no-print-directory test-pkg || true
 	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum \
-		$(B)/results/deps.sum
+		$(B)/results/deps.sum $(B)/results/pkg.sum
 
 # Every program the Makefile, .ci/run and tools/ run comes from a package
 # tools/deps installs or from Debian's essential/required set (one test
@@ -486,8 +492,7 @@ INSTALLED_FILES = $(addprefix $(BINDIR)/,$(INSTALL_BINS)) $(SBINDIR)/tlsxd \
 	$(SYSUSERSDIR)/tlsxd.conf $(MODULESLOADDIR)/tlsx.conf
 INSTALLED_DIRS = $(DOCDIR)
 
-.PHONY: install uninstall dkms-install dkms-uninstall deb test-install \
-	test-dkms test-deb
+.PHONY: install uninstall dkms-install dkms-uninstall deb test-pkg
 
 # A change of VERSION rebuilds what prints it or is named by it.
 $(ENGINE_OBJS) $(ENGINE_OBJS_ASAN) $(LIBTLSX_PIC_OBJS) $(TLSXD_OBJS) \
@@ -572,6 +577,40 @@ dkms-install: dkms-src
 dkms-uninstall:
 	-dkms remove tlsx/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+# Debian packages: tlsx-dkms, libtlsx0, libtlsx-dev and tlsxd, built by
+# dpkg-buildpackage from tools/packaging/debian/ assembled under
+# $(B)/deb/tlsx-VERSION (the .debs land in $(B)/deb/), then checked by
+# lintian.  The rules run this Makefile: by default into a build
+# directory of their own with Debian's hardening flags; DEB_REUSE=1
+# packages the objects `make` already built in $(B) (what CI does).
+DEB_DIR := $(B)/deb
+DEB_TREE := $(DEB_DIR)/tlsx-$(VERSION)
+DEB_REUSE ?=
+
+deb: $(B)/pkg/dkms.conf
+	rm -rf $(DEB_TREE) $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes \
+		$(DEB_DIR)/*.buildinfo
+	mkdir -p $(DEB_TREE)
+	cp -r $(PKG)/debian $(DEB_TREE)/
+	cp $(PKG)/tlsxd.sysusers $(DEB_TREE)/debian/tlsxd.sysusers
+	sed -e 's|@VERSION@|$(VERSION)|' -e "s|@DATE@|$$(date -R -r VERSION)|" \
+		$(PKG)/debian/changelog.in > $(DEB_TREE)/debian/changelog
+	rm $(DEB_TREE)/debian/changelog.in
+	cd $(DEB_TREE) && TLSX_TOP=$(CURDIR) \
+		TLSX_B=$(if $(DEB_REUSE),$(B),$(B)/deb/obj) \
+		dpkg-buildpackage -b -us -uc
+	lintian --info --display-info $(DEB_DIR)/tlsx_$(VERSION)-1_*.changes \
+		| tee $(DEB_DIR)/lintian.txt
+
+# The tests of all the above (in `make test`): a staged install, DKMS's
+# module in the VM, the .debs installed, run and purged on this machine.
+PKG_TESTS := tools/packaging/test-install tools/packaging/test-dkms \
+	tools/packaging/test-deb
+test-pkg: lib $(B)/bin/tlsxd $(HS_TOOLS) $(BENCH) $(SELFTESTS)
+	@mkdir -p $(B)/results
+	@tools/run-tests --summary $(B)/results/pkg.sum \
+		$(foreach t,$(PKG_TESTS),'$(t) $(B)')
 
 print-kdir:
 	@echo $(KDIR)
