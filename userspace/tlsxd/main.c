@@ -267,14 +267,21 @@ static void reload(void)
 		log_msg(LOG_ERR, "SIGHUP: the new configuration failed, the old one stays: %s",
 			msg);
 	}
+	/*
+	 * After --user the files are opened as that user: logrotate must
+	 * create them writable by it (docs/tlsxd-config.md).  On a failure
+	 * the old file stays in use.
+	 */
 	r = log_reopen();
 	if (r)
-		log_msg(LOG_ERR, "SIGHUP: error log: %s", strerror(-r));
+		log_msg(LOG_ERR, "SIGHUP: cannot reopen --error-log %s as uid %u: %s; still writing to the old file",
+			conf.error_log, (unsigned int)geteuid(), strerror(-r));
 	if (srv.alog) {
 		r = access_log_reopen(srv.alog);
 		if (r)
-			log_msg(LOG_ERR, "SIGHUP: --access-log %s: %s",
-				conf.access_log, strerror(-r));
+			log_msg(LOG_ERR, "SIGHUP: cannot reopen --access-log %s as uid %u: %s; still writing to the old file",
+				conf.access_log, (unsigned int)geteuid(),
+				strerror(-r));
 	}
 	notify("READY=1");
 }
