@@ -165,6 +165,7 @@ static void drop_privileges(const char *user)
 			die(1, "--user %s: setgroups: %s", user,
 			    strerror(errno));
 	} else {
+#ifndef TLSXD_NO_SYSTEMD
 		struct passwd *pw = getpwnam(user);
 
 		if (!pw)
@@ -174,6 +175,14 @@ static void drop_privileges(const char *user)
 		if (initgroups(user, (gid_t)gid))
 			die(1, "--user %s: initgroups: %s", user,
 			    strerror(errno));
+#else
+		/*
+		 * The static build (the VM's) has no NSS to ask: glibc's
+		 * getpwnam() would need its shared libraries at run time.
+		 */
+		die(2, "--user %s: this static build knows no user names: give UID[:GID]",
+		    user);
+#endif
 	}
 	if (setgid((gid_t)gid))
 		die(1, "--user %s: setgid: %s", user, strerror(errno));
