@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -190,6 +191,37 @@ static void drop_privileges(const char *user)
 		die(1, "--user %s: setuid: %s", user, strerror(errno));
 	if (uid != 0 && (!setuid(0) || !seteuid(0)))
 		die(1, "--user %s: root could be regained after setuid", user);
+}
+
+/*
+ * Enough descriptors for every connection (its socket, the file being
+ * sent, a splice pipe's two ends) on every worker: the soft limit is
+ * usually 1024.  Raised to what is needed, the hard limit too when we
+ * may (as root, before the drop); a shortfall is logged, since accepts
+ * past it fail with EMFILE.
+ */
+static void raise_nofile(void)
+{
+	unsigned long need = (unsigned long)srv.nworkers * conf.max_conns *
+			     (conf.body == CONF_BODY_SENDFILE ? 2 : 4) + 256;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max < need) {
+		struct rlimit want = { need, need };
+
+		if (!setrlimit(RLIMIT_NOFILE, &want))
+			return;
+	}
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_cur < need)
+		log_msg(LOG_WARN, "RLIMIT_NOFILE is %llu, under the %lu that --max-conns %u on %u workers may use: accepts past it fail",
+			(unsigned long long)rl.rlim_cur, need, conf.max_conns,
+			srv.nworkers);
 }
 
 /* "https://127.0.0.1:8443/, https://[::]:8443/" from the sockets. */
@@ -476,6 +508,7 @@ int main(int argc, char **argv)
 	server_tls_set(&srv, cfg);
 
 	srv.nworkers = conf.workers ? conf.workers : cpu_count();
+	raise_nofile();
 	if (conf.systemd) {
 		if (conf.nlisten)
 			log_msg(LOG_INFO, "--listen ignored: %u sockets from systemd",
