@@ -195,15 +195,15 @@ static void drop_privileges(const char *user)
 
 /*
  * Enough descriptors for every connection (its socket, the file being
- * sent, a splice pipe's two ends) on every worker: the soft limit is
- * usually 1024.  Raised to what is needed, the hard limit too when we
- * may (as root, before the drop); a shortfall is logged, since accepts
- * past it fail with EMFILE.
+ * sent, with --body splice a pipe's two ends) on every worker: the soft
+ * limit is usually 1024.  Raised to what is needed, the hard limit too
+ * when we may (as root, before the drop); a shortfall is logged, since
+ * accepts past it fail with EMFILE.
  */
 static void raise_nofile(void)
 {
 	unsigned long need = (unsigned long)srv.nworkers * conf.max_conns *
-			     (conf.body == CONF_BODY_SENDFILE ? 2 : 4) + 256;
+			     (conf.body == CONF_BODY_SPLICE ? 4 : 2) + 256;
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
@@ -466,6 +466,11 @@ int main(int argc, char **argv)
 	conf.systemd = take_systemd_sockets() > 0;
 	if (conf_check(&conf, err, sizeof(err)))
 		die(2, "%s", err);
+#ifdef TLSXD_NO_SYSTEMD
+	if (conf.user && (conf.user[0] < '0' || conf.user[0] > '9'))
+		die(2, "--user %s: this static build knows no user names: give UID[:GID]",
+		    conf.user);
+#endif
 	r = log_open(conf.error_log, conf.debug);
 	if (r)
 		die(1, "--error-log %s: %s", conf.error_log, strerror(-r));
