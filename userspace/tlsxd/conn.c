@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -105,6 +106,7 @@ static struct active *act_get(struct loop *lp)
 	a->len = 0;
 	a->head_len = 0;
 	a->parsed = false;
+	a->logged = false;
 	a->resp.fd = -1;
 	a->resp.nseg = 0;
 	return a;
@@ -182,6 +184,26 @@ static void live_unlink(struct loop *lp, struct conn *c)
 	c->prev = NULL;
 }
 
+/*
+ * The access log line and the counters of a response, once: when it
+ * was sent, or when the connection ended under it (the bytes sent so
+ * far, as nginx logs a cut response).
+ */
+static void log_response(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+
+	if (!a || a->logged || c->state != CS_SEND)
+		return;
+	a->logged = true;
+	stats_add(lp->st, STAT_REQUESTS, 1);
+	stats_add(lp->st, stats_status_id(a->resp.status), 1);
+	stats_add(lp->st, STAT_BYTES_BODY, a->body_sent);
+	if (lp->alog)
+		access_log_add(lp->alog, &c->peer.sa, a->parsed ? &a->req : NULL,
+			       a->resp.status, a->body_sent, lp->now);
+}
+
 /* Nothing in flight: everything goes back. */
 static void finish_close(struct loop *lp, struct conn *c)
 {
@@ -226,8 +248,9 @@ static void conn_close(struct loop *lp, struct conn *c, bool graceful)
 
 	if (c->state == CS_CLOSING)
 		return;
+	log_response(lp, c);
 	timer_disarm(&c->timer);
-	if (graceful && c->established) {
+	if (graceful && c->established && c->state != CS_LINGER) {
 		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
 
 		if (c->rl == TLSX_RL_USER ||
@@ -1003,16 +1026,65 @@ static void to_idle(struct loop *lp, struct conn *c, bool first)
 	poll_fd(lp, c, false);
 }
 
+/*
+ * The last response went.  Closing now on input still unread (the rest
+ * of a refused head, pipelined requests, a body) would make the kernel
+ * answer with a RST, which can destroy the response before the client
+ * read it (RFC 9112 9.6): close_notify and our FIN first, then the
+ * client's bytes read away until its FIN, at most TIMER_LINGER.
+ */
+static void conn_linger(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+	int unread = 0;
+
+	if (ioctl(c->fd, FIONREAD, &unread))
+		unread = 0;
+	if (!unread && a->parsed && a->len == a->head_len && !c->discard) {
+		conn_close(lp, c, true);
+		return;
+	}
+	log_response(lp, c);
+	if (c->established) {
+		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
+
+		if (c->rl == TLSX_RL_USER ||
+		    (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)))
+			tlsx_close(c->tls);
+	}
+	shutdown(c->fd, SHUT_WR);
+	c->state = CS_LINGER;
+	act_put(lp, a);
+	c->a = NULL;
+	timer_arm(&lp->timers, &c->timer, TIMER_LINGER, lp->now_ms);
+	poll_fd(lp, c, false);
+}
+
+/* CS_LINGER: input is read raw and dropped (no TLS: nothing is kept). */
+static void linger_read(struct loop *lp, struct conn *c)
+{
+	for (;;) {
+		ssize_t n = recv(c->fd, lp->gather, lp->gather_cap,
+				 MSG_DONTWAIT);
+
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			poll_fd(lp, c, false);
+			return;
+		}
+		conn_close(lp, c, false);
+		return;
+	}
+}
+
 static void send_done(struct loop *lp, struct conn *c)
 {
 	struct active *a = c->a;
 
-	stats_add(lp->st, STAT_REQUESTS, 1);
-	stats_add(lp->st, stats_status_id(a->resp.status), 1);
-	stats_add(lp->st, STAT_BYTES_BODY, a->body_sent);
-	if (lp->alog)
-		access_log_add(lp->alog, &c->peer.sa, a->parsed ? &a->req : NULL,
-			       a->resp.status, a->body_sent, lp->now);
+	log_response(lp, c);
 	c->requests++;
 	resp_release(&a->resp);
 	if (c->pipe) {
@@ -1021,7 +1093,7 @@ static void send_done(struct loop *lp, struct conn *c)
 		c->pipe_fill = 0;
 	}
 	if (a->resp.close || c->close_after || lp->stopping) {
-		conn_close(lp, c, true);
+		conn_linger(lp, c);
 		return;
 	}
 	/* Pipelining (RFC 9112 9.3.2): the next head may be here already. */
@@ -1029,6 +1101,7 @@ static void send_done(struct loop *lp, struct conn *c)
 	memmove(a->buf, a->buf + a->head_len, a->len);
 	a->head_len = 0;
 	a->parsed = false;
+	a->logged = false;
 	if (a->len || c->discard) {
 		c->state = CS_HEAD;
 		timer_arm(&lp->timers, &c->timer, TIMER_HEADER, lp->now_ms);
@@ -1082,6 +1155,8 @@ void conn_complete(struct loop *lp, struct conn *c, int res)
 		}
 		if (c->state == CS_HANDSHAKE)
 			hs_read(lp, c);
+		else if (c->state == CS_LINGER)
+			linger_read(lp, c);
 		else
 			conn_read(lp, c);
 		break;
@@ -1110,7 +1185,8 @@ void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind)
 		[TIMER_SEND] = STAT_TO_SEND,
 	};
 
-	stats_add(lp->st, id[kind], 1);
+	if (kind != TIMER_LINGER)
+		stats_add(lp->st, id[kind], 1);
 	/*
 	 * No 408 for a slow head (nginx just closes too); close_notify for
 	 * an idle or slow client, none for one that does not read.
@@ -1123,6 +1199,7 @@ void conn_drain(struct loop *lp, struct conn *c)
 	switch (c->state) {
 	case CS_HANDSHAKE:
 	case CS_IDLE:
+	case CS_LINGER:
 		conn_close(lp, c, true);
 		break;
 	case CS_HEAD:

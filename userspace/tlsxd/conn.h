@@ -52,6 +52,7 @@ enum conn_state {
 	CS_IDLE,	/* keep-alive: waiting for a request's first byte */
 	CS_HEAD,	/* reading a request head */
 	CS_SEND,	/* sending a response */
+	CS_LINGER,	/* FIN sent: reading the client's rest away */
 	CS_CLOSING,	/* waiting for the op in flight to end */
 };
 
@@ -108,6 +109,7 @@ struct active {
 	uint64_t poff;			/* bytes of that piece sent */
 	uint64_t body_sent;
 	bool parsed;			/* req is valid (for the log) */
+	bool logged;			/* the access log has it */
 	char rbuf[RESP_BUF_MIN];	/* the plan's head and part headers */
 	char buf[];			/* loop->req_cap bytes */
 };
