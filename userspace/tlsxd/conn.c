@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -84,6 +85,67 @@ static void poll_fd(struct loop *lp, struct conn *c, bool out)
 static bool is_reset(int err)
 {
 	return err == ECONNRESET || err == EPIPE || err == ETIMEDOUT;
+}
+
+/* ------------------------------------------------------------------ */
+/* The kernel modes' receive buffer ring                               */
+/* ------------------------------------------------------------------ */
+
+static void buf_recycle(struct loop *lp, unsigned int bid)
+{
+	io_uring_buf_ring_add(lp->br, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
+			      CONN_BUF_SIZE, bid,
+			      io_uring_buf_ring_mask(CONN_BUF_COUNT), 0);
+	io_uring_buf_ring_advance(lp->br, 1);
+}
+
+int conn_bufs_init(struct loop *lp)
+{
+	struct io_uring_buf_reg reg = { 0 };
+	size_t ring_size = CONN_BUF_COUNT * sizeof(struct io_uring_buf);
+	unsigned int i;
+	void *ring;
+	int ret;
+
+	/* The ring is shared with the kernel: page-aligned. */
+	ring = mmap(NULL, ring_size, PROT_READ | PROT_WRITE,
+		    MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+	if (ring == MAP_FAILED)
+		return -ENOMEM;
+	lp->br_bufs = malloc((size_t)CONN_BUF_COUNT * CONN_BUF_SIZE);
+	if (!lp->br_bufs) {
+		munmap(ring, ring_size);
+		return -ENOMEM;
+	}
+	reg.ring_addr = (unsigned long)ring;
+	reg.ring_entries = CONN_BUF_COUNT;
+	reg.bgid = CONN_BUF_GROUP;
+	ret = io_uring_register_buf_ring(&lp->ring, &reg, 0);
+	if (ret) {
+		munmap(ring, ring_size);
+		free(lp->br_bufs);
+		lp->br_bufs = NULL;
+		return ret;
+	}
+	lp->br = ring;
+	io_uring_buf_ring_init(lp->br);
+	for (i = 0; i < CONN_BUF_COUNT; i++)
+		io_uring_buf_ring_add(lp->br,
+				      lp->br_bufs + (size_t)i * CONN_BUF_SIZE,
+				      CONN_BUF_SIZE, i,
+				      io_uring_buf_ring_mask(CONN_BUF_COUNT), i);
+	io_uring_buf_ring_advance(lp->br, CONN_BUF_COUNT);
+	return 0;
+}
+
+/* After io_uring_queue_exit(): the kernel has let go of the ring. */
+void conn_bufs_free(struct loop *lp)
+{
+	if (lp->br)
+		munmap(lp->br, CONN_BUF_COUNT * sizeof(struct io_uring_buf));
+	lp->br = NULL;
+	free(lp->br_bufs);
+	lp->br_bufs = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -359,6 +421,12 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 	 * bodies go through tlsx_write()/tlsx_sendfile().
 	 */
 	c->kernel_tx = c->rl != TLSX_RL_USER && !info.peer_record_size_limit;
+	if (c->rl != TLSX_RL_USER && !lp->br && !lp->br_failed &&
+	    conn_bufs_init(lp)) {
+		lp->br_failed = true;
+		log_msg(LOG_INFO, "worker %u: no provided buffers: POLLIN",
+			lp->w->id);
+	}
 	stats_add(lp->st, STAT_HS_DONE, 1);
 	if (c->rl <= TLSX_RL_USER && c->rl != TLSX_RL_AUTO)
 		stats_add(lp->st, rl_stat[c->rl], 1);
@@ -961,9 +1029,95 @@ static bool process(struct loop *lp, struct conn *c)
 }
 
 /*
+ * The kernel modes wait for request bytes in IORING_OP_RECV with a
+ * buffer the kernel picks from the worker's ring when they arrive (the
+ * connection holds none while it waits); the userspace layer, and the
+ * kernel modes without the ring, on POLLIN.
+ */
+static void wait_input(struct loop *lp, struct conn *c)
+{
+	struct io_uring_sqe *sqe;
+	size_t space = lp->req_cap - (c->a ? c->a->len : 0);
+
+	if (c->rl == TLSX_RL_USER || !lp->br) {
+		poll_fd(lp, c, false);
+		return;
+	}
+	if (space > CONN_BUF_SIZE)
+		space = CONN_BUF_SIZE;
+	sqe = get_sqe(lp);
+	/* @len caps what the kernel puts in the buffer it picks. */
+	io_uring_prep_recv(sqe, c->fd, NULL, space, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = CONN_BUF_GROUP;
+	set_op(c, sqe, OP_RECV_BUF);
+}
+
+/* @n request bytes arrived: into the connection's buffer. */
+static bool take_bytes(struct loop *lp, struct conn *c, const void *p,
+		       size_t n)
+{
+	struct active *a = c->a;
+
+	if (!a) {
+		a = c->a = act_get(lp);
+		if (!a)
+			return false;
+	}
+	if (c->state == CS_IDLE && !c->discard) {
+		/* The header timeout runs from the first byte. */
+		c->state = CS_HEAD;
+		timer_arm(&lp->timers, &c->timer, TIMER_HEADER, lp->now_ms);
+	}
+	memcpy(a->buf + a->len, p, n);
+	a->len += n;
+	return true;
+}
+
+static void conn_read(struct loop *lp, struct conn *c);
+
+/*
+ * An IORING_OP_RECV of ours: bytes in ring buffer @bid (given back at
+ * once), or -EIO: a control record (KeyUpdate, alert, close_notify)
+ * comes next, which a plain recv cannot take (net/tls wants a cmsg
+ * buffer for it): tlsx_read() handles it.  -ENOBUFS: every ring buffer
+ * was taken in this round; this connection waits on POLLIN instead.
+ */
+static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
+{
+	bool ok = true;
+
+	if (res > 0 && bid >= 0)
+		ok = take_bytes(lp, c, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
+				res);
+	if (bid >= 0)
+		buf_recycle(lp, bid);
+	if (res > 0) {
+		if (!ok)
+			conn_close(lp, c, false);
+		else if (!process(lp, c))
+			wait_input(lp, c);
+		return;
+	}
+	if (res == -ENOBUFS) {
+		poll_fd(lp, c, false);
+		return;
+	}
+	if (res == -EIO) {
+		conn_read(lp, c);
+		return;
+	}
+	/* 0: a TCP close without close_notify (RFC 8446 6.1). */
+	if (res < 0 && is_reset(-res))
+		conn_reset(lp, c);
+	else
+		conn_close(lp, c, false);
+}
+
+/*
  * Reads into the request buffer until a head is whole or the layer has
- * nothing more (TLSX_WANT_READ: POLLIN).  An empty buffer goes back to
- * the worker while waiting.
+ * nothing more (TLSX_WANT_READ: wait_input()).  An empty buffer goes
+ * back to the worker while waiting.
  */
 static void conn_read(struct loop *lp, struct conn *c)
 {
@@ -996,7 +1150,7 @@ static void conn_read(struct loop *lp, struct conn *c)
 				act_put(lp, a);
 				c->a = NULL;
 			}
-			poll_fd(lp, c, false);
+			wait_input(lp, c);
 			return;
 		}
 		/* 0: the peer's close_notify; else a reset, EOF or an alert. */
@@ -1023,7 +1177,7 @@ static void to_idle(struct loop *lp, struct conn *c, bool first)
 		act_put(lp, c->a);
 		c->a = NULL;
 	}
-	poll_fd(lp, c, false);
+	wait_input(lp, c);
 }
 
 /*
@@ -1113,7 +1267,7 @@ static void send_done(struct loop *lp, struct conn *c)
 			conn_read(lp, c);
 			return;
 		}
-		poll_fd(lp, c, false);
+		wait_input(lp, c);
 		return;
 	}
 	to_idle(lp, c, false);
@@ -1123,16 +1277,25 @@ static void send_done(struct loop *lp, struct conn *c)
 /* Events                                                              */
 /* ------------------------------------------------------------------ */
 
-void conn_complete(struct loop *lp, struct conn *c, int res)
+void conn_complete(struct loop *lp, struct conn *c, int res,
+		   unsigned int flags)
 {
 	enum conn_op op = c->op;
+	int bid = -1;
 
 	c->op = OP_NONE;
+	if (flags & IORING_CQE_F_BUFFER)
+		bid = flags >> IORING_CQE_BUFFER_SHIFT;
 	if (c->state == CS_CLOSING) {
+		if (bid >= 0)
+			buf_recycle(lp, bid);
 		finish_close(lp, c);
 		return;
 	}
 	switch (op) {
+	case OP_RECV_BUF:
+		recv_buf_done(lp, c, res, bid);
+		break;
 	case OP_RECV:
 		hs_recv_done(lp, c, res);
 		break;

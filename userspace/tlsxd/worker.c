@@ -203,7 +203,7 @@ static void on_cqe(struct loop *lp, struct io_uring_cqe *cqe)
 		if (c->gen != (uint16_t)(ud >> UD_GEN_SHIFT) ||
 		    c->op == OP_NONE)
 			return;
-		conn_complete(lp, c, cqe->res);
+		conn_complete(lp, c, cqe->res, cqe->flags);
 		break;
 	case TAG_ACCEPT:
 		on_accept(lp, ud >> UD_VAL_SHIFT, cqe);
@@ -297,6 +297,7 @@ static void loop_free(struct loop *lp)
 {
 	/* Cancels what is left (the tick, the eventfd read). */
 	io_uring_queue_exit(&lp->ring);
+	conn_bufs_free(lp);
 	conn_pool_free(lp);
 	if (lp->alog) {
 		access_log_flush(lp->alog);

@@ -20,6 +20,7 @@
  *
  * Each for sendfile and splice (FIXTURE_VARIANT).
  */
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -164,6 +165,7 @@ FIXTURE_SETUP(send)
 FIXTURE_TEARDOWN(send)
 {
 	io_uring_queue_exit(&self->lp.ring);
+	conn_bufs_free(&self->lp);
 	conn_pool_free(&self->lp);
 	free(self->lp.gather);
 	free(self->expect);
@@ -226,12 +228,11 @@ static void add_file(struct _test_data_send *self, struct conn *c, uint64_t off,
 }
 
 /* The worker's loop, for one connection, until it is freed. */
-static void run(struct _test_data_send *self, struct conn *c)
+static void run_loop(struct _test_data_send *self, struct conn *c)
 {
 	struct loop *lp = &self->lp;
 	uint16_t gen = c->gen;
 
-	begin_send(lp, c);
 	while (lp->nconns) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -246,7 +247,7 @@ static void run(struct _test_data_send *self, struct conn *c)
 			    (uint16_t)(ud >> UD_GEN_SHIFT) != gen ||
 			    c->op == OP_NONE)
 				continue;
-			conn_complete(lp, c, cqe->res);
+			conn_complete(lp, c, cqe->res, cqe->flags);
 		}
 		io_uring_cq_advance(&lp->ring, n);
 		self->cqes += n;
@@ -262,7 +263,8 @@ static void serve(struct __test_metadata *_metadata,
 	r->got = malloc(r->cap);
 	ASSERT_NE(NULL, r->got);
 	ASSERT_EQ(0, pthread_create(&t, NULL, reader_main, r));
-	run(self, c);
+	begin_send(&self->lp, c);
+	run_loop(self, c);
 	pthread_join(t, NULL);
 }
 
@@ -389,6 +391,91 @@ TEST_F(send, reset_mid_body_counted_once_and_freed)
 	/* A pipe with bytes of the cut body is not reused. */
 	EXPECT_EQ(0, self->lp.npipes);
 	EXPECT_LT(self->cqes, 20000);
+}
+
+/*
+ * Requests read by IORING_OP_RECV into the worker's provided buffers
+ * (the kernel modes): two pipelined heads sent a byte at a time, so
+ * that each arrives over many receives, answered in order from a real
+ * root by resp_plan(), the second closing; every ring buffer back.
+ */
+struct writer {
+	int fd;
+	const char *req;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *wr = arg;
+	size_t i;
+
+	for (i = 0; wr->req[i]; i++) {
+		if (send(wr->fd, wr->req + i, 1, MSG_NOSIGNAL) != 1)
+			break;
+		if (i % 8 == 0)
+			usleep(200);
+	}
+	return NULL;
+}
+
+TEST_F(send, requests_by_recv_with_provided_buffers)
+{
+	static const char req[] =
+		"GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n"
+		"GET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	char dir[] = "/tmp/test_conn_root.XXXXXX", path[64];
+	struct reader r = { 0 };
+	struct writer wr;
+	pthread_t rt, wt;
+	struct mime_table *mime;
+	struct conn *c;
+	char *p, *q;
+	int fd;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.txt", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	ASSERT_EQ(6, write(fd, "hello\n", 6));
+	close(fd);
+	self->srv.site.root_fd = open(dir, O_PATH | O_DIRECTORY);
+	mime = mime_load(NULL, NULL);
+	self->srv.site.mime = mime;
+	self->srv.site.index = "index.html";
+	self->srv.site.server = "tlsxd-test";
+	self->srv.site.ranges_max = 16;
+	ASSERT_EQ(0, conn_bufs_init(&self->lp));
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
+	c = conn_new(self, self->sfd);
+	act_put(&self->lp, c->a);
+	c->a = NULL;
+	r.fd = self->cfd;
+	r.cap = 4096;
+	r.got = calloc(1, r.cap + 1);
+	wr.fd = self->cfd;
+	wr.req = req;
+	ASSERT_EQ(0, pthread_create(&wt, NULL, writer_main, &wr));
+	ASSERT_EQ(0, pthread_create(&rt, NULL, reader_main, &r));
+	to_idle(&self->lp, c, true);
+	run_loop(self, c);
+	pthread_join(wt, NULL);
+	pthread_join(rt, NULL);
+	EXPECT_EQ(2, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_EQ(2, self->w.stats.v[STAT_S_2XX]);
+	EXPECT_EQ(0, self->lp.nconns);
+	p = strstr((char *)r.got, "HTTP/1.1 200");
+	ASSERT_NE(NULL, p);
+	q = strstr(p + 1, "HTTP/1.1 200");
+	ASSERT_NE(NULL, q);
+	EXPECT_NE(NULL, strstr(p, "\r\n\r\nhello\n"));
+	EXPECT_NE(NULL, strstr(q, "Connection: close"));
+	EXPECT_EQ(0, memcmp((char *)r.got + r.len - 6, "hello\n", 6));
+	/* The conn's buffers went back; the ring's were all recycled. */
+	EXPECT_EQ(1, self->lp.nact_free);
+	free(r.got);
+	mime_free(mime);
+	close(self->srv.site.root_fd);
+	unlink(path);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
