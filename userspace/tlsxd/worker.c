@@ -259,6 +259,13 @@ static struct loop *loop_new(struct worker *w)
 	/* A head at the limit and what pipelining brings behind it. */
 	lp->req_cap = conf->http.header_bytes_max + 4096;
 	lp->gather_cap = 16384;
+	/*
+	 * auto is sendfile(2): one synchronous call per turn, no pipe and
+	 * no io-wq hop, and less CPU per GB than splice as measured (the
+	 * comment at SPLICE_CHUNK, conn.c).  Splice runs in io-wq, so a
+	 * page-cache miss does not stall the loop: --body splice for
+	 * roots larger than memory.
+	 */
 	lp->splice = conf->body == CONF_BODY_SPLICE;
 	to[TIMER_HANDSHAKE] = conf->handshake_timeout_ms;
 	to[TIMER_HEADER] = conf->header_timeout_ms;
