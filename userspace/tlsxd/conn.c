@@ -55,7 +55,7 @@
  */
 #define SPLICE_CHUNK	(1 << 20)
 /* Request buffers and pipes kept for reuse, per worker. */
-#define ACT_CACHE_MAX	256
+#define ACT_CACHE_MAX	64
 #define PIPE_POOL_MAX	256
 
 enum step {
@@ -610,7 +610,8 @@ void conn_accept(struct loop *lp, int fd)
 	if (lp->stopping || lp->nconns >= conf->max_conns) {
 		/* A hard bound: the excess is refused, never queued. */
 		close(fd);
-		stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
+		if (!lp->stopping)
+			stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
 		return;
 	}
 	c = lp->free;
@@ -896,6 +897,8 @@ static void send_more(struct loop *lp, struct conn *c)
 				   user_send(lp, c, &budget);
 		if (r != STEP_PROGRESS)
 			return;
+		/* The send timeout counts time without progress. */
+		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	}
 	if (c->rl == TLSX_RL_USER) {
 		/* A record sealed but not yet sent is still ours to push. */

@@ -39,8 +39,18 @@ static uint8_t pat(uint64_t off)
 	return (uint8_t)(off * 2654435761u >> 13);
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 struct reader {
 	int fd;
+	unsigned int pause_ms;	/* the sleep of slow_every; default 1 */
+	bool stall;		/* after reset_after bytes: stop reading */
 	size_t slow_every;	/* sleep 1 ms after this many bytes; 0: never */
 	size_t reset_after;	/* RST after this many bytes; 0: never */
 	uint8_t *got;
@@ -62,6 +72,11 @@ static void *reader_main(void *arg)
 			break;
 		r->len += n;
 		since += n;
+		if (r->stall && r->len >= r->reset_after) {
+			/* Never reads again; the server must give up. */
+			usleep(2000 * 1000);
+			break;
+		}
 		if (r->reset_after && r->len >= r->reset_after) {
 			struct linger l = { .l_onoff = 1, .l_linger = 0 };
 
@@ -70,7 +85,7 @@ static void *reader_main(void *arg)
 		}
 		if (r->slow_every && since >= r->slow_every) {
 			since = 0;
-			usleep(1000);
+			usleep(1000 * (r->pause_ms ? r->pause_ms : 1));
 		}
 	}
 	close(r->fd);
@@ -151,7 +166,8 @@ FIXTURE_SETUP(send)
 	self->lp.gather = malloc(self->lp.gather_cap);
 	self->lp.splice = variant->splice;
 	{
-		unsigned int to[TIMER_KINDS] = { 1000, 1000, 1000, 1000, 1000 };
+		/* The send timeout: 300 ms; the others do not run here. */
+		unsigned int to[TIMER_KINDS] = { 1000, 1000, 1000, 300, 1000 };
 
 		timers_init(&self->lp.timers, to);
 	}
@@ -188,6 +204,7 @@ static struct conn *conn_new(struct _test_data_send *self, int fd)
 	c->a->resp.status = 200;
 	c->a->resp.close = true;
 	c->a->resp.fd = -1;
+	self->lp.now_ms = now_ms();
 	self->lp.live = c;
 	self->lp.nconns = 1;
 	stats_add(self->lp.st, STAT_CONN_ACTIVE, 1);
@@ -234,11 +251,20 @@ static void run_loop(struct _test_data_send *self, struct conn *c)
 	uint16_t gen = c->gen;
 
 	while (lp->nconns) {
+		struct __kernel_timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
 		struct io_uring_cqe *cqe;
+		struct timer_node *t;
 		unsigned int head, n = 0;
+		int ret;
 
-		if (io_uring_submit_and_wait(&lp->ring, 1) < 0)
+		ret = io_uring_submit_and_wait_timeout(&lp->ring, &cqe, 1, &ts,
+						       NULL);
+		if (ret < 0 && ret != -ETIME && ret != -EINTR)
 			break;
+		/* The worker's tick, every 20 ms here. */
+		lp->now_ms = now_ms();
+		while ((t = timer_expired(&lp->timers, TIMER_SEND, lp->now_ms)))
+			conn_timeout(lp, c, TIMER_SEND);
 		io_uring_for_each_cqe(&lp->ring, head, cqe) {
 			uint64_t ud = cqe->user_data;
 
@@ -368,6 +394,46 @@ TEST_F(send, full_socket_waits_on_pollout)
 	EXPECT_GT(self->cqes, variant->splice ?
 		  2 * FILE_SIZE / SPLICE_CHUNK + 1 + 8 : 8);
 	EXPECT_LT(self->cqes, 20000);
+}
+
+/*
+ * The send timeout counts time without progress, not the response's:
+ * a reader slower than the timeout in total (12 pauses of 100 ms, the
+ * timeout 300 ms) gets everything; one that stops is cut.
+ */
+TEST_F(send, slow_reader_served_past_the_send_timeout)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	c = conn_new(self, self->sfd);
+	add_file(self, c, 0, FILE_SIZE);
+	r.fd = self->cfd;
+	r.slow_every = FILE_SIZE / 12;
+	r.pause_ms = 100;
+	serve(_metadata, self, c, &r);
+	check_all(_metadata, self, &r, variant, true);
+	EXPECT_EQ(0, self->w.stats.v[STAT_TO_SEND]);
+}
+
+TEST_F(send, stalled_reader_cut_at_the_send_timeout)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	c = conn_new(self, self->sfd);
+	add_file(self, c, 0, FILE_SIZE);
+	r.fd = self->cfd;
+	r.reset_after = 256 * 1024;
+	r.stall = true;
+	serve(_metadata, self, c, &r);
+	free(r.got);
+	EXPECT_EQ(1, self->w.stats.v[STAT_TO_SEND]);
+	EXPECT_EQ(0, self->lp.nconns);
+	EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
 }
 
 TEST_F(send, reset_mid_body_counted_once_and_freed)
