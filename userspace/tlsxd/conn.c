@@ -8,21 +8,29 @@
  *              socket for the record layer), tlsx_conn_step_inplace(),
  *              the flight from the worker's one output buffer, then
  *              tlsx_conn_handoff();
- *   idle/head  IORING_OP_POLL_ADD POLLIN, then tlsx_read() until
- *              TLSX_WANT_READ into the request buffer, http_req_parse();
+ *   idle/head  kernel modes: IORING_OP_RECV into a buffer the kernel
+ *              picks from the worker's provided-buffer ring when bytes
+ *              arrive (an idle connection holds none), copied into the
+ *              request buffer; -EIO means a control record (KeyUpdate,
+ *              alert, close_notify) is next, which only recvmsg(2) with
+ *              a cmsg buffer takes: tlsx_read() handles it.  Userspace
+ *              layer: IORING_OP_POLL_ADD POLLIN, then tlsx_read() until
+ *              TLSX_WANT_READ (plaintext may wait inside libtlsx, so the
+ *              socket's readiness is not the whole story).  Then
+ *              http_req_parse();
  *   send       the plan (resp.h): head and memory segments by
  *              IORING_OP_SEND (MSG_MORE while a body follows), file
  *              segments by sendfile(2) or IORING_OP_SPLICE through a
  *              pipe in the kernel modes; tlsx_write()/tlsx_sendfile() on
- *              the userspace layer; a full socket waits on POLLOUT;
- *   then the next pipelined head, keep-alive, or close.
+ *              the userspace layer, the head and a small body gathered
+ *              into one record; a full socket waits on POLLOUT;
+ *   then the next pipelined head, keep-alive, or close (lingering when
+ *   input is left unread).
  *
- * Reads after the handshake go through tlsx_read() in every mode: in
- * the kernel modes it is one recvmsg(2) with the record-type cmsg, so a
- * control record (KeyUpdate, alert, close_notify) is handled in the same
- * call instead of surfacing as EIO; on the userspace layer it is the only
- * way (plaintext may wait inside libtlsx, so the socket's readiness is
- * not the whole story: read until TLSX_WANT_READ before polling).
+ * A handshake flight goes out by one send(2) from the worker's buffer
+ * (a fresh socket has room for it); only what does not fit is copied
+ * into the connection and sent by IORING_OP_SEND, so the worker's
+ * buffer is free for the next connection's step.
  */
 #include <arpa/inet.h>
 #include <errno.h>
