@@ -1001,15 +1001,21 @@ static void start_response(struct loop *lp, struct conn *c, size_t head_len)
 
 	a->parsed = true;
 	a->head_len = head_len;
+	/* A body a GET may carry (body_max) is read and dropped. */
+	c->discard = a->req.has_content_length ? a->req.content_length : 0;
 	if (lp->stopping || c->close_after ||
 	    c->requests + 1 >= lp->conf->keepalive_requests)
+		flags |= RESP_F_CLOSE;
+	/*
+	 * RFC 9110 10.1.1: answered without 100 (Continue), the client may
+	 * or may not send the body: the framing is unknown, so close.
+	 */
+	if (a->req.expect_continue && c->discard)
 		flags |= RESP_F_CLOSE;
 	resp_plan(&lp->srv->site, &a->req, lp->now, flags, a->rbuf,
 		  sizeof(a->rbuf), &a->resp);
 	if (flags & RESP_F_CLOSE)
 		a->resp.close = true;
-	/* A body a GET may carry (body_max) is read and dropped. */
-	c->discard = a->req.has_content_length ? a->req.content_length : 0;
 	begin_send(lp, c);
 }
 
