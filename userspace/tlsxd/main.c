@@ -346,10 +346,15 @@ static void start_workers(void)
 	}
 	/* The signal mask (all blocked, main()) is inherited by each. */
 	for (i = 0; i < srv.nworkers; i++) {
+		char name[16];
+
 		r = pthread_create(&srv.workers[i].thread, NULL, worker_main,
 				   &srv.workers[i]);
 		if (r)
 			die(1, "pthread_create: %s", strerror(r));
+		/* "tlsxd-w3" in top -H, perf and /proc/PID/task/TID/comm. */
+		snprintf(name, sizeof(name), "tlsxd-w%u", i % 10000);
+		pthread_setname_np(srv.workers[i].thread, name);
 	}
 }
 
