@@ -132,7 +132,9 @@ static void write_pid_file(const char *path)
 	char buf[24];
 	int fd, n;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* As root, maybe in a shared directory: never through a symlink. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
 	if (fd < 0)
 		die(1, "--pid-file %s: %s", path, strerror(errno));
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());

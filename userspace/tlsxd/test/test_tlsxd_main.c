@@ -17,7 +17,9 @@
  *    ignored;
  *  - SIGHUP with a broken certificate keeps the old configuration and
  *    still serves; with a good one, reloads;
- *  - SIGUSR1 writes the counters.
+ *  - SIGUSR1 writes the counters;
+ *  - SIGTERM with a response stuck in flight: the exit comes at
+ *    --timeout-drain; a second SIGTERM exits at once (status 1).
  * Requests are made over TLS with libtlsx as the client.
  */
 #include <arpa/inet.h>
@@ -677,6 +679,91 @@ TEST_F(d, sighup_keeps_the_old_config_when_the_new_fails)
 	EXPECT_EQ(0x0807, sig);		/* ed25519 */
 	kill(self->p.pid, SIGTERM);
 	EXPECT_EQ(0, wait_exit(&self->p, WAIT_MS));
+}
+
+/*
+ * A client that asks for a large file and stops reading: its response
+ * stays in flight.  The connection (free it and close the fd after).
+ */
+static struct tlsx_conn *stuck_client(unsigned int port, const char *path,
+				      struct tlsx_config **cfgp)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
+	struct tlsx_conn *c = NULL;
+	char req[128], buf[4096];
+	int fd, n;
+
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (!cfg || fd < 0 || tlsx_config_set_verify_peer(cfg, false, false) ||
+	    tlsx_config_set_record_layer(cfg, TLSX_RL_USER) ||
+	    connect(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    tlsx_connect(cfg, fd, NULL, &c) != TLSX_DONE)
+		abort();
+	n = snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n",
+		     path);
+	if (tlsx_write(c, req, (size_t)n) != n || tlsx_read(c, buf, 16) <= 0)
+		abort();
+	*cfgp = cfg;
+	return c;
+}
+
+static void big_file(const char *root)
+{
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/big", root);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0 || ftruncate(fd, 64 << 20))
+		abort();
+	close(fd);
+}
+
+TEST_F(d, drain_is_bounded_by_its_timeout)
+{
+	struct tlsx_config *cfg;
+	struct tlsx_conn *c;
+	long long t0;
+
+	big_file(self->root);
+	start(&self->p, SERVE(self, "--timeout-drain", "500", NULL), -1);
+	ASSERT_TRUE(wait_for(&self->p, "listening on", WAIT_MS));
+	c = stuck_client(self->port, "/big", &cfg);
+	t0 = now_ms();
+	kill(self->p.pid, SIGTERM);
+	/* The reader never reads: it is cut at the drain timeout. */
+	EXPECT_EQ(0, wait_exit(&self->p, WAIT_MS));
+	EXPECT_GE(now_ms() - t0, 400);
+	EXPECT_LT(now_ms() - t0, 5000);
+	close(tlsx_conn_fd(c));
+	tlsx_conn_free(c);
+	tlsx_config_free(cfg);
+}
+
+TEST_F(d, a_second_sigterm_exits_at_once)
+{
+	struct tlsx_config *cfg;
+	struct tlsx_conn *c;
+	long long t0;
+
+	big_file(self->root);
+	start(&self->p, SERVE(self, "--timeout-drain", "60s", NULL), -1);
+	ASSERT_TRUE(wait_for(&self->p, "listening on", WAIT_MS));
+	c = stuck_client(self->port, "/big", &cfg);
+	kill(self->p.pid, SIGTERM);
+	ASSERT_TRUE(wait_for(&self->p, "Terminated: draining", WAIT_MS));
+	usleep(300000);
+	t0 = now_ms();
+	kill(self->p.pid, SIGTERM);
+	EXPECT_EQ(1, wait_exit(&self->p, WAIT_MS));
+	EXPECT_LT(now_ms() - t0, 2000);
+	EXPECT_NE(NULL, strstr(self->p.out, "second stop signal"));
+	close(tlsx_conn_fd(c));
+	tlsx_conn_free(c);
+	tlsx_config_free(cfg);
 }
 
 TEST_HARNESS_MAIN
