@@ -49,7 +49,7 @@
 static struct tlsxd_conf conf;
 static struct server srv;
 
-static __attribute__((format(printf, 2, 3), noreturn))
+static _Noreturn __attribute__((format(printf, 2, 3)))
 void die(int code, const char *fmt, ...)
 {
 	char msg[ERR_MAX];
