@@ -49,7 +49,7 @@
 static struct tlsxd_conf conf;
 static struct server srv;
 
-static __attribute__((format(printf, 2, 3), noreturn))
+static _Noreturn __attribute__((format(printf, 2, 3)))
 void die(int code, const char *fmt, ...)
 {
 	char msg[ERR_MAX];
@@ -132,7 +132,9 @@ static void write_pid_file(const char *path)
 	char buf[24];
 	int fd, n;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* As root, maybe in a shared directory: never through a symlink. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
 	if (fd < 0)
 		die(1, "--pid-file %s: %s", path, strerror(errno));
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
@@ -346,10 +348,15 @@ static void start_workers(void)
 	}
 	/* The signal mask (all blocked, main()) is inherited by each. */
 	for (i = 0; i < srv.nworkers; i++) {
+		char name[16];
+
 		r = pthread_create(&srv.workers[i].thread, NULL, worker_main,
 				   &srv.workers[i]);
 		if (r)
 			die(1, "pthread_create: %s", strerror(r));
+		/* "tlsxd-w3" in top -H, perf and /proc/PID/task/TID/comm. */
+		snprintf(name, sizeof(name), "tlsxd-w%u", i % 10000);
+		pthread_setname_np(srv.workers[i].thread, name);
 	}
 }
 

@@ -393,8 +393,12 @@ TEST(too_many_listeners_and_certs)
 
 	conf_init(&c);
 	for (i = 0; i <= CONF_LISTEN_MAX && !r; i++) {
-		char *argv[] = { "tlsxd", "--listen", addr, NULL };
+		char *argv[4];
 
+		argv[0] = "tlsxd";
+		argv[1] = "--listen";
+		argv[2] = addr;
+		argv[3] = NULL;
 		snprintf(addr, sizeof(addr), "127.0.0.1:%u", 1000 + i);
 		/* Every call is the command line: one source, appending. */
 		r = conf_parse_args(&c, 3, argv, err, sizeof(err));
