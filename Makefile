@@ -481,6 +481,8 @@ LIBTLSX_REAL := libtlsx.so.$(VERSION)
 SO_NAME := libtlsx.so.$(SOMAJOR)
 INSTALL_BINS := tlsx-client tlsx-server tlsx-bench
 MAN_PAGES := $(wildcard $(PKG)/man/*.[1358])
+# Every directive (tools/tlsxd/), and the one tlsxd.service runs with.
+CONF_EXAMPLE := tools/tlsxd/tlsxd.conf.example
 # Files the templates in $(PKG) become, with the install's paths in them.
 PKG_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
 	-e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
@@ -489,7 +491,7 @@ INSTALLED_FILES = $(addprefix $(BINDIR)/,$(INSTALL_BINS)) $(SBINDIR)/tlsxd \
 	$(LIBDIR)/$(LIBTLSX_REAL) $(LIBDIR)/$(SO_NAME) $(LIBDIR)/libtlsx.so \
 	$(LIBDIR)/libtlsx.a $(INCLUDEDIR)/tlsx.h $(LIBDIR)/pkgconfig/tlsx.pc \
 	$(foreach m,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m))) \
-	$(DOCDIR)/tlsxd.conf.example \
+	$(DOCDIR)/tlsxd.conf.example $(DOCDIR)/tlsxd.service.conf \
 	$(SYSTEMDUNITDIR)/tlsxd.service $(SYSTEMDUNITDIR)/tlsxd.socket \
 	$(SYSUSERSDIR)/tlsxd.conf $(MODULESLOADDIR)/tlsx.conf
 INSTALLED_DIRS = $(DOCDIR)
@@ -533,7 +535,7 @@ install: $(B)/bin/tlsxd $(HS_TOOLS) $(B)/bin/tlsx-bench $(LIBTLSX) \
 	install -m 644 $(B)/pkg/tlsx.pc $(DESTDIR)$(LIBDIR)/pkgconfig
 	$(foreach m,$(MAN_PAGES),install -m 644 $(m) \
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/ &&) true
-	install -m 644 $(PKG)/tlsxd.conf.example $(DESTDIR)$(DOCDIR)
+	install -m 644 $(CONF_EXAMPLE) $(PKG)/tlsxd.service.conf $(DESTDIR)$(DOCDIR)
 	install -m 644 $(B)/pkg/tlsxd.service $(PKG)/tlsxd.socket \
 		$(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 644 $(PKG)/tlsxd.sysusers $(DESTDIR)$(SYSUSERSDIR)/tlsxd.conf
