@@ -142,7 +142,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop
+	bench-hs fuzz-seeds interop bench-http
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -160,6 +160,7 @@ help:
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
+	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -428,6 +429,11 @@ bench-crypto: $(BENCH)
 # BENCH_HS_ARGS="--rounds 21 --csv FILE" and so on.
 bench-hs: $(BENCH)
 	$(BENCH) handshake $(BENCH_HS_ARGS)
+
+# tlsxd against nginx over HTTPS with h2load (docs/perf-http.md);
+# BENCH_HTTP_ARGS="--rounds 7 --workers 2 --csv FILE" and so on.
+bench-http: $(BENCH) $(TLSXD)
+	$(BENCH) http $(BENCH_HTTP_ARGS)
 
 clean:
 	rm -rf $(B)
