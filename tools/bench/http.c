@@ -12,6 +12,12 @@
  * both alike; the ratio of a round is tlsxd's figure over nginx's (above
  * 1: tlsxd is better), and the median with its min and max is reported.
  *
+ * - idle-conn-mem: the server's resident memory (RSS, /proc) per idle
+ *   keep-alive connection: --idle-conns connections, each a full
+ *   handshake and one GET of 1 KiB, held open (http_idle.c); measured
+ *   once per server (a second round would reuse the first's freed
+ *   memory), before the other rows.  Its ratio is nginx's over tlsxd's,
+ *   so that above 1 is better there too;
  * - keepalive-1k, keepalive-64k: requests/s over --clients keep-alive
  *   connections for --duration seconds (h2load -D, after a 0.5 s
  *   warm-up that is not counted);
@@ -44,7 +50,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_ROUNDS	101
 
-enum row_kind { ROW_KEEPALIVE, ROW_NEWCONN, ROW_BULK };
+enum row_kind { ROW_IDLE, ROW_KEEPALIVE, ROW_NEWCONN, ROW_BULK };
 
 struct hb_row {
 	const char *name;
@@ -55,10 +61,13 @@ struct hb_row {
 };
 
 /*
- * The issue's targets: 1.5x nginx's requests/s and new connections/s;
- * bulk throughput at least 1.0x with less CPU per GB.
+ * The issue's targets: memory per idle connection below nginx's; 1.5x
+ * nginx's requests/s and new connections/s; bulk throughput at least
+ * 1.0x with less CPU per GB.  The memory row comes first, while neither
+ * server's allocator holds memory freed by the load of other rows.
  */
 static const struct hb_row rows[] = {
+	{ "idle-conn-mem", ROW_IDLE, 0, "B/conn", 1.0 },
 	{ "keepalive-1k", ROW_KEEPALIVE, 0, "req/s", 1.5 },
 	{ "keepalive-64k", ROW_KEEPALIVE, 1, "req/s", 1.5 },
 	{ "new-conn-1k", ROW_NEWCONN, 0, "conn/s", 1.5 },
@@ -196,6 +205,45 @@ static int run_bulk(const struct hb_opts *o, const struct hb_row *row,
 	return 0;
 }
 
+static void sleep_ms(unsigned int ms)
+{
+	usleep(ms * 1000);
+}
+
+/* Bytes of RSS per idle connection, after a few opened and closed. */
+static int run_idle(const struct hb_opts *o, const struct hb_row *row,
+		    struct side *sd)
+{
+	const struct hb_file *f = &hb_files[row->file];
+	struct hb_idle id;
+	long r0, r1;
+	int bad;
+
+	if (!sd->srv->ok)
+		return -1;
+	bad = hb_idle_open(&id, sd->srv->port, f->name, f->size, 16,
+			   sd->why);
+	hb_idle_close(&id);
+	if (bad)
+		return -1;
+	sleep_ms(200);
+	r0 = hb_server_rss(sd->srv);
+	bad = hb_idle_open(&id, sd->srv->port, f->name, f->size,
+			   o->idle_conns, sd->why);
+	sleep_ms(200);
+	r1 = hb_server_rss(sd->srv);
+	hb_idle_close(&id);
+	sleep_ms(200);
+	if (bad)
+		return -1;
+	if (r0 < 0 || r1 < 0) {
+		snprintf(sd->why, HB_WHY_LEN, "the server's /proc/PID/status");
+		return -1;
+	}
+	sd->rate[sd->nd++] = (double)(r1 - r0) / (double)o->idle_conns;
+	return 0;
+}
+
 static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		   struct side *sd, bool keep)
 {
@@ -286,10 +334,20 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 	memset(sides, 0, sizeof(sides));
 	t->srv = &srv[HB_TLSXD];
 	n->srv = &srv[HB_NGINX];
+	if (row->kind == ROW_IDLE) {
+		if (!o->idle_conns)
+			return 0;
+		for (k = 0; k < 2; k++)
+			run_idle(o, row, &sides[k]);
+		if (t->nd && n->nd && t->rate[0] > 0) {
+			gratio[nr] = 0;
+			ratio[nr++] = n->rate[0] / t->rate[0];
+		}
+	}
 	/* A warm-up run each, not counted: caches, page cache, sessions. */
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 2 && row->kind != ROW_IDLE; k++)
 		run_one(o, row, &sides[k], false);
-	for (i = 0; i < o->rounds; i++) {
+	for (i = 0; i < o->rounds && row->kind != ROW_IDLE; i++) {
 		struct side *order[2] = { i % 2 ? n : t, i % 2 ? t : n };
 		size_t before[2] = { t->nd, n->nd };
 
@@ -320,7 +378,8 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 	print_side(row, t, !both && t->nd);
 	print_side(row, n, !both && n->nd);
 	if (both) {
-		print_ratio("ratio", &rs, row->target, ">=");
+		print_ratio(row->kind == ROW_IDLE ? "nginx/tlsxd" : "ratio",
+			    &rs, row->target, ">=");
 		if (row->kind == ROW_BULK)
 			print_ratio("GB/cpu", &gs, 1.0, "(less CPU) >");
 	}
@@ -373,6 +432,7 @@ void bench_http_usage(void)
 		"  --clients N         keep-alive connections (64)\n"
 		"  --conn-batch N      clients of one new-connection run (200)\n"
 		"  --bulk-requests N   64 MiB GETs per bulk run (16)\n"
+		"  --idle-conns N      idle connections of the memory row (1000; 0: skip)\n"
 		"  --port P            tlsxd's port; nginx's is P+1 (18443)\n"
 		"  --dir DIR           generated files and logs (build/bench-http)\n"
 		"  --tlsxd PATH        (build/bin/tlsxd)\n"
@@ -412,6 +472,7 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "clients", required_argument, NULL, 'c' },
 		{ "conn-batch", required_argument, NULL, 'b' },
 		{ "bulk-requests", required_argument, NULL, 'B' },
+		{ "idle-conns", required_argument, NULL, 'I' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "tlsxd", required_argument, NULL, 'T' },
@@ -451,6 +512,9 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			break;
 		case 'B':
 			bad |= parse_uint(optarg, 1, 100000, &o->bulk_requests);
+			break;
+		case 'I':
+			bad |= parse_uint(optarg, 0, 10000, &o->idle_conns);
 			break;
 		case 'p':
 			bad |= parse_uint(optarg, 1, 65534, &u);
@@ -503,7 +567,7 @@ int bench_http(int argc, char **argv)
 {
 	struct hb_opts o = {
 		.rounds = 5, .workers = 1, .duration = 5, .clients = 64,
-		.conn_batch = 200, .bulk_requests = 16, .port = 18443,
+		.conn_batch = 200, .bulk_requests = 16, .idle_conns = 1000, .port = 18443,
 		.dir = "build/bench-http", .tlsxd = "build/bin/tlsxd",
 		.nginx = "/usr/sbin/nginx", .h2load = "h2load",
 	};
@@ -537,11 +601,12 @@ int bench_http(int argc, char **argv)
 	printf("# tlsx-bench http: tlsxd vs nginx, h2load --h1 -t 1, %u worker(s) each,\n"
 	       "# %d rounds alternating, %.1f s runs, %u keep-alive clients,\n"
 	       "# new connections in runs of %u clients x 1 request, bulk %u x 64 MiB\n"
-	       "# on 1 connection; nothing pinned (servers and h2load share the CPUs);\n"
+	       "# on 1 connection; idle-conn-mem: server RSS per idle connection, %u\n"
+	       "# connections, once each; nothing pinned (servers and h2load share the CPUs);\n"
 	       "# nginx kTLS %s; access logs %s; figures: median [min-max] over rounds;\n"
 	       "# ratio: median [min-max] of per-round tlsxd/nginx, above 1 = tlsxd better\n",
 	       o.workers, o.rounds, o.duration, o.clients, o.conn_batch,
-	       o.bulk_requests, o.ktls ? "on" : "off",
+	       o.bulk_requests, o.idle_conns, o.ktls ? "on" : "off",
 	       o.access_log ? "on" : "off");
 	print_machine();
 	for (k = 0; k < 2; k++) {

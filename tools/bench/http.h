@@ -22,6 +22,7 @@ struct hb_opts {
 	unsigned int clients;		/* keep-alive connections */
 	unsigned int conn_batch;	/* clients per new-connection run */
 	unsigned int bulk_requests;	/* 64 MiB requests per bulk run */
+	unsigned int idle_conns;	/* memory row; 0: skipped */
 	int port;			/* tlsxd's; nginx's is port + 1 */
 	const char *dir;		/* generated files, logs */
 	const char *tlsxd;
@@ -36,6 +37,10 @@ struct hb_opts {
 	bool ktls;			/* nginx: ssl_conf_command Options KTLS */
 	bool access_log;		/* both servers log, or neither */
 };
+
+/* Formats a message into @why (HB_WHY_LEN bytes); returns -1. */
+int hb_why(char *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The files served, in the generated root. */
 struct hb_file {
@@ -102,6 +107,29 @@ struct hb_load {
  */
 int hb_h2load(const struct hb_opts *o, const char *const *args,
 	      double limit_s, struct hb_load *out, char *why);
+
+/* Idle keep-alive connections (http_idle.c), OpenSSL's. */
+struct ssl_ctx_st;
+struct ssl_st;
+
+struct hb_idle {
+	struct ssl_ctx_st *ctx;
+	struct ssl_st **ssl;
+	int *fd;
+	unsigned int n;		/* open */
+};
+
+/*
+ * Opens @n connections to 127.0.0.1:@port, each a full handshake and
+ * one GET of /@path (@size bytes) read to its end, then left idle.  -1
+ * with @why at the first that fails (those opened stay open: close them
+ * with hb_idle_close()).
+ */
+int hb_idle_open(struct hb_idle *id, int port, const char *path,
+		 size_t size, unsigned int n, char *why);
+
+/* Closes them all (no close_notify) and frees @id's arrays. */
+void hb_idle_close(struct hb_idle *id);
 
 /*
  * Runs @argv to completion with stdout and stderr to @log (appended;

@@ -20,7 +20,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +31,6 @@
 
 #define OUT_MAX		65536
 #define ARGS_MAX	48
-
-static int set_why(char *why, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int set_why(char *why, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, HB_WHY_LEN, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* "3.00s", "427.21ms", "850.12us" (h2load's duration format). */
 static int parse_secs(const char *s, double *secs)
@@ -136,13 +122,13 @@ int hb_h2load(const struct hb_opts *o, const char *const *args,
 		argv[n++] = (char *)*args++;
 	argv[n] = NULL;
 	if (pipe2(p, O_CLOEXEC))
-		return set_why(why, "pipe: %s", strerror(errno));
+		return hb_why(why, "pipe: %s", strerror(errno));
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
-		return set_why(why, "fork: %s", strerror(errno));
+		return hb_why(why, "fork: %s", strerror(errno));
 	}
 	if (!pid) {
 		dup2(p[1], 1);
@@ -163,7 +149,7 @@ int hb_h2load(const struct hb_opts *o, const char *const *args,
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 			close(p[0]);
-			return set_why(why, "h2load still running after %.0f s: killed",
+			return hb_why(why, "h2load still running after %.0f s: killed",
 				       limit_s);
 		}
 		if (poll(&pfd, 1, (int)((end - now) / 1000000) + 1) <= 0)
@@ -185,7 +171,7 @@ int hb_h2load(const struct hb_opts *o, const char *const *args,
 	waitpid(pid, &st, 0);
 	memcpy(copy, out, len + 1);
 	if (parse_summary(copy, l)) {
-		return set_why(why, "h2load (status %d): %s",
+		return hb_why(why, "h2load (status %d): %s",
 			       WIFEXITED(st) ? WEXITSTATUS(st) : -1,
 			       last_line(out, len));
 	}
