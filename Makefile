@@ -142,7 +142,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop bench-http
+	bench-hs fuzz-seeds interop bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -161,6 +161,7 @@ help:
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
+	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -434,6 +435,11 @@ bench-hs: $(BENCH)
 # BENCH_HTTP_ARGS="--rounds 7 --workers 2 --csv FILE" and so on.
 bench-http: $(BENCH) $(TLSXD)
 	$(BENCH) http $(BENCH_HTTP_ARGS)
+
+# The same in the VM: tlsxd on tlsx.ko and on tls vs nginx with kTLS
+# (emulated CPU: ratios only); BENCH_HTTP_VM_ARGS replaces its options.
+bench-http-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static $(TLSXD_STATIC)
+	@tools/bench/http-vm $(BENCH_HTTP_VM_ARGS)
 
 clean:
 	rm -rf $(B)
