@@ -83,12 +83,12 @@ void hb_server_stop(struct hb_server *s);
 
 /*
  * The server's CPU time so far in seconds, utime + stime of its process
- * (all threads) and, for nginx, of its workers (children of the master,
- * alive for the whole run); -1 if /proc could not be read.
+ * (all threads) and its children (nginx's workers, alive for the whole
+ * run); -1 if /proc could not be read.
  */
 double hb_server_cpu(const struct hb_server *s);
 
-/* The bytes resident (RSS) in the server's processes; -1 on error. */
+/* The bytes resident (RSS) in the same processes; -1 on error. */
 long hb_server_rss(const struct hb_server *s);
 
 /* h2load's summary of one run. */

@@ -472,9 +472,10 @@ static long proc_rss(pid_t pid)
 #define PIDS_MAX	512
 
 /*
- * The server's process and, for nginx, the children of its master (the
- * workers: /proc lists every process, ppid picks them).  Their number,
- * or -1 when the server's own entry cannot be read.
+ * The server's process and its children: nginx's master and workers
+ * (/proc lists every process, ppid picks them); tlsxd's threads are in
+ * its own entry.  Their number, or -1 when the server's own entry
+ * cannot be read.
  */
 static int server_pids(const struct hb_server *s, pid_t *pids)
 {
@@ -486,8 +487,6 @@ static int server_pids(const struct hb_server *s, pid_t *pids)
 	if (s->pid <= 0 || proc_stat(s->pid, &ppid, &t))
 		return -1;
 	pids[n++] = s->pid;
-	if (s->kind != HB_NGINX)
-		return n;
 	d = opendir("/proc");
 	if (!d)
 		return -1;
