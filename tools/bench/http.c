@@ -80,7 +80,8 @@ struct side {
 	size_t nd;
 	double rate[MAX_ROUNDS];
 	double gb_per_cpu_s[MAX_ROUNDS];	/* bulk only */
-	struct bench_stats r, g;
+	double busy[MAX_ROUNDS];	/* server CPU s per second */
+	struct bench_stats r, g, b;
 	char why[HB_WHY_LEN];	/* the last failed run */
 };
 
@@ -247,10 +248,15 @@ static int run_idle(const struct hb_opts *o, const struct hb_row *row,
 static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		   struct side *sd, bool keep)
 {
+	size_t nd = sd->nd;
+	double c0, c1;
+	uint64_t t0;
 	int r;
 
 	if (!sd->srv->ok)
 		return -1;
+	c0 = hb_server_cpu(sd->srv);
+	t0 = bench_now_ns();
 	switch (row->kind) {
 	case ROW_KEEPALIVE:
 		r = run_keepalive(o, row, sd, keep ? o->duration : 1, keep);
@@ -262,6 +268,15 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		r = run_bulk(o, row, sd, keep ? o->bulk_requests : 2, keep);
 		break;
 	}
+	c1 = hb_server_cpu(sd->srv);
+	/*
+	 * The server's share of a CPU while the load ran (h2load's start
+	 * and exit included): near 100% per worker, the server was the
+	 * bottleneck; well below, the load generator or the machine was.
+	 */
+	if (sd->nd > nd)
+		sd->busy[nd] = c0 < 0 || c1 < 0 ? 0 :
+			       (c1 - c0) * 1e9 / (double)(bench_now_ns() - t0);
 	if (!hb_server_alive(sd->srv)) {
 		snprintf(sd->why, HB_WHY_LEN, "server %.240s", sd->srv->why);
 		return -1;
@@ -282,6 +297,8 @@ static void print_side(const struct hb_row *row, const struct side *sd,
 	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", sd->r.median, sd->r.min,
 		 sd->r.max);
 	printf("%-15s %-6s %26s %-6s", row->name, sd->srv->name, a, row->unit);
+	if (row->kind != ROW_IDLE)
+		printf("  server CPU %3.0f%%", sd->b.median * 100);
 	if (row->kind == ROW_BULK)
 		printf("  CPU %.0f ms/GB [%.0f-%.0f]", 1e3 / sd->g.median,
 		       1e3 / sd->g.max, 1e3 / sd->g.min);
@@ -367,6 +384,7 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 		if (!sd->nd)
 			continue;
 		sd->r = bench_summarize(sd->rate, sd->nd);
+		sd->b = bench_summarize(sd->busy, sd->nd);
 		if (row->kind == ROW_BULK)
 			sd->g = bench_summarize(sd->gb_per_cpu_s, sd->nd);
 	}
@@ -604,7 +622,8 @@ int bench_http(int argc, char **argv)
 	       "# on 1 connection; idle-conn-mem: server RSS per idle connection, %u\n"
 	       "# connections, once each; nothing pinned (servers and h2load share the CPUs);\n"
 	       "# nginx kTLS %s; access logs %s; figures: median [min-max] over rounds;\n"
-	       "# ratio: median [min-max] of per-round tlsxd/nginx, above 1 = tlsxd better\n",
+	       "# ratio: median [min-max] of per-round tlsxd/nginx, above 1 = tlsxd better;\n"
+	       "# server CPU: its CPU time over the run's wall time (median)\n",
 	       o.workers, o.rounds, o.duration, o.clients, o.conn_batch,
 	       o.bulk_requests, o.idle_conns, o.ktls ? "on" : "off",
 	       o.access_log ? "on" : "off");
