@@ -106,9 +106,10 @@ static int check_run(const struct hb_load *l, unsigned long want,
 	if (l->failed || l->errored || l->timeout || !l->ok || l->non2xx ||
 	    (want && (l->ok != want || l->status2xx != want))) {
 		snprintf(why, HB_WHY_LEN,
-			 "%lu done, %lu ok, %lu 2xx, %lu not 2xx, %lu failed, %lu errored, %lu timeout",
-			 l->done, l->ok, l->status2xx, l->non2xx, l->failed,
-			 l->errored, l->timeout);
+			 "%lu done, %lu ok, %lu 2xx, %lu 3xx, %lu 4xx, %lu 5xx, %lu failed, %lu errored, %lu timeout",
+			 l->done, l->ok, l->status2xx, l->status3xx,
+			 l->status4xx, l->status5xx, l->failed, l->errored,
+			 l->timeout);
 		return -1;
 	}
 	if (l->data < lo || l->data > hi) {

@@ -95,7 +95,8 @@ long hb_server_rss(const struct hb_server *s);
 struct hb_load {
 	double secs;			/* "finished in" */
 	unsigned long done, ok, failed, errored, timeout;
-	unsigned long status2xx, non2xx;	/* statuses seen */
+	unsigned long status2xx, status3xx, status4xx, status5xx;
+	unsigned long non2xx;		/* the sum of the last three */
 	unsigned long long data;	/* body bytes received */
 };
 

@@ -58,7 +58,7 @@ static int parse_secs(const char *s, double *secs)
 /* The summary lines of @out; 0 when all four were found. */
 static int parse_summary(char *out, struct hb_load *l)
 {
-	unsigned long total, started, s3, s4, s5;
+	unsigned long total, started;
 	unsigned long long hd, tot;
 	int seen = 0;
 	char *line, *save = NULL, *p;
@@ -75,8 +75,10 @@ static int parse_summary(char *out, struct hb_load *l)
 				seen |= 2;
 		} else if (!strncmp(line, "status codes: ", 14)) {
 			if (sscanf(line, "status codes: %lu 2xx, %lu 3xx, %lu 4xx, %lu 5xx",
-				   &l->status2xx, &s3, &s4, &s5) == 4) {
-				l->non2xx = s3 + s4 + s5;
+				   &l->status2xx, &l->status3xx,
+				   &l->status4xx, &l->status5xx) == 4) {
+				l->non2xx = l->status3xx + l->status4xx +
+					    l->status5xx;
 				seen |= 4;
 			}
 		} else if (!strncmp(line, "traffic: ", 9)) {
