@@ -19,8 +19,8 @@
  *   memory), before the other rows.  Its ratio is nginx's over tlsxd's,
  *   so that above 1 is better there too;
  * - keepalive-1k, keepalive-64k: requests/s over --clients keep-alive
- *   connections for --duration seconds (h2load -D, after a 0.5 s
- *   warm-up that is not counted);
+ *   connections for --duration seconds (h2load -D, after an untimed
+ *   run of 1 s);
  * - new-conn-1k: connections/s, each a full handshake and one request:
  *   h2load -c K -n K (each client one connection, one request; h2load
  *   resumes a session only on a client's second connection, so none is
@@ -29,6 +29,13 @@
  *   on one connection, and the server's CPU time (utime + stime from
  *   /proc) per GB served (10^9 bytes).  The CSV gives GB per CPU second
  *   (row bulk-64m-gb-per-cpu-s) so that there too above 1 is better.
+ *
+ * For every load row also the server's CPU time (utime + stime of its
+ * processes, /proc) over the run: its share of a CPU (is it the
+ * bottleneck?) and requests per CPU second (bulk: GB), in the CSV as
+ * ROW-req-per-cpu-s.  On a machine shared with other work a server gets
+ * what the scheduler gives it; its CPU time per request is what it
+ * costs, and drifts less.
  *
  * Every run is checked: no failed or errored request, every response
  * 2xx, and the bytes received match the file sizes; a run that fails
@@ -79,8 +86,10 @@ struct side {
 	struct hb_server *srv;
 	size_t nd;
 	double rate[MAX_ROUNDS];
-	double gb_per_cpu_s[MAX_ROUNDS];	/* bulk only */
+	/* Requests (bulk: GB) per second of the server's CPU time. */
+	double per_cpu[MAX_ROUNDS];
 	double busy[MAX_ROUNDS];	/* server CPU s per second */
+	double units;			/* the last run's requests or GB */
 	struct bench_stats r, g, b;
 	char why[HB_WHY_LEN];	/* the last failed run */
 };
@@ -125,10 +134,7 @@ static int run_keepalive(const struct hb_opts *o, const struct hb_row *row,
 			 struct side *sd, double secs, bool keep)
 {
 	char c[16], d[32];
-	const char *args[7] = {
-		"-c", c, "-D", d, "--warm-up-time=500ms", url(sd->srv, row),
-		NULL,
-	};
+	const char *args[6] = { "-c", c, "-D", d, url(sd->srv, row), NULL };
 	unsigned long long size = hb_files[row->file].size;
 	struct hb_load l;
 
@@ -137,13 +143,15 @@ static int run_keepalive(const struct hb_opts *o, const struct hb_row *row,
 	if (hb_h2load(o, args, secs * 3 + 30, &l, sd->why))
 		return -1;
 	/*
-	 * h2load's byte count includes the warm-up's (its request counts do
-	 * not), and a response in flight when the warm-up ends is counted
-	 * done with part of its bytes: only a lower bound holds.
+	 * No warm-up (the run after the untimed one is warm): the server's
+	 * CPU time then covers the requests counted.  Responses in flight
+	 * when the run stops count their bytes but not themselves: only a
+	 * lower bound holds.
 	 */
 	if (check_run(&l, 0, l.ok > o->clients ? (l.ok - o->clients) * size : 0,
 		      ~0ull, sd->why))
 		return -1;
+	sd->units = (double)l.ok;
 	if (keep)
 		sd->rate[sd->nd++] = (double)l.ok / l.secs;
 	return 0;
@@ -170,6 +178,7 @@ static int run_newconn(const struct hb_opts *o, const struct hb_row *row,
 		ok += l.ok;
 		t += l.secs;
 	}
+	sd->units = (double)ok;
 	if (keep)
 		sd->rate[sd->nd++] = (double)ok / t;
 	return 0;
@@ -182,28 +191,15 @@ static int run_bulk(const struct hb_opts *o, const struct hb_row *row,
 	const char *args[6] = { "-c", "1", "-n", n, url(sd->srv, row), NULL };
 	unsigned long long want = (unsigned long long)nreq *
 				  hb_files[row->file].size;
-	double c0, c1;
 	struct hb_load l;
 
 	snprintf(n, sizeof(n), "%u", nreq);
-	c0 = hb_server_cpu(sd->srv);
-	if (hb_h2load(o, args, 600, &l, sd->why))
+	if (hb_h2load(o, args, 600, &l, sd->why) ||
+	    check_run(&l, nreq, want, want, sd->why))
 		return -1;
-	c1 = hb_server_cpu(sd->srv);
-	if (check_run(&l, nreq, want, want, sd->why))
-		return -1;
-	if (c0 < 0 || c1 < 0) {
-		snprintf(sd->why, HB_WHY_LEN, "the server's /proc/PID/stat");
-		return -1;
-	}
-	if (!keep)
-		return 0;
-	sd->rate[sd->nd] = (double)l.data / l.secs / 1e6;
-	/* The CPU clock ticks at 100 Hz: below one tick, say 0.5 tick. */
-	if (c1 - c0 <= 0)
-		c1 = c0 + 0.5 / (double)sysconf(_SC_CLK_TCK);
-	sd->gb_per_cpu_s[sd->nd] = (double)l.data / 1e9 / (c1 - c0);
-	sd->nd++;
+	sd->units = (double)l.data / 1e9;
+	if (keep)
+		sd->rate[sd->nd++] = (double)l.data / l.secs / 1e6;
 	return 0;
 }
 
@@ -270,14 +266,25 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		break;
 	}
 	c1 = hb_server_cpu(sd->srv);
-	/*
-	 * The server's share of a CPU while the load ran (h2load's start
-	 * and exit included): near 100% per worker, the server was the
-	 * bottleneck; well below, the load generator or the machine was.
-	 */
-	if (sd->nd > nd)
-		sd->busy[nd] = c0 < 0 || c1 < 0 ? 0 :
-			       (c1 - c0) * 1e9 / (double)(bench_now_ns() - t0);
+	if (sd->nd > nd && (c0 < 0 || c1 < 0)) {
+		sd->nd = nd;
+		snprintf(sd->why, HB_WHY_LEN, "the server's /proc/PID/stat");
+		return -1;
+	}
+	if (sd->nd > nd) {
+		/*
+		 * The server's share of a CPU while the load ran (h2load's
+		 * start and exit included): near 100% per worker, the
+		 * server was the bottleneck; well below, the load
+		 * generator or the machine's other tenants were.
+		 */
+		sd->busy[nd] = (c1 - c0) * 1e9 /
+			       (double)(bench_now_ns() - t0);
+		/* The CPU clock ticks at 100 Hz: below one, half a tick. */
+		if (c1 - c0 <= 0)
+			c1 = c0 + 0.5 / (double)sysconf(_SC_CLK_TCK);
+		sd->per_cpu[nd] = sd->units / (c1 - c0);
+	}
 	if (!hb_server_alive(sd->srv)) {
 		snprintf(sd->why, HB_WHY_LEN, "server %.240s", sd->srv->why);
 		return -1;
@@ -303,6 +310,9 @@ static void print_side(const struct hb_row *row, const struct side *sd,
 	if (row->kind == ROW_BULK)
 		printf("  CPU %.0f ms/GB [%.0f-%.0f]", 1e3 / sd->g.median,
 		       1e3 / sd->g.max, 1e3 / sd->g.min);
+	else if (row->kind != ROW_IDLE)
+		printf("  CPU %.1f us/req [%.1f-%.1f]", 1e6 / sd->g.median,
+		       1e6 / sd->g.max, 1e6 / sd->g.min);
 	if (alone)
 		printf("  (measured alone)");
 	if (*sd->why)
@@ -373,9 +383,8 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 			run_one(o, row, order[k], true);
 		if (t->nd > before[0] && n->nd > before[1]) {
 			ratio[nr] = t->rate[t->nd - 1] / n->rate[n->nd - 1];
-			gratio[nr] = row->kind != ROW_BULK ? 0 :
-				     t->gb_per_cpu_s[t->nd - 1] /
-				     n->gb_per_cpu_s[n->nd - 1];
+			gratio[nr] = t->per_cpu[t->nd - 1] /
+				     n->per_cpu[n->nd - 1];
 			nr++;
 		}
 	}
@@ -386,8 +395,8 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 			continue;
 		sd->r = bench_summarize(sd->rate, sd->nd);
 		sd->b = bench_summarize(sd->busy, sd->nd);
-		if (row->kind == ROW_BULK)
-			sd->g = bench_summarize(sd->gb_per_cpu_s, sd->nd);
+		if (row->kind != ROW_IDLE)
+			sd->g = bench_summarize(sd->per_cpu, sd->nd);
 	}
 	both = nr > 0;
 	if (both) {
@@ -399,16 +408,20 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 	if (both) {
 		print_ratio(row->kind == ROW_IDLE ? "nginx/tlsxd" : "ratio",
 			    &rs, row->target, ">=");
-		if (row->kind == ROW_BULK)
-			print_ratio("GB/cpu", &gs, 1.0, "(less CPU) >");
+		if (row->kind != ROW_IDLE)
+			print_ratio("per CPU", &gs, 1.0, "(less CPU) >");
 	}
 	fflush(stdout);
 	if (csv) {
+		char name[64];
+
 		csv_line(csv, row->name, t, n, t->r.median, n->r.median, &rs,
 			 both);
-		if (row->kind == ROW_BULK)
-			csv_line(csv, "bulk-64m-gb-per-cpu-s", t, n,
-				 t->g.median, n->g.median, &gs, both);
+		snprintf(name, sizeof(name), "%s-%s-per-cpu-s", row->name,
+			 row->kind == ROW_BULK ? "gb" : "req");
+		if (row->kind != ROW_IDLE)
+			csv_line(csv, name, t, n, t->g.median, n->g.median,
+				 &gs, both);
 	}
 	return (t->nd || o->nginx_only) && n->nd ? 0 : -1;
 }
