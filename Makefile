@@ -269,6 +269,9 @@ $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XLIBS_ASAN = $(TLSXD_LIB_ASAN)
 $(addprefix $(B)/test/,$(TLSXD_TESTS)) \
 $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
 
+# test_tlsxd_http runs the daemon (build/bin/tlsxd, found next to itself).
+$(B)/test/test_tlsxd_http $(B)/test-asan/test_tlsxd_http: | $(TLSXD)
+
 $(TLSXD_LIB): $(TLSXD_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
