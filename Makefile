@@ -142,7 +142,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop
+	bench-hs fuzz-seeds interop serve
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -155,6 +155,7 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
+	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
@@ -368,15 +369,22 @@ $(TEST_MODULE): $(KBUILD_SRCS)
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS)
+# tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
+# tlsxd (skipped while tlsxd is not built).
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
-		$(FUZZ_RUNS) 'tools/interop/run $(B)'
+		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)'
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
+
+# The main job: tlsxd serving ROOT (docs/) on https://localhost:PORT/
+# (8443) with a self-signed certificate kept in $(B)/serve.
+serve: $(B)/bin/tlsxd
+	@ROOT="$(ROOT)" PORT="$(PORT)" tools/tlsxd/serve $(B)
 
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
