@@ -1459,6 +1459,29 @@ TEST_F(http, if_range_match_and_mismatch)
 	EXPECT_TRUE(same_as_file(self->r.body, self->r.body_len, 6, 0));
 }
 
+/* More ranges than the cap (range.h: 16) after coalescing: served whole. */
+TEST_F(http, range_over_the_cap_served_whole)
+{
+	char f[512], *p = f;
+	int i;
+
+	p += sprintf(p, "Range: bytes=");
+	for (i = 0; i < 20; i++)
+		p += sprintf(p, "%s%d-%d", i ? "," : "", i * 1000, i * 1000 + 9);
+	sprintf(p, "\r\n");
+	get_with(_metadata, self, "/mib.bin", f);
+	EXPECT_EQ(200, self->r.status);
+	ASSERT_EQ(MIB, self->r.body_len);
+	EXPECT_TRUE(same_as_file(self->r.body, self->r.body_len, 6, 0));
+}
+
+/* Overlapping and touching ranges are coalesced (range.h): one part. */
+TEST_F(http, range_overlapping_coalesced)
+{
+	check_206(_metadata, self, "bytes=0-99,50-149,150-199", 0, 199, MIB, 6,
+		  "/mib.bin");
+}
+
 /* ------------------------------------------------------------------ */
 /* Conditionals (RFC 9110 13.2.2's order)                             */
 /* ------------------------------------------------------------------ */
@@ -1631,6 +1654,42 @@ TEST_F(http, traversal_never_leaves_the_root)
 			TH_LOG("%.*s: /etc/passwd came back", (int)t[i].len,
 			       t[i].t);
 		EXPECT_FALSE(contains(self->r.head, self->r.head_len, CANARY));
+	}
+}
+
+/*
+ * Malformed heads (http_req.h): the status, Connection: close, and the
+ * connection closed; never the file.
+ */
+TEST_F(http, malformed_requests_refused)
+{
+	static const struct { const char *req; int status; } t[] = {
+		/* RFC 9112 3.2: a 1.1 request without Host, or with two. */
+		{ "GET /one.bin HTTP/1.1\r\n\r\n", 400 },
+		{ "GET /one.bin HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400 },
+		/* 5.1: whitespace between the name and the colon. */
+		{ "GET /one.bin HTTP/1.1\r\nHost : x\r\n\r\n", 400 },
+		/* 5.2: obs-fold. */
+		{ "GET /one.bin HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400 },
+		/* 2.2: a bare CR. */
+		{ "GET /one.bin HTTP/1.1\r\nHost: x\rX: y\r\n\r\n", 400 },
+		/* 6.3: conflicting Content-Length. */
+		{ "GET /one.bin HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n", 400 },
+		{ "GET /one.bin HTTP/2.0\r\nHost: x\r\n\r\n", 505 },
+		{ "GET /one.bin\r\n\r\n", 400 },
+		{ "GET /one.bin HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n", 417 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		one(_metadata, self, t[i].req, strlen(t[i].req), false);
+		EXPECT_EQ(t[i].status, self->r.status) TH_LOG("%s", t[i].req);
+		EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"))
+			TH_LOG("%s", t[i].req);
+		EXPECT_TRUE(cl_closed_within(&self->c, 3000))
+			TH_LOG("%s", t[i].req);
+		EXPECT_FALSE(self->r.body_len == 1 &&
+			     same_as_file(self->r.body, 1, 2, 0));
 	}
 }
 
