@@ -1149,7 +1149,7 @@ TEST_F(http, http10_keep_alive_with_header)
 
 	one(_metadata, self, req, sizeof(req) - 1, false);
 	EXPECT_EQ(200, self->r.status);
-	/* A 1.0 client keeps the connection only when told (RFC 9112 C.2.2). */
+	/* A 1.0 client keeps the connection only when told (RFC 9112 9.3). */
 	ASSERT_TRUE(hdr(&self->r, "Connection", v, sizeof(v)))
 		TH_LOG("%s", self->r.head);
 	EXPECT_EQ(0, strcasecmp(v, "keep-alive"));
