@@ -36,7 +36,13 @@ struct path_result {
  *  - dot-segments removed (RFC 3986 5.2.4) and empty segments ("//")
  *    collapsed; a ".." above the root is 400 (not clamped: a client that
  *    tries is not served);
- *  - the result longer than @cap - 1 is 414.
+ *  - the result longer than @cap - 1 is 414 (a @cap above PATH_MAX_OUT
+ *    counts as PATH_MAX_OUT; a segment a later ".." removes need not
+ *    fit).
+ * Raw whitespace, control characters and NUL anywhere in @target (the
+ * query too) are 400 (RFC 9112 3.2).
+ * @res->trailing_slash is read after RFC 3986 5.2.4: "/", "/a/", "/a/."
+ * and "/a/b/.." end in '/', "/a" does not.
  * Returns 0 or minus the status (400, 414).
  */
 int path_normalize(const char *target, size_t len, char *out, size_t cap,
