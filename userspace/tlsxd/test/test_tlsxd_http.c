@@ -2169,6 +2169,10 @@ TEST_F_TIMEOUT(signals, sigterm_drains_then_exits_zero, 60)
 	huge_start(_metadata, &self->c, MIB, &got);
 	ASSERT_EQ(0, kill(self->srv.pid, SIGTERM));
 	sleep_ms(300);
+	/* Draining: no new connection is served (docs/tlsxd.md). */
+	EXPECT_NE(TLSX_DONE, cl_open_ex(&self->d, self->srv.port, self->cfg,
+					0, 2000));
+	cl_close(&self->d);
 	got = huge_finish(&self->c, got, &same);
 	EXPECT_EQ(HUGE_SIZE, got);
 	EXPECT_TRUE(same);
@@ -2181,6 +2185,103 @@ TEST_F_TIMEOUT(signals, sigterm_drains_then_exits_zero, 60)
 	self->srv.pid = 0;
 	EXPECT_TRUE(WIFEXITED(st)) TH_LOG("status 0x%x", st);
 	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
+/*
+ * A client that closes in the middle of a 64 MiB body (unread data: the
+ * kernel sends a reset): counted, and tlsxd goes on serving.
+ */
+TEST_F(http, client_closing_mid_body_is_harmless)
+{
+	uint64_t got;
+
+	OPEN(self);
+	huge_start(_metadata, &self->c, MIB, &got);
+	cl_close(&self->c);
+	sleep_ms(300);
+	GET_OK(self, "/r16385.bin");
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_TRUE(same_as_file(self->r.body, self->r.body_len, 5, 0));
+	EXPECT_GE(srv_stat(&self->srv, "client_reset"), 1);
+}
+
+/* The head split across records at awkward places (in a CRLF, mid-name). */
+TEST_F(http, request_split_across_writes)
+{
+	static const char *const parts[] = {
+		"GET /one.bin HTTP/1.1\r\nHo", "st: x\r", "\n\r", "\nGET /r163",
+		"83.bin HTTP/1.1\r\nHost: x\r\n", "\r\n",
+	};
+	struct rsp r2;
+	size_t i;
+
+	OPEN(self);
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		ASSERT_EQ(0, cl_sends(&self->c, parts[i]));
+		sleep_ms(50);
+	}
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(1, self->r.body_len);
+	EXPECT_TRUE(same_as_file(self->r.body, self->r.body_len, 2, 0));
+	ASSERT_EQ(0, cl_response(&self->c, &r2, false));
+	EXPECT_EQ(200, r2.status);
+	EXPECT_EQ(16383, r2.body_len);
+	EXPECT_TRUE(same_as_file(r2.body, r2.body_len, 3, 0));
+	rsp_free(&r2);
+}
+
+/* 404, 304 and 416 keep the connection (only parse errors close). */
+TEST_F(http, keep_alive_after_404_304_416)
+{
+	char etag[128], req[512];
+
+	GET_OK(self, "/one.bin");
+	ASSERT_TRUE(hdr(&self->r, "ETag", etag, sizeof(etag)));
+	snprintf(req, sizeof(req),
+		 "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n"
+		 "GET /one.bin HTTP/1.1\r\nHost: x\r\nIf-None-Match: %s\r\n\r\n"
+		 "GET /one.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=5-\r\n\r\n"
+		 "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n", etag);
+	one(_metadata, self, req, strlen(req), false);
+	EXPECT_EQ(404, self->r.status);
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(304, self->r.status);
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(416, self->r.status);
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(1, self->r.body_len);
+}
+
+/* 64 connections at once, each with its request in flight. */
+TEST_F(http, many_concurrent_connections)
+{
+	enum { N = 64 };
+	struct cl *c = calloc(N, sizeof(*c));
+	struct rsp r;
+	int i;
+
+	ASSERT_NE(NULL, c);
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(TLSX_DONE, cl_open_ex(&c[i], self->srv.port,
+						self->cfg, 0, 10000))
+			TH_LOG("connection %d", i);
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(0, cl_sends(&c[i], "GET /r16385.bin HTTP/1.1\r\n"
+				      "Host: x\r\n\r\n"));
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(0, cl_response(&c[i], &r, false)) TH_LOG("%d", i);
+		EXPECT_EQ(200, r.status);
+		EXPECT_EQ(16385, r.body_len);
+		EXPECT_TRUE(same_as_file(r.body, r.body_len, 5, 0));
+		rsp_free(&r);
+		cl_close(&c[i]);
+	}
+	free(c);
 }
 
 TEST_HARNESS_MAIN
