@@ -342,6 +342,8 @@ static void __attribute__((constructor)) setup_files(void)
 struct srv {
 	pid_t pid;
 	int port;
+	bool systemd;		/* the listener passed as LISTEN_FDS */
+	int lfd;
 	char log[160];		/* its stdout and stderr (the error log) */
 	char alog[160];		/* the access log */
 };
@@ -453,10 +455,12 @@ static void srv_start(struct __test_metadata *_metadata, struct srv *s,
 		      const char *cert, const char *key,
 		      const char *const *extra)
 {
-	char listen[32];
+	char addr[32];
 	const char *argv[64];
 	int try, i, n, st;
 	long t0;
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t al = sizeof(a);
 
 	if (access(g_tlsxd, X_OK))
 		SKIP(return, "%.200s not built (make build/bin/tlsxd)", g_tlsxd);
@@ -464,13 +468,27 @@ static void srv_start(struct __test_metadata *_metadata, struct srv *s,
 	snprintf(s->alog, sizeof(s->alog), "%s/access-%d.log", g_dir,
 		 getpid());
 	for (try = 0; try < 4; try++) {
-		s->port = free_port();
-		ASSERT_GT(s->port, 0);
-		snprintf(listen, sizeof(listen), "127.0.0.1:%d", s->port);
 		n = 0;
 		argv[n++] = g_tlsxd;
-		argv[n++] = "--listen";
-		argv[n++] = listen;
+		if (s->systemd) {
+			/* Socket activation: bound here, port 0, no race. */
+			a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+			s->lfd = socket(AF_INET, SOCK_STREAM, 0);
+			ASSERT_GE(s->lfd, 0);
+			ASSERT_EQ(0, bind(s->lfd, (struct sockaddr *)&a,
+					  sizeof(a)));
+			ASSERT_EQ(0, listen(s->lfd, 64));
+			ASSERT_EQ(0, getsockname(s->lfd, (struct sockaddr *)&a,
+						 &al));
+			s->port = ntohs(a.sin_port);
+		} else {
+			s->port = free_port();
+			ASSERT_GT(s->port, 0);
+			snprintf(addr, sizeof(addr), "127.0.0.1:%d",
+				 s->port);
+			argv[n++] = "--listen";
+			argv[n++] = addr;
+		}
 		argv[n++] = "--root";
 		argv[n++] = g_root;
 		argv[n++] = "--cert";
@@ -493,6 +511,16 @@ static void srv_start(struct __test_metadata *_metadata, struct srv *s,
 
 			if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 				_exit(127);
+			if (s->systemd) {
+				char pid[16];
+
+				/* sd_listen_fds(3): fd 3 on, for this pid. */
+				if (dup2(s->lfd, 3) < 0)
+					_exit(127);
+				snprintf(pid, sizeof(pid), "%d", getpid());
+				setenv("LISTEN_FDS", "1", 1);
+				setenv("LISTEN_PID", pid, 1);
+			}
 			/* Never outlive the test. */
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			execv(g_tlsxd, (char *const *)argv);
@@ -513,6 +541,8 @@ static void srv_start(struct __test_metadata *_metadata, struct srv *s,
 			waitpid(s->pid, &st, 0);
 			s->pid = 0;
 		}
+		if (s->systemd)
+			close(s->lfd);
 		if (!log_has(s, "in use"))
 			break;		/* not a port race: do not retry */
 	}
@@ -533,6 +563,8 @@ static void srv_stop(struct __test_metadata *_metadata, struct srv *s)
 		waitpid(s->pid, &st, 0);
 		s->pid = 0;
 	}
+	if (s->systemd && s->lfd > 0)
+		close(s->lfd);
 	if (s->log[0])
 		unlink(s->log);
 	if (s->alog[0])
@@ -2120,6 +2152,7 @@ static uint64_t huge_finish(struct cl *c, uint64_t got, bool *same)
  */
 TEST_F_TIMEOUT(signals, sighup_reload_keeps_downloads_serves_new_cert, 60)
 {
+	char rotated[200];
 	struct rsp r;
 	uint64_t got;
 	bool same;
@@ -2135,6 +2168,10 @@ TEST_F_TIMEOUT(signals, sighup_reload_keeps_downloads_serves_new_cert, 60)
 
 	copy_file(g_leaf2, g_hup_cert);
 	copy_file(g_key2, g_hup_key);
+	/* logrotate: the log moved away, SIGHUP opens a new one. */
+	snprintf(rotated, sizeof(rotated), "%s.1", self->srv.alog);
+	sleep_ms(1200);		/* the lines before, flushed */
+	ASSERT_EQ(0, rename(self->srv.alog, rotated));
 	ASSERT_EQ(0, kill(self->srv.pid, SIGHUP));
 	for (t0 = now_ms(); now_ms() - t0 < 5000; sleep_ms(100)) {
 		rc = cl_open_ex(&self->d, self->srv.port, self->cfg2, 0, 5000);
@@ -2148,6 +2185,10 @@ TEST_F_TIMEOUT(signals, sighup_reload_keeps_downloads_serves_new_cert, 60)
 	EXPECT_EQ(200, r.status);
 	rsp_free(&r);
 	cl_close(&self->d);
+	EXPECT_EQ(1, count_lines(self->srv.alog, "\"GET /one\\.bin ", 1))
+		TH_LOG("the access log was not reopened");
+	EXPECT_EQ(0, count_lines(rotated, "\"GET /one\\.bin ", 0));
+	unlink(rotated);
 	EXPECT_EQ(TLSX_E_CERT, cl_open_ex(&self->d, self->srv.port, self->cfg1,
 					  0, 5000))
 		TH_LOG("the old certificate is still served");
@@ -2285,6 +2326,97 @@ TEST_F(http, many_concurrent_connections)
 		cl_close(&c[i]);
 	}
 	free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Socket activation, --hidden                                        */
+/* ------------------------------------------------------------------ */
+
+FIXTURE(systemd) {
+	struct srv srv;
+	struct tlsx_config *cfg;
+	struct cl c;
+	struct rsp r;
+};
+
+FIXTURE_SETUP(systemd)
+{
+	static const char *const extra[] = { "--workers", "2", NULL };
+
+	self->cfg = cl_config(NULL);
+	ASSERT_NE(NULL, self->cfg);
+	self->srv.systemd = true;
+	srv_start(_metadata, &self->srv, g_cert, g_key, extra);
+}
+
+FIXTURE_TEARDOWN(systemd)
+{
+	cl_close(&self->c);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+}
+
+/* No --listen: the socket systemd would pass (LISTEN_FDS=1, fd 3). */
+TEST_F(systemd, serves_on_the_passed_socket)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		cl_close(&self->c);
+		ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port,
+						self->cfg, 0, 5000));
+		ASSERT_EQ(0, cl_sends(&self->c, "GET /r16384.bin HTTP/1.1\r\n"
+				      "Host: x\r\n\r\n"));
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+		EXPECT_EQ(200, self->r.status);
+		EXPECT_EQ(16384, self->r.body_len);
+		EXPECT_TRUE(same_as_file(self->r.body, self->r.body_len, 4, 0));
+		rsp_free(&self->r);
+	}
+}
+
+FIXTURE(hidden) {
+	struct srv srv;
+	struct tlsx_config *cfg;
+	struct cl c;
+	struct rsp r;
+};
+
+FIXTURE_SETUP(hidden)
+{
+	static const char *const extra[] = { "--hidden", NULL };
+
+	self->cfg = cl_config(NULL);
+	ASSERT_NE(NULL, self->cfg);
+	srv_start(_metadata, &self->srv, g_cert, g_key, extra);
+}
+
+FIXTURE_TEARDOWN(hidden)
+{
+	cl_close(&self->c);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+}
+
+/* --hidden serves ".name"; still nothing outside the root. */
+TEST_F(hidden, hidden_files_served_when_allowed)
+{
+	static const char req[] = "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"
+		"GET /../canary.txt HTTP/1.1\r\nHost: x\r\n\r\n";
+
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	ASSERT_EQ(strlen(CANARY), self->r.body_len);
+	EXPECT_EQ(0, memcmp(self->r.body, CANARY, self->r.body_len));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(400, self->r.status);
+	EXPECT_FALSE(contains(self->r.body, self->r.body_len, CANARY));
 }
 
 TEST_HARNESS_MAIN
