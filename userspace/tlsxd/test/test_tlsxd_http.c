@@ -26,6 +26,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
+#include <pwd.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -331,6 +332,9 @@ static void __attribute__((constructor)) setup_files(void)
 	snprintf(g_dir, sizeof(g_dir), "%s", "/tmp/test_tlsxd_http_XXXXXX");
 	if (!mkdtemp(g_dir))
 		die("mkdtemp");
+	/* Readable by the --user a test drops to. */
+	chmod(g_dir, 0755);
+	umask(022);
 	make_certs();
 	make_root();
 }
@@ -2417,6 +2421,142 @@ TEST_F(hidden, hidden_files_served_when_allowed)
 	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
 	EXPECT_EQ(400, self->r.status);
 	EXPECT_FALSE(contains(self->r.body, self->r.body_len, CANARY));
+}
+
+/*
+ * Resumption with the ticket tlsxd sent after the handshake
+ * (RFC 8446 4.6.1): the second handshake is resumed and serves.
+ */
+TEST_F(http, session_resumption_with_a_ticket)
+{
+	struct tlsx_conn_info info;
+	uint8_t sess[4096];
+	size_t slen = 0;
+	long deadline;
+	int r;
+
+	GET_OK(self, "/one.bin");
+	ASSERT_EQ(200, self->r.status);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_session(self->c.tc, sess, sizeof(sess),
+					     &slen));
+	cl_close(&self->c);
+
+	memset(&self->c, 0, sizeof(self->c));
+	self->c.fd = tcp_connect(self->srv.port, 0);
+	ASSERT_GE(self->c.fd, 0);
+	self->c.tc = tlsx_conn_new(self->cfg, self->c.fd);
+	ASSERT_NE(NULL, self->c.tc);
+	/* The name the session was made for (RFC 8446 4.6.1). */
+	tlsx_conn_set_server_name(self->c.tc, "localhost");
+	ASSERT_EQ(TLSX_OK, tlsx_conn_set_session(self->c.tc, sess, slen));
+	deadline = now_ms() + 5000;
+	while ((r = tlsx_conn_step(self->c.tc)) == TLSX_WANT_READ ||
+	       r == TLSX_WANT_WRITE)
+		ASSERT_TRUE(wait_fd(self->c.fd, r == TLSX_WANT_READ ? POLLIN :
+				    POLLOUT, deadline));
+	ASSERT_EQ(TLSX_DONE, r);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c.tc, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_STREQ("http/1.1", info.alpn);
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n"));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+}
+
+/* --keepalive-requests 3: the third answer closes. */
+FIXTURE(options) {
+	struct srv srv;
+	struct tlsx_config *cfg;
+	struct cl c;
+	struct rsp r;
+};
+
+FIXTURE_SETUP(options)
+{
+	static const char *const extra[] = {
+		"--workers", "1", "--keepalive-requests", "3",
+		"--user", "nobody", NULL,
+	};
+
+	if (geteuid() != 0 || !getpwnam("nobody"))
+		SKIP(return, "needs root and a \"nobody\" user (--user)");
+	self->cfg = cl_config(NULL);
+	ASSERT_NE(NULL, self->cfg);
+	srv_start(_metadata, &self->srv, g_cert, g_key, extra);
+}
+
+FIXTURE_TEARDOWN(options)
+{
+	cl_close(&self->c);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+}
+
+TEST_F(options, keepalive_requests_bound)
+{
+	static const char req[] = "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+	int i;
+
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	for (i = 1; i <= 3; i++) {
+		ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false)) TH_LOG("%d", i);
+		EXPECT_EQ(200, self->r.status);
+		EXPECT_EQ(i == 3, hdr_is(&self->r, "Connection", "close"))
+			TH_LOG("request %d", i);
+	}
+	EXPECT_TRUE(cl_closed_within(&self->c, 3000));
+}
+
+/* --user: every thread runs as that user after binding. */
+TEST_F(options, privileges_dropped_with_user)
+{
+	struct passwd *pw = getpwnam("nobody");
+	char path[64], *st, *u, *g;
+	unsigned int ru, eu, su, fu, rg, eg, sg, fg;
+	DIR *d;
+	struct dirent *e;
+	int threads = 0, nu, ng;
+
+	ASSERT_NE(NULL, pw);
+	snprintf(path, sizeof(path), "/proc/%d/task", self->srv.pid);
+	d = opendir(path);
+	ASSERT_NE(NULL, d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status",
+			 self->srv.pid, e->d_name);
+		st = slurp(path, NULL);
+		ASSERT_NE(NULL, st);
+		u = strstr(st, "\nUid:");
+		g = strstr(st, "\nGid:");
+		ASSERT_TRUE(u && g);
+		nu = sscanf(u + 5, "%u %u %u %u", &ru, &eu, &su, &fu);
+		ng = sscanf(g + 5, "%u %u %u %u", &rg, &eg, &sg, &fg);
+		ASSERT_TRUE(nu == 4 && ng == 4);
+		EXPECT_TRUE(ru == pw->pw_uid && eu == pw->pw_uid &&
+			    su == pw->pw_uid && fu == pw->pw_uid)
+			TH_LOG("task %s: Uid: %u %u %u %u", e->d_name, ru, eu,
+			       su, fu);
+		EXPECT_TRUE(rg == pw->pw_gid && eg == pw->pw_gid &&
+			    sg == pw->pw_gid)
+			TH_LOG("task %s: Gid: %u %u %u", e->d_name, rg, eg, sg);
+		free(st);
+		threads++;
+	}
+	closedir(d);
+	EXPECT_GE(threads, 2);
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /r16385.bin HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(16385, self->r.body_len);
 }
 
 TEST_HARNESS_MAIN
