@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -334,4 +335,33 @@ int path_open_beneath(int root_fd, const char *rel, int flags)
 	if (fd < 0)
 		return -errno;
 	return fd;
+}
+
+int path_open_file(int root_fd, const char *rel, struct stat *st)
+{
+	int fd, ret;
+
+	fd = path_open_beneath(root_fd, rel, O_NONBLOCK);
+	if (fd == -ENXIO)	/* a socket, or a device without a driver */
+		return -EACCES;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st)) {
+		ret = -errno;
+		goto fail;
+	}
+	if (S_ISDIR(st->st_mode))
+		return fd;
+	if (!S_ISREG(st->st_mode)) {
+		ret = -EACCES;
+		goto fail;
+	}
+	if (fcntl(fd, F_SETFL, 0)) {
+		ret = -errno;
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return ret;
 }

@@ -59,4 +59,15 @@ int path_normalize(const char *target, size_t len, char *out, size_t cap,
  */
 int path_open_beneath(int root_fd, const char *rel, int flags);
 
+/*
+ * What a file server wants from path_open_beneath(): @rel opened (never
+ * blocking: a FIFO opened without O_NONBLOCK would wait for a writer),
+ * @st filled, and only a regular file (O_NONBLOCK cleared again, since
+ * io_uring may honour it on the file) or a directory returned.  Returns
+ * the fd, or path_open_beneath()'s -errno, or -EACCES for anything else
+ * (FIFO, device, socket).
+ */
+struct stat;
+int path_open_file(int root_fd, const char *rel, struct stat *st);
+
 #endif

@@ -14,7 +14,9 @@
  *    symlinks inside, to /etc/passwd, "up" -> "..", escaping by
  *    "../../", absolute, a loop, a link to /proc/self/fd/N, a FIFO) and
  *    on /proc/self (magic links): what is inside opens, every escape is
- *    -EXDEV or -ELOOP, and no fd returned is ever a file outside.
+ *    -EXDEV or -ELOOP, and no fd returned is ever a file outside;
+ *  - path_open_file(): regular files (O_NONBLOCK cleared) and directories
+ *    open, a FIFO, a socket and a device are -EACCES without blocking.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -589,6 +593,7 @@ FIXTURE(tree) {
 	char path[PATH_MAX];
 	int root_fd;
 	int secret_fd;
+	int sock_fd;
 	struct stat secret;
 	struct stat passwd;
 };
@@ -616,6 +621,17 @@ static void link_at(const char *target, const char *base, const char *name)
 		abort();
 }
 
+static int unix_socket_at(const char *base)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/root/sock", base);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		abort();
+	return fd;
+}
+
 FIXTURE_SETUP(tree)
 {
 	char p[PATH_MAX], t[PATH_MAX];
@@ -641,6 +657,8 @@ FIXTURE_SETUP(tree)
 	put(p, "hidden\n");
 	snprintf(p, sizeof(p), "%s/root/fifo", self->base);
 	ASSERT_EQ(0, mkfifo(p, 0644));
+	self->sock_fd = unix_socket_at(self->base);
+	ASSERT_LE(0, self->sock_fd);
 
 	link_at("sub/file.txt", self->base, "in");
 	link_at("../index.html", self->base, "sub/back");
@@ -677,6 +695,7 @@ FIXTURE_TEARDOWN(tree)
 {
 	close(self->root_fd);
 	close(self->secret_fd);
+	close(self->sock_fd);
 	nftw(self->base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -910,6 +929,84 @@ TEST_F(tree, write_and_create_flags_refused)
 TEST_F(tree, bad_root_fd)
 {
 	EXPECT_EQ(-EBADF, path_open_beneath(-1, "index.html", 0));
+}
+
+/* ---- path_open_file(): regular files and directories only ---------- */
+
+TEST_F(tree, open_file_regular_blocking)
+{
+	struct stat st;
+	char buf[32];
+	int fd;
+
+	fd = path_open_file(self->root_fd, "in", &st);
+	ASSERT_LE(0, fd);
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(5, st.st_size);
+	EXPECT_TRUE(is_at(fd, self->root_fd, "sub/file.txt"));
+	/* O_NONBLOCK was for the open only. */
+	EXPECT_EQ(0, fcntl(fd, F_GETFL) & O_NONBLOCK);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(5, read_all(fd, buf, sizeof(buf)));
+	close(fd);
+}
+
+TEST_F(tree, open_file_directory)
+{
+	struct stat st;
+	int fd;
+
+	fd = path_open_file(self->root_fd, "sub", &st);
+	ASSERT_LE(0, fd);
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+	close(fd);
+	fd = path_open_file(self->root_fd, "", &st);
+	ASSERT_LE(0, fd);
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+	EXPECT_TRUE(is_at(fd, self->root_fd, ""));
+	close(fd);
+}
+
+/* A FIFO with no writer: refused at once (a hang fails the harness). */
+TEST_F(tree, open_file_fifo_refused)
+{
+	struct stat st;
+
+	EXPECT_EQ(-EACCES, path_open_file(self->root_fd, "fifo", &st));
+}
+
+TEST_F(tree, open_file_socket_refused)
+{
+	struct stat st;
+
+	EXPECT_EQ(-EACCES, path_open_file(self->root_fd, "sock", &st));
+}
+
+TEST_F(tree, open_file_escapes_refused)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(escapes); i++) {
+		int fd = path_open_file(self->root_fd, escapes[i].rel, &st);
+
+		if (fd >= 0)
+			close(fd);
+		EXPECT_EQ(escapes[i].err, fd) {
+			TH_LOG("%s", escapes[i].rel);
+		}
+	}
+	EXPECT_EQ(-ENOENT, path_open_file(self->root_fd, "nope", &st));
+}
+
+TEST(open_file_device_refused)
+{
+	int dev_fd = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+
+	ASSERT_LE(0, dev_fd);
+	EXPECT_EQ(-EACCES, path_open_file(dev_fd, "null", &st));
+	close(dev_fd);
 }
 
 /* ---- magic links: a root that holds a procfs ---------------------------- */
