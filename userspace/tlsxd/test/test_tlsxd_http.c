@@ -46,6 +46,7 @@
 #define HUGE_SIZE	(64ull * MIB)
 #define CANARY		"CANARY-7f3a9c-outside-the-root"
 #define GZ_BODY		"\x1f\x8b-the-precompressed-sibling-of-a.txt"
+#define BR_BODY		"the-brotli-sibling-of-b.txt"
 #define INDEX_BODY	"<html><body>the index</body></html>\n"
 #define A_TXT_BODY	"plain a.txt, not compressed\n"
 #define RSP_HEAD_MAX	16384
@@ -243,6 +244,10 @@ static void make_root(void)
 	put_pattern("huge.bin", HUGE_SIZE, SEED_HUGE);
 	put_bytes(g_root, "a.txt", A_TXT_BODY, strlen(A_TXT_BODY));
 	put_bytes(g_root, "a.txt.gz", GZ_BODY, strlen(GZ_BODY));
+	put_bytes(g_root, "b.txt", A_TXT_BODY, strlen(A_TXT_BODY));
+	put_bytes(g_root, "b.txt.gz", GZ_BODY, strlen(GZ_BODY));
+	put_bytes(g_root, "b.txt.br", BR_BODY, strlen(BR_BODY));
+	put_bytes(g_root, "mut.txt", "version one\n", 12);
 	put_bytes(g_root, "page.html", "<p>x</p>\n", 9);
 	put_bytes(g_root, "style.css", "p{}\n", 4);
 	put_bytes(g_root, "data.json", "{}\n", 3);
@@ -1331,6 +1336,29 @@ TEST_F(http, precompressed_gz_sibling)
 	EXPECT_EQ(strlen(A_TXT_BODY), self->r.body_len);
 }
 
+TEST_F(http, precompressed_br_and_gz_siblings)
+{
+	get_with(_metadata, self, "/b.txt", "Accept-Encoding: br\r\n");
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_TRUE(hdr_is(&self->r, "Content-Encoding", "br"));
+	ASSERT_EQ(strlen(BR_BODY), self->r.body_len);
+	EXPECT_EQ(0, memcmp(self->r.body, BR_BODY, self->r.body_len));
+	get_with(_metadata, self, "/b.txt", "Accept-Encoding: gzip\r\n");
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_TRUE(hdr_is(&self->r, "Content-Encoding", "gzip"));
+	ASSERT_EQ(strlen(GZ_BODY), self->r.body_len);
+	EXPECT_EQ(0, memcmp(self->r.body, GZ_BODY, self->r.body_len));
+	/* identity only: the file itself. */
+	get_with(_metadata, self, "/b.txt", "Accept-Encoding: identity\r\n");
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_FALSE(has_hdr(&self->r, "Content-Encoding"));
+	EXPECT_EQ(strlen(A_TXT_BODY), self->r.body_len);
+	/* Asked for by its own name, a sibling is an ordinary file. */
+	GET_OK(self, "/b.txt.gz");
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(strlen(GZ_BODY), self->r.body_len);
+}
+
 /* ------------------------------------------------------------------ */
 /* Ranges (RFC 9110 14)                                               */
 /* ------------------------------------------------------------------ */
@@ -1567,6 +1595,43 @@ TEST_F(http, if_modified_since_304_and_200)
 	snprintf(f, sizeof(f), "If-None-Match: \"other\"\r\n"
 		 "If-Modified-Since: %s\r\n", lm);
 	get_with(_metadata, self, "/one.bin", f);
+	EXPECT_EQ(200, self->r.status);
+}
+
+/* A changed file (same size, new mtime) gets a new ETag (cond.h). */
+TEST_F(http, etag_changes_with_the_file)
+{
+	struct timespec ts[2] = { { 0, UTIME_OMIT }, { 0, 0 } };
+	char etag[128], etag2[128], f[256], path[256];
+
+	GET_OK(self, "/mut.txt");
+	ASSERT_TRUE(hdr(&self->r, "ETag", etag, sizeof(etag)));
+	path_in(path, sizeof(path), g_root, "mut.txt");
+	write_all(path, "version two\n", 12);
+	ts[1].tv_sec = time(NULL) + 5;
+	ASSERT_EQ(0, utimensat(AT_FDCWD, path, ts, 0));
+	GET_OK(self, "/mut.txt");
+	ASSERT_TRUE(hdr(&self->r, "ETag", etag2, sizeof(etag2)));
+	EXPECT_STRNE(etag, etag2);
+	snprintf(f, sizeof(f), "If-None-Match: %s\r\n", etag);
+	get_with(_metadata, self, "/mut.txt", f);
+	EXPECT_EQ(200, self->r.status);
+	ASSERT_EQ(12, self->r.body_len);
+	EXPECT_EQ(0, memcmp(self->r.body, "version two\n", 12));
+	write_all(path, "version one\n", 12);
+}
+
+TEST_F(http, if_unmodified_since_412)
+{
+	get_with(_metadata, self, "/one.bin",
+		 "If-Unmodified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n");
+	EXPECT_EQ(412, self->r.status);
+	get_with(_metadata, self, "/one.bin",
+		 "If-Unmodified-Since: Fri, 01 Jan 2100 00:00:00 GMT\r\n");
+	EXPECT_EQ(200, self->r.status);
+	/* If-Match present: If-Unmodified-Since is not evaluated (13.2.2). */
+	get_with(_metadata, self, "/one.bin", "If-Match: *\r\n"
+		 "If-Unmodified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n");
 	EXPECT_EQ(200, self->r.status);
 }
 
