@@ -270,8 +270,17 @@ $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XLIBS_ASAN = $(TLSXD_LIB_ASAN)
 $(addprefix $(B)/test/,$(TLSXD_TESTS)) \
 $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
 
-# test_tlsxd_http runs the daemon (build/bin/tlsxd, found next to itself).
-$(B)/test/test_tlsxd_http $(B)/test-asan/test_tlsxd_http: | $(TLSXD)
+# test_tlsxd_http runs the daemon (build/bin/tlsxd, found next to
+# itself); its ASan build runs the daemon built with ASan/UBSan too.
+TLSXD_ASAN := $(if $(TLSXD),$(B)/bin/tlsxd-asan)
+$(B)/test/test_tlsxd_http: | $(TLSXD)
+$(B)/test-asan/test_tlsxd_http: | $(TLSXD) $(TLSXD_ASAN)
+
+$(B)/bin/tlsxd-asan: $(TLSXD_DIR)/main.c $(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) \
+		$(LIB_ASAN)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(SAN) -MMD -MP $< \
+		$(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TLSXD_LIBS) -o $@
 
 $(TLSXD_LIB): $(TLSXD_OBJS)
 	@mkdir -p $(@D)

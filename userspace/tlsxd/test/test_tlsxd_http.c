@@ -300,11 +300,17 @@ static void __attribute__((destructor)) remove_files(void)
 		nftw(g_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* $TLSXD_BIN, else bin/tlsxd next to this program's build directory. */
+/*
+ * $TLSXD_BIN, else the daemon of this program's build directory:
+ * build/test/X runs build/bin/tlsxd, build/test-asan/X runs
+ * build/bin/tlsxd-asan (the daemon under ASan/UBSan too) when it is
+ * there, else build/bin/tlsxd.
+ */
 static void find_tlsxd(void)
 {
 	char self[PATH_MAX];
 	const char *env = getenv("TLSXD_BIN");
+	bool asan;
 	ssize_t n;
 	char *s;
 
@@ -316,7 +322,6 @@ static void find_tlsxd(void)
 	if (n <= 0)
 		return;
 	self[n] = 0;
-	/* build/test/X or build/test-asan/X -> build/bin/tlsxd */
 	s = strrchr(self, '/');
 	if (!s)
 		return;
@@ -324,7 +329,14 @@ static void find_tlsxd(void)
 	s = strrchr(self, '/');
 	if (!s)
 		return;
+	asan = !strcmp(s, "/test-asan");
 	*s = 0;
+	if (asan) {
+		snprintf(g_tlsxd, sizeof(g_tlsxd), "%.*s/bin/tlsxd-asan",
+			 (int)(sizeof(g_tlsxd) - 16), self);
+		if (!access(g_tlsxd, X_OK))
+			return;
+	}
 	snprintf(g_tlsxd, sizeof(g_tlsxd), "%.*s/bin/tlsxd",
 		 (int)(sizeof(g_tlsxd) - 16), self);
 }
@@ -342,6 +354,7 @@ static void __attribute__((constructor)) setup_files(void)
 	umask(022);
 	make_certs();
 	make_root();
+	ksft_print_msg("daemon: %s\n", g_tlsxd);
 }
 
 /* ------------------------------------------------------------------ */
