@@ -1216,6 +1216,60 @@ TEST_F(http, pipelined_malformed_stops_the_pipeline)
 	EXPECT_FALSE(contains(self->c.buf, self->c.len, "HTTP/1.1 200"));
 }
 
+/* 100 requests in one write: 100 answers, in order, none lost. */
+TEST_F(http, pipelined_hundred_in_one_write)
+{
+	static const char a[] = "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+	static const char b[] = "HEAD /r16385.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+	char *req = malloc(100 * sizeof(b)), *p = req;
+	char v[32];
+	int i;
+
+	ASSERT_NE(NULL, req);
+	for (i = 0; i < 100; i++)
+		p += sprintf(p, "%s", i % 2 ? b : a);
+	OPEN(self);
+	ASSERT_EQ(0, cl_send(&self->c, req, p - req));
+	free(req);
+	for (i = 0; i < 100; i++) {
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, i % 2))
+			TH_LOG("answer %d", i);
+		ASSERT_EQ(200, self->r.status);
+		ASSERT_TRUE(hdr(&self->r, "Content-Length", v, sizeof(v)));
+		ASSERT_EQ(i % 2 ? 16385 : 1, atoi(v)) TH_LOG("answer %d", i);
+	}
+}
+
+/* What is valid is served: absolute-form, a query, escapes, any case. */
+TEST_F(http, valid_request_forms_served)
+{
+	static const char *const t[] = {
+		"GET http://localhost/one.bin HTTP/1.1\r\nHost: localhost\r\n\r\n",
+		"GET https://localhost:1/one.bin?x=1 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /one.bin?a=../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /%6fne.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /withindex/../one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /./one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET //one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /one.bin HTTP/1.1\r\nhOsT: x\r\nconnection: KEEP-ALIVE\r\n\r\n",
+		"\r\nGET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /one.bin HTTP/1.1\nHost: x\n\n",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		one(_metadata, self, t[i], strlen(t[i]), false);
+		EXPECT_EQ(200, self->r.status) TH_LOG("%s", t[i]);
+		EXPECT_TRUE(self->r.body_len == 1 &&
+			    same_as_file(self->r.body, 1, 2, 0))
+			TH_LOG("%s", t[i]);
+	}
+	get_with(_metadata, self, "/mib.bin", "rAnGe: bytes=7-8\r\n");
+	EXPECT_EQ(206, self->r.status);
+	EXPECT_EQ(2, self->r.body_len);
+}
+
 /* RFC 9112 9.3: HTTP/1.0 closes unless it asked for keep-alive. */
 TEST_F(http, http10_closes_after_response)
 {
