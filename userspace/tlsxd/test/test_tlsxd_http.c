@@ -1241,6 +1241,53 @@ TEST_F(http, pipelined_hundred_in_one_write)
 	}
 }
 
+static long rss_kib(pid_t pid)
+{
+	char path[64], *st, *p;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	st = slurp(path, NULL);
+	p = st ? strstr(st, "\nVmRSS:") : NULL;
+	if (p)
+		v = strtol(p + 7, NULL, 10);
+	free(st);
+	return v;
+}
+
+/*
+ * 64 pipelined requests for 1 MiB each, answers not read for 2 s: tlsxd
+ * waits on the socket and does not buffer the answers (its RSS grows by
+ * less than 16 MiB), then all 64 MiB come, in order, intact.
+ */
+TEST_F_TIMEOUT(http, pipelined_answers_not_buffered, 60)
+{
+	static const char a[] = "GET /mib.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+	char req[64 * sizeof(a)], *p = req;
+	long before, after;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		p += sprintf(p, "%s", a);
+	OPEN(self);
+	before = rss_kib(self->srv.pid);
+	ASSERT_GT(before, 0);
+	ASSERT_EQ(0, cl_send(&self->c, req, p - req));
+	sleep_ms(2000);
+	after = rss_kib(self->srv.pid);
+	EXPECT_LT(after - before, 16 * 1024)
+		TH_LOG("RSS %ld -> %ld KiB", before, after);
+	for (i = 0; i < 64; i++) {
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false))
+			TH_LOG("answer %d", i);
+		ASSERT_EQ(200, self->r.status);
+		ASSERT_EQ(MIB, self->r.body_len);
+		ASSERT_TRUE(same_as_file(self->r.body, MIB, 6, 0))
+			TH_LOG("answer %d", i);
+	}
+}
+
 /* What is valid is served: absolute-form, a query, escapes, any case. */
 TEST_F(http, valid_request_forms_served)
 {
