@@ -1951,6 +1951,53 @@ TEST_F(http, malformed_requests_refused)
 	}
 }
 
+/*
+ * 400 targets built at random (a fixed seed) from the pieces of every
+ * trick, sent on keep-alive connections (reopened after a close): the
+ * canary (outside the root, and in the hidden .secret inside it) never
+ * comes back, and every answer is one of the statuses a path can get.
+ */
+TEST_F(http, traversal_random_combinations)
+{
+	static const char *const piece[] = {
+		"..", ".", "%2e%2e", "%2E.", ".%2e", "%2f", "%2F", "%5c", "\\",
+		"%c0%ae", "%c0%af", "%e0%80%ae", "%00", "", "canary.txt",
+		"outdir", "link-out", "link-abs", "link-in.bin", "withindex",
+		"noindex", ".secret", "%2esecret", "canary2.txt", "out", "root",
+		"%252e", "?", "#", ";", "one.bin", "fifo",
+	};
+	unsigned int seed = 16, i, k, n;
+	char target[512], req[768];
+	size_t tl;
+
+	OPEN(self);
+	for (i = 0; i < 400; i++) {
+		tl = 0;
+		n = 1 + rand_r(&seed) % 6;
+		for (k = 0; k < n; k++)
+			tl += snprintf(target + tl, sizeof(target) - tl, "/%s",
+				       piece[rand_r(&seed) % ARRAY_SIZE(piece)]);
+		snprintf(req, sizeof(req),
+			 "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", target);
+		if (self->c.closed) {
+			cl_close(&self->c);
+			OPEN(self);
+		}
+		ASSERT_EQ(0, cl_sends(&self->c, req)) TH_LOG("%s", target);
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false))
+			TH_LOG("%s: no answer", target);
+		EXPECT_TRUE(self->r.status == 200 || self->r.status == 301 ||
+			    self->r.status == 400 || self->r.status == 403 ||
+			    self->r.status == 404)
+			TH_LOG("%s: %d", target, self->r.status);
+		EXPECT_FALSE(contains(self->r.body, self->r.body_len, CANARY))
+			TH_LOG("%s: THE CANARY CAME BACK", target);
+		if (hdr_is(&self->r, "Connection", "close"))
+			ASSERT_TRUE(cl_closed_within(&self->c, 3000));
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Limits (defaults: HTTP_LIMITS_DEFAULT, 8192 / 16384 / 100 / 0)     */
 /* ------------------------------------------------------------------ */
