@@ -2828,4 +2828,57 @@ TEST_F(options, privileges_dropped_with_user)
 	EXPECT_EQ(16385, self->r.body_len);
 }
 
+/* --config FILE: the file's directives apply (docs/tlsxd-config.md). */
+FIXTURE(config) {
+	struct srv srv;
+	struct tlsx_config *cfg;
+	struct cl c;
+	struct rsp r;
+	char file[160];
+};
+
+FIXTURE_SETUP(config)
+{
+	static const char conf[] = "# tlsxd's test\n\nkeepalive-requests 2\n"
+		"timeout-idle 60s\n";
+	const char *extra[3];
+
+	extra[0] = "--config";
+	extra[1] = self->file;
+	extra[2] = NULL;
+
+	snprintf(self->file, sizeof(self->file), "%s/tlsxd-%d.conf", g_dir,
+		 getpid());
+	write_all(self->file, conf, sizeof(conf) - 1);
+	self->cfg = cl_config(NULL);
+	ASSERT_NE(NULL, self->cfg);
+	srv_start(_metadata, &self->srv, g_cert, g_key, extra);
+}
+
+FIXTURE_TEARDOWN(config)
+{
+	cl_close(&self->c);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+	unlink(self->file);
+}
+
+TEST_F(config, file_directives_apply)
+{
+	static const char req[] = "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_FALSE(hdr_is(&self->r, "Connection", "close"));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"))
+		TH_LOG("keepalive-requests 2 from the file not applied");
+	EXPECT_TRUE(cl_closed_within(&self->c, 3000));
+}
+
 TEST_HARNESS_MAIN
