@@ -2733,6 +2733,36 @@ TEST_F(http, session_resumption_with_a_ticket)
 	EXPECT_EQ(200, self->r.status);
 }
 
+/*
+ * A KeyUpdate from the client between requests, asking tlsxd to update
+ * its own key too (RFC 8446 4.6.3): the next requests are answered, and
+ * under the new keys both ways.
+ */
+TEST_F(http, key_update_between_requests)
+{
+	static const char req[] = "GET /r16385.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+	struct tlsx_conn_info info;
+	int i;
+
+	OPEN(self);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false))
+			TH_LOG("request %d", i);
+		EXPECT_EQ(200, self->r.status);
+		EXPECT_TRUE(same_as_file(self->r.body, self->r.body_len, 5, 0));
+		ASSERT_EQ(TLSX_OK, tlsx_conn_key_update(self->c.tc, true));
+	}
+	ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c.tc, &info));
+	EXPECT_EQ(3, info.key_updates_sent);
+	EXPECT_EQ(3, info.key_updates_received);
+}
+
 /* --keepalive-requests 3: the third answer closes. */
 FIXTURE(options) {
 	struct srv srv;
