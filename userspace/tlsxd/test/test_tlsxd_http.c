@@ -2127,7 +2127,13 @@ TEST_F(http, access_log_combined_format)
 		1));
 	EXPECT_EQ(1, count_lines(self->srv.alog, HOST DATE
 		" \"HEAD /r16384\\.bin HTTP/1\\.1\" 200 0 \"-\" \"-\"$", 1));
-	EXPECT_EQ(3, count_lines(self->srv.alog, ".", 3));
+	/* A field cannot forge a line: '"' and '\\' are escaped (log.h). */
+	get_with(_metadata, self, "/one.bin",
+		 "User-Agent: evil\" 200 1 \"x\\\r\n");
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(1, count_lines(self->srv.alog,
+		"^[^\"]*\"[^\"]*\" [0-9]+ [0-9]+ \"[^\"]*\" \"evil[^\"]*\"$", 1));
+	EXPECT_EQ(4, count_lines(self->srv.alog, ".", 4));
 #undef DATE
 #undef HOST
 }
