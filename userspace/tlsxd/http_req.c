@@ -46,11 +46,17 @@ static bool is_hex(char c)
 	return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 
-/* RFC 9110 5.6.2: tchar. */
+/* RFC 9110 5.6.2: tchar, by table (names and methods are scanned a lot). */
+static const bool tchar_tab[256] = {
+	['0' ... '9'] = true, ['A' ... 'Z'] = true, ['a' ... 'z'] = true,
+	['!'] = true, ['#'] = true, ['$'] = true, ['%'] = true, ['&'] = true,
+	['\''] = true, ['*'] = true, ['+'] = true, ['-'] = true, ['.'] = true,
+	['^'] = true, ['_'] = true, ['`'] = true, ['|'] = true, ['~'] = true,
+};
+
 static bool is_tchar(char c)
 {
-	return is_alpha(c) || is_digit(c) ||
-	       (c && strchr("!#$%&'*+-.^_`|~", c));
+	return tchar_tab[(unsigned char)c];
 }
 
 static char lower(char c)
@@ -58,16 +64,20 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
-bool http_str_ieq(struct http_str s, const char *lit)
+/* @a and @b (@n bytes each) equal but for ASCII case. */
+static bool ieq_n(const char *a, const char *b, size_t n)
 {
 	size_t i;
 
-	if (!s.p || strlen(lit) != s.len)
-		return false;
-	for (i = 0; i < s.len; i++)
-		if (lower(s.p[i]) != lower(lit[i]))
+	for (i = 0; i < n; i++)
+		if (lower(a[i]) != lower(b[i]))
 			return false;
 	return true;
+}
+
+bool http_str_ieq(struct http_str s, const char *lit)
+{
+	return s.p && strlen(lit) == s.len && ieq_n(s.p, lit, s.len);
 }
 
 bool http_list_next(struct http_str s, size_t *pos, struct http_str *elem)
@@ -330,29 +340,32 @@ enum field_kind {
 };
 
 struct field_def {
-	const char *name;
+	const char *name;	/* lower case */
+	size_t len;
 	enum field_kind kind;
 	size_t off;
 };
 
+#define FIELD(name, kind)	{ name, sizeof(name) - 1, kind, 0 }
+#define FIELD_AT(name, kind, member) \
+	{ name, sizeof(name) - 1, kind, offsetof(struct http_req, member) }
+
 static const struct field_def field_defs[] = {
-	{ "host", FK_HOST, 0 },
-	{ "connection", FK_CONNECTION, 0 },
-	{ "accept-encoding", FK_ACCEPT_ENCODING, 0 },
-	{ "content-length", FK_CONTENT_LENGTH, 0 },
-	{ "transfer-encoding", FK_TRANSFER_ENCODING, 0 },
-	{ "expect", FK_EXPECT, 0 },
-	{ "range", FK_SINGLE, offsetof(struct http_req, range) },
-	{ "if-range", FK_SINGLE, offsetof(struct http_req, if_range) },
-	{ "if-modified-since", FK_SINGLE,
-	  offsetof(struct http_req, if_modified_since) },
-	{ "if-unmodified-since", FK_SINGLE,
-	  offsetof(struct http_req, if_unmodified_since) },
-	{ "user-agent", FK_SINGLE, offsetof(struct http_req, user_agent) },
-	{ "referer", FK_SINGLE, offsetof(struct http_req, referer) },
-	{ "if-match", FK_LIST, offsetof(struct http_req, if_match) },
-	{ "if-none-match", FK_LIST, offsetof(struct http_req, if_none_match) },
-	{ NULL }
+	FIELD("host", FK_HOST),
+	FIELD("connection", FK_CONNECTION),
+	FIELD("accept-encoding", FK_ACCEPT_ENCODING),
+	FIELD("content-length", FK_CONTENT_LENGTH),
+	FIELD("transfer-encoding", FK_TRANSFER_ENCODING),
+	FIELD("expect", FK_EXPECT),
+	FIELD_AT("range", FK_SINGLE, range),
+	FIELD_AT("if-range", FK_SINGLE, if_range),
+	FIELD_AT("if-modified-since", FK_SINGLE, if_modified_since),
+	FIELD_AT("if-unmodified-since", FK_SINGLE, if_unmodified_since),
+	FIELD_AT("user-agent", FK_SINGLE, user_agent),
+	FIELD_AT("referer", FK_SINGLE, referer),
+	FIELD_AT("if-match", FK_LIST, if_match),
+	FIELD_AT("if-none-match", FK_LIST, if_none_match),
+	{ NULL, 0, FK_SINGLE, 0 }	/* the end */
 };
 
 /* What the fields leave for the checks after the last one. */
@@ -475,7 +488,7 @@ static const struct field_def *field_lookup(struct http_str name)
 	const struct field_def *d;
 
 	for (d = field_defs; d->name; d++)
-		if (http_str_ieq(name, d->name))
+		if (name.len == d->len && ieq_n(name.p, d->name, d->len))
 			return d;
 	return NULL;
 }

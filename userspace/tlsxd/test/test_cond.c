@@ -195,6 +195,14 @@ TEST(if_none_match)
 	add(&r.if_none_match, "\"x\"");
 	add(&r.if_none_match, "W/\"y\", " TAG);
 	ASSERT_EQ(COND_NOT_MODIFIED, eval(&r));
+	/* A comma inside a weak tag does not split it. */
+	req_init(&r);
+	add(&r.if_none_match, "W/\"a,b\", " TAG);
+	ASSERT_EQ(COND_NOT_MODIFIED, eval(&r));
+	ASSERT_EQ(COND_NOT_MODIFIED, cond_evaluate(&r, "\"a,b\"", MTIME, NOW));
+	req_init(&r);
+	add(&r.if_none_match, "W/\"a,b\"");
+	ASSERT_EQ(COND_PROCEED, cond_evaluate(&r, "\"a\"", MTIME, NOW));
 }
 
 TEST(if_modified_since)

@@ -548,6 +548,18 @@ TEST(pipelined)
 	EXPECT_EQ((int)strlen(a), http_req_parse(&r, buf, len, &def));
 	EXPECT_EQ(-505, http_req_parse(&r, buf + strlen(a), len - strlen(a),
 				       &def));
+	/* More bytes after the first head than the whole bound allows. */
+	memset(buf, 'x', sizeof(buf));
+	memcpy(buf, a, strlen(a));
+	EXPECT_EQ((int)strlen(a), http_req_parse(&r, buf, sizeof(buf), &def));
+	{
+		struct http_limits lim = { 64, 100, 10, 0 };
+
+		EXPECT_EQ((int)strlen(a),
+			  http_req_parse(&r, buf, sizeof(buf), &lim));
+		EXPECT_EQ(-414, http_req_parse(&r, buf + strlen(a),
+					       sizeof(buf) - strlen(a), &lim));
+	}
 }
 
 TEST(incomplete)

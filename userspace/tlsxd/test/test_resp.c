@@ -12,7 +12,8 @@
  * date, 412, 206 single and suffix, multipart (and a coalesced set),
  * 416, If-Range match and mismatch, 301 with a query and re-encoding,
  * 404, 403 (FIFO, directory without index, symlink out), 405 with
- * Allow, hidden on and off, precompressed gz/br/none with Vary, errors.
+ * Allow, hidden on and off, precompressed gz/br/none with Vary, errors;
+ * and real request heads through http_req_parse() planned end to end.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 
 #include "kselftest_harness.h"
 #include "tlsxd/cond.h"
+#include "tlsxd/http_req.h"
 #include "tlsxd/httpdate.h"
 #include "tlsxd/range.h"
 #include "tlsxd/resp.h"
@@ -875,6 +877,101 @@ TEST_F(site, errors_from_resp_error)
 		ASSERT_EQ(0, self->r.nseg);
 		ASSERT_FALSE(self->r.close);
 	}
+}
+
+/* Real request heads through http_req_parse(), then planned. */
+TEST_F(site, parsed_requests)
+{
+	static const struct {
+		const char *head;
+		int status;
+		const char *field, *value;	/* one field to check */
+	} c[] = {
+		{ "GET /small.txt HTTP/1.1\r\nHost: x\r\n\r\n", 200,
+		  "Content-Length", "13" },
+		{ "HEAD /big.bin HTTP/1.1\r\nHost: x\r\n\r\n", 200,
+		  "Content-Length", "100000" },
+		{ "GET /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=-5\r\n\r\n",
+		  206, "Content-Range", "bytes 99995-99999/100000" },
+		{ "GET /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=0-0,9-9\r\n\r\n",
+		  206, NULL, NULL },
+		{ "GET /big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=200000-\r\n\r\n",
+		  416, "Content-Range", "bytes */100000" },
+		{ "GET /small.txt HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"a\", *\r\n\r\n",
+		  304, "Last-Modified", "Tue, 14 Nov 2023 22:13:20 GMT" },
+		{ "GET /small.txt HTTP/1.1\r\nHost: x\r\nIf-Match: \"a\"\r\nIf-None-Match: *\r\n\r\n",
+		  412, NULL, NULL },
+		{ "GET /small.txt HTTP/1.1\r\nHost: x\r\nIf-Modified-Since: Tue, 14 Nov 2023 22:13:20 GMT\r\n\r\n",
+		  304, NULL, NULL },
+		{ "GET /x.txt HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, br;q=0\r\n\r\n",
+		  200, "Content-Encoding", "gzip" },
+		{ "GET /x.txt HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\n\r\n",
+		  200, "Content-Encoding", "br" },
+		{ "POST /small.txt HTTP/1.1\r\nHost: x\r\n\r\n", 405,
+		  "Allow", "GET, HEAD" },
+		{ "GET /dir?q=1 HTTP/1.0\r\n\r\n", 301, "Location", "/dir/?q=1" },
+		{ "GET /dir?q=1 HTTP/1.0\r\n\r\n", 301, "Connection", "close" },
+		{ "GET /dir/ HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", 200,
+		  "Connection", "keep-alive" },
+		{ "GET /small.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+		  200, "Connection", "close" },
+		{ "GET http://x/small.txt HTTP/1.1\r\nHost: x\r\n\r\n", 200,
+		  NULL, NULL },
+		{ "GET /%2e%2e/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+		  NULL, NULL },
+		{ "GET /.hidden HTTP/1.1\r\nHost: x\r\n\r\n", 404, NULL, NULL },
+		{ "GET /out.txt HTTP/1.1\r\nHost: x\r\n\r\n", 403, NULL, NULL },
+	};
+	struct http_limits lim = HTTP_LIMITS_DEFAULT;
+	unsigned int i;
+
+	self->site.precompressed = true;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		const char *h = c[i].head;
+		struct http_req q;
+		int n = http_req_parse(&q, h, strlen(h), &lim);
+
+		ASSERT_EQ((int)strlen(h), n) TH_LOG("%s", h);
+		PLAN(&q);
+		EXPECT_EQ(c[i].status, self->r.status) TH_LOG("%s", h);
+		if (c[i].field && c[i].value) {
+			const char *v = field(&self->h, c[i].field);
+
+			ASSERT_NE(NULL, v) TH_LOG("%s: no %s", h, c[i].field);
+			EXPECT_STREQ(c[i].value, v) TH_LOG("%s", h);
+		}
+		if (!strncmp(h, "HEAD", 4) || self->r.status == 304) {
+			ASSERT_EQ(0, self->r.nseg);
+		} else {
+			/* Whatever the body, Content-Length is its length. */
+			size_t len;
+			char *b = body_of(&self->r, &len);
+
+			ASSERT_NE(NULL, b);
+			free(b);
+			ASSERT_EQ(len, self->r.body_len);
+			ASSERT_EQ(len, strtoull(field(&self->h, "Content-Length"),
+						NULL, 10));
+		}
+	}
+}
+
+/* A head that cannot fit is a 500, never a truncated head. */
+TEST_F(site, head_too_big_is_500)
+{
+	static char server[RESP_BUF_MIN];
+	struct http_req q;
+
+	/* A Server name too long for any head: the bare 500. */
+	memset(server, 'S', sizeof(server) - 1);
+	self->site.server = server;
+	req_get(&q, "/small.txt");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 500 Internal Server Error",
+		    "Content-Length,Connection");
+	ASSERT_TRUE(self->r.close);
+	ASSERT_EQ(-1, self->r.fd);
+	ASSERT_EQ(0, self->r.nseg);
 }
 
 /* Last-Modified never after Date (RFC 9110 8.8.2.1). */
