@@ -142,7 +142,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop
+	bench-hs fuzz-seeds interop scan
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -155,6 +155,7 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
+	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
@@ -376,6 +377,11 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS)
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
+
+# testssl.sh and sslscan against tlsxd (docs/tlsxd-scan.md): some 5
+# minutes, so not part of `make test`.
+scan: $(TLSXD)
+	@tools/tlsxd/scan $(B)
 
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
