@@ -10,9 +10,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 #include "handshake/tlsx.h"
 #include "http_req.h"
+
+#define TLSXD_VERSION	"0.1"
 
 #define CONF_LISTEN_MAX	8
 #define CONF_CERT_MAX	16
@@ -57,6 +60,12 @@ struct tlsxd_conf {
 	unsigned int idle_timeout_ms;	/* keep-alive, default 60000 */
 	unsigned int send_timeout_ms;	/* no progress sending, 60000 */
 	unsigned int drain_timeout_ms;	/* SIGTERM, default 10000 */
+	/*
+	 * conf.c's own: which source (the command line, or one file) set
+	 * the lists above, so that a later source replaces a list rather
+	 * than appending to it.
+	 */
+	unsigned int listen_src, cert_src, src_next;
 };
 
 /* The defaults above. */
@@ -83,5 +92,19 @@ int conf_load_file(struct tlsxd_conf *c, const char *path, char *err,
 int conf_check(const struct tlsxd_conf *c, char *err, size_t errlen);
 
 void conf_free(struct tlsxd_conf *c);
+
+/*
+ * A listen address: "0.0.0.0:8443", "[::1]:8443", or ":8443" (every
+ * address, IPv6 dual-stack: *@any_v6 set).  Numeric only (no name is
+ * resolved).  0, or -1 with a message in @err.
+ */
+int conf_parse_listen(const char *s, struct sockaddr_storage *ss,
+		      socklen_t *len, char *err, size_t errlen);
+
+/* "500" and "500ms" are milliseconds, "10s" seconds.  0 or -1. */
+int conf_parse_ms(const char *s, unsigned int *ms);
+
+/* The usage text (--help). */
+extern const char conf_usage[];
 
 #endif

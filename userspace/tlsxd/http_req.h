@@ -14,7 +14,7 @@
 /* Limits on a request head; conf.c fills them, tests set their own. */
 struct http_limits {
 	unsigned int request_line_max;	/* bytes, CRLF excluded: 414 */
-	unsigned int header_bytes_max;	/* whole head: 431 */
+	unsigned int header_bytes_max;	/* whole head: 431 (see below) */
 	unsigned int header_count_max;	/* fields: 431 */
 	uint64_t body_max;		/* Content-Length a GET may carry */
 };
@@ -49,6 +49,7 @@ struct http_req {
 	 * 1.1 unless "close", 1.0 only with "keep-alive".
 	 */
 	bool keep_alive;
+	/* Host, or the authority of an absolute-form target (RFC 9112 3.2.2) */
 	struct http_str host;
 	/* Singleton fields: the value (OWS trimmed); repeated: 400. */
 	struct http_str range;
@@ -85,8 +86,16 @@ struct http_req {
  *        414 the request line over request_line_max;
  *        417 an Expect other than 100-continue;
  *        431 the head over header_bytes_max, fields over header_count_max;
- *        505 a version other than HTTP/1.0 and HTTP/1.1.
- * Leading empty lines are skipped (RFC 9112 2.2); a bare LF ends a line.
+ *        505 a major version other than 1 (RFC 9110 2.5: HTTP/1.2
+ *            and up are served as 1.1, version_minor 1).
+ * Leading empty lines are skipped (RFC 9112 2.2) and counted in the
+ * returned length and in header_bytes_max (which bounds the returned
+ * length: a head of exactly header_bytes_max bytes passes); a bare LF
+ * ends a line.  When several limits are crossed, the status is the one
+ * crossed first in the byte stream, so feeding a head in pieces gives
+ * what the whole gives.  Errors in a complete head: the first line in
+ * error decides.  @lim NULL: HTTP_LIMITS_DEFAULT.  On a return <= 0,
+ * *@req holds nothing the caller may use.
  */
 int http_req_parse(struct http_req *req, const char *buf, size_t len,
 		   const struct http_limits *lim);
@@ -99,7 +108,10 @@ int http_req_parse(struct http_req *req, const char *buf, size_t len,
  */
 bool http_list_next(struct http_str s, size_t *pos, struct http_str *elem);
 
-/* Case-insensitive comparison of @s with NUL-terminated @lit. */
+/*
+ * Case-insensitive (ASCII) comparison of @s with NUL-terminated @lit;
+ * false when @s is absent (p NULL).
+ */
 bool http_str_ieq(struct http_str s, const char *lit);
 
 #endif

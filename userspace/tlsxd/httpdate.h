@@ -19,4 +19,7 @@ void httpdate_format(time_t t, char *out);
  */
 bool httpdate_parse(const char *s, size_t len, time_t *t);
 
+/* The same, with the RFC 850 two-digit year read relative to @now. */
+bool httpdate_parse_at(const char *s, size_t len, time_t now, time_t *t);
+
 #endif

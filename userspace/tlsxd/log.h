@@ -27,6 +27,8 @@ int log_open(const char *path, bool debug);
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 bool log_debug_enabled(void);
+/* Reopens the error log's file (SIGHUP, logrotate); 0 or -errno. */
+int log_reopen(void);
 
 struct access_log;		/* shared: the fd; reopened on SIGHUP */
 struct access_log_buf;		/* per worker */

@@ -36,7 +36,13 @@ struct path_result {
  *  - dot-segments removed (RFC 3986 5.2.4) and empty segments ("//")
  *    collapsed; a ".." above the root is 400 (not clamped: a client that
  *    tries is not served);
- *  - the result longer than @cap - 1 is 414.
+ *  - the result longer than @cap - 1 is 414 (a @cap above PATH_MAX_OUT
+ *    counts as PATH_MAX_OUT; a segment a later ".." removes need not
+ *    fit).
+ * Raw whitespace, control characters and NUL anywhere in @target (the
+ * query too) are 400 (RFC 9112 3.2).
+ * @res->trailing_slash is read after RFC 3986 5.2.4: "/", "/a/", "/a/."
+ * and "/a/b/.." end in '/', "/a" does not.
  * Returns 0 or minus the status (400, 414).
  */
 int path_normalize(const char *target, size_t len, char *out, size_t cap,
@@ -52,5 +58,16 @@ int path_normalize(const char *target, size_t len, char *out, size_t cap,
  * the kernel lacks openat2: then the caller refuses to start).
  */
 int path_open_beneath(int root_fd, const char *rel, int flags);
+
+/*
+ * What a file server wants from path_open_beneath(): @rel opened (never
+ * blocking: a FIFO opened without O_NONBLOCK would wait for a writer),
+ * @st filled, and only a regular file (O_NONBLOCK cleared again, since
+ * io_uring may honour it on the file) or a directory returned.  Returns
+ * the fd, or path_open_beneath()'s -errno, or -EACCES for anything else
+ * (FIFO, device, socket).
+ */
+struct stat;
+int path_open_file(int root_fd, const char *rel, struct stat *st);
 
 #endif

@@ -61,8 +61,9 @@ struct resp {
  * Allow: GET, HEAD), the path (path.h: 400, 404 for hidden segments when
  * not allowed, 404 when missing, 403 for what is not a regular file or
  * directory or cannot be read), a directory (its index, or 301 with
- * Location ending in '/' when the target lacked it, the query kept; 404
- * when there is no index: no listings), the precompressed sibling (name
+ * Location ending in '/' when the target lacked it, the query kept; 403
+ * when there is no index, as nginx: no listings), the precompressed
+ * sibling (name
  * + ".br" / ".gz", a regular file, when the client accepts it: the
  * sibling's size and its own ETag, Content-Encoding, the original's
  * Content-Type; "Vary: Accept-Encoding" whenever siblings are looked

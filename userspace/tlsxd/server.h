@@ -19,6 +19,8 @@
 #include "stats.h"
 
 #define TLSXD_NAME	"tlsxd"
+#define TLSXD_SERVER	TLSXD_NAME "/" TLSXD_VERSION	/* the Server field */
+#define TLSXD_BACKLOG	4096
 
 struct worker;
 
@@ -83,5 +85,35 @@ void server_tls_set(struct server *s, struct tlsx_config *cfg);
  */
 struct tlsx_config *server_tls_build(const struct tlsxd_conf *c, char *err,
 				     size_t errlen);
+
+/*
+ * main.c's side (server.c), before the workers start.
+ *
+ * server_listen(): for each worker and each of conf->listen, a
+ * non-blocking SO_REUSEPORT socket bound and listening (backlog
+ * TLSXD_BACKLOG): srv->listen_fds, nlisten, listen_shared = false.  An
+ * IPv6 any address (":8443", "[::]:8443") is dual-stack.  -1 with
+ * "listen ADDR: bind: Address already in use" in @err.
+ */
+int server_listen(struct server *s, unsigned int nworkers, char *err,
+		  size_t errlen);
+/* Closes and frees srv->listen_fds. */
+void server_listen_close(struct server *s);
+
+/*
+ * The document root: O_PATH | O_DIRECTORY, checked to work with
+ * openat2(RESOLVE_BENEATH) (a kernel without it: -1 with the message).
+ */
+int server_root_open(const char *path, char *err, size_t errlen);
+
+/*
+ * The record layer the first connection will use with @want: tries
+ * TCP_ULP "tlsx", then "tls", on a loopback TCP pair (a socketpair
+ * cannot take a ULP).  For a forced layer, *@missing says it is not
+ * there (its handshakes will fail).  Needs CAP_NET_ADMIN to load a
+ * module: call before dropping privileges.
+ */
+enum tlsx_record_layer server_probe_record_layer(enum tlsx_record_layer want,
+						 bool *missing);
 
 #endif

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - tlsxd's process: the configuration, the listeners, the
+ * document root, the TLS configuration, the logs, privileges dropped,
+ * then the workers; afterwards the main thread only waits for signals
+ * (docs/tlsxd.md):
+ *
+ *   SIGTERM, SIGINT, SIGQUIT  drain (the workers finish what is in
+ *                             flight, at most --timeout-drain) and exit 0;
+ *                             a second one exits at once
+ *   SIGHUP                    certificates, keys and ticket keys loaded
+ *                             anew (the old configuration kept if that
+ *                             fails), the logs reopened
+ *   SIGUSR1                   the counters to the error log
+ *
+ * Exit codes: 0 after a drain, 1 when the server cannot start or a worker
+ * fails, 2 for a bad command line or configuration.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#ifndef TLSXD_NO_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+#include "server.h"
+
+#define ERR_MAX		512
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* A worker gets this long past --timeout-drain before we stop waiting. */
+#define DRAIN_GRACE_MS	5000
+
+static struct tlsxd_conf conf;
+static struct server srv;
+
+static __attribute__((format(printf, 2, 3), noreturn))
+void die(int code, const char *fmt, ...)
+{
+	char msg[ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tlsxd: %s\n", msg);
+	/* A start that fails under an error log file leaves its reason there. */
+	if (conf.error_log && strcmp(conf.error_log, "-"))
+		log_msg(LOG_ERR, "%s", msg);
+	exit(code);
+}
+
+static void notify(const char *state)
+{
+#ifndef TLSXD_NO_SYSTEMD
+	sd_notify(0, state);
+#else
+	(void)state;
+#endif
+}
+
+/*
+ * systemd socket activation (sd_listen_fds(3)): the sockets it passed,
+ * shared by every worker.  The count taken, 0 when none.
+ */
+static int take_systemd_sockets(void)
+{
+#ifndef TLSXD_NO_SYSTEMD
+	int n = sd_listen_fds(1), i;
+
+	if (n < 0)
+		die(1, "LISTEN_FDS: %s", strerror(-n));
+	if (n == 0)
+		return 0;
+	srv.listen_fds = calloc((size_t)n, sizeof(int));
+	if (!srv.listen_fds)
+		die(1, "out of memory");
+	for (i = 0; i < n; i++) {
+		int fd = SD_LISTEN_FDS_START + i, fl;
+
+		if (sd_is_socket_inet(fd, AF_UNSPEC, SOCK_STREAM, 1, 0) <= 0)
+			die(1, "systemd's socket %d is not a listening TCP socket",
+			    fd);
+		fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) ||
+		    fcntl(fd, F_SETFD, FD_CLOEXEC))
+			die(1, "systemd's socket %d: %s", fd, strerror(errno));
+		srv.listen_fds[i] = fd;
+	}
+	srv.nlisten = (unsigned int)n;
+	srv.listen_shared = true;
+	return n;
+#else
+	if (getenv("LISTEN_FDS"))
+		log_msg(LOG_WARN, "LISTEN_FDS ignored: this build has no systemd support");
+	return 0;
+#endif
+}
+
+/* The CPUs we may run on (sched_getaffinity), as a worker count. */
+static unsigned int cpu_count(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		n = CPU_COUNT(&set);
+	else
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return n > 1024 ? 1024 : (unsigned int)n;
+}
+
+static void write_pid_file(const char *path)
+{
+	char buf[24];
+	int fd, n;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die(1, "--pid-file %s: %s", path, strerror(errno));
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (write(fd, buf, (size_t)n) != n)
+		die(1, "--pid-file %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/*
+ * --user NAME (or a numeric UID[:GID], for builds without NSS): the
+ * groups, the gid, then the uid; then a check that root cannot be had
+ * back.
+ */
+static void drop_privileges(const char *user)
+{
+	unsigned long uid, gid;
+	char *end;
+
+	errno = 0;
+	uid = strtoul(user, &end, 10);
+	if (end != user && (*end == '\0' || *end == ':') && !errno) {
+		gid = uid;
+		if (*end == ':') {
+			const char *g = end + 1;
+
+			gid = strtoul(g, &end, 10);
+			if (end == g || *end)
+				die(2, "--user %s: bad UID:GID", user);
+		}
+		if (setgroups(1, &(gid_t){ (gid_t)gid }))
+			die(1, "--user %s: setgroups: %s", user,
+			    strerror(errno));
+	} else {
+		struct passwd *pw = getpwnam(user);
+
+		if (!pw)
+			die(1, "--user %s: no such user", user);
+		uid = pw->pw_uid;
+		gid = pw->pw_gid;
+		if (initgroups(user, (gid_t)gid))
+			die(1, "--user %s: initgroups: %s", user,
+			    strerror(errno));
+	}
+	if (setgid((gid_t)gid))
+		die(1, "--user %s: setgid: %s", user, strerror(errno));
+	if (setuid((uid_t)uid))
+		die(1, "--user %s: setuid: %s", user, strerror(errno));
+	if (uid != 0 && (!setuid(0) || !seteuid(0)))
+		die(1, "--user %s: root could be regained after setuid", user);
+}
+
+/* "https://127.0.0.1:8443/, https://[::]:8443/" from the sockets. */
+static void listen_urls(char *out, size_t cap)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	out[0] = '\0';
+	for (i = 0; i < srv.nlisten && n < cap; i++) {
+		struct sockaddr_storage ss;
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+		socklen_t len = sizeof(ss);
+		char a[INET6_ADDRSTRLEN] = "?";
+		unsigned int port = 0;
+		int r;
+
+		if (!getsockname(srv.listen_fds[i], (struct sockaddr *)&ss,
+				 &len)) {
+			if (ss.ss_family == AF_INET) {
+				inet_ntop(AF_INET, &sin->sin_addr, a, sizeof(a));
+				port = ntohs(sin->sin_port);
+			} else if (ss.ss_family == AF_INET6) {
+				inet_ntop(AF_INET6, &sin6->sin6_addr, a,
+					  sizeof(a));
+				port = ntohs(sin6->sin6_port);
+			}
+		}
+		r = snprintf(out + n, cap - n, "%shttps://%s%s%s:%u/",
+			     i ? ", " : "", ss.ss_family == AF_INET6 ? "[" : "",
+			     a, ss.ss_family == AF_INET6 ? "]" : "", port);
+		if (r < 0)
+			break;
+		n += (size_t)r;
+	}
+}
+
+static void log_stats(void)
+{
+	const struct stats *in[1024];
+	struct stats sum;
+	unsigned int i;
+	char *text = NULL, *line, *nl;
+	size_t len = 0;
+	FILE *f;
+
+	for (i = 0; i < srv.nworkers; i++)
+		in[i] = &srv.workers[i].stats;
+	stats_sum(in, srv.nworkers, &sum);
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	stats_print(f, &sum);
+	fclose(f);
+	for (line = text; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line) - 1;
+		log_msg(LOG_INFO, "stats: %.*s", (int)(nl - line), line);
+	}
+	free(text);
+}
+
+/* SIGHUP: a new TLS configuration (or the old one kept), logs reopened. */
+static void reload(void)
+{
+	struct tlsx_config *cfg;
+	struct timespec ts;
+	char msg[ERR_MAX], state[64];
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(state, sizeof(state), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)ts.tv_sec * 1000000ULL +
+		 (unsigned long long)ts.tv_nsec / 1000);
+	notify(state);
+	cfg = server_tls_build(&conf, msg, sizeof(msg));
+	if (cfg) {
+		server_tls_set(&srv, cfg);
+		atomic_fetch_add(&srv.reload_gen, 1);
+		log_msg(LOG_INFO, "SIGHUP: certificates and ticket keys reloaded");
+	} else {
+		log_msg(LOG_ERR, "SIGHUP: the new configuration failed, the old one stays: %s",
+			msg);
+	}
+	r = log_reopen();
+	if (r)
+		log_msg(LOG_ERR, "SIGHUP: error log: %s", strerror(-r));
+	if (srv.alog) {
+		r = access_log_reopen(srv.alog);
+		if (r)
+			log_msg(LOG_ERR, "SIGHUP: --access-log %s: %s",
+				conf.access_log, strerror(-r));
+	}
+	notify("READY=1");
+}
+
+static void start_workers(void)
+{
+	unsigned int i;
+	int r;
+
+	srv.workers = calloc(srv.nworkers, sizeof(*srv.workers));
+	if (!srv.workers)
+		die(1, "out of memory");
+	for (i = 0; i < srv.nworkers; i++) {
+		struct worker *w = &srv.workers[i];
+
+		w->srv = &srv;
+		w->id = i;
+		w->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (w->wake_fd < 0)
+			die(1, "eventfd: %s", strerror(errno));
+	}
+	/* The signal mask (all blocked, main()) is inherited by each. */
+	for (i = 0; i < srv.nworkers; i++) {
+		r = pthread_create(&srv.workers[i].thread, NULL, worker_main,
+				   &srv.workers[i]);
+		if (r)
+			die(1, "pthread_create: %s", strerror(r));
+	}
+}
+
+/*
+ * Stops the workers: stopping set, each woken, then joined.  A second
+ * SIGTERM/SIGINT, or a worker still there DRAIN_GRACE_MS past the drain
+ * timeout, ends the wait.  The exit code, or -1 when workers still run.
+ */
+static int stop_workers(const sigset_t *sigs, bool *joined)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 }, now, end;
+	unsigned int i, left;
+	int code = 0;
+
+	atomic_store(&srv.stopping, true);
+	notify("STOPPING=1");
+	for (i = 0; i < srv.nworkers; i++)
+		worker_wake(&srv.workers[i]);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (conf.drain_timeout_ms + DRAIN_GRACE_MS) / 1000;
+	for (;;) {
+		int sig;
+
+		left = 0;
+		for (i = 0; i < srv.nworkers; i++) {
+			if (joined[i])
+				continue;
+			if (pthread_tryjoin_np(srv.workers[i].thread, NULL)) {
+				left++;
+				continue;
+			}
+			joined[i] = true;
+			if (srv.workers[i].exit_code)
+				code = 1;
+		}
+		if (!left)
+			return code;
+		sig = sigtimedwait(sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
+			log_msg(LOG_WARN, "second stop signal: exiting without waiting for %u workers",
+				left);
+			return -1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec) {
+			log_msg(LOG_ERR, "%u workers still draining after %u ms: exiting",
+				left, conf.drain_timeout_ms + DRAIN_GRACE_MS);
+			return -1;
+		}
+	}
+}
+
+/* Waits for signals until a stop; the exit code, -1 as stop_workers(). */
+static int signal_loop(const sigset_t *sigs)
+{
+	struct timespec tick = { 1, 0 };
+	bool *joined = calloc(srv.nworkers, sizeof(bool));
+	unsigned int i;
+	int sig, r, code = 0;
+
+	if (!joined)
+		die(1, "out of memory");
+	for (;;) {
+		sig = sigtimedwait(sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
+			log_msg(LOG_INFO, "%s: draining", strsignal(sig));
+			break;
+		}
+		if (sig == SIGHUP) {
+			reload();
+		} else if (sig == SIGUSR1) {
+			log_stats();
+		} else if (sig < 0 && errno == EAGAIN) {
+			/* A worker that returned by itself failed: stop all. */
+			for (i = 0; i < srv.nworkers; i++) {
+				if (pthread_tryjoin_np(srv.workers[i].thread,
+						       NULL))
+					continue;
+				joined[i] = true;
+				log_msg(LOG_ERR, "worker %u stopped (%d): stopping",
+					i, srv.workers[i].exit_code);
+				code = 1;
+			}
+			if (code)
+				break;
+		}
+	}
+	r = stop_workers(sigs, joined);
+	free(joined);
+	return r < 0 ? r : r | code;
+}
+
+int main(int argc, char **argv)
+{
+	static const int waited[] = { SIGTERM, SIGINT, SIGQUIT, SIGHUP,
+				      SIGUSR1 };
+	static const int sync_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+					 SIGTRAP, SIGABRT };
+	enum tlsx_record_layer rl;
+	struct tlsx_config *cfg;
+	const char *warn = NULL;
+	sigset_t all, sigs;
+	char err[ERR_MAX], urls[1024];
+	bool missing;
+	unsigned int i;
+	int r, code;
+
+	conf_init(&conf);
+	r = conf_parse_args(&conf, argc, argv, err, sizeof(err));
+	if (r > 0)
+		return 0;
+	if (r < 0)
+		die(2, "%s", err);
+	conf.systemd = take_systemd_sockets() > 0;
+	if (conf_check(&conf, err, sizeof(err)))
+		die(2, "%s", err);
+	r = log_open(conf.error_log, conf.debug);
+	if (r)
+		die(1, "--error-log %s: %s", conf.error_log, strerror(-r));
+
+	/*
+	 * Signals: SIGPIPE ignored (a peer's reset is an EPIPE, not our
+	 * death); every other asynchronous signal blocked here, before any
+	 * thread exists, so the workers inherit the mask and only
+	 * sigtimedwait() in this thread takes them.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	sigfillset(&all);
+	for (i = 0; i < ARRAY_SIZE(sync_sigs); i++)
+		sigdelset(&all, sync_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sigemptyset(&sigs);
+	for (i = 0; i < ARRAY_SIZE(waited); i++)
+		sigaddset(&sigs, waited[i]);
+
+	srv.conf = &conf;
+	pthread_mutex_init(&srv.tls_lock, NULL);
+	srv.site.root_fd = server_root_open(conf.root, err, sizeof(err));
+	if (srv.site.root_fd < 0)
+		die(1, "%s", err);
+	srv.mime = mime_load(conf.mime_types, &warn);
+	if (!srv.mime)
+		die(1, "out of memory");
+	if (warn)
+		log_msg(LOG_WARN, "%s", warn);
+	srv.site.mime = srv.mime;
+	srv.site.index = "index.html";
+	srv.site.server = TLSXD_SERVER;
+	srv.site.ranges_max = conf.ranges_max;
+	srv.site.allow_hidden = conf.allow_hidden;
+	srv.site.precompressed = conf.precompressed;
+
+	cfg = server_tls_build(&conf, err, sizeof(err));
+	if (!cfg)
+		die(1, "%s", err);
+	server_tls_set(&srv, cfg);
+
+	srv.nworkers = conf.workers ? conf.workers : cpu_count();
+	if (conf.systemd) {
+		if (conf.nlisten)
+			log_msg(LOG_INFO, "--listen ignored: %u sockets from systemd",
+				srv.nlisten);
+	} else if (server_listen(&srv, srv.nworkers, err, sizeof(err))) {
+		die(1, "%s", err);
+	}
+	if (conf.access_log) {
+		srv.alog = access_log_open(conf.access_log, err, sizeof(err));
+		if (!srv.alog)
+			die(1, "--access-log %s", err);
+	}
+	/* Before the drop: loading a ULP module needs CAP_NET_ADMIN. */
+	rl = server_probe_record_layer(conf.record_layer, &missing);
+	if (conf.pid_file)
+		write_pid_file(conf.pid_file);
+
+	if (conf.user)
+		drop_privileges(conf.user);
+	else if (geteuid() == 0)
+		log_msg(LOG_WARN, "running as root: --user NAME drops privileges after binding");
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		log_msg(LOG_WARN, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+
+	start_workers();
+	listen_urls(urls, sizeof(urls));
+	log_msg(LOG_INFO, "tlsxd %s: listening on %s, root %s, %u workers, record layer %s",
+		TLSXD_VERSION, urls, conf.root, srv.nworkers,
+		rl == TLSX_RL_USER && conf.record_layer == TLSX_RL_AUTO ?
+		"user (no kernel TLS here)" : tlsx_record_layer_name(rl));
+	if (missing)
+		log_msg(LOG_WARN, "--record-layer %s: TCP_ULP \"%s\" is not available here: handshakes will fail",
+			tlsx_record_layer_name(rl), tlsx_record_layer_name(rl));
+	notify("READY=1\nSTATUS=serving");
+
+	code = signal_loop(&sigs);
+	log_stats();
+	if (code < 0) {
+		/* Workers still run: free nothing under them. */
+		if (conf.pid_file)
+			unlink(conf.pid_file);
+		_exit(1);
+	}
+	if (srv.alog)
+		access_log_close(srv.alog);
+	server_tls_set(&srv, NULL);
+	server_listen_close(&srv);
+	for (i = 0; i < srv.nworkers; i++)
+		close(srv.workers[i].wake_fd);
+	free(srv.workers);
+	mime_free(srv.mime);
+	close(srv.site.root_fd);
+	if (conf.pid_file)
+		unlink(conf.pid_file);	/* may fail after --user: harmless */
+	log_msg(LOG_INFO, "exiting (%d)", code);
+	conf_free(&conf);
+	return code;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - the counters' names, the status -> counter map, and the sum
+ * of the workers' arrays.  Each array has one writer (its worker); the
+ * reader here loads each counter relaxed: a sum is a snapshot of
+ * counters, not of one instant, which is all SIGUSR1 promises.
+ */
+#include "stats.h"
+
+const char *const stats_names[STAT_COUNT] = {
+	[STAT_CONN_ACCEPTED]	= "conn_accepted",
+	[STAT_CONN_REFUSED_MAX]	= "conn_refused_max",
+	[STAT_CONN_ACTIVE]	= "conn_active",
+	[STAT_HS_DONE]		= "hs_done",
+	[STAT_HS_FAILED]	= "hs_failed",
+	[STAT_RL_TLSX]		= "rl_tlsx",
+	[STAT_RL_TLS]		= "rl_tls",
+	[STAT_RL_USER]		= "rl_user",
+	[STAT_REQUESTS]		= "requests",
+	[STAT_BYTES_BODY]	= "bytes_body",
+	[STAT_S_2XX]		= "status_2xx",
+	[STAT_S_304]		= "status_304",
+	[STAT_S_3XX]		= "status_3xx",
+	[STAT_S_400]		= "status_400",
+	[STAT_S_403]		= "status_403",
+	[STAT_S_404]		= "status_404",
+	[STAT_S_405]		= "status_405",
+	[STAT_S_408]		= "status_408",
+	[STAT_S_412]		= "status_412",
+	[STAT_S_413]		= "status_413",
+	[STAT_S_414]		= "status_414",
+	[STAT_S_416]		= "status_416",
+	[STAT_S_417]		= "status_417",
+	[STAT_S_431]		= "status_431",
+	[STAT_S_5XX]		= "status_5xx",
+	[STAT_TO_HANDSHAKE]	= "timeout_handshake",
+	[STAT_TO_HEADER]	= "timeout_header",
+	[STAT_TO_IDLE]		= "timeout_idle",
+	[STAT_TO_SEND]		= "timeout_send",
+	[STAT_CLIENT_RESET]	= "client_reset",
+	[STAT_BODY_SENDFILE]	= "body_sendfile",
+	[STAT_BODY_SPLICE]	= "body_splice",
+	[STAT_BODY_USER]	= "body_user",
+};
+
+/*
+ * Statuses tlsxd never sends still land somewhere: a 1xx with the 2xx
+ * (tlsxd's only one is 100 Continue, which precedes a final status), an
+ * unlisted 4xx with the 400s, and anything else with the 5xx.
+ */
+enum stat_id stats_status_id(int status)
+{
+	switch (status) {
+	case 304:
+		return STAT_S_304;
+	case 403:
+		return STAT_S_403;
+	case 404:
+		return STAT_S_404;
+	case 405:
+		return STAT_S_405;
+	case 408:
+		return STAT_S_408;
+	case 412:
+		return STAT_S_412;
+	case 413:
+		return STAT_S_413;
+	case 414:
+		return STAT_S_414;
+	case 416:
+		return STAT_S_416;
+	case 417:
+		return STAT_S_417;
+	case 431:
+		return STAT_S_431;
+	}
+	if (status >= 100 && status < 300)
+		return STAT_S_2XX;
+	if (status >= 300 && status < 400)
+		return STAT_S_3XX;
+	if (status >= 400 && status < 500)
+		return STAT_S_400;
+	return STAT_S_5XX;
+}
+
+void stats_sum(const struct stats *const *in, unsigned int n,
+	       struct stats *out)
+{
+	unsigned int i, j;
+
+	for (j = 0; j < STAT_COUNT; j++)
+		out->v[j] = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < STAT_COUNT; j++)
+			out->v[j] += __atomic_load_n(&in[i]->v[j],
+						     __ATOMIC_RELAXED);
+}
+
+void stats_print(FILE *f, const struct stats *s)
+{
+	unsigned int j;
+
+	for (j = 0; j < STAT_COUNT; j++)
+		fprintf(f, "%s %llu\n", stats_names[j],
+			(unsigned long long)s->v[j]);
+}
