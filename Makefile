@@ -380,14 +380,16 @@ interop: $(HS_TOOLS)
 # --- tlsxd in the VM (tools/tlsxd/): make demo, its tests in test-vm --
 # curl (and GNU cmp, six times busybox's speed there) run in the guest
 # from the host (tools/vm/run --with-bin); the certificate is made here
-# once.  Without tlsxd (no main.c yet) test-vm runs without them.
+# once; /etc/mime.types (media-types) as on a server.  Without tlsxd (no
+# main.c yet) test-vm runs without them.
 TLSXD_VM_DIR := $(B)/tlsxd-vm
 TLSXD_VM_CERT := $(TLSXD_VM_DIR)/cert.pem
 TLSXD_VM_FILES = --with-bin curl --with-bin cmp \
 	--with-file $(TLSXD_VM_CERT):/tlsx/tlsxd/cert.pem \
 	--with-file $(TLSXD_VM_DIR)/key.pem:/tlsx/tlsxd/key.pem \
 	--with-file tools/tlsxd/demo:/tlsx/tlsxd/demo \
-	--with-file tools/tlsxd/vm-tests:/tlsx/tlsxd/vm-tests
+	--with-file tools/tlsxd/vm-tests:/tlsx/tlsxd/vm-tests \
+	$(if $(wildcard /etc/mime.types),--with-file /etc/mime.types:/etc/mime.types)
 TLSXD_VM_DEPS := $(if $(TLSXD_STATIC),$(TLSXD_STATIC) $(TLSXD_VM_CERT))
 TLSXD_VM_ARGS = $(if $(TLSXD_STATIC),$(TLSXD_VM_FILES))
 TLSXD_VM_TESTS := $(if $(TLSXD_STATIC),/tlsx/tlsxd/vm-tests)
