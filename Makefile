@@ -270,6 +270,8 @@ $(addprefix $(B)/test/,$(TLSXD_TESTS)): TEST_XLIBS = $(TLSXD_LIB)
 $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XLIBS_ASAN = $(TLSXD_LIB_ASAN)
 $(addprefix $(B)/test/,$(TLSXD_TESTS)) \
 $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
+# test_tlsxd_main runs the daemon itself.
+$(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 
 $(TLSXD_LIB): $(TLSXD_OBJS)
 	@mkdir -p $(@D)
