@@ -8,29 +8,40 @@
  *              socket for the record layer), tlsx_conn_step_inplace(),
  *              the flight from the worker's one output buffer, then
  *              tlsx_conn_handoff();
- *   idle/head  IORING_OP_POLL_ADD POLLIN, then tlsx_read() until
- *              TLSX_WANT_READ into the request buffer, http_req_parse();
+ *   idle/head  kernel modes: IORING_OP_RECV into a buffer the kernel
+ *              picks from the worker's provided-buffer ring when bytes
+ *              arrive (an idle connection holds none), copied into the
+ *              request buffer; -EIO means a control record (KeyUpdate,
+ *              alert, close_notify) is next, which only recvmsg(2) with
+ *              a cmsg buffer takes: tlsx_read() handles it.  Userspace
+ *              layer: IORING_OP_POLL_ADD POLLIN, then tlsx_read() until
+ *              TLSX_WANT_READ (plaintext may wait inside libtlsx, so the
+ *              socket's readiness is not the whole story).  Then
+ *              http_req_parse();
  *   send       the plan (resp.h): head and memory segments by
  *              IORING_OP_SEND (MSG_MORE while a body follows), file
  *              segments by sendfile(2) or IORING_OP_SPLICE through a
  *              pipe in the kernel modes; tlsx_write()/tlsx_sendfile() on
- *              the userspace layer; a full socket waits on POLLOUT;
- *   then the next pipelined head, keep-alive, or close.
+ *              the userspace layer, the head and a small body gathered
+ *              into one record; a full socket waits on POLLOUT;
+ *   then the next pipelined head, keep-alive, or close (lingering when
+ *   input is left unread).
  *
- * Reads after the handshake go through tlsx_read() in every mode: in
- * the kernel modes it is one recvmsg(2) with the record-type cmsg, so a
- * control record (KeyUpdate, alert, close_notify) is handled in the same
- * call instead of surfacing as EIO; on the userspace layer it is the only
- * way (plaintext may wait inside libtlsx, so the socket's readiness is
- * not the whole story: read until TLSX_WANT_READ before polling).
+ * A handshake flight goes out by one send(2) from the worker's buffer
+ * (a fresh socket has room for it); only what does not fit is copied
+ * into the connection and sent by IORING_OP_SEND, so the worker's
+ * buffer is free for the next connection's step.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -42,10 +53,17 @@
 #define TLS_PLAIN_MAX	16384
 /* Bytes a connection may send per turn before the others get theirs. */
 #define SEND_BUDGET	(1u << 20)
-/* What one splice moves into the pipe (its default capacity). */
-#define SPLICE_CHUNK	65536
+/*
+ * What one splice moves into the pipe, whose capacity is raised to it
+ * (the default pipe-max-size): with the default 64 KiB, two ring round
+ * trips per 64 KiB cost splice 2.5-3x sendfile's CPU per GB; with 1 MiB,
+ * 1.2-1.3x (0.60-0.65 s against 0.50 s per GB, loopback TCP without
+ * TLS, 64 MiB bodies, Zen 5).
+ * The pipe holds page references, not copies.
+ */
+#define SPLICE_CHUNK	(1 << 20)
 /* Request buffers and pipes kept for reuse, per worker. */
-#define ACT_CACHE_MAX	256
+#define ACT_CACHE_MAX	64
 #define PIPE_POOL_MAX	256
 
 enum step {
@@ -86,6 +104,67 @@ static bool is_reset(int err)
 }
 
 /* ------------------------------------------------------------------ */
+/* The kernel modes' receive buffer ring                               */
+/* ------------------------------------------------------------------ */
+
+static void buf_recycle(struct loop *lp, unsigned int bid)
+{
+	io_uring_buf_ring_add(lp->br, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
+			      CONN_BUF_SIZE, bid,
+			      io_uring_buf_ring_mask(CONN_BUF_COUNT), 0);
+	io_uring_buf_ring_advance(lp->br, 1);
+}
+
+int conn_bufs_init(struct loop *lp)
+{
+	struct io_uring_buf_reg reg = { 0 };
+	size_t ring_size = CONN_BUF_COUNT * sizeof(struct io_uring_buf);
+	unsigned int i;
+	void *ring;
+	int ret;
+
+	/* The ring is shared with the kernel: page-aligned. */
+	ring = mmap(NULL, ring_size, PROT_READ | PROT_WRITE,
+		    MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+	if (ring == MAP_FAILED)
+		return -ENOMEM;
+	lp->br_bufs = malloc((size_t)CONN_BUF_COUNT * CONN_BUF_SIZE);
+	if (!lp->br_bufs) {
+		munmap(ring, ring_size);
+		return -ENOMEM;
+	}
+	reg.ring_addr = (unsigned long)ring;
+	reg.ring_entries = CONN_BUF_COUNT;
+	reg.bgid = CONN_BUF_GROUP;
+	ret = io_uring_register_buf_ring(&lp->ring, &reg, 0);
+	if (ret) {
+		munmap(ring, ring_size);
+		free(lp->br_bufs);
+		lp->br_bufs = NULL;
+		return ret;
+	}
+	lp->br = ring;
+	io_uring_buf_ring_init(lp->br);
+	for (i = 0; i < CONN_BUF_COUNT; i++)
+		io_uring_buf_ring_add(lp->br,
+				      lp->br_bufs + (size_t)i * CONN_BUF_SIZE,
+				      CONN_BUF_SIZE, i,
+				      io_uring_buf_ring_mask(CONN_BUF_COUNT), i);
+	io_uring_buf_ring_advance(lp->br, CONN_BUF_COUNT);
+	return 0;
+}
+
+/* After io_uring_queue_exit(): the kernel has let go of the ring. */
+void conn_bufs_free(struct loop *lp)
+{
+	if (lp->br)
+		munmap(lp->br, CONN_BUF_COUNT * sizeof(struct io_uring_buf));
+	lp->br = NULL;
+	free(lp->br_bufs);
+	lp->br_bufs = NULL;
+}
+
+/* ------------------------------------------------------------------ */
 /* Buffers                                                             */
 /* ------------------------------------------------------------------ */
 
@@ -105,6 +184,7 @@ static struct active *act_get(struct loop *lp)
 	a->len = 0;
 	a->head_len = 0;
 	a->parsed = false;
+	a->logged = false;
 	a->resp.fd = -1;
 	a->resp.nseg = 0;
 	return a;
@@ -141,6 +221,7 @@ static struct pipe_pair *pipe_get(struct loop *lp)
 	}
 	p->rd = fds[0];
 	p->wr = fds[1];
+	fcntl(p->wr, F_SETPIPE_SZ, SPLICE_CHUNK);
 	return p;
 }
 
@@ -180,6 +261,26 @@ static void live_unlink(struct loop *lp, struct conn *c)
 		c->next->prev = c->prev;
 	c->next = NULL;
 	c->prev = NULL;
+}
+
+/*
+ * The access log line and the counters of a response, once: when it
+ * was sent, or when the connection ended under it (the bytes sent so
+ * far, as nginx logs a cut response).
+ */
+static void log_response(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+
+	if (!a || a->logged || c->state != CS_SEND)
+		return;
+	a->logged = true;
+	stats_add(lp->st, STAT_REQUESTS, 1);
+	stats_add(lp->st, stats_status_id(a->resp.status), 1);
+	stats_add(lp->st, STAT_BYTES_BODY, a->body_sent);
+	if (lp->alog)
+		access_log_add(lp->alog, &c->peer.sa, a->parsed ? &a->req : NULL,
+			       a->resp.status, a->body_sent, lp->now);
 }
 
 /* Nothing in flight: everything goes back. */
@@ -226,8 +327,9 @@ static void conn_close(struct loop *lp, struct conn *c, bool graceful)
 
 	if (c->state == CS_CLOSING)
 		return;
+	log_response(lp, c);
 	timer_disarm(&c->timer);
-	if (graceful && c->established) {
+	if (graceful && c->established && c->state != CS_LINGER) {
 		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
 
 		if (c->rl == TLSX_RL_USER ||
@@ -336,6 +438,12 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 	 * bodies go through tlsx_write()/tlsx_sendfile().
 	 */
 	c->kernel_tx = c->rl != TLSX_RL_USER && !info.peer_record_size_limit;
+	if (c->rl != TLSX_RL_USER && !lp->br && !lp->br_failed &&
+	    conn_bufs_init(lp)) {
+		lp->br_failed = true;
+		log_msg(LOG_INFO, "worker %u: no provided buffers: POLLIN",
+			lp->w->id);
+	}
 	stats_add(lp->st, STAT_HS_DONE, 1);
 	if (c->rl <= TLSX_RL_USER && c->rl != TLSX_RL_AUTO)
 		stats_add(lp->st, rl_stat[c->rl], 1);
@@ -510,7 +618,8 @@ void conn_accept(struct loop *lp, int fd)
 	if (lp->stopping || lp->nconns >= conf->max_conns) {
 		/* A hard bound: the excess is refused, never queued. */
 		close(fd);
-		stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
+		if (!lp->stopping)
+			stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
 		return;
 	}
 	c = lp->free;
@@ -796,6 +905,8 @@ static void send_more(struct loop *lp, struct conn *c)
 				   user_send(lp, c, &budget);
 		if (r != STEP_PROGRESS)
 			return;
+		/* The send timeout counts time without progress. */
+		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	}
 	if (c->rl == TLSX_RL_USER) {
 		/* A record sealed but not yet sent is still ours to push. */
@@ -890,15 +1001,21 @@ static void start_response(struct loop *lp, struct conn *c, size_t head_len)
 
 	a->parsed = true;
 	a->head_len = head_len;
+	/* A body a GET may carry (body_max) is read and dropped. */
+	c->discard = a->req.has_content_length ? a->req.content_length : 0;
 	if (lp->stopping || c->close_after ||
 	    c->requests + 1 >= lp->conf->keepalive_requests)
+		flags |= RESP_F_CLOSE;
+	/*
+	 * RFC 9110 10.1.1: answered without 100 (Continue), the client may
+	 * or may not send the body: the framing is unknown, so close.
+	 */
+	if (a->req.expect_continue && c->discard)
 		flags |= RESP_F_CLOSE;
 	resp_plan(&lp->srv->site, &a->req, lp->now, flags, a->rbuf,
 		  sizeof(a->rbuf), &a->resp);
 	if (flags & RESP_F_CLOSE)
 		a->resp.close = true;
-	/* A body a GET may carry (body_max) is read and dropped. */
-	c->discard = a->req.has_content_length ? a->req.content_length : 0;
 	begin_send(lp, c);
 }
 
@@ -938,9 +1055,95 @@ static bool process(struct loop *lp, struct conn *c)
 }
 
 /*
+ * The kernel modes wait for request bytes in IORING_OP_RECV with a
+ * buffer the kernel picks from the worker's ring when they arrive (the
+ * connection holds none while it waits); the userspace layer, and the
+ * kernel modes without the ring, on POLLIN.
+ */
+static void wait_input(struct loop *lp, struct conn *c)
+{
+	struct io_uring_sqe *sqe;
+	size_t space = lp->req_cap - (c->a ? c->a->len : 0);
+
+	if (c->rl == TLSX_RL_USER || !lp->br) {
+		poll_fd(lp, c, false);
+		return;
+	}
+	if (space > CONN_BUF_SIZE)
+		space = CONN_BUF_SIZE;
+	sqe = get_sqe(lp);
+	/* @len caps what the kernel puts in the buffer it picks. */
+	io_uring_prep_recv(sqe, c->fd, NULL, space, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = CONN_BUF_GROUP;
+	set_op(c, sqe, OP_RECV_BUF);
+}
+
+/* @n request bytes arrived: into the connection's buffer. */
+static bool take_bytes(struct loop *lp, struct conn *c, const void *p,
+		       size_t n)
+{
+	struct active *a = c->a;
+
+	if (!a) {
+		a = c->a = act_get(lp);
+		if (!a)
+			return false;
+	}
+	if (c->state == CS_IDLE && !c->discard) {
+		/* The header timeout runs from the first byte. */
+		c->state = CS_HEAD;
+		timer_arm(&lp->timers, &c->timer, TIMER_HEADER, lp->now_ms);
+	}
+	memcpy(a->buf + a->len, p, n);
+	a->len += n;
+	return true;
+}
+
+static void conn_read(struct loop *lp, struct conn *c);
+
+/*
+ * An IORING_OP_RECV of ours: bytes in ring buffer @bid (given back at
+ * once), or -EIO: a control record (KeyUpdate, alert, close_notify)
+ * comes next, which a plain recv cannot take (net/tls wants a cmsg
+ * buffer for it): tlsx_read() handles it.  -ENOBUFS: every ring buffer
+ * was taken in this round; this connection waits on POLLIN instead.
+ */
+static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
+{
+	bool ok = true;
+
+	if (res > 0 && bid >= 0)
+		ok = take_bytes(lp, c, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
+				res);
+	if (bid >= 0)
+		buf_recycle(lp, bid);
+	if (res > 0) {
+		if (!ok)
+			conn_close(lp, c, false);
+		else if (!process(lp, c))
+			wait_input(lp, c);
+		return;
+	}
+	if (res == -ENOBUFS) {
+		poll_fd(lp, c, false);
+		return;
+	}
+	if (res == -EIO) {
+		conn_read(lp, c);
+		return;
+	}
+	/* 0: a TCP close without close_notify (RFC 8446 6.1). */
+	if (res < 0 && is_reset(-res))
+		conn_reset(lp, c);
+	else
+		conn_close(lp, c, false);
+}
+
+/*
  * Reads into the request buffer until a head is whole or the layer has
- * nothing more (TLSX_WANT_READ: POLLIN).  An empty buffer goes back to
- * the worker while waiting.
+ * nothing more (TLSX_WANT_READ: wait_input()).  An empty buffer goes
+ * back to the worker while waiting.
  */
 static void conn_read(struct loop *lp, struct conn *c)
 {
@@ -973,7 +1176,7 @@ static void conn_read(struct loop *lp, struct conn *c)
 				act_put(lp, a);
 				c->a = NULL;
 			}
-			poll_fd(lp, c, false);
+			wait_input(lp, c);
 			return;
 		}
 		/* 0: the peer's close_notify; else a reset, EOF or an alert. */
@@ -1000,19 +1203,68 @@ static void to_idle(struct loop *lp, struct conn *c, bool first)
 		act_put(lp, c->a);
 		c->a = NULL;
 	}
+	wait_input(lp, c);
+}
+
+/*
+ * The last response went.  Closing now on input still unread (the rest
+ * of a refused head, pipelined requests, a body) would make the kernel
+ * answer with a RST, which can destroy the response before the client
+ * read it (RFC 9112 9.6): close_notify and our FIN first, then the
+ * client's bytes read away until its FIN, at most TIMER_LINGER.
+ */
+static void conn_linger(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+	int unread = 0;
+
+	if (ioctl(c->fd, FIONREAD, &unread))
+		unread = 0;
+	if (!unread && a->parsed && a->len == a->head_len && !c->discard) {
+		conn_close(lp, c, true);
+		return;
+	}
+	log_response(lp, c);
+	if (c->established) {
+		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
+
+		if (c->rl == TLSX_RL_USER ||
+		    (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)))
+			tlsx_close(c->tls);
+	}
+	shutdown(c->fd, SHUT_WR);
+	c->state = CS_LINGER;
+	act_put(lp, a);
+	c->a = NULL;
+	timer_arm(&lp->timers, &c->timer, TIMER_LINGER, lp->now_ms);
 	poll_fd(lp, c, false);
+}
+
+/* CS_LINGER: input is read raw and dropped (no TLS: nothing is kept). */
+static void linger_read(struct loop *lp, struct conn *c)
+{
+	for (;;) {
+		ssize_t n = recv(c->fd, lp->gather, lp->gather_cap,
+				 MSG_DONTWAIT);
+
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			poll_fd(lp, c, false);
+			return;
+		}
+		conn_close(lp, c, false);
+		return;
+	}
 }
 
 static void send_done(struct loop *lp, struct conn *c)
 {
 	struct active *a = c->a;
 
-	stats_add(lp->st, STAT_REQUESTS, 1);
-	stats_add(lp->st, stats_status_id(a->resp.status), 1);
-	stats_add(lp->st, STAT_BYTES_BODY, a->body_sent);
-	if (lp->alog)
-		access_log_add(lp->alog, &c->peer.sa, a->parsed ? &a->req : NULL,
-			       a->resp.status, a->body_sent, lp->now);
+	log_response(lp, c);
 	c->requests++;
 	resp_release(&a->resp);
 	if (c->pipe) {
@@ -1021,7 +1273,7 @@ static void send_done(struct loop *lp, struct conn *c)
 		c->pipe_fill = 0;
 	}
 	if (a->resp.close || c->close_after || lp->stopping) {
-		conn_close(lp, c, true);
+		conn_linger(lp, c);
 		return;
 	}
 	/* Pipelining (RFC 9112 9.3.2): the next head may be here already. */
@@ -1029,6 +1281,7 @@ static void send_done(struct loop *lp, struct conn *c)
 	memmove(a->buf, a->buf + a->head_len, a->len);
 	a->head_len = 0;
 	a->parsed = false;
+	a->logged = false;
 	if (a->len || c->discard) {
 		c->state = CS_HEAD;
 		timer_arm(&lp->timers, &c->timer, TIMER_HEADER, lp->now_ms);
@@ -1040,7 +1293,7 @@ static void send_done(struct loop *lp, struct conn *c)
 			conn_read(lp, c);
 			return;
 		}
-		poll_fd(lp, c, false);
+		wait_input(lp, c);
 		return;
 	}
 	to_idle(lp, c, false);
@@ -1050,16 +1303,25 @@ static void send_done(struct loop *lp, struct conn *c)
 /* Events                                                              */
 /* ------------------------------------------------------------------ */
 
-void conn_complete(struct loop *lp, struct conn *c, int res)
+void conn_complete(struct loop *lp, struct conn *c, int res,
+		   unsigned int flags)
 {
 	enum conn_op op = c->op;
+	int bid = -1;
 
 	c->op = OP_NONE;
+	if (flags & IORING_CQE_F_BUFFER)
+		bid = flags >> IORING_CQE_BUFFER_SHIFT;
 	if (c->state == CS_CLOSING) {
+		if (bid >= 0)
+			buf_recycle(lp, bid);
 		finish_close(lp, c);
 		return;
 	}
 	switch (op) {
+	case OP_RECV_BUF:
+		recv_buf_done(lp, c, res, bid);
+		break;
 	case OP_RECV:
 		hs_recv_done(lp, c, res);
 		break;
@@ -1082,6 +1344,8 @@ void conn_complete(struct loop *lp, struct conn *c, int res)
 		}
 		if (c->state == CS_HANDSHAKE)
 			hs_read(lp, c);
+		else if (c->state == CS_LINGER)
+			linger_read(lp, c);
 		else
 			conn_read(lp, c);
 		break;
@@ -1110,7 +1374,8 @@ void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind)
 		[TIMER_SEND] = STAT_TO_SEND,
 	};
 
-	stats_add(lp->st, id[kind], 1);
+	if (kind != TIMER_LINGER)
+		stats_add(lp->st, id[kind], 1);
 	/*
 	 * No 408 for a slow head (nginx just closes too); close_notify for
 	 * an idle or slow client, none for one that does not read.
@@ -1123,6 +1388,7 @@ void conn_drain(struct loop *lp, struct conn *c)
 	switch (c->state) {
 	case CS_HANDSHAKE:
 	case CS_IDLE:
+	case CS_LINGER:
 		conn_close(lp, c, true);
 		break;
 	case CS_HEAD:

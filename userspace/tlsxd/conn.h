@@ -40,6 +40,7 @@ enum op_tag {
 enum conn_op {
 	OP_NONE,
 	OP_RECV,	/* handshake: a record's header or body */
+	OP_RECV_BUF,	/* kernel modes: request bytes, a ring buffer */
 	OP_SEND,	/* handshake flight remainder, a head, a memory segment */
 	OP_POLL_IN,
 	OP_POLL_OUT,
@@ -52,6 +53,7 @@ enum conn_state {
 	CS_IDLE,	/* keep-alive: waiting for a request's first byte */
 	CS_HEAD,	/* reading a request head */
 	CS_SEND,	/* sending a response */
+	CS_LINGER,	/* FIN sent: reading the client's rest away */
 	CS_CLOSING,	/* waiting for the op in flight to end */
 };
 
@@ -80,6 +82,9 @@ struct loop {
 	struct active *act_free;	/* request/response buffers, reused */
 	unsigned int nact_free;
 	size_t req_cap;		/* a request buffer's size */
+	struct io_uring_buf_ring *br;	/* conn_bufs_init(), or NULL */
+	uint8_t *br_bufs;		/* CONN_BUF_COUNT x CONN_BUF_SIZE */
+	bool br_failed;			/* not supported: POLLIN instead */
 	struct pipe_pair *pipes;	/* the pipe pool */
 	unsigned int npipes;
 	bool splice;		/* bodies by splice, else sendfile */
@@ -108,6 +113,7 @@ struct active {
 	uint64_t poff;			/* bytes of that piece sent */
 	uint64_t body_sent;
 	bool parsed;			/* req is valid (for the log) */
+	bool logged;			/* the access log has it */
 	char rbuf[RESP_BUF_MIN];	/* the plan's head and part headers */
 	char buf[];			/* loop->req_cap bytes */
 };
@@ -147,8 +153,22 @@ struct conn {
 /* Takes accepted socket @fd (non-blocking): starts its handshake. */
 void conn_accept(struct loop *lp, int fd);
 
-/* A completion for @c: @res is the CQE's result. */
-void conn_complete(struct loop *lp, struct conn *c, int res);
+/* A completion for @c: the CQE's result and flags. */
+void conn_complete(struct loop *lp, struct conn *c, int res,
+		   unsigned int flags);
+
+/*
+ * The kernel modes' receive buffers: a provided-buffer ring (group
+ * CONN_BUF_GROUP) the kernel takes one from when bytes arrive, so that
+ * an idle connection waits in IORING_OP_RECV holding no buffer.  Set up
+ * at the first kernel-mode connection; without it (an old kernel) they
+ * wait on POLLIN and read with tlsx_read().
+ */
+#define CONN_BUF_GROUP	0
+#define CONN_BUF_COUNT	256
+#define CONN_BUF_SIZE	2048
+int conn_bufs_init(struct loop *lp);
+void conn_bufs_free(struct loop *lp);
 
 /* @c's timer of @kind expired (timer.h has disarmed it). */
 void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind);

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,7 +49,7 @@
 static struct tlsxd_conf conf;
 static struct server srv;
 
-static __attribute__((format(printf, 2, 3), noreturn))
+static _Noreturn __attribute__((format(printf, 2, 3)))
 void die(int code, const char *fmt, ...)
 {
 	char msg[ERR_MAX];
@@ -131,7 +132,9 @@ static void write_pid_file(const char *path)
 	char buf[24];
 	int fd, n;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* As root, maybe in a shared directory: never through a symlink. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
 	if (fd < 0)
 		die(1, "--pid-file %s: %s", path, strerror(errno));
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
@@ -165,6 +168,7 @@ static void drop_privileges(const char *user)
 			die(1, "--user %s: setgroups: %s", user,
 			    strerror(errno));
 	} else {
+#ifndef TLSXD_NO_SYSTEMD
 		struct passwd *pw = getpwnam(user);
 
 		if (!pw)
@@ -174,6 +178,14 @@ static void drop_privileges(const char *user)
 		if (initgroups(user, (gid_t)gid))
 			die(1, "--user %s: initgroups: %s", user,
 			    strerror(errno));
+#else
+		/*
+		 * The static build (the VM's) has no NSS to ask: glibc's
+		 * getpwnam() would need its shared libraries at run time.
+		 */
+		die(2, "--user %s: this static build knows no user names: give UID[:GID]",
+		    user);
+#endif
 	}
 	if (setgid((gid_t)gid))
 		die(1, "--user %s: setgid: %s", user, strerror(errno));
@@ -181,6 +193,37 @@ static void drop_privileges(const char *user)
 		die(1, "--user %s: setuid: %s", user, strerror(errno));
 	if (uid != 0 && (!setuid(0) || !seteuid(0)))
 		die(1, "--user %s: root could be regained after setuid", user);
+}
+
+/*
+ * Enough descriptors for every connection (its socket, the file being
+ * sent, with --body splice a pipe's two ends) on every worker: the soft
+ * limit is usually 1024.  Raised to what is needed, the hard limit too
+ * when we may (as root, before the drop); a shortfall is logged, since
+ * accepts past it fail with EMFILE.
+ */
+static void raise_nofile(void)
+{
+	unsigned long need = (unsigned long)srv.nworkers * conf.max_conns *
+			     (conf.body == CONF_BODY_SPLICE ? 4 : 2) + 256;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max < need) {
+		struct rlimit want = { need, need };
+
+		if (!setrlimit(RLIMIT_NOFILE, &want))
+			return;
+	}
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_cur < need)
+		log_msg(LOG_WARN, "RLIMIT_NOFILE is %llu, under the %lu that --max-conns %u on %u workers may use: accepts past it fail",
+			(unsigned long long)rl.rlim_cur, need, conf.max_conns,
+			srv.nworkers);
 }
 
 /* "https://127.0.0.1:8443/, https://[::]:8443/" from the sockets. */
@@ -267,14 +310,21 @@ static void reload(void)
 		log_msg(LOG_ERR, "SIGHUP: the new configuration failed, the old one stays: %s",
 			msg);
 	}
+	/*
+	 * After --user the files are opened as that user: logrotate must
+	 * create them writable by it (docs/tlsxd-config.md).  On a failure
+	 * the old file stays in use.
+	 */
 	r = log_reopen();
 	if (r)
-		log_msg(LOG_ERR, "SIGHUP: error log: %s", strerror(-r));
+		log_msg(LOG_ERR, "SIGHUP: cannot reopen --error-log %s as uid %u: %s; still writing to the old file",
+			conf.error_log, (unsigned int)geteuid(), strerror(-r));
 	if (srv.alog) {
 		r = access_log_reopen(srv.alog);
 		if (r)
-			log_msg(LOG_ERR, "SIGHUP: --access-log %s: %s",
-				conf.access_log, strerror(-r));
+			log_msg(LOG_ERR, "SIGHUP: cannot reopen --access-log %s as uid %u: %s; still writing to the old file",
+				conf.access_log, (unsigned int)geteuid(),
+				strerror(-r));
 	}
 	notify("READY=1");
 }
@@ -298,10 +348,15 @@ static void start_workers(void)
 	}
 	/* The signal mask (all blocked, main()) is inherited by each. */
 	for (i = 0; i < srv.nworkers; i++) {
+		char name[16];
+
 		r = pthread_create(&srv.workers[i].thread, NULL, worker_main,
 				   &srv.workers[i]);
 		if (r)
 			die(1, "pthread_create: %s", strerror(r));
+		/* "tlsxd-w3" in top -H, perf and /proc/PID/task/TID/comm. */
+		snprintf(name, sizeof(name), "tlsxd-w%u", i % 10000);
+		pthread_setname_np(srv.workers[i].thread, name);
 	}
 }
 
@@ -418,6 +473,11 @@ int main(int argc, char **argv)
 	conf.systemd = take_systemd_sockets() > 0;
 	if (conf_check(&conf, err, sizeof(err)))
 		die(2, "%s", err);
+#ifdef TLSXD_NO_SYSTEMD
+	if (conf.user && (conf.user[0] < '0' || conf.user[0] > '9'))
+		die(2, "--user %s: this static build knows no user names: give UID[:GID]",
+		    conf.user);
+#endif
 	r = log_open(conf.error_log, conf.debug);
 	if (r)
 		die(1, "--error-log %s: %s", conf.error_log, strerror(-r));
@@ -460,6 +520,7 @@ int main(int argc, char **argv)
 	server_tls_set(&srv, cfg);
 
 	srv.nworkers = conf.workers ? conf.workers : cpu_count();
+	raise_nofile();
 	if (conf.systemd) {
 		if (conf.nlisten)
 			log_msg(LOG_INFO, "--listen ignored: %u sockets from systemd",

@@ -82,28 +82,56 @@ fail:
 	return NULL;
 }
 
-static int listen_one(const char *addr, char *err, size_t errlen)
+/* A TCP socket with our options; -1 with errno. */
+static int tcp_socket(int family, bool reuseport)
+{
+	int fd, on = 1, off = 0, e;
+
+	fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) ||
+	    (reuseport &&
+	     setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on))) ||
+	    /* "[::]" and ":PORT" take IPv4 too, whatever the sysctl says. */
+	    (family == AF_INET6 &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)))) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * One listening socket on @addr; with @first, the address is checked to
+ * be free first.  SO_REUSEPORT lets any process of the same user join
+ * the group: a second tlsxd (or a stale one) on the same port would
+ * silently take part of the connections.  A socket bound without
+ * SO_REUSEPORT fails with EADDRINUSE where any listener is.
+ */
+static int listen_one(const char *addr, bool first, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	const char *what;
-	int fd, on = 1, off = 0;
+	const char *what = "socket";
+	int fd = -1;
 
 	if (conf_parse_listen(addr, &ss, &len, err, errlen))
 		return -1;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		    0);
-	if (fd < 0) {
-		what = "socket";
-		goto fail;
+	if (first) {
+		fd = tcp_socket(ss.ss_family, false);
+		if (fd < 0)
+			goto fail;
+		what = "bind";
+		if (bind(fd, (struct sockaddr *)&ss, len))
+			goto fail;
+		close(fd);
 	}
-	what = "setsockopt";
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)))
-		goto fail;
-	/* "[::]" and ":PORT" take IPv4 too, whatever the sysctl says. */
-	if (ss.ss_family == AF_INET6 &&
-	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)))
+	what = "socket";
+	fd = tcp_socket(ss.ss_family, true);
+	if (fd < 0)
 		goto fail;
 	what = "bind";
 	if (bind(fd, (struct sockaddr *)&ss, len))
@@ -135,7 +163,8 @@ int server_listen(struct server *s, unsigned int nworkers, char *err,
 	s->listen_shared = false;
 	for (w = 0; w < nworkers; w++) {
 		for (i = 0; i < c->nlisten; i++) {
-			int fd = listen_one(c->listen[i], err, errlen);
+			int fd = listen_one(c->listen[i], w == 0, err,
+					    errlen);
 
 			if (fd < 0)
 				goto fail;

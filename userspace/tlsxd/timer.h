@@ -18,6 +18,7 @@ enum timer_kind {
 	TIMER_HEADER,
 	TIMER_IDLE,
 	TIMER_SEND,
+	TIMER_LINGER,	/* after the last response: the client's rest */
 	TIMER_KINDS
 };
 

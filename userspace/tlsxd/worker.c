@@ -9,7 +9,7 @@
  * multishot request whose completion lacks IORING_CQE_F_MORE.
  */
 #include <errno.h>
-#include <signal.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +20,9 @@
 #define RING_ENTRIES	1024
 
 #define UD_VAL_SHIFT	3
+
+/* How long a closing connection's unread input is read away (nginx's). */
+#define LINGER_MS	5000
 
 static uint64_t ud_make(enum op_tag tag, uint64_t val)
 {
@@ -76,13 +79,31 @@ static void arm_accept(struct loop *lp, unsigned int i)
 	lp->accepts_armed |= 1u << i;
 }
 
+static void start_drain(struct loop *lp);
+
+/*
+ * The eventfd by POLLIN, then read(2): main's eventfd may be
+ * non-blocking, and an IORING_OP_READ on an O_NONBLOCK file completes at
+ * once with -EAGAIN instead of waiting.
+ */
 static void arm_wake(struct loop *lp)
 {
 	struct io_uring_sqe *sqe = sqe_get(lp);
 
-	io_uring_prep_read(sqe, lp->w->wake_fd, &lp->wake_val,
-			   sizeof(lp->wake_val), 0);
+	io_uring_prep_poll_add(sqe, lp->w->wake_fd, POLLIN);
 	io_uring_sqe_set_data64(sqe, ud_make(TAG_WAKE, 0));
+}
+
+static void on_wake(struct loop *lp)
+{
+	if (read(lp->w->wake_fd, &lp->wake_val, sizeof(lp->wake_val)) < 0 &&
+	    errno != EAGAIN)
+		log_msg(LOG_WARN, "worker %u: eventfd: %s", lp->w->id,
+			strerror(errno));
+	arm_wake(lp);
+	/* Stop; reload needs nothing here; counters are read by main. */
+	if (atomic_load(&lp->srv->stopping))
+		start_drain(lp);
 }
 
 static void arm_tick(struct loop *lp)
@@ -182,7 +203,7 @@ static void on_cqe(struct loop *lp, struct io_uring_cqe *cqe)
 		if (c->gen != (uint16_t)(ud >> UD_GEN_SHIFT) ||
 		    c->op == OP_NONE)
 			return;
-		conn_complete(lp, c, cqe->res);
+		conn_complete(lp, c, cqe->res, cqe->flags);
 		break;
 	case TAG_ACCEPT:
 		on_accept(lp, ud >> UD_VAL_SHIFT, cqe);
@@ -191,10 +212,7 @@ static void on_cqe(struct loop *lp, struct io_uring_cqe *cqe)
 		on_tick(lp);
 		break;
 	case TAG_WAKE:
-		arm_wake(lp);
-		/* Stop; reload needs nothing here; counters are read by main. */
-		if (atomic_load(&lp->srv->stopping))
-			start_drain(lp);
+		on_wake(lp);
 		break;
 	case TAG_CANCEL:
 		break;
@@ -241,11 +259,19 @@ static struct loop *loop_new(struct worker *w)
 	/* A head at the limit and what pipelining brings behind it. */
 	lp->req_cap = conf->http.header_bytes_max + 4096;
 	lp->gather_cap = 16384;
+	/*
+	 * auto is sendfile(2): one synchronous call per turn, no pipe and
+	 * no io-wq hop, and less CPU per GB than splice as measured (the
+	 * comment at SPLICE_CHUNK, conn.c).  Splice runs in io-wq, so a
+	 * page-cache miss does not stall the loop: --body splice for
+	 * roots larger than memory.
+	 */
 	lp->splice = conf->body == CONF_BODY_SPLICE;
 	to[TIMER_HANDSHAKE] = conf->handshake_timeout_ms;
 	to[TIMER_HEADER] = conf->header_timeout_ms;
 	to[TIMER_IDLE] = conf->idle_timeout_ms;
 	to[TIMER_SEND] = conf->send_timeout_ms;
+	to[TIMER_LINGER] = LINGER_MS;
 	timers_init(&lp->timers, to);
 	lp->hs_out = malloc(TLSX_STEP_OUT_MIN);
 	lp->gather = malloc(lp->gather_cap);
@@ -278,6 +304,7 @@ static void loop_free(struct loop *lp)
 {
 	/* Cancels what is left (the tick, the eventfd read). */
 	io_uring_queue_exit(&lp->ring);
+	conn_bufs_free(lp);
 	conn_pool_free(lp);
 	if (lp->alog) {
 		access_log_flush(lp->alog);
@@ -295,8 +322,7 @@ void *worker_main(void *arg)
 	unsigned int i;
 	bool aborted = false;
 
-	/* sendfile(2) and splice(2) to a reset peer raise SIGPIPE. */
-	signal(SIGPIPE, SIG_IGN);
+	/* main ignores SIGPIPE: sendfile(2) to a reset peer is EPIPE. */
 	lp = loop_new(w);
 	if (!lp) {
 		w->exit_code = 1;

@@ -12,7 +12,8 @@
  *    "cert FILE KEY", each error as "FILE:LINE: message";
  *  - the command line overriding the file, and the file what came before
  *    it; a list (listen, cert) replaced, not appended, by a later source;
- *  - --help and --version.
+ *  - --help and --version;
+ *  - tools/tlsxd/tlsxd.conf.example is a valid configuration.
  */
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -392,8 +393,12 @@ TEST(too_many_listeners_and_certs)
 
 	conf_init(&c);
 	for (i = 0; i <= CONF_LISTEN_MAX && !r; i++) {
-		char *argv[] = { "tlsxd", "--listen", addr, NULL };
+		char *argv[4];
 
+		argv[0] = "tlsxd";
+		argv[1] = "--listen";
+		argv[2] = addr;
+		argv[3] = NULL;
 		snprintf(addr, sizeof(addr), "127.0.0.1:%u", 1000 + i);
 		/* Every call is the command line: one source, appending. */
 		r = conf_parse_args(&c, 3, argv, err, sizeof(err));
@@ -797,6 +802,27 @@ TEST(help_and_version)
 	EXPECT_NE(NULL, strstr(out, "--ticket-keys"));
 	EXPECT_EQ(1, parse_capture("-h", out, sizeof(out)));
 	EXPECT_EQ(0, strncmp(out, "usage: tlsxd", 12));
+}
+
+/* tools/tlsxd/tlsxd.conf.example, from this file's place in the tree. */
+TEST(the_example_file_is_valid)
+{
+	const char *slash = strrchr(__FILE__, '/');
+	int dir = slash ? (int)(slash - __FILE__) : 0;
+	struct tlsxd_conf c;
+	char path[256], err[256];
+
+	snprintf(path, sizeof(path), "%.*s%s../../../tools/tlsxd/tlsxd.conf.example",
+		 dir, __FILE__, slash ? "/" : "");
+	conf_init(&c);
+	ASSERT_EQ(0, conf_load_file(&c, path, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(0, conf_check(&c, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(1, c.nlisten);
+	EXPECT_EQ(2, c.ncerts);
+	EXPECT_STREQ("www-data", c.user);
+	conf_free(&c);
 }
 
 TEST(free_and_reuse)

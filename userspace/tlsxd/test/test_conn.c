@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_conn.c - conn.c's kernel-mode send path, natively: the path the
+ * VM runs on tlsx.ko and kTLS (a head and memory segments by
+ * IORING_OP_SEND with MSG_MORE, file segments by sendfile(2) or by
+ * IORING_OP_SPLICE through a pooled pipe), driven on a real io_uring
+ * over a loopback TCP connection with no record layer under it: the
+ * kernel's tls would seal exactly these bytes.  conn.c is included so
+ * that its static steps can be driven without a handshake.
+ *
+ *  - every byte arrives in order: a head alone, files of 0, 1, 16383,
+ *    16384, 16385 bytes and 3 MiB after their head, and a multipart
+ *    plan (memory, file range, memory, file range, memory);
+ *  - through a small send buffer and a slow reader, so that sendfile
+ *    meets EAGAIN and splice -EAGAIN and both wait on POLLOUT;
+ *  - the body counters, the connection freed and the pipe back in the
+ *    pool (empty) when done;
+ *  - a reader that resets mid-body: CLIENT_RESET once, the connection
+ *    freed, the loop not spinning (bounded completions).
+ *
+ * Each for sendfile and splice (FIXTURE_VARIANT).
+ */
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "tlsxd/conn.c"
+
+#define FILE_SIZE	(3u << 20)
+
+static uint8_t pat(uint64_t off)
+{
+	return (uint8_t)(off * 2654435761u >> 13);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct reader {
+	int fd;
+	unsigned int pause_ms;	/* the sleep of slow_every; default 1 */
+	bool stall;		/* after reset_after bytes: stop reading */
+	size_t slow_every;	/* sleep 1 ms after this many bytes; 0: never */
+	size_t reset_after;	/* RST after this many bytes; 0: never */
+	uint8_t *got;
+	size_t len, cap;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	size_t since = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (r->len == r->cap)
+			break;
+		n = recv(r->fd, r->got + r->len, r->cap - r->len, 0);
+		if (n <= 0)
+			break;
+		r->len += n;
+		since += n;
+		if (r->stall && r->len >= r->reset_after) {
+			/* Never reads again; the server must give up. */
+			usleep(2000 * 1000);
+			break;
+		}
+		if (r->reset_after && r->len >= r->reset_after) {
+			struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+			setsockopt(r->fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			break;
+		}
+		if (r->slow_every && since >= r->slow_every) {
+			since = 0;
+			usleep(1000 * (r->pause_ms ? r->pause_ms : 1));
+		}
+	}
+	close(r->fd);
+	return NULL;
+}
+
+FIXTURE(send) {
+	struct tlsxd_conf conf;
+	struct server srv;
+	struct worker w;
+	struct loop lp;
+	int file_fd;
+	int cfd, sfd;
+	char head[64];
+	uint8_t *expect;
+	size_t expect_len;
+	unsigned int cqes;
+};
+
+FIXTURE_VARIANT(send) {
+	bool splice;
+};
+
+FIXTURE_VARIANT_ADD(send, sendfile) {
+	.splice = false,
+};
+
+FIXTURE_VARIANT_ADD(send, splice) {
+	.splice = true,
+};
+
+static void tcp_pair(struct __test_metadata *_metadata, int *cfd, int *sfd,
+		     int sndbuf)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t al = sizeof(a);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ASSERT_EQ(0, bind(l, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(0, listen(l, 1));
+	ASSERT_EQ(0, getsockname(l, (struct sockaddr *)&a, &al));
+	*cfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_EQ(0, connect(*cfd, (struct sockaddr *)&a, sizeof(a)));
+	*sfd = accept4(l, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	ASSERT_LE(0, *sfd);
+	close(l);
+	if (sndbuf)
+		ASSERT_EQ(0, setsockopt(*sfd, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+					sizeof(sndbuf)));
+}
+
+FIXTURE_SETUP(send)
+{
+	char path[] = "/tmp/test_conn.XXXXXX";
+	uint8_t *buf = malloc(FILE_SIZE);
+	uint32_t i;
+
+	/* As main: sendfile(2) to a reset peer is EPIPE, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < FILE_SIZE; i++)
+		buf[i] = pat(i);
+	self->file_fd = mkstemp(path);
+	ASSERT_LE(0, self->file_fd);
+	unlink(path);
+	ASSERT_EQ(FILE_SIZE, write(self->file_fd, buf, FILE_SIZE));
+	free(buf);
+	conf_init(&self->conf);
+	self->srv.conf = &self->conf;
+	self->w.srv = &self->srv;
+	self->lp.w = &self->w;
+	self->lp.srv = &self->srv;
+	self->lp.conf = &self->conf;
+	self->lp.st = &self->w.stats;
+	self->lp.req_cap = 4096;
+	self->lp.gather_cap = 16384;
+	self->lp.gather = malloc(self->lp.gather_cap);
+	self->lp.splice = variant->splice;
+	{
+		/* The send timeout: 300 ms; the others do not run here. */
+		unsigned int to[TIMER_KINDS] = { 1000, 1000, 1000, 300, 1000 };
+
+		timers_init(&self->lp.timers, to);
+	}
+	ASSERT_EQ(0, io_uring_queue_init(64, &self->lp.ring, 0));
+	snprintf(self->head, sizeof(self->head),
+		 "HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n");
+	self->expect = malloc(FILE_SIZE + 4096);
+	ASSERT_NE(NULL, self->expect);
+}
+
+FIXTURE_TEARDOWN(send)
+{
+	io_uring_queue_exit(&self->lp.ring);
+	conn_bufs_free(&self->lp);
+	conn_pool_free(&self->lp);
+	free(self->lp.gather);
+	free(self->expect);
+	close(self->file_fd);
+}
+
+/* A connection past its handshake, on the kernel send path. */
+static struct conn *conn_new(struct _test_data_send *self, int fd)
+{
+	struct conn *c = calloc(1, sizeof(*c));
+
+	timer_node_init(&c->timer);
+	c->fd = fd;
+	c->rl = TLSX_RL_TLSX;
+	c->kernel_tx = true;
+	c->a = act_get(&self->lp);
+	c->a->parsed = true;
+	c->a->resp.head = self->head;
+	c->a->resp.head_len = strlen(self->head);
+	c->a->resp.status = 200;
+	c->a->resp.close = true;
+	c->a->resp.fd = -1;
+	self->lp.now_ms = now_ms();
+	self->lp.live = c;
+	self->lp.nconns = 1;
+	stats_add(self->lp.st, STAT_CONN_ACTIVE, 1);
+	memcpy(self->expect, self->head, c->a->resp.head_len);
+	self->expect_len = c->a->resp.head_len;
+	return c;
+}
+
+static void add_mem(struct _test_data_send *self, struct conn *c, const char *s)
+{
+	struct resp *r = &c->a->resp;
+
+	r->seg[r->nseg].mem = s;
+	r->seg[r->nseg].len = strlen(s);
+	r->nseg++;
+	r->body_len += strlen(s);
+	memcpy(self->expect + self->expect_len, s, strlen(s));
+	self->expect_len += strlen(s);
+}
+
+static void add_file(struct _test_data_send *self, struct conn *c, uint64_t off,
+		     uint64_t len)
+{
+	struct resp *r = &c->a->resp;
+	uint64_t i;
+
+	/* The plan owns its file: resp_release() closes this dup. */
+	if (r->fd < 0)
+		r->fd = dup(self->file_fd);
+	r->seg[r->nseg].mem = NULL;
+	r->seg[r->nseg].off = off;
+	r->seg[r->nseg].len = len;
+	r->nseg++;
+	r->body_len += len;
+	for (i = 0; i < len; i++)
+		self->expect[self->expect_len + i] = pat(off + i);
+	self->expect_len += len;
+}
+
+/* The worker's loop, for one connection, until it is freed. */
+static void run_loop(struct _test_data_send *self, struct conn *c)
+{
+	struct loop *lp = &self->lp;
+	uint16_t gen = c->gen;
+
+	while (lp->nconns) {
+		struct __kernel_timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
+		struct io_uring_cqe *cqe;
+		struct timer_node *t;
+		unsigned int head, n = 0;
+		int ret;
+
+		ret = io_uring_submit_and_wait_timeout(&lp->ring, &cqe, 1, &ts,
+						       NULL);
+		if (ret < 0 && ret != -ETIME && ret != -EINTR)
+			break;
+		/* The worker's tick, every 20 ms here. */
+		lp->now_ms = now_ms();
+		while ((t = timer_expired(&lp->timers, TIMER_SEND, lp->now_ms)))
+			conn_timeout(lp, c, TIMER_SEND);
+		io_uring_for_each_cqe(&lp->ring, head, cqe) {
+			uint64_t ud = cqe->user_data;
+
+			n++;
+			if ((ud & UD_TAG_MASK) != TAG_CONN ||
+			    (uint16_t)(ud >> UD_GEN_SHIFT) != gen ||
+			    c->op == OP_NONE)
+				continue;
+			conn_complete(lp, c, cqe->res, cqe->flags);
+		}
+		io_uring_cq_advance(&lp->ring, n);
+		self->cqes += n;
+	}
+}
+
+static void serve(struct __test_metadata *_metadata,
+		  struct _test_data_send *self, struct conn *c, struct reader *r)
+{
+	pthread_t t;
+
+	r->cap = self->expect_len + 1;
+	r->got = malloc(r->cap);
+	ASSERT_NE(NULL, r->got);
+	ASSERT_EQ(0, pthread_create(&t, NULL, reader_main, r));
+	begin_send(&self->lp, c);
+	run_loop(self, c);
+	pthread_join(t, NULL);
+}
+
+static void check_all(struct __test_metadata *_metadata,
+		      struct _test_data_send *self, struct reader *r,
+		      const struct _fixture_variant_send *variant, bool body)
+{
+	size_t i;
+
+	ASSERT_EQ(self->expect_len, r->len);
+	for (i = 0; i < r->len; i++)
+		if (r->got[i] != self->expect[i])
+			break;
+	EXPECT_EQ(r->len, i);
+	EXPECT_EQ(0, self->lp.nconns);
+	EXPECT_EQ(1, self->lp.nfree);
+	EXPECT_EQ(0, self->w.stats.v[STAT_CONN_ACTIVE]);
+	EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_EQ(0, self->w.stats.v[STAT_CLIENT_RESET]);
+	EXPECT_EQ(body && variant->splice,
+		  self->w.stats.v[STAT_BODY_SPLICE]);
+	EXPECT_EQ(body && !variant->splice,
+		  self->w.stats.v[STAT_BODY_SENDFILE]);
+	/* The pipe went back empty (a cut one would be closed). */
+	EXPECT_EQ(body && variant->splice, self->lp.npipes);
+	free(r->got);
+}
+
+TEST_F(send, head_alone)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
+	c = conn_new(self, self->sfd);
+	r.fd = self->cfd;
+	serve(_metadata, self, c, &r);
+	check_all(_metadata, self, &r, variant, false);
+}
+
+TEST_F(send, files_around_the_record_size)
+{
+	static const uint64_t sizes[] = {
+		0, 1, 16383, 16384, 16385, FILE_SIZE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct reader r = { 0 };
+		struct conn *c;
+
+		memset(&self->w.stats, 0, sizeof(self->w.stats));
+		conn_pool_free(&self->lp);
+		self->lp.nfree = 0;
+		self->lp.npipes = 0;
+		tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
+		c = conn_new(self, self->sfd);
+		add_file(self, c, 0, sizes[i]);
+		r.fd = self->cfd;
+		serve(_metadata, self, c, &r);
+		TH_LOG("size %llu", (unsigned long long)sizes[i]);
+		check_all(_metadata, self, &r, variant, sizes[i] != 0);
+	}
+}
+
+TEST_F(send, multipart_memory_and_file_ranges)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
+	c = conn_new(self, self->sfd);
+	add_mem(self, c, "\r\n--b\r\nContent-Range: bytes 10-999/3145728\r\n\r\n");
+	add_file(self, c, 10, 990);
+	add_mem(self, c, "\r\n--b\r\nContent-Range: bytes 100000-2197151/3145728\r\n\r\n");
+	add_file(self, c, 100000, 2 * 1024 * 1024);
+	add_mem(self, c, "\r\n--b--\r\n");
+	r.fd = self->cfd;
+	serve(_metadata, self, c, &r);
+	check_all(_metadata, self, &r, variant, true);
+}
+
+TEST_F(send, full_socket_waits_on_pollout)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	c = conn_new(self, self->sfd);
+	add_file(self, c, 0, FILE_SIZE);
+	r.fd = self->cfd;
+	r.slow_every = 64 * 1024;
+	serve(_metadata, self, c, &r);
+	check_all(_metadata, self, &r, variant, true);
+	TH_LOG("%u completions for %u bytes", self->cqes, FILE_SIZE);
+	/*
+	 * It waited but never spun.  Without a wait, sendfile would take
+	 * 5 completions (the head, three budget turns, nothing else) and
+	 * splice 2 per SPLICE_CHUNK and the head.
+	 */
+	EXPECT_GT(self->cqes, variant->splice ?
+		  2 * FILE_SIZE / SPLICE_CHUNK + 1 + 8 : 8);
+	EXPECT_LT(self->cqes, 20000);
+}
+
+/*
+ * The send timeout counts time without progress, not the response's:
+ * a reader slower than the timeout in total (12 pauses of 100 ms, the
+ * timeout 300 ms) gets everything; one that stops is cut.
+ */
+TEST_F(send, slow_reader_served_past_the_send_timeout)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	c = conn_new(self, self->sfd);
+	add_file(self, c, 0, FILE_SIZE);
+	r.fd = self->cfd;
+	r.slow_every = FILE_SIZE / 12;
+	r.pause_ms = 100;
+	serve(_metadata, self, c, &r);
+	check_all(_metadata, self, &r, variant, true);
+	EXPECT_EQ(0, self->w.stats.v[STAT_TO_SEND]);
+}
+
+TEST_F(send, stalled_reader_cut_at_the_send_timeout)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	c = conn_new(self, self->sfd);
+	add_file(self, c, 0, FILE_SIZE);
+	r.fd = self->cfd;
+	r.reset_after = 256 * 1024;
+	r.stall = true;
+	serve(_metadata, self, c, &r);
+	free(r.got);
+	EXPECT_EQ(1, self->w.stats.v[STAT_TO_SEND]);
+	EXPECT_EQ(0, self->lp.nconns);
+	EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
+}
+
+TEST_F(send, reset_mid_body_counted_once_and_freed)
+{
+	struct reader r = { 0 };
+	struct conn *c;
+
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	c = conn_new(self, self->sfd);
+	add_file(self, c, 0, FILE_SIZE);
+	r.fd = self->cfd;
+	r.reset_after = 256 * 1024;
+	serve(_metadata, self, c, &r);
+	free(r.got);
+	EXPECT_EQ(1, self->w.stats.v[STAT_CLIENT_RESET]);
+	EXPECT_EQ(0, self->lp.nconns);
+	EXPECT_EQ(0, self->w.stats.v[STAT_CONN_ACTIVE]);
+	/* The cut response is still logged and counted, with what went. */
+	EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_GE(self->w.stats.v[STAT_BYTES_BODY], 200 * 1024);
+	EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
+	/* A pipe with bytes of the cut body is not reused. */
+	EXPECT_EQ(0, self->lp.npipes);
+	EXPECT_LT(self->cqes, 20000);
+}
+
+/*
+ * Requests read by IORING_OP_RECV into the worker's provided buffers
+ * (the kernel modes): two pipelined heads sent a byte at a time, so
+ * that each arrives over many receives, answered in order from a real
+ * root by resp_plan(), the second closing; every ring buffer back.
+ */
+struct writer {
+	int fd;
+	const char *req;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *wr = arg;
+	size_t i;
+
+	for (i = 0; wr->req[i]; i++) {
+		if (send(wr->fd, wr->req + i, 1, MSG_NOSIGNAL) != 1)
+			break;
+		if (i % 8 == 0)
+			usleep(200);
+	}
+	return NULL;
+}
+
+TEST_F(send, requests_by_recv_with_provided_buffers)
+{
+	static const char req[] =
+		"GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n"
+		"GET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	char dir[] = "/tmp/test_conn_root.XXXXXX", path[64];
+	struct reader r = { 0 };
+	struct writer wr;
+	pthread_t rt, wt;
+	struct mime_table *mime;
+	struct conn *c;
+	char *p, *q;
+	int fd;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.txt", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	ASSERT_EQ(6, write(fd, "hello\n", 6));
+	close(fd);
+	self->srv.site.root_fd = open(dir, O_PATH | O_DIRECTORY);
+	mime = mime_load(NULL, NULL);
+	self->srv.site.mime = mime;
+	self->srv.site.index = "index.html";
+	self->srv.site.server = "tlsxd-test";
+	self->srv.site.ranges_max = 16;
+	ASSERT_EQ(0, conn_bufs_init(&self->lp));
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
+	c = conn_new(self, self->sfd);
+	act_put(&self->lp, c->a);
+	c->a = NULL;
+	r.fd = self->cfd;
+	r.cap = 4096;
+	r.got = calloc(1, r.cap + 1);
+	wr.fd = self->cfd;
+	wr.req = req;
+	ASSERT_EQ(0, pthread_create(&wt, NULL, writer_main, &wr));
+	ASSERT_EQ(0, pthread_create(&rt, NULL, reader_main, &r));
+	to_idle(&self->lp, c, true);
+	run_loop(self, c);
+	pthread_join(wt, NULL);
+	pthread_join(rt, NULL);
+	EXPECT_EQ(2, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_EQ(2, self->w.stats.v[STAT_S_2XX]);
+	EXPECT_EQ(0, self->lp.nconns);
+	p = strstr((char *)r.got, "HTTP/1.1 200");
+	ASSERT_NE(NULL, p);
+	q = strstr(p + 1, "HTTP/1.1 200");
+	ASSERT_NE(NULL, q);
+	EXPECT_NE(NULL, strstr(p, "\r\n\r\nhello\n"));
+	EXPECT_NE(NULL, strstr(q, "Connection: close"));
+	EXPECT_EQ(0, memcmp((char *)r.got + r.len - 6, "hello\n", 6));
+	/* The conn's buffers went back; the ring's were all recycled. */
+	EXPECT_EQ(1, self->lp.nact_free);
+	free(r.got);
+	mime_free(mime);
+	close(self->srv.site.root_fd);
+	unlink(path);
+	rmdir(dir);
+}
+
+TEST_HARNESS_MAIN
