@@ -142,7 +142,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop scan serve
+	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -164,6 +164,8 @@ help:
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
+	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
+	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -500,6 +502,16 @@ bench-crypto: $(BENCH)
 # BENCH_HS_ARGS="--rounds 21 --csv FILE" and so on.
 bench-hs: $(BENCH)
 	$(BENCH) handshake $(BENCH_HS_ARGS)
+
+# tlsxd against nginx over HTTPS with h2load (docs/perf-http.md);
+# BENCH_HTTP_ARGS="--rounds 7 --workers 2 --csv FILE" and so on.
+bench-http: $(BENCH) $(TLSXD)
+	$(BENCH) http $(BENCH_HTTP_ARGS)
+
+# The same in the VM: tlsxd on tlsx.ko and on tls vs nginx with kTLS
+# (emulated CPU: ratios only); BENCH_HTTP_VM_ARGS replaces its options.
+bench-http-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static $(TLSXD_STATIC)
+	@tools/bench/http-vm $(BENCH_HTTP_VM_ARGS)
 
 clean:
 	rm -rf $(B)
