@@ -118,9 +118,18 @@ TLSX_API const char *tlsx_config_error(const struct tlsx_config *cfg);
 
 /*
  * A certificate chain (PEM, leaf first) and its private key (PEM or DER:
- * RSA, P-256, Ed25519).  A server may add several (up to 16): the one
- * whose leaf names the client's server_name is sent, the first when none
- * does.  A client's first chain answers a CertificateRequest.
+ * RSA, P-256, Ed25519).  A server may add several (up to 16), also more
+ * than one for a name (an ECDSA and an RSA chain, as nginx's two
+ * ssl_certificate lines).  Each handshake sends, among the chains whose
+ * leaf names the client's server_name (all of them when none does, or
+ * no name came), the first in the order added whose key can sign a
+ * scheme of the client's signature_algorithms and whose certificates
+ * are signed as its signature_algorithms_cert (else
+ * signature_algorithms) allows; when no chain's signatures fit, the
+ * first whose key does (RFC 8446 4.4.2.2).  No key fits: the handshake
+ * fails with handshake_failure.  So the first chain added is the
+ * default, and a preferred key type goes first.  A client's first chain
+ * answers a CertificateRequest.
  */
 TLSX_API int tlsx_config_add_cert(struct tlsx_config *cfg,
 				  const char *cert_file, const char *key_file);
