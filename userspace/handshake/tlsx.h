@@ -298,7 +298,11 @@ TLSX_API int tlsx_conn_step_inplace(struct tlsx_conn *c, uint8_t *in,
 				    size_t in_len, size_t *consumed,
 				    uint8_t *out, size_t out_cap,
 				    size_t *out_len);
-/* How many bytes the next read may take (5 for a header, then the body). */
+/*
+ * How many bytes the next read may take (5 for a header, then the body);
+ * 0 once the record is whole, or as soon as its header is one the engine
+ * refuses (RFC 8446 5, 5.1, 5.2): then step on what is there.
+ */
 TLSX_API size_t tlsx_conn_read_hint(const struct tlsx_conn *c,
 				    const uint8_t *in, size_t in_len);
 /*
