@@ -147,7 +147,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop
+	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -160,7 +160,11 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
+	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
+	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
+	@echo "make demo       tlsxd in the VM: files over tlsx.ko, checked"
+	@echo "make test-vm-tlsxd  tlsxd's VM tests alone (part of test-vm)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make install [PREFIX=/usr/local DESTDIR=]  programs, libtlsx, man pages, units"
@@ -170,6 +174,8 @@ help:
 	@echo "make test-pkg   install, DKMS and .deb tests (in make test)"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
+	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
+	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
@@ -281,6 +287,18 @@ $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 
+# test_tlsxd_http runs the daemon (build/bin/tlsxd, found next to
+# itself); its ASan build runs the daemon built with ASan/UBSan too.
+TLSXD_ASAN := $(if $(TLSXD),$(B)/bin/tlsxd-asan)
+$(B)/test/test_tlsxd_http: | $(TLSXD)
+$(B)/test-asan/test_tlsxd_http: | $(TLSXD) $(TLSXD_ASAN)
+
+$(B)/bin/tlsxd-asan: $(TLSXD_DIR)/main.c $(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) \
+		$(LIB_ASAN)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(SAN) -MMD -MP $< \
+		$(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TLSXD_LIBS) -o $@
+
 $(TLSXD_LIB): $(TLSXD_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -378,25 +396,79 @@ $(TEST_MODULE): $(KBUILD_SRCS)
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS)
+# tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
+# tlsxd (skipped while tlsxd is not built).
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
-		$(FUZZ_RUNS) 'tools/interop/run $(B)'
+		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)'
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
+
+# The main job: tlsxd serving ROOT (docs/) on https://localhost:PORT/
+# (8443) with a self-signed certificate kept in $(B)/serve.
+serve: $(B)/bin/tlsxd
+	@ROOT="$(ROOT)" PORT="$(PORT)" tools/tlsxd/serve $(B)
+
+# testssl.sh and sslscan against tlsxd (docs/tlsxd-scan.md): some 5
+# minutes, so not part of `make test`.
+scan: $(TLSXD)
+	@tools/tlsxd/scan $(B)
+
+# --- tlsxd in the VM (tools/tlsxd/): make demo, its tests in test-vm --
+# curl (and GNU cmp, six times busybox's speed there) run in the guest
+# from the host (tools/vm/run --with-bin); the certificate is made here
+# once; /etc/mime.types (media-types) as on a server.  Without tlsxd (no
+# main.c yet) test-vm runs without them.
+TLSXD_VM_DIR := $(B)/tlsxd-vm
+TLSXD_VM_CERT := $(TLSXD_VM_DIR)/cert.pem
+TLSXD_VM_FILES = --with-bin curl --with-bin cmp \
+	--with-file $(TLSXD_VM_CERT):/tlsx/tlsxd/cert.pem \
+	--with-file $(TLSXD_VM_DIR)/key.pem:/tlsx/tlsxd/key.pem \
+	--with-file tools/tlsxd/demo:/tlsx/tlsxd/demo \
+	--with-file tools/tlsxd/vm-tests:/tlsx/tlsxd/vm-tests \
+	$(if $(wildcard /etc/mime.types),--with-file /etc/mime.types:/etc/mime.types)
+TLSXD_VM_DEPS := $(if $(TLSXD_STATIC),$(TLSXD_STATIC) $(TLSXD_VM_CERT))
+TLSXD_VM_ARGS = $(if $(TLSXD_STATIC),$(TLSXD_VM_FILES))
+TLSXD_VM_TESTS := $(if $(TLSXD_STATIC),/tlsx/tlsxd/vm-tests)
+NO_TLSXD = { echo "no tlsxd yet ($(TLSXD_DIR)/main.c)" >&2; exit 1; }
 
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
 # leaves room for a loaded machine and still ends a hung guest.
 VM_TIMEOUT ?= 1800
-test-vm: $(TEST_MODULE) $(SELFTESTS)
+test-vm: $(TEST_MODULE) $(SELFTESTS) $(TLSXD_VM_DEPS)
 	@mkdir -p $(B)/results
 	@tools/vm/run --load tls --load tlsx --timeout $(VM_TIMEOUT) \
-		--summary $(B)/results/vm.sum -- \
-		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS)))
+		$(TLSXD_VM_ARGS) --summary $(B)/results/vm.sum -- \
+		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS))) \
+		$(TLSXD_VM_TESTS)
+
+$(TLSXD_VM_CERT):
+	@mkdir -p $(@D)
+	openssl genpkey -quiet -algorithm EC \
+		-pkeyopt ec_paramgen_curve:P-256 -out $(@D)/key.pem
+	openssl req -x509 -new -key $(@D)/key.pem -subj /CN=localhost \
+		-addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+		-days 3650 -out $@
+
+.PHONY: demo test-vm-tlsxd
+# The shipped module (no test hooks), as a user runs it.
+demo: $(MODULE) $(TLSXD_VM_DEPS)
+	@test -n "$(TLSXD_STATIC)" || $(NO_TLSXD)
+	@tools/vm/run --module $(MODULE) --load tls --load tlsx \
+		--timeout 600 $(TLSXD_VM_FILES) -- /tlsx/tlsxd/demo
+
+# tlsxd's VM tests alone (test-vm runs them after the selftests).
+test-vm-tlsxd: $(TEST_MODULE) $(TLSXD_VM_DEPS)
+	@test -n "$(TLSXD_STATIC)" || $(NO_TLSXD)
+	@mkdir -p $(B)/results
+	@tools/vm/run --load tls --load tlsx --timeout 900 \
+		$(TLSXD_VM_FILES) --summary $(B)/results/vm-tlsxd.sum -- \
+		run-tests /tlsx/tlsxd/vm-tests
 
 test:
 	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum $(B)/results/pkg.sum
@@ -442,6 +514,16 @@ bench-crypto: $(BENCH)
 # BENCH_HS_ARGS="--rounds 21 --csv FILE" and so on.
 bench-hs: $(BENCH)
 	$(BENCH) handshake $(BENCH_HS_ARGS)
+
+# tlsxd against nginx over HTTPS with h2load (docs/perf-http.md);
+# BENCH_HTTP_ARGS="--rounds 7 --workers 2 --csv FILE" and so on.
+bench-http: $(BENCH) $(TLSXD)
+	$(BENCH) http $(BENCH_HTTP_ARGS)
+
+# The same in the VM: tlsxd on tlsx.ko and on tls vs nginx with kTLS
+# (emulated CPU: ratios only); BENCH_HTTP_VM_ARGS replaces its options.
+bench-http-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static $(TLSXD_STATIC)
+	@tools/bench/http-vm $(BENCH_HTTP_VM_ARGS)
 
 clean:
 	rm -rf $(B)

@@ -27,6 +27,8 @@ int bench_hs(int argc, char **argv);
 void bench_hs_usage(void);
 int bench_handshake(int argc, char **argv);
 void bench_handshake_usage(void);
+int bench_http(int argc, char **argv);
+void bench_http_usage(void);
 
 /* --- clock ----------------------------------------------------------- */
 

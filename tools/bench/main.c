@@ -6,6 +6,7 @@
  *	tlsx-bench hs [OPTIONS]		handshake primitives against OpenSSL
  *	tlsx-bench handshake [OPTIONS]	whole TLS 1.3 handshakes vs libssl
  *	tlsx-bench kmod [OPTIONS]	tlsx.ko against tls (in the VM)
+ *	tlsx-bench http [OPTIONS]	tlsxd against nginx over HTTPS
  *
  * A new benchmark adds a file with its entry point and a line in
  * bench_cmds[] below.
@@ -41,6 +42,12 @@ static const struct bench_cmd bench_cmds[] = {
 		.summary = "tlsx.ko vs the kernel's tls: throughput, memory",
 		.fn = bench_kmod,
 		.usage = bench_kmod_usage,
+	},
+	{
+		.name = "http",
+		.summary = "tlsxd vs nginx: requests/s, connections/s, bulk",
+		.fn = bench_http,
+		.usage = bench_http_usage,
 	},
 };
 

@@ -226,6 +226,16 @@ static int chain_load(struct tlsx_cert_chain *c, const char *pem,
 	}
 	c->n = n;
 	c->leaf = certs[0];
+	/*
+	 * 4.4.2.2: "Certificates that are self-signed or certificates that
+	 * are expected to be trust anchors are not validated as part of
+	 * the chain and therefore MAY be signed with any algorithm": a
+	 * self-signed one (by name) does not count.
+	 */
+	c->sig_algs = 0;
+	for (i = 0; i < n; i++)
+		if (!span_equal(&certs[i].subject, &certs[i].issuer))
+			c->sig_algs |= TLSX_CERT_SIG_BIT(certs[i].sig_alg);
 	free(certs);
 
 	if (key_len && memmem(key, key_len, "-----BEGIN", 10))
@@ -281,6 +291,41 @@ void tlsx_cert_chain_free(struct tlsx_cert_chain *c)
 {
 	chain_release(c);
 	memzero_explicit(c, sizeof(*c));
+}
+
+/*
+ * signature_algorithms_cert's codes (4.2.3) and the certificate
+ * signature each allows.  Wire numbers: handshake/hs.h's TLSX_SIG_*
+ * codes are not included here, as its TLSX_SIG_ED25519 (0x0807) would
+ * hide x509.h's enum member of the same name.
+ */
+static const struct {
+	u16 scheme;
+	enum tlsx_sig_alg alg;
+} cert_schemes[] = {
+	{ 0x0401, TLSX_SIG_RSA_PKCS1_SHA256 },	/* rsa_pkcs1_sha256 */
+	{ 0x0501, TLSX_SIG_RSA_PKCS1_SHA384 },
+	{ 0x0601, TLSX_SIG_RSA_PKCS1_SHA512 },
+	{ 0x0403, TLSX_SIG_ECDSA_SHA256 },	/* ecdsa_secp256r1_sha256 */
+	{ 0x0503, TLSX_SIG_ECDSA_SHA384 },	/* ecdsa_secp384r1_sha384 */
+	{ 0x0603, TLSX_SIG_ECDSA_SHA512 },	/* ecdsa_secp521r1_sha512 */
+	{ 0x0807, TLSX_SIG_ED25519 },		/* ed25519 */
+	{ 0x0804, TLSX_SIG_RSA_PSS_SHA256 },	/* rsa_pss_rsae_sha256 */
+	{ 0x0805, TLSX_SIG_RSA_PSS_SHA384 },
+	{ 0x0806, TLSX_SIG_RSA_PSS_SHA512 },
+	{ 0x0809, TLSX_SIG_RSA_PSS_SHA256 },	/* rsa_pss_pss_sha256 */
+	{ 0x080a, TLSX_SIG_RSA_PSS_SHA384 },
+	{ 0x080b, TLSX_SIG_RSA_PSS_SHA512 },
+};
+
+unsigned int tlsx_sig_scheme_cert_algs(u16 scheme)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cert_schemes); i++)
+		if (cert_schemes[i].scheme == scheme)
+			return TLSX_CERT_SIG_BIT(cert_schemes[i].alg);
+	return 0;
 }
 
 bool tlsx_cert_chain_matches(const struct tlsx_cert_chain *c,

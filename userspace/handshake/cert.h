@@ -28,6 +28,13 @@ struct tlsx_cert_chain {
 	size_t len[TLSX_CERT_MAX_CHAIN];
 	struct tlsx_x509 leaf;		/* parsed, spans into der */
 	struct tlsx_private_key key;	/* checked to match the leaf */
+	/*
+	 * TLSX_CERT_SIG_BIT(enum tlsx_sig_alg) of each signature in the
+	 * chain a client's signature_algorithms_cert must allow (RFC 8446
+	 * 4.4.2.2): every certificate's but a self-signed one's, which
+	 * "MAY be signed with any algorithm".
+	 */
+	unsigned int sig_algs;
 	char err[512];			/* what *err of a failed load names */
 };
 
@@ -49,6 +56,8 @@ int tlsx_cert_chain_load_mem(struct tlsx_cert_chain *c, const char *cert_pem,
 			     size_t cert_len, const char *key_pem,
 			     size_t key_len, const char **err);
 void tlsx_cert_chain_free(struct tlsx_cert_chain *c);
+
+#define TLSX_CERT_SIG_BIT(alg)	(1u << (alg))
 
 /* Whether the leaf names @host (SAN dNSName with wildcards, or IP). */
 bool tlsx_cert_chain_matches(const struct tlsx_cert_chain *c,
@@ -127,6 +136,16 @@ int tlsx_cv_sign(const struct tlsx_private_key *k, u16 scheme, bool server,
 		 u8 *sig, size_t cap, size_t *sig_len);
 int tlsx_cv_verify(const struct tlsx_public_key *pub, u16 scheme, bool server,
 		   const u8 *th, size_t th_len, const u8 *sig, size_t sig_len);
+
+/*
+ * The certificate signatures (TLSX_CERT_SIG_BIT()s of x509.h's enum
+ * tlsx_sig_alg) that SignatureScheme @scheme allows in
+ * signature_algorithms_cert (4.2.3); 0 for one tlsx cannot parse in a
+ * certificate.  rsa_pss_rsae_* and rsa_pss_pss_* both allow the PSS
+ * signature of their hash: which one applies depends on the issuer's
+ * key, which for the last certificate of a chain is not in it.
+ */
+unsigned int tlsx_sig_scheme_cert_algs(u16 scheme);
 
 /* Whether key @k can sign CertificateVerify with @scheme. */
 bool tlsx_cv_key_can(const struct tlsx_private_key *k, u16 scheme);

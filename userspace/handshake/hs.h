@@ -106,9 +106,15 @@ struct tlsx_hs_config {
 	unsigned int alpn_len;
 
 	/*
-	 * Server: the certificates, chosen by server_name (the first one
-	 * when no name matches or none was sent).  Client: chains[0], if
-	 * any, answers a CertificateRequest.
+	 * Server: the certificates (RFC 8446 4.4.2.2).  The candidates are
+	 * those whose leaf names the server_name (every one when none
+	 * does or none was sent); the first of them, in this order, whose
+	 * key can sign a scheme of signature_algorithms and whose
+	 * certificates (self-signed ones aside) are signed as
+	 * signature_algorithms_cert, else signature_algorithms, allows is
+	 * sent; failing the latter, the first whose key can sign;
+	 * none: handshake_failure.  Client: chains[0], if any, answers a
+	 * CertificateRequest.
 	 */
 	const struct tlsx_cert_chain *chains[TLSX_HS_MAX_CHAINS];
 	unsigned int n_chains;

@@ -211,8 +211,8 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	bool second = hs->state == EXPECT_SECOND_CLIENT_HELLO;
-	u16 peer_schemes[TLSX_HS_MAX_LIST], cert_schemes[TLSX_HS_MAX_LIST];
-	unsigned int n_peer = 0, n_cert = 0, modes;
+	u16 peer_schemes[TLSX_HS_MAX_LIST];
+	unsigned int n_peer = 0, cert_algs = 0, modes;
 	struct sv_hello h;
 	struct sv_groups g = { 0 };
 	struct sv_psk psk = { 0 };
@@ -289,16 +289,12 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS].len,
 			peer_schemes, &n_peer);
 	/*
-	 * Read only for their framing (6.2: decode_error), even when they
-	 * decide nothing here: signature_algorithms_cert (4.2.3; one chain
-	 * per name, nothing to choose) and psk_key_exchange_modes without
-	 * a pre_shared_key (4.2.9).
+	 * Read for their framing (6.2: decode_error) even when they decide
+	 * nothing (a PSK taken): signature_algorithms_cert (4.2.3), and
+	 * psk_key_exchange_modes without a pre_shared_key (4.2.9).
 	 */
-	if (!ret && sv_has(&h, TLSX_EXT_SIGNATURE_ALGORITHMS_CERT))
-		ret = hs_parse_sig_schemes(
-			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS_CERT].data,
-			h.ext.ext[TLSX_EXT_SIGNATURE_ALGORITHMS_CERT].len,
-			cert_schemes, &n_cert);
+	if (!ret)
+		ret = sv_read_cert_sigs(&h, &cert_algs);
 	if (!ret && sv_has(&h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES))
 		ret = sv_psk_modes(&h, &modes);
 	if (ret)
@@ -311,7 +307,8 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	tlsx_transcript_add(&hs->ts, msg, len);
 
 	if (!psk.ok) {
-		ret = sv_pick_certificate(hs, &h, peer_schemes, n_peer);
+		ret = sv_pick_certificate(hs, &h, peer_schemes, n_peer,
+					  cert_algs);
 		if (ret)
 			return ret;
 	}

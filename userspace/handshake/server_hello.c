@@ -290,20 +290,18 @@ int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 
 /*
  * server_name (RFC 6066 3): the host name, lower-cased into
- * hs->server_name, and the chain for it: the first whose leaf names it,
- * else the first (no alert for a name we do not know, as nginx's
- * default server).
+ * hs->server_name, for sv_pick_certificate() (no alert for a name we do
+ * not know, as nginx's default server).
  */
 int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h)
 {
-	const struct tlsx_hs_config *cfg = hs->cfg;
 	struct tlsx_rd r, list;
 	const u8 *name = NULL, *p;
 	size_t name_len = 0, len, i;
 	u8 type;
 	int ret = 0;
 
-	hs->srv.chain = cfg->n_chains ? cfg->chains[0] : NULL;
+	hs->server_name[0] = 0;
 	if (!sv_has(h, TLSX_EXT_SERVER_NAME))
 		return 0;
 	sv_body(h, TLSX_EXT_SERVER_NAME, &r);
@@ -336,11 +334,6 @@ int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h)
 		hs->server_name[i] = name[i] >= 'A' && name[i] <= 'Z' ?
 				     name[i] - 'A' + 'a' : name[i];
 	hs->server_name[name_len] = 0;
-	for (i = 0; i < cfg->n_chains; i++)
-		if (tlsx_cert_chain_matches(cfg->chains[i], hs->server_name)) {
-			hs->srv.chain = cfg->chains[i];
-			break;
-		}
 	return 0;
 }
 
@@ -609,24 +602,106 @@ int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 }
 
 /*
- * The certificate to send (4.4.2.2): 9.2, "If not containing a
- * "pre_shared_key" extension, it MUST contain both a
- * "signature_algorithms" extension and a "supported_groups" extension";
- * the same holds for a PSK we do not take.  The scheme is the first of
- * ours that the client offered and our key can do (none:
- * handshake_failure).
+ * The certificate signatures the client accepts (4.2.3): those of
+ * "signature_algorithms_cert", or when it sent none, of
+ * "signature_algorithms" ("If no "signature_algorithms_cert" extension
+ * is present, then the "signature_algorithms" extension also applies to
+ * signatures appearing in certificates").  Read whole, codes tlsx does
+ * not sign with included (ecdsa_secp384r1_sha384 may sign a
+ * certificate); a malformed list is decode_error whether or not a
+ * certificate is sent.
+ */
+int sv_read_cert_sigs(const struct sv_hello *h, unsigned int *algs)
+{
+	enum tlsx_ext_id id = TLSX_EXT_SIGNATURE_ALGORITHMS_CERT;
+	struct tlsx_rd r, list;
+	u16 v;
+	int ret;
+
+	*algs = 0;
+	if (!sv_has(h, id))
+		id = TLSX_EXT_SIGNATURE_ALGORITHMS;
+	if (!sv_has(h, id))
+		return 0;
+	sv_body(h, id, &r);
+	/* SignatureScheme supported_signature_algorithms<2..2^16-2> */
+	ret = tlsx_rd_open(&r, 2, 2, 65534, &list);
+	if (!ret)
+		ret = tlsx_rd_done(&r);
+	while (!ret && tlsx_rd_left(&list)) {
+		ret = tlsx_rd_u16(&list, &v);
+		if (!ret)
+			*algs |= tlsx_sig_scheme_cert_algs(v);
+	}
+	return ret;
+}
+
+/*
+ * The chain to send and its CertificateVerify scheme (4.4.2.2).  The
+ * candidates are the chains whose leaf names hs->server_name, or every
+ * chain when none does (no name, an unknown one: the first chain is the
+ * default, the others follow it); among them, in configuration order,
+ * the first whose key can sign a scheme the client offered (4.4.2.2:
+ * the leaf's key "MUST be compatible with the selected authentication
+ * algorithm from the client's "signature_algorithms" extension") and
+ * whose certificates are all signed as @cert_algs allows ("All
+ * certificates provided by the server MUST be signed by a signature
+ * algorithm advertised by the client if it is able to provide such a
+ * chain").  When no candidate satisfies the latter, the first with a
+ * usable key is sent ("it SHOULD continue the handshake by sending the
+ * client a certificate chain of its choice").  No usable key at all:
+ * handshake_failure.  A chain for another name is never sent to a
+ * client whose name some chain matched.
+ *
+ * 9.2: "If not containing a "pre_shared_key" extension, it MUST contain
+ * both a "signature_algorithms" extension and a "supported_groups"
+ * extension"; the same holds for a PSK we do not take.
  */
 int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
-			const u16 *peer, unsigned int n_peer)
+			const u16 *peer, unsigned int n_peer,
+			unsigned int cert_algs)
 {
+	const struct tlsx_hs_config *cfg = hs->cfg;
+	const struct tlsx_cert_chain *c, *fallback = NULL;
+	const char *name = hs->server_name[0] ? hs->server_name : NULL;
+	unsigned int i, n = cfg->n_chains < TLSX_HS_MAX_CHAINS ?
+			    cfg->n_chains : TLSX_HS_MAX_CHAINS;
+	u16 scheme, fallback_scheme = 0;
+	u32 named = 0;
+
+	_Static_assert(TLSX_HS_MAX_CHAINS <= 32, "a u32 of chains");
 	if (!sv_has(h, TLSX_EXT_SIGNATURE_ALGORITHMS))
 		return TLSX_ALERT_MISSING_EXTENSION;
 	if (!sv_has(h, TLSX_EXT_SUPPORTED_GROUPS))
 		return TLSX_ALERT_MISSING_EXTENSION;
+	hs->srv.chain = NULL;
+	hs->own_sig_scheme = 0;
 	/* A server configured without a certificate: ours to fix. */
-	if (!hs->srv.chain)
+	if (!n)
 		return -EINVAL;
-	hs->own_sig_scheme = hs_pick_sig_scheme(hs, hs->srv.chain, peer,
-						n_peer);
-	return hs->own_sig_scheme ? 0 : TLSX_ALERT_HANDSHAKE_FAILURE;
+	for (i = 0; i < n; i++)
+		if (tlsx_cert_chain_matches(cfg->chains[i], name))
+			named |= 1u << i;
+	for (i = 0; i < n; i++) {
+		if (named && !(named & (1u << i)))
+			continue;
+		c = cfg->chains[i];
+		scheme = hs_pick_sig_scheme(hs, c, peer, n_peer);
+		if (!scheme)
+			continue;
+		if (!(c->sig_algs & ~cert_algs)) {
+			hs->srv.chain = c;
+			hs->own_sig_scheme = scheme;
+			return 0;
+		}
+		if (!fallback) {
+			fallback = c;
+			fallback_scheme = scheme;
+		}
+	}
+	if (!fallback)
+		return TLSX_ALERT_HANDSHAKE_FAILURE;
+	hs->srv.chain = fallback;
+	hs->own_sig_scheme = fallback_scheme;
+	return 0;
 }

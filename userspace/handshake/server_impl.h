@@ -96,9 +96,20 @@ int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h);
 int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 		    const struct sv_groups *g);
 
-/* The chain for hs->server_name and its CertificateVerify scheme. */
+/*
+ * The certificate signatures (cert.h's TLSX_CERT_SIG_BIT()s) the client
+ * accepts: signature_algorithms_cert's, else signature_algorithms'.
+ */
+int sv_read_cert_sigs(const struct sv_hello *h, unsigned int *algs);
+
+/*
+ * The chain for hs->server_name, @peer (signature_algorithms) and
+ * @cert_algs (sv_read_cert_sigs()), into hs->srv.chain, and its
+ * CertificateVerify scheme into hs->own_sig_scheme (4.4.2.2).
+ */
 int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
-			const u16 *peer, unsigned int n_peer);
+			const u16 *peer, unsigned int n_peer,
+			unsigned int cert_algs);
 
 /* HelloRetryRequest (4.1.4) for hs->srv.hrr_group, with its cookie. */
 int sv_send_hrr(struct tlsx_hs *hs, struct hs_out *o);

@@ -125,9 +125,18 @@ TLSX_API const char *tlsx_config_error(const struct tlsx_config *cfg);
 
 /*
  * A certificate chain (PEM, leaf first) and its private key (PEM or DER:
- * RSA, P-256, Ed25519).  A server may add several (up to 16): the one
- * whose leaf names the client's server_name is sent, the first when none
- * does.  A client's first chain answers a CertificateRequest.
+ * RSA, P-256, Ed25519).  A server may add several (up to 16), also more
+ * than one for a name (an ECDSA and an RSA chain, as nginx's two
+ * ssl_certificate lines).  Each handshake sends, among the chains whose
+ * leaf names the client's server_name (all of them when none does, or
+ * no name came), the first in the order added whose key can sign a
+ * scheme of the client's signature_algorithms and whose certificates
+ * are signed as its signature_algorithms_cert (else
+ * signature_algorithms) allows; when no chain's signatures fit, the
+ * first whose key does (RFC 8446 4.4.2.2).  No key fits: the handshake
+ * fails with handshake_failure.  So the first chain added is the
+ * default, and a preferred key type goes first.  A client's first chain
+ * answers a CertificateRequest.
  */
 TLSX_API int tlsx_config_add_cert(struct tlsx_config *cfg,
 				  const char *cert_file, const char *key_file);
@@ -305,7 +314,11 @@ TLSX_API int tlsx_conn_step_inplace(struct tlsx_conn *c, uint8_t *in,
 				    size_t in_len, size_t *consumed,
 				    uint8_t *out, size_t out_cap,
 				    size_t *out_len);
-/* How many bytes the next read may take (5 for a header, then the body). */
+/*
+ * How many bytes the next read may take (5 for a header, then the body);
+ * 0 once the record is whole, or as soon as its header is one the engine
+ * refuses (RFC 8446 5, 5.1, 5.2): then step on what is there.
+ */
 TLSX_API size_t tlsx_conn_read_hint(const struct tlsx_conn *c,
 				    const uint8_t *in, size_t in_len);
 /*

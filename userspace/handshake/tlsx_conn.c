@@ -227,14 +227,22 @@ static int engine_step(struct tlsx_conn *c, u8 *in, size_t in_len,
 size_t tlsx_conn_read_hint(const struct tlsx_conn *c, const uint8_t *in,
 			   size_t in_len)
 {
-	size_t body;
+	size_t body, max;
 
 	(void)c;
 	if (in_len < TLSX_REC_HDR)
 		return TLSX_REC_HDR - in_len;
-	body = get_unaligned_be16(in + 3);
-	/* Too long: the engine refuses it from the header alone (5.1). */
-	if (body > TLSX_REC_MAX_CIPHER)
+	/*
+	 * A header the engine refuses (5: a type that is not TLS 1.3's,
+	 * 5.1: not version 3.x, longer than 2^14 plaintext or 5.2's 2^14 +
+	 * 256 protected) is refused from its 5 bytes: no body is awaited,
+	 * so plain HTTP or an SSLv2 hello on the port gets its alert at
+	 * once, not at the handshake timeout, and no buffer is sized from
+	 * a length that is not one.  The same bound as hs_step()'s.
+	 */
+	max = in[0] == TLSX_CT_APPLICATION_DATA ? TLSX_REC_MAX_CIPHER :
+						  TLSX_REC_MAX_PLAIN;
+	if (tlsx_rec_header(in, max, &body))
 		return 0;
 	return TLSX_REC_HDR + body > in_len ? TLSX_REC_HDR + body - in_len : 0;
 }

@@ -74,6 +74,7 @@ static const struct opt opts[] = {
 	{ "no-precompressed", K_NOFLAG, F(precompressed), 0, 0 },
 	{ "debug", K_FLAG, F(debug), 0, 0 },
 	{ "max-conns", K_UINT, F(max_conns), 1, 1u << 20 },
+	{ "open-file-cache", K_UINT, F(open_file_cache), 0, 1u << 20 },
 	{ "keepalive-requests", K_UINT, F(keepalive_requests), 1, 1u << 30 },
 	{ "timeout-handshake", K_MS, F(handshake_timeout_ms), 1, DAY_MS },
 	{ "timeout-header", K_MS, F(header_timeout_ms), 1, DAY_MS },
@@ -111,6 +112,7 @@ const char conf_usage[] =
 "  --record-layer L       auto|tlsx|tls|user (default auto)\n"
 "  --body B               auto|sendfile|splice (default auto)\n"
 "  --max-conns N          per worker (default 4096)\n"
+"  --open-file-cache N    files kept open per worker (default 1024, 0 off)\n"
 "  --keepalive-requests N per connection (default 1000)\n"
 "  --timeout-handshake T  T in ms, or with an s suffix (default 10s)\n"
 "  --timeout-header T     the request head (default 10s)\n"
@@ -151,6 +153,7 @@ void conf_init(struct tlsxd_conf *c)
 	c->http = lim;
 	c->ranges_max = 16;
 	c->max_conns = 4096;
+	c->open_file_cache = 1024;
 	c->keepalive_requests = 1000;
 	c->handshake_timeout_ms = 10000;
 	c->header_timeout_ms = 10000;

@@ -54,6 +54,7 @@ struct tlsxd_conf {
 	struct http_limits http;
 	unsigned int ranges_max;	/* default 16 */
 	unsigned int max_conns;		/* per worker; default 4096 */
+	unsigned int open_file_cache;	/* files kept open per worker, 0: off */
 	unsigned int keepalive_requests;	/* default 1000 */
 	unsigned int handshake_timeout_ms;	/* default 10000 */
 	unsigned int header_timeout_ms;	/* default 10000: slowloris */

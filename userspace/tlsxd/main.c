@@ -197,15 +197,17 @@ static void drop_privileges(const char *user)
 
 /*
  * Enough descriptors for every connection (its socket, the file being
- * sent, with --body splice a pipe's two ends) on every worker: the soft
- * limit is usually 1024.  Raised to what is needed, the hard limit too
- * when we may (as root, before the drop); a shortfall is logged, since
- * accepts past it fail with EMFILE.
+ * sent, with --body splice a pipe's two ends) and the open-file cache
+ * on every worker: the soft limit is usually 1024.  Raised to what is
+ * needed, the hard limit too when we may (as root, before the drop); a
+ * shortfall is logged, since accepts past it fail with EMFILE.
  */
 static void raise_nofile(void)
 {
-	unsigned long need = (unsigned long)srv.nworkers * conf.max_conns *
-			     (conf.body == CONF_BODY_SPLICE ? 4 : 2) + 256;
+	unsigned long need = (unsigned long)srv.nworkers *
+			     (conf.max_conns *
+			      (conf.body == CONF_BODY_SPLICE ? 4 : 2) +
+			      conf.open_file_cache) + 256;
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))

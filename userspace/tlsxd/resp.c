@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cond.h"
+#include "fcache.h"
 #include "httpdate.h"
 #include "path.h"
 #include "range.h"
@@ -195,12 +196,6 @@ void resp_error(const struct site *s, int status, time_t now,
 		   out);
 }
 
-void resp_release(struct resp *r)
-{
-	if (r->fd >= 0)
-		close(r->fd);
-	r->fd = -1;
-}
 
 /* One place maps what the file system said to what the client hears. */
 static int status_of_errno(int err)
@@ -240,6 +235,33 @@ static int open_stat(const struct site *s, const char *rel, struct stat *st)
 		return -err;
 	}
 	return fd;
+}
+
+/*
+ * Every file of a plan is opened by file_get() and given back by
+ * file_put(), never close()d: with the worker's open-file cache
+ * (fcache.h) the fd may be shared with other responses and stay open
+ * after this one.  Without a cache (tests, --open-file-cache 0) they are
+ * open_stat() and close().
+ */
+static int file_get(const struct site *s, const char *rel, struct stat *st)
+{
+	struct fcache *fc = fcache_thread();
+
+	if (!fc)
+		return open_stat(s, rel, st);
+	return fcache_get(fc, s->root_fd, rel, st);
+}
+
+static void file_put(int fd)
+{
+	fcache_put(fcache_thread(), fd);
+}
+
+void resp_release(struct resp *r)
+{
+	file_put(r->fd);
+	r->fd = -1;
 }
 
 /*
@@ -310,14 +332,14 @@ static int open_sibling(const struct site *s, const struct http_req *req,
 		if (!(i == 0 ? req->accept_br : req->accept_gzip))
 			continue;
 		memcpy(name + len, sib[i].suffix, 4);
-		fd = open_stat(s, name, st);
+		fd = file_get(s, name, st);
 		if (fd < 0)
 			continue;
 		if (S_ISREG(st->st_mode)) {
 			*enc = sib[i].name;
 			return fd;
 		}
-		close(fd);
+		file_put(fd);
 	}
 	return -1;
 }
@@ -427,11 +449,11 @@ static int file_plan(const struct site *s, const struct http_req *req,
 
 	switch (cond_evaluate(req, fi->etag, fi->mtime, now)) {
 	case COND_PRECONDITION_FAILED:
-		close(fd);
+		file_put(fd);
 		error_plan(s, 412, now, m, head_only, NULL, buf, cap, out);
 		return 412;
 	case COND_NOT_MODIFIED:
-		close(fd);
+		file_put(fd);
 		plan_init(out, 304, m);
 		if (!not_modified(s, fi, now, m, &w))
 			goto too_big;
@@ -451,7 +473,7 @@ static int file_plan(const struct site *s, const struct http_req *req,
 	    cond_if_range(req, fi->etag, fi->mtime, now))
 		rr = range_parse(req->range, fi->size, r, max, &n);
 	if (rr == RANGE_UNSATISFIABLE) {
-		close(fd);
+		file_put(fd);
 		snprintf(cr, sizeof(cr),
 			 "Accept-Ranges: bytes\r\nContent-Range: bytes */%llu\r\n",
 			 (unsigned long long)fi->size);
@@ -501,14 +523,14 @@ static int file_plan(const struct site *s, const struct http_req *req,
 	put_encoding(&w, fi);
 	put_end(&w, m);
 	if (w.bad) {
-		close(fd);
+		file_put(fd);
 		goto too_big;
 	}
 	out->head = buf + head_at;
 	out->head_len = w.len - head_at;
 	if (head_only) {
 		/* 9.3.2: the GET's head, Content-Length included; no body. */
-		close(fd);
+		file_put(fd);
 		out->nseg = 0;
 		out->body_len = 0;
 		return out->status;
@@ -549,13 +571,13 @@ int resp_plan(const struct site *s, const struct http_req *req, time_t now,
 		status = 404;
 		goto error;
 	}
-	fd = open_stat(s, path, &st);
+	fd = file_get(s, path, &st);
 	if (fd < 0) {
 		status = status_of_errno(-fd);
 		goto error;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		close(fd);
+		file_put(fd);
 		if (path[0] && !pr.trailing_slash) {
 			redirect_plan(s, req, path, now, m, buf, cap, out);
 			return out->status;
@@ -567,7 +589,7 @@ int resp_plan(const struct site *s, const struct http_req *req, time_t now,
 			goto error;
 		}
 		name = rel;
-		fd = open_stat(s, rel, &st);
+		fd = file_get(s, rel, &st);
 		/* No index: 403 as nginx says it, there are no listings. */
 		if (fd < 0) {
 			status = fd == -ENOENT ? 403 : status_of_errno(-fd);
@@ -575,12 +597,12 @@ int resp_plan(const struct site *s, const struct http_req *req, time_t now,
 		}
 	} else if (S_ISREG(st.st_mode) && pr.trailing_slash) {
 		/* "/file/" names a directory that does not exist. */
-		close(fd);
+		file_put(fd);
 		status = 404;
 		goto error;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+		file_put(fd);
 		status = 403;
 		goto error;
 	}
@@ -596,7 +618,7 @@ int resp_plan(const struct site *s, const struct http_req *req, time_t now,
 
 			sfd = open_sibling(s, req, name, &sst, &fi.encoding);
 			if (sfd >= 0) {
-				close(fd);
+				file_put(fd);
 				fd = sfd;
 				st = sst;
 			}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "fcache.h"
 
 /* A small ring suffices: each connection has at most one op in flight. */
 #define RING_ENTRIES	1024
@@ -318,6 +319,8 @@ static void loop_free(struct loop *lp)
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
+	unsigned int fc_cap = w->srv->conf->open_file_cache;
+	struct fcache *fc;
 	struct loop *lp;
 	unsigned int i;
 	bool aborted = false;
@@ -329,6 +332,12 @@ void *worker_main(void *arg)
 		return NULL;
 	}
 	w->loop = lp;
+	/* resp.c opens files through the thread's cache (fcache.h). */
+	fc = fc_cap ? fcache_new(fc_cap) : NULL;
+	if (fc_cap && !fc)
+		log_msg(LOG_WARN, "worker %u: no open-file cache: out of memory",
+			w->id);
+	fcache_set_thread(fc);
 	clock_update(lp);
 	for (i = 0; i < lp->nlisten; i++)
 		arm_accept(lp, i);
@@ -366,6 +375,8 @@ void *worker_main(void *arg)
 		}
 	}
 	loop_free(lp);
+	fcache_set_thread(NULL);
+	fcache_free(fc);
 	w->loop = NULL;
 	return NULL;
 }

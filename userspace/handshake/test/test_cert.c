@@ -524,6 +524,108 @@ TEST(chain_load_out_of_order)
 	free(pem);
 }
 
+/* 4.4.2.2: the signatures a client's signature_algorithms_cert judges. */
+TEST(chain_signature_algorithms)
+{
+	static const enum tlsx_sig_alg want[] = {
+		TLSX_SIG_ECDSA_SHA256, TLSX_SIG_ED25519,
+		TLSX_SIG_RSA_PKCS1_SHA256, TLSX_SIG_RSA_PSS_SHA256,
+	};
+	struct tlsx_cert_chain c;
+	char cf[256], kf[256], name[64];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		snprintf(name, sizeof(name), "%s-chain.pem", types[i]);
+		snprintf(cf, sizeof(cf), "%s", data(name));
+		snprintf(name, sizeof(name), "%s-leaf.key", types[i]);
+		snprintf(kf, sizeof(kf), "%s", data(name));
+		ASSERT_EQ(0, tlsx_cert_chain_load(&c, cf, kf, NULL));
+		EXPECT_EQ(TLSX_CERT_SIG_BIT(want[i]), c.sig_algs)
+			TH_LOG("%s", types[i]);
+		tlsx_cert_chain_free(&c);
+	}
+	/* An ECDSA key under RSA signatures: the signatures count. */
+	snprintf(cf, sizeof(cf), "%s", data("mixed-leaf.pem"));
+	snprintf(kf, sizeof(kf), "%s", data("p256-leaf.key"));
+	ASSERT_EQ(0, tlsx_cert_chain_load(&c, cf, kf, NULL));
+	EXPECT_EQ(TLSX_CERT_SIG_BIT(TLSX_SIG_RSA_PKCS1_SHA256), c.sig_algs);
+	tlsx_cert_chain_free(&c);
+}
+
+/* A self-signed leaf "MAY be signed with any algorithm" (4.4.2.2). */
+TEST(chain_self_signed_counts_no_signature)
+{
+	FILE *f = fopen(data("p256-leaf.key"), "r");
+	EVP_PKEY *k = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	X509 *x = X509_new();
+	BIO *bio = BIO_new(BIO_s_mem());
+	struct tlsx_cert_chain c;
+	size_t kl;
+	char *key = slurp("p256-leaf.key", &kl), *pem;
+	long len;
+
+	if (f)
+		fclose(f);
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, x);
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
+	X509_gmtime_adj(X509_getm_notBefore(x), 0);
+	X509_gmtime_adj(X509_getm_notAfter(x), 86400);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
+				   MBSTRING_ASC,
+				   (const u8 *)"www.example.com", -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(x));
+	X509_set_pubkey(x, k);
+	/* ecdsa-with-SHA384: in no list of ours, and it need not be. */
+	ASSERT_NE(0, X509_sign(x, k, EVP_sha384()));
+	ASSERT_EQ(1, PEM_write_bio_X509(bio, x));
+	len = BIO_get_mem_data(bio, &pem);
+	ASSERT_EQ(0, tlsx_cert_chain_load_mem(&c, pem, (size_t)len, key, kl,
+					      NULL));
+	EXPECT_EQ(0, c.sig_algs);
+	tlsx_cert_chain_free(&c);
+	BIO_free(bio);
+	X509_free(x);
+	EVP_PKEY_free(k);
+	free(key);
+}
+
+/* signature_algorithms_cert's codes (4.2.3) to certificate signatures. */
+TEST(sig_scheme_cert_algs)
+{
+	static const struct {
+		u16 scheme;
+		enum tlsx_sig_alg alg;
+	} t[] = {
+		{ 0x0401, TLSX_SIG_RSA_PKCS1_SHA256 },
+		{ 0x0501, TLSX_SIG_RSA_PKCS1_SHA384 },
+		{ 0x0601, TLSX_SIG_RSA_PKCS1_SHA512 },
+		{ 0x0403, TLSX_SIG_ECDSA_SHA256 },
+		{ 0x0503, TLSX_SIG_ECDSA_SHA384 },
+		{ 0x0603, TLSX_SIG_ECDSA_SHA512 },
+		{ 0x0807, TLSX_SIG_ED25519 },
+		{ 0x0804, TLSX_SIG_RSA_PSS_SHA256 },
+		{ 0x0805, TLSX_SIG_RSA_PSS_SHA384 },
+		{ 0x0806, TLSX_SIG_RSA_PSS_SHA512 },
+		{ 0x0809, TLSX_SIG_RSA_PSS_SHA256 },
+		{ 0x080a, TLSX_SIG_RSA_PSS_SHA384 },
+		{ 0x080b, TLSX_SIG_RSA_PSS_SHA512 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		EXPECT_EQ(TLSX_CERT_SIG_BIT(t[i].alg),
+			  tlsx_sig_scheme_cert_algs(t[i].scheme))
+			TH_LOG("0x%04x", t[i].scheme);
+	/* SHA-1 (x509/ refuses it), ed448, unknown. */
+	EXPECT_EQ(0, tlsx_sig_scheme_cert_algs(0x0201));
+	EXPECT_EQ(0, tlsx_sig_scheme_cert_algs(0x0203));
+	EXPECT_EQ(0, tlsx_sig_scheme_cert_algs(0x0808));
+	EXPECT_EQ(0, tlsx_sig_scheme_cert_algs(0xfefe));
+}
+
 TEST(chain_matches)
 {
 	static const struct {

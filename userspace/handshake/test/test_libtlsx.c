@@ -7,7 +7,8 @@
  *    group, HelloRetryRequest, ALPN, resumption with the session a ticket
  *    after the handoff gave, and the refusals (wrong host, unknown CA);
  *  - the non-blocking step on an O_NONBLOCK socket, and the sans-I/O step
- *    with the caller reading only what tlsx_conn_read_hint() allows;
+ *    with the caller reading only what tlsx_conn_read_hint() allows, and
+ *    a first header that is no TLS record refused from its 5 bytes;
  *  - tlsx_accept() against OpenSSL as client (blocking and through the
  *    non-blocking step), tlsx against tlsx, and one configuration per
  *    role shared by eight threads;
@@ -1052,6 +1053,103 @@ TEST(nonblocking_accept)
 	SSL_CTX_free(cctx);
 	close(cfd);
 	close(sfd);
+	tlsx_config_free(cfg);
+}
+
+/*
+ * A first record that is no TLS record is refused from its 5-byte
+ * header: tlsx_conn_read_hint() asks for no body, so the step judges
+ * the header (RFC 8446 5, 5.1) instead of waiting, until the handshake
+ * timeout, for a body the header made up ("GET /" announces 8239
+ * bytes).  Found by tools/tlsxd/probe: plain HTTP and an SSLv2 hello
+ * to tlsxd's port hung for 10 s.
+ */
+struct bad_header {
+	const char *name;
+	uint8_t hdr[5];
+	uint8_t alert;		/* what the server sends, RFC 8446 6 */
+};
+
+static const struct bad_header bad_headers[] = {
+	/* 5: "an unexpected record type ... unexpected_message". */
+	{ "plain HTTP", { 'G', 'E', 'T', ' ', '/' }, 10 },
+	{ "SSLv2 CLIENT-HELLO", { 0x80, 0x2e, 0x01, 0x03, 0x01 }, 10 },
+	{ "heartbeat", { 24, 0x03, 0x03, 0x00, 0x13 }, 10 },
+	/* record.c: not major version 3 at all, decode_error. */
+	{ "version 2.0", { 22, 0x02, 0x00, 0x00, 0x40 }, 50 },
+	/* 5.1: plaintext "MUST NOT exceed 2^14 bytes": record_overflow. */
+	{ "2^14 + 1 plaintext", { 22, 0x03, 0x01, 0x40, 0x01 }, 22 },
+};
+
+TEST(read_hint_refuses_bad_headers)
+{
+	static const uint8_t ch[5] = { 22, 0x03, 0x01, 0x00, 0xc8 };
+	static const uint8_t ad_max[5] = { 23, 0x03, 0x03, 0x41, 0x00 };
+	static const uint8_t ad_over[5] = { 23, 0x03, 0x03, 0x41, 0x01 };
+	struct tlsx_config *cfg = server_cfg();
+	struct tlsx_conn *c;
+	unsigned int i;
+
+	ASSERT_NE(NULL, cfg);
+	if (!have_server(cfg))
+		SKIP(return, "the engine's server half is not merged");
+	c = tlsx_conn_new(cfg, -1);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(5, tlsx_conn_read_hint(c, ch, 0));
+	EXPECT_EQ(2, tlsx_conn_read_hint(c, ch, 3));
+	EXPECT_EQ(200, tlsx_conn_read_hint(c, ch, 5));
+	EXPECT_EQ(150, tlsx_conn_read_hint(c, ch, 55));
+	/* 5.2: a protected record may be 2^14 + 256, not more. */
+	EXPECT_EQ(16640, tlsx_conn_read_hint(c, ad_max, 5));
+	EXPECT_EQ(0, tlsx_conn_read_hint(c, ad_over, 5));
+	for (i = 0; i < ARRAY_SIZE(bad_headers); i++) {
+		TH_LOG("%s", bad_headers[i].name);
+		EXPECT_EQ(0, tlsx_conn_read_hint(c, bad_headers[i].hdr, 5));
+	}
+	tlsx_conn_free(c);
+	tlsx_config_free(cfg);
+}
+
+TEST(bad_first_header_alerts_at_once)
+{
+	struct tlsx_config *cfg = server_cfg();
+	unsigned int i;
+
+	ASSERT_NE(NULL, cfg);
+	if (!have_server(cfg))
+		SKIP(return, "the engine's server half is not merged");
+	for (i = 0; i < ARRAY_SIZE(bad_headers); i++) {
+		const struct bad_header *b = &bad_headers[i];
+		struct tlsx_conn *c;
+		int cfd, sfd, ret, n;
+		uint8_t rec[16];
+
+		TH_LOG("%s", b->name);
+		ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+		set_nonblock(sfd);
+		c = tlsx_conn_new(cfg, sfd);
+		ASSERT_NE(NULL, c);
+		ASSERT_EQ(5, write(cfd, b->hdr, 5));
+		/* The header is there; no body will ever come. */
+		for (n = 0; n < 20; n++) {
+			ret = tlsx_conn_step(c);
+			if (ret != TLSX_WANT_READ)
+				break;
+			usleep(5000);
+		}
+		EXPECT_EQ(TLSX_E_ALERT_SENT, ret);
+		/* 6: a fatal alert record, 5.1's legacy_record_version. */
+		ASSERT_EQ(1, poll(&(struct pollfd){ .fd = cfd, .events = POLLIN },
+				  1, 1000));
+		ASSERT_EQ(7, read(cfd, rec, sizeof(rec)));
+		EXPECT_EQ(21, rec[0]);
+		EXPECT_EQ(0x0303, rec[1] << 8 | rec[2]);
+		EXPECT_EQ(2, rec[5]);
+		EXPECT_EQ(b->alert, rec[6]);
+		tlsx_conn_free(c);
+		close(cfd);
+		close(sfd);
+	}
 	tlsx_config_free(cfg);
 }
 

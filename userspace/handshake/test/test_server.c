@@ -22,7 +22,11 @@
  *    ways under the secrets the engine hands out; HelloRetryRequest
  *    (with the compatibility CCS), ALPN, SNI choosing between two
  *    chains, client certificates (verified, absent, required,
- *    untrusted, certificate_authorities), TLS 1.2 only; resumption
+ *    untrusted, certificate_authorities), TLS 1.2 only; several chains
+ *    chosen by the client's signature_algorithms (ECDSA+RSA in both
+ *    orders, ECDSA+Ed25519+RSA, RSA-PSS keys, two names with two chains
+ *    each after a default, a chain signed by RSA over an ECDSA key; the
+ *    leaf the client saw checked); resumption
  *    (psk_dhe_ke, psk_ke, through an HRR, refused for another name or
  *    protocol or an unknown ticket, a bad binder).
  *  - tlsx's client against tlsx's server in memory: full, HRR, client
@@ -31,7 +35,8 @@
  *    extensions with its alert, the second ClientHello's rules after a
  *    HelloRetryRequest, declined early data skipped up to its bound; the
  *    client's flight sealed by hand (Finished good, wrong, short, not
- *    ending its record, data after it left alone; unexpected messages).
+ *    ending its record, data after it left alone; unexpected messages);
+ *    the chain chosen by signature_algorithms_cert.
  */
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -507,7 +512,7 @@ struct conn {
 	SSL *ssl;
 	BIO *rbio, *wbio;	/* the client's input and output */
 	struct tlsx_hs_config cfg;
-	struct tlsx_cert_chain chains[2];
+	struct tlsx_cert_chain chains[5];
 	unsigned int n_chains;
 	struct tlsx_trust trust;
 	struct tlsx_hs *hs;
@@ -965,6 +970,231 @@ TEST(sni_unknown_name_gets_the_default)
 {
 	sni_case(_metadata, "nobody.example.net", "www.example.com");
 	sni_case(_metadata, NULL, "www.example.com");
+}
+
+/* --- several chains: chosen by the client's signature algorithms ------------ */
+
+/* One chain of a configuration: the leaf, its intermediate, the key. */
+struct mc_chain {
+	const char *leaf, *inter, *key;
+};
+
+#define MC_P256		{ "p256-leaf.pem", "p256-int.pem", "p256-leaf.key" }
+#define MC_RSA		{ "rsa-leaf.pem", "rsa-int.pem", "rsa-leaf.key" }
+#define MC_ED25519	{ "ed25519-leaf.pem", "ed25519-int.pem", \
+			  "ed25519-leaf.key" }
+#define MC_RSAPSS	{ "rsapss-leaf.pem", "rsapss-int.pem", \
+			  "rsapss-leaf.key" }
+#define MC_ALT_P256	{ "alt-p256-leaf.pem", "p256-int.pem", "p256-leaf.key" }
+#define MC_ALT_RSA	{ "alt-rsa-leaf.pem", "rsa-int.pem", "rsa-leaf.key" }
+#define MC_CLIENT	{ "client-leaf.pem", "p256-int.pem", "p256-leaf.key" }
+/* The P-256 leaf's key and names, signed by the RSA intermediate. */
+#define MC_MIXED	{ "mixed-leaf.pem", "rsa-int.pem", "p256-leaf.key" }
+
+/* Two names with an ECDSA and an RSA chain each, after a default. */
+#define MC_SNI		{ MC_CLIENT, MC_P256, MC_RSA, MC_ALT_P256, MC_ALT_RSA }
+
+/* Loads @chains (up to one with a NULL leaf) into @c's configuration. */
+static int mc_setup(struct conn *c, const struct mc_chain *chains,
+		    unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < max && chains[i].leaf; i++) {
+		if (load_chain(&c->chains[i], chains[i].leaf, chains[i].inter,
+			       chains[i].key))
+			return -1;
+		c->cfg.chains[i] = &c->chains[i];
+	}
+	c->cfg.server = true;
+	c->n_chains = c->cfg.n_chains = i;
+	return 0;
+}
+
+/* The leaf the client saw: "subject CN|issuer CN". */
+static void peer_leaf(SSL *ssl, char *buf, size_t len)
+{
+	X509 *x = SSL_get1_peer_certificate(ssl);
+	char cn[128] = "", issuer[128] = "";
+
+	if (x) {
+		X509_NAME_get_text_by_NID(X509_get_subject_name(x),
+					  NID_commonName, cn, sizeof(cn));
+		X509_NAME_get_text_by_NID(X509_get_issuer_name(x),
+					  NID_commonName, issuer,
+					  sizeof(issuer));
+	}
+	snprintf(buf, len, "%s|%s", cn, issuer);
+	X509_free(x);
+}
+
+FIXTURE(multicert) {
+};
+
+FIXTURE_VARIANT(multicert) {
+	struct mc_chain chains[5];	/* in configuration order */
+	const char *sigalgs;		/* OpenSSL's list; NULL: its own */
+	const char *sni;		/* NULL: none */
+	const char *want;		/* peer_leaf(); NULL: handshake_failure */
+	u16 scheme;			/* our CertificateVerify's */
+};
+
+#define WWW_P256	"www.example.com|p256 intermediate"
+#define WWW_RSA		"www.example.com|rsa intermediate"
+
+FIXTURE_VARIANT_ADD(multicert, ecdsa_rsa_client_rsa_pss) {
+	.chains = { MC_P256, MC_RSA }, .sigalgs = "rsa_pss_rsae_sha256",
+	.sni = "www.example.com", .want = WWW_RSA,
+	.scheme = TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, ecdsa_rsa_client_ecdsa) {
+	.chains = { MC_P256, MC_RSA }, .sigalgs = "ECDSA+SHA256",
+	.sni = "www.example.com", .want = WWW_P256,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, ecdsa_rsa_client_any) {
+	.chains = { MC_P256, MC_RSA }, .sni = "www.example.com",
+	.want = WWW_P256, .scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+/* Configuration order decides between chains the client takes alike. */
+FIXTURE_VARIANT_ADD(multicert, rsa_ecdsa_client_any) {
+	.chains = { MC_RSA, MC_P256 }, .sni = "www.example.com",
+	.want = WWW_RSA, .scheme = TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, rsa_ecdsa_client_ecdsa) {
+	.chains = { MC_RSA, MC_P256 }, .sigalgs = "ECDSA+SHA256",
+	.sni = "www.example.com", .want = WWW_P256,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, ecdsa_ed25519_rsa_client_ed25519) {
+	.chains = { MC_P256, MC_ED25519, MC_RSA }, .sigalgs = "ed25519",
+	.sni = "www.example.com",
+	.want = "www.example.com|ed25519 intermediate",
+	.scheme = TLSX_SIG_ED25519 };
+FIXTURE_VARIANT_ADD(multicert, ecdsa_ed25519_rsa_client_rsa_pss) {
+	.chains = { MC_P256, MC_ED25519, MC_RSA },
+	.sigalgs = "rsa_pss_rsae_sha384", .sni = "www.example.com",
+	.want = WWW_RSA, .scheme = TLSX_SIG_RSA_PSS_RSAE_SHA384 };
+FIXTURE_VARIANT_ADD(multicert, ecdsa_ed25519_rsa_client_ecdsa) {
+	.chains = { MC_P256, MC_ED25519, MC_RSA }, .sigalgs = "ECDSA+SHA256",
+	.sni = "www.example.com", .want = WWW_P256,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+/* 4.2.3: an id-RSASSA-PSS key does rsa_pss_pss_* only. */
+FIXTURE_VARIANT_ADD(multicert, rsapss_rsa_client_rsae) {
+	.chains = { MC_RSAPSS, MC_RSA }, .sigalgs = "rsa_pss_rsae_sha256",
+	.sni = "www.example.com", .want = WWW_RSA,
+	.scheme = TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, rsa_rsapss_client_pss) {
+	.chains = { MC_RSA, MC_RSAPSS }, .sigalgs = "rsa_pss_pss_sha256",
+	.sni = "www.example.com",
+	.want = "www.example.com|rsapss intermediate",
+	.scheme = TLSX_SIG_RSA_PSS_PSS_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, ecdsa_ed25519_client_rsa_fails) {
+	.chains = { MC_P256, MC_ED25519 }, .sigalgs = "rsa_pss_rsae_sha256",
+	.sni = "www.example.com" };
+/* Names: the chains naming it, else every chain from the default on. */
+FIXTURE_VARIANT_ADD(multicert, sni_alt_client_rsa) {
+	.chains = MC_SNI, .sigalgs = "rsa_pss_rsae_sha256",
+	.sni = "alt.example.net", .want = "alt.example.net|rsa intermediate",
+	.scheme = TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, sni_alt_client_ecdsa) {
+	.chains = MC_SNI, .sigalgs = "ECDSA+SHA256", .sni = "ALT.example.net",
+	.want = "alt.example.net|p256 intermediate",
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, sni_www_client_rsa) {
+	.chains = MC_SNI, .sigalgs = "rsa_pss_rsae_sha256",
+	.sni = "www.example.com", .want = WWW_RSA,
+	.scheme = TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, sni_www_client_any) {
+	.chains = MC_SNI, .sni = "www.example.com", .want = WWW_P256,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, sni_default_client_any) {
+	.chains = MC_SNI, .sni = "client.example.com",
+	.want = "client.example.com|p256 intermediate",
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, sni_unknown_client_any) {
+	.chains = MC_SNI, .sni = "nobody.example.net",
+	.want = "client.example.com|p256 intermediate",
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, sni_unknown_client_rsa) {
+	.chains = MC_SNI, .sigalgs = "rsa_pss_rsae_sha256",
+	.sni = "nobody.example.net", .want = WWW_RSA,
+	.scheme = TLSX_SIG_RSA_PSS_RSAE_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, no_sni_client_rsa) {
+	.chains = MC_SNI, .sigalgs = "rsa_pss_rsae_sha384", .want = WWW_RSA,
+	.scheme = TLSX_SIG_RSA_PSS_RSAE_SHA384 };
+/* A name some chain matches never gets another name's chain. */
+FIXTURE_VARIANT_ADD(multicert, sni_alt_client_ed25519_fails) {
+	.chains = { MC_ED25519, MC_ALT_P256, MC_ALT_RSA },
+	.sigalgs = "ed25519", .sni = "alt.example.net" };
+/* 4.4.2.2: the chain's signatures as signature_algorithms allows. */
+FIXTURE_VARIANT_ADD(multicert, mixed_ecdsa_client_ecdsa) {
+	.chains = { MC_MIXED, MC_P256 }, .sigalgs = "ECDSA+SHA256",
+	.sni = "www.example.com", .want = WWW_P256,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+FIXTURE_VARIANT_ADD(multicert, mixed_ecdsa_client_ecdsa_pkcs1) {
+	.chains = { MC_MIXED, MC_P256 }, .sigalgs = "ECDSA+SHA256:RSA+SHA256",
+	.sni = "www.example.com", .want = WWW_RSA,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+/* None signed as asked: the first the key allows goes all the same. */
+FIXTURE_VARIANT_ADD(multicert, mixed_client_ecdsa_fallback) {
+	.chains = { MC_RSA, MC_MIXED }, .sigalgs = "ECDSA+SHA256",
+	.sni = "www.example.com", .want = WWW_RSA,
+	.scheme = TLSX_SIG_ECDSA_SECP256R1_SHA256 };
+
+FIXTURE_SETUP(multicert)
+{
+}
+
+FIXTURE_TEARDOWN(multicert)
+{
+	conn_free(&conn);
+}
+
+TEST_F(multicert, chain_for_the_client)
+{
+	struct client_opts o = { .sigalgs = variant->sigalgs,
+				 .sni = variant->sni };
+	char leaf[300];
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, mc_setup(&conn, variant->chains,
+			      ARRAY_SIZE(variant->chains)));
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	if (!variant->want) {
+		EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_HANDSHAKE_FAILURE),
+			  conn.hs_ret);
+		EXPECT_NE(1, conn.ssl_ret);
+		return;
+	}
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	peer_leaf(conn.ssl, leaf, sizeof(leaf));
+	EXPECT_STREQ(variant->want, leaf);
+	EXPECT_EQ(variant->scheme, conn.hs->own_sig_scheme);
+	EXPECT_EQ(0, exchange(&conn));
+}
+
+/* The second ClientHello chooses again, alike. */
+TEST(multicert_after_hello_retry_request)
+{
+	static const struct mc_chain chains[] = { MC_P256, MC_RSA };
+	struct client_opts o = { .groups = "X25519:P-256",
+				 .sigalgs = "rsa_pss_rsae_sha256",
+				 .verify_root = "rsa-root.pem",
+				 .sni = "www.example.com" };
+	char leaf[300];
+
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, mc_setup(&conn, chains, ARRAY_SIZE(chains)));
+	conn.cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	conn.cfg.n_groups = 1;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_TRUE(conn.hs->hrr);
+	peer_leaf(conn.ssl, leaf, sizeof(leaf));
+	EXPECT_STREQ(WWW_RSA, leaf);
+	conn_free(&conn);
 }
 
 /* --- client certificates ---------------------------------------------------- */
@@ -2024,6 +2254,78 @@ TEST(certificate_request_sent)
 		  get_unaligned_be16(msgs + off + 9));
 	tlsx_rec_wipe(&d);
 	flight_free();
+}
+
+/* --- signature_algorithms_cert: ClientHellos built by hand ------------------- */
+
+/*
+ * Which of [mixed (ECDSA key, RSA signatures), p256] a server takes for
+ * ClientHello @ext: 0, 1, or -1 when it failed.
+ */
+static int cert_choice(const struct ch_ext *ext)
+{
+	static const struct mc_chain chains[] = { MC_MIXED, MC_P256 };
+	static struct tlsx_cert_chain c[2];
+	struct tlsx_hs_config cfg = { .server = true, .n_chains = 2 };
+	struct ch_opts o = { .ext = ext };
+	static u8 rec[8192];
+	struct tlsx_hs *hs;
+	int i, ret = -1;
+
+	for (i = 0; i < 2; i++) {
+		if (!c[i].n && load_chain(&c[i], chains[i].leaf,
+					  chains[i].inter, chains[i].key))
+			return -1;
+		cfg.chains[i] = &c[i];
+	}
+	hs = tlsx_hs_new(&cfg);
+	if (!hs)
+		return -1;
+	if (raw_step(hs, rec, ch_record(rec, sizeof(rec), &o)) >= 0)
+		ret = hs->srv.chain == &c[0] ? 0 :
+		      hs->srv.chain == &c[1] ? 1 : -1;
+	tlsx_hs_free(hs);
+	return ret;
+}
+
+#define EXT_SIG_ECDSA	{ 13, "00020403" }
+
+TEST(cert_sigs_from_signature_algorithms_cert)
+{
+	static const struct ch_ext ecdsa_only[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIG_ECDSA, EXT_END
+	};
+	static const struct ch_ext ecdsa_pkcs1[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, { 13, "000404030401" },
+		EXT_END
+	};
+	static const struct ch_ext cert_pkcs1[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIG_ECDSA,
+		{ 50, "00020401" }, EXT_END
+	};
+	static const struct ch_ext cert_ecdsa[] = {
+		/* signature_algorithms allows PKCS #1; _cert does not. */
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, { 13, "000404030401" },
+		{ 50, "00020403" }, EXT_END
+	};
+	static const struct ch_ext cert_neither[] = {
+		/* ed25519 and ecdsa_secp384r1_sha384: no chain is signed so. */
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIG_ECDSA,
+		{ 50, "000408070503" }, EXT_END
+	};
+	static const struct ch_ext cert_bad[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIG_ECDSA,
+		{ 50, "0003040104" }, EXT_END
+	};
+
+	/* 4.2.3: without _cert, signature_algorithms applies to both. */
+	EXPECT_EQ(1, cert_choice(ecdsa_only));
+	EXPECT_EQ(0, cert_choice(ecdsa_pkcs1));
+	EXPECT_EQ(0, cert_choice(cert_pkcs1));
+	EXPECT_EQ(1, cert_choice(cert_ecdsa));
+	/* 4.4.2.2: none satisfies it: the first with a usable key. */
+	EXPECT_EQ(0, cert_choice(cert_neither));
+	EXPECT_EQ(-1, cert_choice(cert_bad));
 }
 
 /* --- memory ------------------------------------------------------------------ */

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * http.c - "tlsx-bench http": tlsxd against nginx serving the same
+ * static files over HTTPS (TLS 1.3, HTTP/1.1), driven by a third-party
+ * load generator, h2load (http_load.c), for each row of rows[] below.
+ * Issue #16's Benchmark section; the method is ../shared/notes/perf.md's.
+ *
+ * Both servers run for the whole benchmark, on two ports of 127.0.0.1,
+ * with the same certificate, files, worker count and settings
+ * (http_srv.c).  Every row measures them in --rounds rounds, one after the
+ * other, who goes first alternating, so that the machine's drift touches
+ * both alike; the ratio of a round is tlsxd's figure over nginx's (above
+ * 1: tlsxd is better), and the median with its min and max is reported.
+ *
+ * - idle-conn-mem: the server's resident memory (RSS, /proc) per idle
+ *   keep-alive connection: --idle-conns connections, each a full
+ *   handshake and one GET of 1 KiB, held open (http_idle.c); measured
+ *   once per server (a second round would reuse the first's freed
+ *   memory), before the other rows.  Its ratio is nginx's over tlsxd's,
+ *   so that above 1 is better there too;
+ * - keepalive-1k, keepalive-64k: requests/s over --clients keep-alive
+ *   connections for --duration seconds (h2load -D, after an untimed
+ *   run of 1 s);
+ * - new-conn-1k: connections/s, each a full handshake and one request:
+ *   h2load -c K -n K (each client one connection, one request; h2load
+ *   resumes a session only on a client's second connection, so none is
+ *   resumed), repeated until --duration seconds of runs;
+ * - bulk-64m: MB/s (10^6 bytes) of --bulk-requests GETs of a 64 MiB file
+ *   on one connection, and the server's CPU time (utime + stime from
+ *   /proc) per GB served (10^9 bytes).  The CSV gives GB per CPU second
+ *   (row bulk-64m-gb-per-cpu-s) so that there too above 1 is better.
+ *
+ * For every load row also the server's CPU time (utime + stime of its
+ * processes, /proc) over the run: its share of a CPU (is it the
+ * bottleneck?) and requests per CPU second (bulk: GB), in the CSV as
+ * ROW-req-per-cpu-s.  On a machine shared with other work a server gets
+ * what the scheduler gives it; its CPU time per request is what it
+ * costs, and drifts less.
+ *
+ * Every run is checked: no failed or errored request, every response
+ * 2xx, and the bytes received match the file sizes; a run that fails
+ * its checks is reported and not counted.
+ *
+ * The servers and h2load share the machine's CPUs: nothing is pinned.
+ * With one worker each and h2load on one thread, a server gets at most
+ * one CPU and h2load the other.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "http.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_ROUNDS	101
+
+enum row_kind { ROW_IDLE, ROW_KEEPALIVE, ROW_NEWCONN, ROW_BULK };
+
+struct hb_row {
+	const char *name;
+	enum row_kind kind;
+	size_t file;		/* index in hb_files[] */
+	const char *unit;
+	double target;		/* issue #16's ratio, 0: none */
+};
+
+/*
+ * The issue's targets: memory per idle connection below nginx's; 1.5x
+ * nginx's requests/s and new connections/s; bulk throughput at least
+ * 1.0x with less CPU per GB.  The memory row comes first, while neither
+ * server's allocator holds memory freed by the load of other rows.
+ */
+static const struct hb_row rows[] = {
+	{ "idle-conn-mem", ROW_IDLE, 0, "B/conn", 1.0 },
+	{ "keepalive-1k", ROW_KEEPALIVE, 0, "req/s", 1.5 },
+	{ "keepalive-64k", ROW_KEEPALIVE, 1, "req/s", 1.5 },
+	{ "new-conn-1k", ROW_NEWCONN, 0, "conn/s", 1.5 },
+	{ "bulk-64m", ROW_BULK, 2, "MB/s", 1.0 },
+};
+
+/* One server's samples of one row. */
+struct side {
+	struct hb_server *srv;
+	size_t nd;
+	double rate[MAX_ROUNDS];
+	/* Requests (bulk: GB) per second of the server's CPU time. */
+	double per_cpu[MAX_ROUNDS];
+	double busy[MAX_ROUNDS];	/* server CPU s per second */
+	double units;			/* the last run's requests or GB */
+	struct bench_stats r, g, b;
+	char why[HB_WHY_LEN];	/* the last failed run */
+};
+
+static char url_buf[2][512];
+
+static const char *url(const struct hb_server *s, const struct hb_row *row)
+{
+	char *u = url_buf[s->kind];
+
+	snprintf(u, sizeof(url_buf[0]), "https://127.0.0.1:%d/%s", s->port,
+		 hb_files[row->file].name);
+	return u;
+}
+
+static int check_run(const struct hb_load *l, unsigned long want,
+		     unsigned long long lo, unsigned long long hi, char *why)
+{
+	/*
+	 * In a timed run (@want 0), h2load's status and success counts may
+	 * differ by the responses cut off at either end.
+	 */
+	if (l->failed || l->errored || l->timeout || !l->ok || l->non2xx ||
+	    (want && (l->ok != want || l->status2xx != want))) {
+		snprintf(why, HB_WHY_LEN,
+			 "%lu done, %lu ok, %lu 2xx, %lu 3xx, %lu 4xx, %lu 5xx, %lu failed, %lu errored, %lu timeout",
+			 l->done, l->ok, l->status2xx, l->status3xx,
+			 l->status4xx, l->status5xx, l->failed, l->errored,
+			 l->timeout);
+		return -1;
+	}
+	if (l->data < lo || l->data > hi) {
+		snprintf(why, HB_WHY_LEN,
+			 "%llu body bytes for %lu responses (%llu-%llu expected)",
+			 l->data, l->ok, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_keepalive(const struct hb_opts *o, const struct hb_row *row,
+			 struct side *sd, double secs, bool keep)
+{
+	char c[16], d[32];
+	const char *args[6] = { "-c", c, "-D", d, url(sd->srv, row), NULL };
+	unsigned long long size = hb_files[row->file].size;
+	struct hb_load l;
+
+	snprintf(c, sizeof(c), "%u", o->clients);
+	snprintf(d, sizeof(d), "%.0fms", secs * 1e3);
+	if (hb_h2load(o, args, secs * 3 + 30, &l, sd->why))
+		return -1;
+	/*
+	 * No warm-up (the run after the untimed one is warm): the server's
+	 * CPU time then covers the requests counted.  Responses in flight
+	 * when the run stops count their bytes but not themselves: only a
+	 * lower bound holds.
+	 */
+	if (check_run(&l, 0, l.ok > o->clients ? (l.ok - o->clients) * size : 0,
+		      ~0ull, sd->why))
+		return -1;
+	sd->units = (double)l.ok;
+	if (keep)
+		sd->rate[sd->nd++] = (double)l.ok / l.secs;
+	return 0;
+}
+
+static int run_newconn(const struct hb_opts *o, const struct hb_row *row,
+		       struct side *sd, double secs, bool keep)
+{
+	char c[16];
+	const char *args[6] = { "-c", c, "-n", c, url(sd->srv, row), NULL };
+	unsigned long long size = hb_files[row->file].size;
+	unsigned long ok = 0;
+	double t = 0;
+	int i;
+
+	snprintf(c, sizeof(c), "%u", o->conn_batch);
+	for (i = 0; i < 1000 && t < secs; i++) {
+		struct hb_load l;
+
+		if (hb_h2load(o, args, 60, &l, sd->why) ||
+		    check_run(&l, o->conn_batch, o->conn_batch * size,
+			      o->conn_batch * size, sd->why))
+			return -1;
+		ok += l.ok;
+		t += l.secs;
+	}
+	sd->units = (double)ok;
+	if (keep)
+		sd->rate[sd->nd++] = (double)ok / t;
+	return 0;
+}
+
+static int run_bulk(const struct hb_opts *o, const struct hb_row *row,
+		    struct side *sd, unsigned int nreq, bool keep)
+{
+	char n[16];
+	const char *args[6] = { "-c", "1", "-n", n, url(sd->srv, row), NULL };
+	unsigned long long want = (unsigned long long)nreq *
+				  hb_files[row->file].size;
+	struct hb_load l;
+
+	snprintf(n, sizeof(n), "%u", nreq);
+	if (hb_h2load(o, args, 600, &l, sd->why) ||
+	    check_run(&l, nreq, want, want, sd->why))
+		return -1;
+	sd->units = (double)l.data / 1e9;
+	if (keep)
+		sd->rate[sd->nd++] = (double)l.data / l.secs / 1e6;
+	return 0;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	usleep(ms * 1000);
+}
+
+/* Bytes of RSS per idle connection, after a few opened and closed. */
+static int run_idle(const struct hb_opts *o, const struct hb_row *row,
+		    struct side *sd)
+{
+	const struct hb_file *f = &hb_files[row->file];
+	struct hb_idle id;
+	long r0, r1;
+	int bad;
+
+	if (!sd->srv->ok)
+		return -1;
+	bad = hb_idle_open(&id, sd->srv->port, f->name, f->size, 16,
+			   sd->why);
+	hb_idle_close(&id);
+	if (bad)
+		return -1;
+	sleep_ms(200);
+	r0 = hb_server_rss(sd->srv);
+	bad = hb_idle_open(&id, sd->srv->port, f->name, f->size,
+			   o->idle_conns, sd->why);
+	sleep_ms(200);
+	r1 = hb_server_rss(sd->srv);
+	hb_idle_close(&id);
+	sleep_ms(200);
+	if (bad)
+		return -1;
+	if (r0 < 0 || r1 < 0) {
+		snprintf(sd->why, HB_WHY_LEN, "the server's /proc/PID/status");
+		return -1;
+	}
+	sd->rate[sd->nd++] = (double)(r1 - r0) / (double)o->idle_conns;
+	return 0;
+}
+
+static int run_one(const struct hb_opts *o, const struct hb_row *row,
+		   struct side *sd, bool keep)
+{
+	size_t nd = sd->nd;
+	double c0, c1;
+	uint64_t t0;
+	int r;
+
+	if (!sd->srv->ok)
+		return -1;
+	c0 = hb_server_cpu(sd->srv);
+	t0 = bench_now_ns();
+	switch (row->kind) {
+	case ROW_KEEPALIVE:
+		r = run_keepalive(o, row, sd, keep ? o->duration : 1, keep);
+		break;
+	case ROW_NEWCONN:
+		r = run_newconn(o, row, sd, keep ? o->duration : 0.1, keep);
+		break;
+	default:
+		r = run_bulk(o, row, sd, keep ? o->bulk_requests : 2, keep);
+		break;
+	}
+	c1 = hb_server_cpu(sd->srv);
+	if (sd->nd > nd && (c0 < 0 || c1 < 0)) {
+		sd->nd = nd;
+		snprintf(sd->why, HB_WHY_LEN, "the server's /proc/PID/stat");
+		return -1;
+	}
+	if (sd->nd > nd) {
+		/*
+		 * The server's share of a CPU while the load ran (h2load's
+		 * start and exit included): near 100% per worker, the
+		 * server was the bottleneck; well below, the load
+		 * generator or the machine's other tenants were.
+		 */
+		sd->busy[nd] = (c1 - c0) * 1e9 /
+			       (double)(bench_now_ns() - t0);
+		/* The CPU clock ticks at 100 Hz: below one, half a tick. */
+		if (c1 - c0 <= 0)
+			c1 = c0 + 0.5 / (double)sysconf(_SC_CLK_TCK);
+		sd->per_cpu[nd] = sd->units / (c1 - c0);
+	}
+	if (!hb_server_alive(sd->srv)) {
+		snprintf(sd->why, HB_WHY_LEN, "server %.240s", sd->srv->why);
+		return -1;
+	}
+	return r;
+}
+
+static void print_side(const struct hb_row *row, const struct side *sd,
+		       bool alone)
+{
+	char a[64];
+
+	if (!sd->nd) {
+		printf("%-15s %-6s %s\n", row->name, sd->srv->name,
+		       *sd->why ? sd->why : sd->srv->why);
+		return;
+	}
+	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", sd->r.median, sd->r.min,
+		 sd->r.max);
+	printf("%-15s %-6s %26s %-6s", row->name, sd->srv->name, a, row->unit);
+	if (row->kind != ROW_IDLE)
+		printf("  server CPU %3.0f%%", sd->b.median * 100);
+	if (row->kind == ROW_BULK)
+		printf("  CPU %.0f ms/GB [%.0f-%.0f]", 1e3 / sd->g.median,
+		       1e3 / sd->g.max, 1e3 / sd->g.min);
+	else if (row->kind != ROW_IDLE)
+		printf("  CPU %.1f us/req [%.1f-%.1f]", 1e6 / sd->g.median,
+		       1e6 / sd->g.max, 1e6 / sd->g.min);
+	if (alone)
+		printf("  (measured alone)");
+	if (*sd->why)
+		printf("  then failed: %s", sd->why);
+	putchar('\n');
+}
+
+static void print_ratio(const char *what, const struct bench_stats *rs,
+			double target, const char *goal)
+{
+	printf("%-15s %-6s %.3f [%.3f-%.3f]", "", what, rs->median, rs->min,
+	       rs->max);
+	if (target > 0)
+		printf("  target %s %.2f %s", goal, target,
+		       rs->median >= target ? "met" : "NOT MET");
+	putchar('\n');
+}
+
+static void csv_line(FILE *f, const char *name, const struct side *t,
+		     const struct side *n, double tv, double nv,
+		     const struct bench_stats *rs, bool both)
+{
+	fprintf(f, "%s,", name);
+	if (t->nd)
+		fprintf(f, "%.3f", tv);
+	fputc(',', f);
+	if (n->nd)
+		fprintf(f, "%.3f", nv);
+	fputc(',', f);
+	if (both)
+		fprintf(f, "%.4f", rs->median);
+	fputc('\n', f);
+	fflush(f);
+}
+
+static int run_row(const struct hb_row *row, const struct hb_opts *o,
+		   struct hb_server *srv, FILE *csv)
+{
+	static struct side sides[2];
+	struct side *t = &sides[0], *n = &sides[1];
+	double ratio[MAX_ROUNDS], gratio[MAX_ROUNDS];
+	struct bench_stats rs = { 0, 0, 0 }, gs = { 0, 0, 0 };
+	size_t nr = 0;
+	int i, k;
+	bool both;
+
+	memset(sides, 0, sizeof(sides));
+	t->srv = &srv[HB_TLSXD];
+	n->srv = &srv[HB_NGINX];
+	if (row->kind == ROW_IDLE) {
+		if (!o->idle_conns)
+			return 0;
+		for (k = 0; k < 2; k++)
+			run_idle(o, row, &sides[k]);
+		if (t->nd && n->nd && t->rate[0] > 0) {
+			gratio[nr] = 0;
+			ratio[nr++] = n->rate[0] / t->rate[0];
+		}
+	}
+	/* A warm-up run each, not counted: caches, page cache, sessions. */
+	for (k = 0; k < 2 && row->kind != ROW_IDLE; k++)
+		run_one(o, row, &sides[k], false);
+	for (i = 0; i < o->rounds && row->kind != ROW_IDLE; i++) {
+		struct side *order[2] = { i % 2 ? n : t, i % 2 ? t : n };
+		size_t before[2] = { t->nd, n->nd };
+
+		for (k = 0; k < 2; k++)
+			run_one(o, row, order[k], true);
+		if (t->nd > before[0] && n->nd > before[1]) {
+			ratio[nr] = t->rate[t->nd - 1] / n->rate[n->nd - 1];
+			gratio[nr] = t->per_cpu[t->nd - 1] /
+				     n->per_cpu[n->nd - 1];
+			nr++;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		struct side *sd = &sides[k];
+
+		if (!sd->nd)
+			continue;
+		sd->r = bench_summarize(sd->rate, sd->nd);
+		sd->b = bench_summarize(sd->busy, sd->nd);
+		if (row->kind != ROW_IDLE)
+			sd->g = bench_summarize(sd->per_cpu, sd->nd);
+	}
+	both = nr > 0;
+	if (both) {
+		rs = bench_summarize(ratio, nr);
+		gs = bench_summarize(gratio, nr);
+	}
+	print_side(row, t, !both && t->nd);
+	print_side(row, n, !both && n->nd);
+	if (both) {
+		print_ratio(row->kind == ROW_IDLE ? "nginx/tlsxd" : "ratio",
+			    &rs, row->target, ">=");
+		if (row->kind != ROW_IDLE)
+			print_ratio("per CPU", &gs, 1.0, "(less CPU) >");
+	}
+	fflush(stdout);
+	if (csv) {
+		char name[64];
+
+		csv_line(csv, row->name, t, n, t->r.median, n->r.median, &rs,
+			 both);
+		snprintf(name, sizeof(name), "%s-%s-per-cpu-s", row->name,
+			 row->kind == ROW_BULK ? "gb" : "req");
+		if (row->kind != ROW_IDLE)
+			csv_line(csv, name, t, n, t->g.median, n->g.median,
+				 &gs, both);
+	}
+	return (t->nd || o->nginx_only) && n->nd ? 0 : -1;
+}
+
+static void print_machine(void)
+{
+	char line[256], name[128] = "?", fam[16] = "?", model[16] = "?";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	double l1 = 0, l5 = 0, l15 = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '\n')
+			break;
+		if (sscanf(line, "model name : %127[^\n]", name) == 1 ||
+		    sscanf(line, "cpu family : %15s", fam) == 1 ||
+		    sscanf(line, "model : %15s", model) == 1)
+			continue;
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) != 3)
+			l1 = l5 = l15 = 0;
+		fclose(f);
+	}
+	printf("# %s, CPU family %s model %s, %ld CPUs online, load average %.2f %.2f %.2f\n",
+	       name, fam, model, sysconf(_SC_NPROCESSORS_ONLN), l1, l5, l15);
+}
+
+void bench_http_usage(void)
+{
+	size_t i;
+
+	fprintf(stderr,
+		"Usage: tlsx-bench http [OPTIONS]\n"
+		"  --rounds N          alternating rounds per row (5)\n"
+		"  --workers N         worker threads/processes of each server (1)\n"
+		"  --duration S        seconds per timed run (5)\n"
+		"  --clients N         keep-alive connections (64)\n"
+		"  --conn-batch N      clients of one new-connection run (200)\n"
+		"  --bulk-requests N   64 MiB GETs per bulk run (16)\n"
+		"  --idle-conns N      idle connections of the memory row (1000; 0: skip)\n"
+		"  --port P            tlsxd's port; nginx's is P+1 (18443)\n"
+		"  --dir DIR           generated files and logs (build/bench-http)\n"
+		"  --tlsxd PATH        (build/bin/tlsxd)\n"
+		"  --nginx PATH        (/usr/sbin/nginx)\n"
+		"  --h2load PATH       (h2load)\n"
+		"  --record-layer RL   passed to tlsxd (tlsx, tls, user)\n"
+		"  --tlsxd-arg ARG     one more argument for tlsxd (repeatable)\n"
+		"  --ktls              nginx with kTLS (ssl_conf_command Options KTLS)\n"
+		"  --access-log        both servers write an access log (default: neither)\n"
+		"  --nginx-only        nginx alone (no tlsxd)\n"
+		"  --only ROW          rows whose name contains ROW\n"
+		"  --csv FILE          also rows row,tlsxd_per_s,nginx_per_s,ratio\n"
+		"Rows:");
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		fprintf(stderr, " %s", rows[i].name);
+	fputc('\n', stderr);
+}
+
+static int parse_uint(const char *s, unsigned int lo, unsigned int hi,
+		      unsigned int *v)
+{
+	char *end;
+	unsigned long x = strtoul(s, &end, 10);
+
+	if (!*s || *end || x < lo || x > hi)
+		return -1;
+	*v = (unsigned int)x;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct hb_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "workers", required_argument, NULL, 'w' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "clients", required_argument, NULL, 'c' },
+		{ "conn-batch", required_argument, NULL, 'b' },
+		{ "bulk-requests", required_argument, NULL, 'B' },
+		{ "idle-conns", required_argument, NULL, 'I' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "tlsxd", required_argument, NULL, 'T' },
+		{ "nginx", required_argument, NULL, 'N' },
+		{ "h2load", required_argument, NULL, 'H' },
+		{ "record-layer", required_argument, NULL, 'R' },
+		{ "tlsxd-arg", required_argument, NULL, 'A' },
+		{ "ktls", no_argument, NULL, 'K' },
+		{ "access-log", no_argument, NULL, 'L' },
+		{ "nginx-only", no_argument, NULL, 'O' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "csv", required_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int u = 0;
+	int c, bad = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			bad |= parse_uint(optarg, 1, MAX_ROUNDS, &u);
+			o->rounds = (int)u;
+			break;
+		case 'w':
+			bad |= parse_uint(optarg, 1, 256, &o->workers);
+			break;
+		case 'd':
+			o->duration = atof(optarg);
+			bad |= o->duration < 0.5 || o->duration > 600;
+			break;
+		case 'c':
+			bad |= parse_uint(optarg, 1, 10000, &o->clients);
+			break;
+		case 'b':
+			bad |= parse_uint(optarg, 1, 10000, &o->conn_batch);
+			break;
+		case 'B':
+			bad |= parse_uint(optarg, 1, 100000, &o->bulk_requests);
+			break;
+		case 'I':
+			bad |= parse_uint(optarg, 0, 10000, &o->idle_conns);
+			break;
+		case 'p':
+			bad |= parse_uint(optarg, 1, 65534, &u);
+			o->port = (int)u;
+			break;
+		case 'D':
+			o->dir = optarg;
+			break;
+		case 'T':
+			o->tlsxd = optarg;
+			break;
+		case 'N':
+			o->nginx = optarg;
+			break;
+		case 'H':
+			o->h2load = optarg;
+			break;
+		case 'R':
+			o->record_layer = optarg;
+			break;
+		case 'A':
+			if (o->ntlsxd_xargs == HB_XARGS_MAX)
+				bad = 1;
+			else
+				o->tlsxd_xargs[o->ntlsxd_xargs++] = optarg;
+			break;
+		case 'K':
+			o->ktls = true;
+			break;
+		case 'L':
+			o->access_log = true;
+			break;
+		case 'O':
+			o->nginx_only = true;
+			break;
+		case 'o':
+			o->only = optarg;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		default:
+			bad = 1;
+		}
+	}
+	return bad || optind != argc ? -1 : 0;
+}
+
+int bench_http(int argc, char **argv)
+{
+	struct hb_opts o = {
+		.rounds = 5, .workers = 1, .duration = 5, .clients = 64,
+		.conn_batch = 200, .bulk_requests = 16, .idle_conns = 1000, .port = 18443,
+		.dir = "build/bench-http", .tlsxd = "build/bin/tlsxd",
+		.nginx = "/usr/sbin/nginx", .h2load = "h2load",
+	};
+	struct hb_server srv[2] = {
+		[HB_TLSXD] = { .kind = HB_TLSXD, .name = "tlsxd" },
+		[HB_NGINX] = { .kind = HB_NGINX, .name = "nginx" },
+	};
+	char why[HB_WHY_LEN];
+	FILE *csv = NULL;
+	int fails = 0, ran = 0, k;
+	size_t i;
+
+	if (parse_opts(argc, argv, &o)) {
+		bench_http_usage();
+		return 2;
+	}
+	srv[HB_TLSXD].port = o.port;
+	srv[HB_NGINX].port = o.port + 1;
+	if (hb_prepare(&o, why)) {
+		fprintf(stderr, "http: %s\n", why);
+		return 1;
+	}
+	if (o.csv) {
+		csv = fopen(o.csv, "w");
+		if (!csv) {
+			perror(o.csv);
+			return 1;
+		}
+		fputs("row,tlsxd_per_s,nginx_per_s,ratio\n", csv);
+	}
+	printf("# tlsx-bench http: tlsxd vs nginx, h2load --h1 -t 1, %u worker(s) each,\n"
+	       "# %d rounds alternating, %.1f s runs, %u keep-alive clients,\n"
+	       "# new connections in runs of %u clients x 1 request, bulk %u x 64 MiB\n"
+	       "# on 1 connection; idle-conn-mem: server RSS per idle connection, %u\n"
+	       "# connections, once each; nothing pinned (servers and h2load share the CPUs);\n"
+	       "# nginx kTLS %s; access logs %s; figures: median [min-max] over rounds;\n"
+	       "# ratio: median [min-max] of per-round tlsxd/nginx, above 1 = tlsxd better;\n"
+	       "# server CPU: its CPU time over the run's wall time (median)\n",
+	       o.workers, o.rounds, o.duration, o.clients, o.conn_batch,
+	       o.bulk_requests, o.idle_conns, o.ktls ? "on" : "off",
+	       o.access_log ? "on" : "off");
+	print_machine();
+	for (k = 0; k < 2; k++) {
+		if (k == HB_TLSXD && o.nginx_only) {
+			snprintf(srv[k].why, HB_WHY_LEN,
+				 "not run (--nginx-only)");
+			continue;
+		}
+		if (hb_server_start(&srv[k], &o))
+			fprintf(stderr, "http: %s: %s\n", srv[k].name,
+				srv[k].why);
+	}
+	if (!srv[HB_TLSXD].ok && !srv[HB_NGINX].ok) {
+		fails = 1;
+		goto out;
+	}
+	printf("%-15s %-6s %26s\n", "row", "server", "median [min-max]");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		if (o.only && !strstr(rows[i].name, o.only))
+			continue;
+		ran++;
+		if (run_row(&rows[i], &o, srv, csv))
+			fails++;
+	}
+	if (!ran)
+		fprintf(stderr, "http: no row matches '%s'\n", o.only);
+out:
+	for (k = 0; k < 2; k++)
+		hb_server_stop(&srv[k]);
+	if (csv)
+		fclose(csv);
+	return fails || !ran ? 1 : 0;
+}

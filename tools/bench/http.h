@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * http.h - what the parts of "tlsx-bench http" share: the options, the
+ * two servers under test (http_srv.c: the generated directory, starting,
+ * stopping, their CPU time) and the load generator (http_load.c: h2load
+ * run and its summary parsed).
+ */
+#ifndef TLSX_BENCH_HTTP_H
+#define TLSX_BENCH_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define HB_WHY_LEN	256
+#define HB_XARGS_MAX	16
+
+struct hb_opts {
+	int rounds;
+	unsigned int workers;		/* both servers */
+	double duration;		/* seconds per timed run */
+	unsigned int clients;		/* keep-alive connections */
+	unsigned int conn_batch;	/* clients per new-connection run */
+	unsigned int bulk_requests;	/* 64 MiB requests per bulk run */
+	unsigned int idle_conns;	/* memory row; 0: skipped */
+	int port;			/* tlsxd's; nginx's is port + 1 */
+	const char *dir;		/* generated files, logs */
+	const char *tlsxd;
+	const char *nginx;
+	const char *h2load;
+	const char *only;
+	const char *csv;
+	const char *record_layer;	/* tlsxd --record-layer, or NULL */
+	const char *tlsxd_xargs[HB_XARGS_MAX];
+	unsigned int ntlsxd_xargs;
+	bool nginx_only;
+	bool ktls;			/* nginx: ssl_conf_command Options KTLS */
+	bool access_log;		/* both servers log, or neither */
+};
+
+/* Formats a message into @why (HB_WHY_LEN bytes); returns -1. */
+int hb_why(char *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The files served, in the generated root. */
+struct hb_file {
+	const char *name;
+	size_t size;
+};
+
+extern const struct hb_file hb_files[];
+extern const size_t hb_nfiles;
+
+enum hb_kind { HB_TLSXD, HB_NGINX };
+
+struct hb_server {
+	enum hb_kind kind;
+	const char *name;
+	int port;
+	pid_t pid;		/* tlsxd, or nginx's master */
+	bool ok;
+	char why[HB_WHY_LEN];
+};
+
+/*
+ * Makes @o->dir: an EC P-256 certificate and key (made once, kept), the
+ * root with hb_files[] (rewritten when a size differs) and nginx.conf.
+ * -1 with a message in @why.
+ */
+int hb_prepare(const struct hb_opts *o, char *why);
+
+/*
+ * Starts @s and waits until its port accepts a connection (10 s at
+ * most); its stdout and stderr go to DIR/NAME.out.  -1 with @s->why.
+ */
+int hb_server_start(struct hb_server *s, const struct hb_opts *o);
+
+/* Still running?  Else @s->ok is cleared and @s->why says how it died. */
+bool hb_server_alive(struct hb_server *s);
+
+/* SIGTERM, then SIGKILL after 5 s. */
+void hb_server_stop(struct hb_server *s);
+
+/*
+ * The server's CPU time so far in seconds, utime + stime of its process
+ * (all threads) and its children (nginx's workers, alive for the whole
+ * run); -1 if /proc could not be read.
+ */
+double hb_server_cpu(const struct hb_server *s);
+
+/* The bytes resident (RSS) in the same processes; -1 on error. */
+long hb_server_rss(const struct hb_server *s);
+
+/* h2load's summary of one run. */
+struct hb_load {
+	double secs;			/* "finished in" */
+	unsigned long done, ok, failed, errored, timeout;
+	unsigned long status2xx, status3xx, status4xx, status5xx;
+	unsigned long non2xx;		/* the sum of the last three */
+	unsigned long long data;	/* body bytes received */
+};
+
+/*
+ * Runs @o->h2load --h1 with @args (NULL-terminated, after the common
+ * ones) and parses its summary.  -1 with @why when it could not run,
+ * timed out (@limit_s), or printed no summary.  The caller checks the
+ * counts.
+ */
+int hb_h2load(const struct hb_opts *o, const char *const *args,
+	      double limit_s, struct hb_load *out, char *why);
+
+/* Idle keep-alive connections (http_idle.c), OpenSSL's. */
+struct ssl_ctx_st;
+struct ssl_st;
+
+struct hb_idle {
+	struct ssl_ctx_st *ctx;
+	struct ssl_st **ssl;
+	int *fd;
+	unsigned int n;		/* open */
+};
+
+/*
+ * Opens @n connections to 127.0.0.1:@port, each a full handshake and
+ * one GET of /@path (@size bytes) read to its end, then left idle.  -1
+ * with @why at the first that fails (those opened stay open: close them
+ * with hb_idle_close()).
+ */
+int hb_idle_open(struct hb_idle *id, int port, const char *path,
+		 size_t size, unsigned int n, char *why);
+
+/* Closes them all (no close_notify) and frees @id's arrays. */
+void hb_idle_close(struct hb_idle *id);
+
+/*
+ * Runs @argv to completion with stdout and stderr to @log (appended;
+ * NULL: /dev/null); its exit status, or -1 with @why.
+ */
+int hb_run(char *const *argv, const char *log, char *why);
+
+#endif /* TLSX_BENCH_HTTP_H */
