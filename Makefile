@@ -6,6 +6,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 B := build
+# The one version (the VERSION file): tlsx.ko's MODULE_VERSION (Kbuild),
+# libtlsx's TLSX_VERSION_STRING and soname, tlsxd --version, the packages.
+VERSION := $(shell cat VERSION)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 CRYPTO := userspace/crypto
 
 # The module builds against the newest installed 6.12 headers unless told.
@@ -20,7 +24,8 @@ KSRC_DIR := build/ksrc
 # ours to warn about.  Test programs using it also need -Wno-clobbered
 # (its setjmp-based assertions).
 CPPFLAGS_ALL := -I$(CRYPTO) -Iuserspace \
-	-isystem $(KSRC_DIR)/tools/testing/selftests -D_GNU_SOURCE
+	-isystem $(KSRC_DIR)/tools/testing/selftests -D_GNU_SOURCE \
+	-DTLSX_VERSION_STRING='"$(VERSION)"'
 CFLAGS_ALL = $(CFLAGS) $(WARN) -std=gnu11 -fno-strict-aliasing
 TEST_CFLAGS = -Wno-clobbered
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -60,7 +65,7 @@ ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
 # from the same sources built -fPIC with every symbol hidden but tlsx.h's
 # TLSX_API ones.
 LIBTLSX := $(B)/lib/libtlsx.a
-LIBTLSX_SO := $(B)/lib/libtlsx.so.0
+LIBTLSX_SO := $(B)/lib/libtlsx.so.$(SOMAJOR)
 LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
 
 # --- tlsxd: the HTTPS static file server (docs/tlsxd.md) --------------
@@ -162,6 +167,11 @@ help:
 	@echo "make test-vm-tlsxd  tlsxd's VM tests alone (part of test-vm)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
+	@echo "make install [PREFIX=/usr/local DESTDIR=]  programs, libtlsx, man pages, units"
+	@echo "make uninstall  removes what install wrote"
+	@echo "make dkms-install  tlsx.ko's source in /usr/src, dkms add/build/install"
+	@echo "make deb [DEB_REUSE=1]  tlsx-dkms, libtlsx0, libtlsx-dev, tlsxd .debs"
+	@echo "make test-pkg   install, DKMS and .deb tests (in make test)"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
@@ -198,9 +208,9 @@ $(LIBTLSX): $(ENGINE_OBJS) $(LIB_OBJS)
 
 $(LIBTLSX_SO): $(LIBTLSX_PIC_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libtlsx.so.0 -Wl,--no-undefined \
+	$(CC) -shared -Wl,-soname,$(@F) -Wl,--no-undefined \
 		-Wl,-z,relro,-z,now,-z,noexecstack $^ -o $@
-	ln -sf libtlsx.so.0 $(B)/lib/libtlsx.so
+	ln -sf $(@F) $(B)/lib/libtlsx.so
 
 $(B)/obj-pic/%.o: %.c | $(KSRC)
 	@mkdir -p $(@D)
@@ -356,7 +366,7 @@ $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 
 module: $(MODULE)
 
-KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
+KBUILD_SRCS := Kbuild VERSION $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
 
 CHECK_KDIR = test -n "$(KDIR)" -a -d "$(KDIR)" || \
@@ -374,7 +384,8 @@ $(TEST_MODULE): $(KBUILD_SRCS)
 	@$(CHECK_KDIR)
 	@mkdir -p $(TEST_MODULE_DIR)
 	@rsync -a --delete --prune-empty-dirs \
-		--include='/Kbuild' --include='/kmod/' --include='/kmod/*.[ch]' \
+		--include='/Kbuild' --include='/VERSION' \
+		--include='/kmod/' --include='/kmod/*.[ch]' \
 		--include='/userspace/' --include='/$(CRYPTO)/' \
 		--include='/$(AEAD)/' --include='/$(AEAD)/*.[ch]' \
 		--include='/$(AEAD)/*.mk' \
@@ -460,12 +471,13 @@ test-vm-tlsxd: $(TEST_MODULE) $(TLSXD_VM_DEPS)
 		run-tests /tlsx/tlsxd/vm-tests
 
 test:
-	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum
+	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum $(B)/results/pkg.sum
 	@$(MAKE) --no-print-directory check-deps || true
 	@$(MAKE) --no-print-directory test-unit || true
 	@$(MAKE) --no-print-directory test-vm || true
+	@$(MAKE) --no-print-directory test-pkg || true
 	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum \
-		$(B)/results/deps.sum
+		$(B)/results/deps.sum $(B)/results/pkg.sum
 
 # Every program the Makefile, .ci/run and tools/ run comes from a package
 # tools/deps installs or from Debian's essential/required set (one test
@@ -525,6 +537,166 @@ clean:
 -include $(wildcard $(B)/test/*.d $(B)/test-asan/*.d $(B)/fuzz/*.d \
 	$(B)/obj-fuzz/*/*/*.d \
 	$(B)/obj-fuzz/*/*/*/*.d)
+
+# --- install, DKMS, Debian packages (tools/packaging/) -----------------
+# `make install` (PREFIX, DESTDIR for staging) puts the programs, libtlsx,
+# its header and tlsx.pc, the man pages, the example configuration and
+# the systemd units where a system looks for them; `make uninstall`
+# removes the same list.  The Debian build (tools/packaging/debian/rules)
+# runs it with PREFIX=/usr and its own LIBDIR and SYSTEMDUNITDIR.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/tlsxd
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
+# INSTALL_MODULES_LOAD=1 also installs modules-load.d/tlsx.conf (tlsx.ko
+# and the kernel's tls loaded at boot).
+INSTALL_MODULES_LOAD ?=
+PKG := tools/packaging
+LIBTLSX_REAL := libtlsx.so.$(VERSION)
+SO_NAME := libtlsx.so.$(SOMAJOR)
+INSTALL_BINS := tlsx-client tlsx-server tlsx-bench
+MAN_PAGES := $(wildcard $(PKG)/man/*.[1358])
+# Every directive (tools/tlsxd/), and the one tlsxd.service runs with.
+CONF_EXAMPLE := tools/tlsxd/tlsxd.conf.example
+# Files the templates in $(PKG) become, with the install's paths in them.
+PKG_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
+	-e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	-e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+INSTALLED_FILES = $(addprefix $(BINDIR)/,$(INSTALL_BINS)) $(SBINDIR)/tlsxd \
+	$(LIBDIR)/$(LIBTLSX_REAL) $(LIBDIR)/$(SO_NAME) $(LIBDIR)/libtlsx.so \
+	$(LIBDIR)/libtlsx.a $(INCLUDEDIR)/tlsx.h $(LIBDIR)/pkgconfig/tlsx.pc \
+	$(foreach m,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m))) \
+	$(DOCDIR)/tlsxd.conf.example $(DOCDIR)/tlsxd.service.conf \
+	$(SYSTEMDUNITDIR)/tlsxd.service $(SYSTEMDUNITDIR)/tlsxd.socket \
+	$(SYSUSERSDIR)/tlsxd.conf $(MODULESLOADDIR)/tlsx.conf
+INSTALLED_DIRS = $(DOCDIR)
+
+.PHONY: install uninstall dkms-install dkms-uninstall deb test-pkg
+
+# A change of VERSION rebuilds what prints it or is named by it.
+$(ENGINE_OBJS) $(ENGINE_OBJS_ASAN) $(LIBTLSX_PIC_OBJS) $(TLSXD_OBJS) \
+	$(TLSXD_OBJS_ASAN) $(TLSXD_STATIC_OBJS) $(B)/bin/tlsxd $(HS_TOOLS): VERSION
+
+$(B)/pkg/tlsx.pc: $(PKG)/tlsx.pc.in VERSION
+	@mkdir -p $(@D)
+	$(PKG_SUBST) $< > $@
+
+$(B)/pkg/tlsxd.service: $(PKG)/tlsxd.service.in VERSION
+	@mkdir -p $(@D)
+	$(PKG_SUBST) $< > $@
+
+# The installed header carries the version (tlsx.h says "unknown" alone).
+$(B)/pkg/tlsx.h: userspace/handshake/tlsx.h VERSION
+	@mkdir -p $(@D)
+	sed 's|^#define TLSX_VERSION_STRING\t"unknown"$$|#define TLSX_VERSION_STRING\t"$(VERSION)"|' \
+		$< > $@
+	grep -q '"$(VERSION)"' $@
+
+install: $(B)/bin/tlsxd $(HS_TOOLS) $(B)/bin/tlsx-bench $(LIBTLSX) \
+		$(LIBTLSX_SO) $(B)/pkg/tlsx.pc $(B)/pkg/tlsxd.service \
+		$(B)/pkg/tlsx.h
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man,$(sort $(subst .,,$(suffix $(MAN_PAGES)))))
+	install -m 755 $(addprefix $(B)/bin/,$(INSTALL_BINS)) $(DESTDIR)$(BINDIR)
+	install -m 755 $(B)/bin/tlsxd $(DESTDIR)$(SBINDIR)
+	install -m 644 $(LIBTLSX_SO) $(DESTDIR)$(LIBDIR)/$(LIBTLSX_REAL)
+	ln -sf $(LIBTLSX_REAL) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libtlsx.so
+	install -m 644 $(LIBTLSX) $(DESTDIR)$(LIBDIR)
+	install -m 644 $(B)/pkg/tlsx.h $(DESTDIR)$(INCLUDEDIR)
+	install -m 644 $(B)/pkg/tlsx.pc $(DESTDIR)$(LIBDIR)/pkgconfig
+	$(foreach m,$(MAN_PAGES),install -m 644 $(m) \
+		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/ &&) true
+	install -m 644 $(CONF_EXAMPLE) $(PKG)/tlsxd.service.conf $(DESTDIR)$(DOCDIR)
+	install -m 644 $(B)/pkg/tlsxd.service $(PKG)/tlsxd.socket \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 644 $(PKG)/tlsxd.sysusers $(DESTDIR)$(SYSUSERSDIR)/tlsxd.conf
+ifneq ($(INSTALL_MODULES_LOAD),)
+	install -d $(DESTDIR)$(MODULESLOADDIR)
+	install -m 644 $(PKG)/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/tlsx.conf
+endif
+	@test -n "$(DESTDIR)" || ! command -v ldconfig >/dev/null || ldconfig
+
+# Only the files install writes, and the directories left empty by that.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-rmdir $(addprefix $(DESTDIR),$(INSTALLED_DIRS)) 2>/dev/null
+	@test -n "$(DESTDIR)" || ! command -v ldconfig >/dev/null || ldconfig
+
+
+# DKMS: the module's source under /usr/src/tlsx-VERSION with its
+# dkms.conf (dkms-src, also what the tlsx-dkms package ships), then dkms
+# add, build and install for the running kernel (dkms-install, root;
+# DKMS_KVER=... for another installed kernel).  The selftests' debugfs
+# hooks stay out of the shipped source.
+DKMS_SRC := /usr/src/tlsx-$(VERSION)
+DKMS_KVER ?= $(shell uname -r)
+DKMS_FILES := Kbuild VERSION $(filter-out kmod/debugfs_%,$(wildcard kmod/*.[ch])) \
+	$(AEAD)/aead.mk $(wildcard $(AEAD)/*.[ch])
+
+$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in VERSION
+	@mkdir -p $(@D)
+	$(PKG_SUBST) $< > $@
+
+.PHONY: dkms-src
+dkms-src: $(B)/pkg/dkms.conf
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	$(foreach d,$(sort $(dir $(DKMS_FILES))),install -d $(DESTDIR)$(DKMS_SRC)/$(d) &&) true
+	$(foreach f,$(DKMS_FILES),install -m 644 $(f) $(DESTDIR)$(DKMS_SRC)/$(f) &&) true
+	install -m 644 $(B)/pkg/dkms.conf $(DESTDIR)$(DKMS_SRC)
+
+dkms-install: dkms-src
+	dkms add tlsx/$(VERSION)
+	dkms build tlsx/$(VERSION) -k $(DKMS_KVER)
+	dkms install tlsx/$(VERSION) -k $(DKMS_KVER)
+
+dkms-uninstall:
+	-dkms remove tlsx/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# Debian packages: tlsx-dkms, libtlsx0, libtlsx-dev and tlsxd, built by
+# dpkg-buildpackage from tools/packaging/debian/ assembled under
+# $(B)/deb/tlsx-VERSION (the .debs land in $(B)/deb/), then checked by
+# lintian.  The rules run this Makefile: by default into a build
+# directory of their own with Debian's hardening flags; DEB_REUSE=1
+# packages the objects `make` already built in $(B) (what CI does).
+DEB_DIR := $(B)/deb
+DEB_TREE := $(DEB_DIR)/tlsx-$(VERSION)
+DEB_REUSE ?=
+
+deb: $(B)/pkg/dkms.conf
+	rm -rf $(DEB_TREE) $(DEB_DIR)/*.deb $(DEB_DIR)/*.changes \
+		$(DEB_DIR)/*.buildinfo
+	mkdir -p $(DEB_TREE)
+	cp -r $(PKG)/debian $(DEB_TREE)/
+	cp $(PKG)/tlsxd.sysusers $(DEB_TREE)/debian/tlsxd.sysusers
+	sed -e 's|@VERSION@|$(VERSION)|' -e "s|@DATE@|$$(date -R -r VERSION)|" \
+		$(PKG)/debian/changelog.in > $(DEB_TREE)/debian/changelog
+	rm $(DEB_TREE)/debian/changelog.in
+	cd $(DEB_TREE) && TLSX_TOP=$(CURDIR) \
+		TLSX_B=$(if $(DEB_REUSE),$(B),$(B)/deb/obj) \
+		dpkg-buildpackage -b -us -uc
+	lintian --info --display-info $(DEB_DIR)/tlsx_$(VERSION)-1_*.changes \
+		| tee $(DEB_DIR)/lintian.txt
+
+# The tests of all the above (in `make test`): a staged install, DKMS's
+# module in the VM, the .debs installed, run and purged on this machine.
+PKG_TESTS := tools/packaging/test-install tools/packaging/test-dkms \
+	tools/packaging/test-deb
+test-pkg: lib $(B)/bin/tlsxd $(HS_TOOLS) $(BENCH) $(SELFTESTS)
+	@mkdir -p $(B)/results
+	@tools/run-tests --summary $(B)/results/pkg.sum \
+		$(foreach t,$(PKG_TESTS),'$(t) $(B)')
 
 print-kdir:
 	@echo $(KDIR)

@@ -418,3 +418,4 @@ module_exit(tlsx_module_exit);
 MODULE_ALIAS_TCP_ULP("tlsx");
 MODULE_DESCRIPTION("tlsx: TLS record layer as a TCP upper-layer protocol");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TLSX_VERSION);

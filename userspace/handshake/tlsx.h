@@ -37,7 +37,14 @@ extern "C" {
 
 #define TLSX_API __attribute__((visibility("default")))
 
-#define TLSX_VERSION_STRING	"0.1"
+/*
+ * The project's one version, the top-level VERSION file: the Makefile
+ * passes it (-DTLSX_VERSION_STRING) and `make install` writes it into the
+ * installed copy of this header in place of "unknown".
+ */
+#ifndef TLSX_VERSION_STRING
+#define TLSX_VERSION_STRING	"unknown"
+#endif
 
 enum tlsx_result {
 	TLSX_OK = 0,
