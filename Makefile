@@ -142,7 +142,7 @@ TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
-	bench-hs fuzz-seeds interop scan
+	bench-hs fuzz-seeds interop scan serve
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 	module module-test
@@ -155,6 +155,7 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
+	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
 	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
 	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
 	@echo "make demo       tlsxd in the VM: files over tlsx.ko, checked"
@@ -274,6 +275,18 @@ $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 
+# test_tlsxd_http runs the daemon (build/bin/tlsxd, found next to
+# itself); its ASan build runs the daemon built with ASan/UBSan too.
+TLSXD_ASAN := $(if $(TLSXD),$(B)/bin/tlsxd-asan)
+$(B)/test/test_tlsxd_http: | $(TLSXD)
+$(B)/test-asan/test_tlsxd_http: | $(TLSXD) $(TLSXD_ASAN)
+
+$(B)/bin/tlsxd-asan: $(TLSXD_DIR)/main.c $(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) \
+		$(LIB_ASAN)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(SAN) -MMD -MP $< \
+		$(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) $(LIB_ASAN) $(TLSXD_LIBS) -o $@
+
 $(TLSXD_LIB): $(TLSXD_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
@@ -370,15 +383,22 @@ $(TEST_MODULE): $(KBUILD_SRCS)
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS)
+# tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
+# tlsxd (skipped while tlsxd is not built).
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
-		$(FUZZ_RUNS) 'tools/interop/run $(B)'
+		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)'
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
+
+# The main job: tlsxd serving ROOT (docs/) on https://localhost:PORT/
+# (8443) with a self-signed certificate kept in $(B)/serve.
+serve: $(B)/bin/tlsxd
+	@ROOT="$(ROOT)" PORT="$(PORT)" tools/tlsxd/serve $(B)
 
 # testssl.sh and sslscan against tlsxd (docs/tlsxd-scan.md): some 5
 # minutes, so not part of `make test`.
