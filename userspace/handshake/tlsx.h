@@ -305,10 +305,10 @@ TLSX_API int tlsx_conn_step_buf(struct tlsx_conn *c, const uint8_t *in,
  * overwrite @in[0..*@consumed) and the record it failed on (protected
  * records are decrypted where they lie, so those bytes then hold the
  * peer's handshake messages in plaintext: drop or wipe them), and leaves
- * the bytes after *@consumed as they came.  The thread's scratch (53,509
- * bytes, for tlsx_conn_step(), tlsx_conn_step_buf() and a server's
- * tickets at the handoff) is allocated at its first use and wiped and
- * freed at the thread's exit.
+ * the bytes after *@consumed as they came.  The thread's scratch (70,230
+ * bytes, for tlsx_conn_step(), tlsx_conn_step_buf(), a server's tickets
+ * at the handoff and the userspace record layer's records) is allocated
+ * at its first use and wiped and freed at the thread's exit.
  */
 TLSX_API int tlsx_conn_step_inplace(struct tlsx_conn *c, uint8_t *in,
 				    size_t in_len, size_t *consumed,
@@ -338,6 +338,18 @@ TLSX_API int tlsx_conn_handoff(struct tlsx_conn *c);
  * NewSessionTicket, alerts) are handled inside and never returned.
  */
 TLSX_API ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len);
+/*
+ * What tlsx_read() would work on without a read(2): on the userspace
+ * layer, the plaintext already decrypted and not yet read, or else the
+ * bytes of the whole records already received and not yet opened (an
+ * upper bound of their plaintext: they may be control records, after
+ * which tlsx_read() reads the socket and can return TLSX_WANT_READ).
+ * 0: the next tlsx_read() would read the socket first, so an event loop
+ * waits for POLLIN.  In the kernel modes always 0: the kernel holds the
+ * received records, and POLLIN (or tlsx_read()'s TLSX_WANT_READ) says
+ * whether any wait.  0 before the handshake is done.
+ */
+TLSX_API size_t tlsx_pending(const struct tlsx_conn *c);
 
 /*
  * Writes up to @len bytes; returns how many were taken (all of them on a

@@ -18,7 +18,10 @@
  * After the handoff a connection holds no configuration and no engine:
  * the fd, a few flags and numbers, and the two current traffic secrets
  * (for KeyUpdate, RFC 8446 7.2), plus, on the userspace layer, the two
- * AEAD keys and one record's buffer each way (struct tlsx_urec).
+ * AEAD keys and sequence numbers (struct tlsx_urec); its record buffers
+ * are the thread's scratch, a connection keeping only what a call left
+ * (a partial record, plaintext not yet read, bytes the socket did not
+ * take), each in an allocation of exactly that size.
  */
 #ifndef TLSX_HS_TLSX_INT_H
 #define TLSX_HS_TLSX_INT_H
@@ -80,15 +83,24 @@ struct tlsx_hsd {
 	size_t pend_len, pend_off;	/* [off, len) still to write */
 };
 
+/* A KeyUpdate or an alert, sealed: header, content, type, tag. */
+#define TLSX_U_CTRL_MAX	(TLSX_REC_HDR + 16 + 1 + TLSX_AEAD_TAG_LEN)
+/* The userspace layer's sending room: a record and two controls behind. */
+#define TLSX_U_TX_MAX	(TLSX_REC_MAX + 2 * TLSX_U_CTRL_MAX)
+
 /*
- * One per thread that steps a connection over its fd (tlsx_conn.c),
- * allocated at its first step, wiped and freed when the thread exits:
- * the record being opened in place and the flight being sent.  Nothing
- * stays in it between two calls.
+ * One per thread that steps a connection over its fd (tlsx_conn.c) or
+ * reads and writes one on the userspace layer (urec.c), allocated at its
+ * first use, wiped and freed when the thread exits: the record being
+ * opened in place (@in, a handshake's or the userspace layer's), the
+ * flight being sent or a server's tickets (@out), the records the
+ * userspace layer seals (@rec_out: apart from @out, which holds the
+ * tickets while they are sealed).  Nothing stays in it between two calls.
  */
 struct tlsx_scratch {
 	u8 in[TLSX_REC_MAX];
 	u8 out[TLSX_HS_OUT_MIN];
+	u8 rec_out[TLSX_U_TX_MAX];
 };
 
 /* The calling thread's scratch; NULL: out of memory. */
@@ -175,6 +187,7 @@ int tlsx__k_tx_room(struct tlsx_conn *c, size_t len);
 int tlsx__u_init(struct tlsx_conn *c);
 void tlsx__u_free(struct tlsx_conn *c);
 size_t tlsx__u_size(const struct tlsx_conn *c);
+size_t tlsx__u_pending(const struct tlsx_conn *c);
 int tlsx__u_set_key(struct tlsx_conn *c, bool tx);
 ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len);
 ssize_t tlsx__u_write(struct tlsx_conn *c, const void *buf, size_t len);

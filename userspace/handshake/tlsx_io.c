@@ -400,6 +400,14 @@ ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len)
 	return n;
 }
 
+size_t tlsx_pending(const struct tlsx_conn *c)
+{
+	/* The kernel modes: the kernel holds what was received. */
+	if (!c || !c->established || c->rl != TLSX_RL_USER || !c->u)
+		return 0;
+	return tlsx__u_pending(c);
+}
+
 ssize_t tlsx_write(struct tlsx_conn *c, const void *buf, size_t len)
 {
 	int err = usable(c);

@@ -4,21 +4,30 @@
  * done by libtlsx where no kernel record layer exists, with the same
  * AEAD engines (handshake/record.h on aead/aead.h).
  *
- * Receiving: one record's buffer.  read(2) takes what fits (several
- * records at once when they are small), each whole record is opened in
- * place, and its plaintext is handed out from where it lies; a record
- * cut at the buffer's end is moved to the front before the next read.
- * Nothing is read while plaintext is waiting, so the buffer never holds
- * more than one record's plaintext and the rest of the next.
+ * A connection keeps its keys and sequence numbers (struct tlsx_urec)
+ * and no record buffer: records are read, opened, sealed and written in
+ * the calling thread's scratch (struct tlsx_scratch), and only what must
+ * outlive the call is copied into an allocation of exactly its size,
+ * wiped and freed once it is used up.  An idle connection holds nothing
+ * else, which is what a server with many keep-alive connections pays
+ * for each.
  *
- * Sending: one record's buffer too.  A record is sealed into it and
- * written; on a non-blocking fd what the socket did not take stays there
- * and goes first on the next call (the record's bytes were taken from the
- * caller: they are committed).  Control records (a KeyUpdate owed, an
- * alert) are appended behind a pending record when they fit.
+ * Receiving: read(2) takes what fits the scratch's record room (several
+ * records at once when they are small), each whole record is opened in
+ * place and its plaintext copied out.  Kept: plaintext the caller's
+ * buffer did not take, and the ciphertext after it (a record cut at the
+ * read's end, or records not yet opened).  Nothing is read while
+ * plaintext is waiting, so at most one record's plaintext is kept.
+ *
+ * Sending: a record is sealed in the scratch and written; on a
+ * non-blocking fd what the socket did not take is kept and goes first on
+ * the next call (the record's bytes were taken from the caller: they are
+ * committed).  Control records (a KeyUpdate owed, an alert) are sealed
+ * behind a pending record when they fit: the pending bytes are brought
+ * back into the scratch for that.
  *
  * The sequence number of each direction is the record count under its
- * key: our own KeyUpdate goes before it reaches the limit (5.5).
+ * key: our own KeyUpdate goes before it reaches the limit (RFC 8446 5.5).
  */
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -27,22 +36,45 @@
 #include "handshake/alert.h"
 #include "handshake/tlsx_int.h"
 
-/* A KeyUpdate or an alert, sealed: header, content, type, tag. */
-#define CTRL_MAX	(TLSX_REC_HDR + 16 + 1 + TLSX_AEAD_TAG_LEN)
-#define TBUF_SIZE	(TLSX_REC_MAX + 2 * CTRL_MAX)
-
 struct tlsx_urec {
 	struct tlsx_rec_dir tx, rx;
 	size_t max_plain_tx;	/* 2^14, or the peer's limit (RFC 8449) */
 	size_t max_plain_rx;
 	size_t max_body_rx;
-	size_t r_start, r_end;	/* ciphertext not yet opened */
-	u8 *p;			/* plaintext not yet handed out */
-	size_t p_len;
-	size_t t_off, t_len;	/* sealed, not yet written */
-	u8 rbuf[TLSX_REC_MAX];
-	u8 tbuf[TBUF_SIZE];
+	/* Received, kept between calls; NULL: none. */
+	u8 *ct;			/* ciphertext not yet opened */
+	size_t ct_len;
+	u8 *pt;			/* plaintext: [pt_off, pt_len) not yet read */
+	size_t pt_off, pt_len;
+	/*
+	 * Sealed, not yet written: [t_off, t_len) of @t, an allocation of
+	 * t_len bytes between calls, the scratch's rec_out (@t_scratch)
+	 * while a call seals; @t_used: the scratch bytes to wipe after it.
+	 */
+	u8 *t;
+	size_t t_off, t_len;
+	bool t_scratch;
+	size_t t_used;
 };
+
+/* Wipes and frees a kept buffer (its bytes may be plaintext). */
+static void drop(u8 **p, size_t len)
+{
+	if (!*p)
+		return;
+	memzero_explicit(*p, len);
+	free(*p);
+	*p = NULL;
+}
+
+static u8 *keep(const u8 *p, size_t len)
+{
+	u8 *k = malloc(len);
+
+	if (k)
+		memcpy(k, p, len);
+	return k;
+}
 
 int tlsx__u_init(struct tlsx_conn *c)
 {
@@ -73,6 +105,11 @@ void tlsx__u_free(struct tlsx_conn *c)
 		return;
 	tlsx_rec_wipe(&u->tx);
 	tlsx_rec_wipe(&u->rx);
+	drop(&u->ct, u->ct_len);
+	drop(&u->pt, u->pt_len);
+	/* Between calls @t is never the scratch. */
+	if (!u->t_scratch)
+		drop(&u->t, u->t_len);
 	memzero_explicit(u, sizeof(*u));
 	free(u);
 	c->u = NULL;
@@ -80,7 +117,43 @@ void tlsx__u_free(struct tlsx_conn *c)
 
 size_t tlsx__u_size(const struct tlsx_conn *c)
 {
-	return c->u ? sizeof(*c->u) : 0;
+	const struct tlsx_urec *u = c->u;
+	size_t n;
+
+	if (!u)
+		return 0;
+	n = sizeof(*u);
+	if (u->ct)
+		n += u->ct_len;
+	if (u->pt)
+		n += u->pt_len;
+	if (u->t && !u->t_scratch)
+		n += u->t_len;
+	return n;
+}
+
+/*
+ * What tlsx_read() has without a read(2): plaintext kept, and the whole
+ * records among the ciphertext kept (their bytes: a record's plaintext
+ * is known only once it is opened, and it may be a control record).  A
+ * header that does not parse counts too: tlsx_read() fails on it at once.
+ */
+size_t tlsx__u_pending(const struct tlsx_conn *c)
+{
+	const struct tlsx_urec *u = c->u;
+	size_t n = 0, at = 0, body;
+
+	if (u->pt)
+		return u->pt_len - u->pt_off;
+	while (u->ct && u->ct_len - at >= TLSX_REC_HDR) {
+		if (tlsx_rec_header(u->ct + at, u->max_body_rx, &body))
+			return n + u->ct_len - at;
+		if (u->ct_len - at < TLSX_REC_HDR + body)
+			break;
+		at += TLSX_REC_HDR + body;
+		n += TLSX_REC_HDR + body;
+	}
+	return n;
 }
 
 u64 tlsx__u_tx_seq(const struct tlsx_conn *c)
@@ -100,17 +173,78 @@ int tlsx__u_set_key(struct tlsx_conn *c, bool tx)
 				   c->sec.secret_len);
 }
 
+/*
+ * Before sealing: the pending bytes at the front of the thread's
+ * scratch, whose rec_out then takes the new record behind them.
+ */
+static int tx_begin(struct tlsx_conn *c)
+{
+	struct tlsx_urec *u = c->u;
+	struct tlsx_scratch *s;
+	size_t n = u->t_len - u->t_off;
+
+	if (u->t_scratch) {
+		if (u->t_off) {
+			memmove(u->t, u->t + u->t_off, n);
+			u->t_off = 0;
+			u->t_len = n;
+		}
+		return 0;
+	}
+	s = tlsx__scratch();
+	if (!s)
+		return -ENOMEM;
+	if (n)
+		memcpy(s->rec_out, u->t + u->t_off, n);
+	drop(&u->t, u->t_len);
+	u->t = s->rec_out;
+	u->t_scratch = true;
+	u->t_off = 0;
+	u->t_len = n;
+	u->t_used = n;
+	return 0;
+}
+
+/*
+ * After a call that sealed: what the socket did not take moves to an
+ * allocation of its size, the scratch is wiped.  Returns @ret, or
+ * TLSX_E_NOMEM (sticky: committed bytes were lost) when there was no
+ * memory for them.
+ */
+static ssize_t tx_end(struct tlsx_conn *c, ssize_t ret)
+{
+	struct tlsx_urec *u = c->u;
+	size_t n = u->t_len - u->t_off;
+	u8 *k = NULL;
+
+	if (!u->t_scratch)
+		return ret;
+	if (n) {
+		k = keep(u->t + u->t_off, n);
+		if (!k) {
+			n = 0;
+			ret = tlsx__fail(c, TLSX_E_NOMEM);
+		}
+	}
+	memzero_explicit(u->t, u->t_used);
+	u->t = k;
+	u->t_scratch = false;
+	u->t_off = 0;
+	u->t_len = n;
+	u->t_used = 0;
+	return ret;
+}
+
 int tlsx__u_flush(struct tlsx_conn *c)
 {
 	struct tlsx_urec *u = c->u;
 
 	while (u->t_off < u->t_len) {
-		ssize_t n = send(c->fd, u->tbuf + u->t_off,
-				 u->t_len - u->t_off, MSG_NOSIGNAL);
+		ssize_t n = send(c->fd, u->t + u->t_off, u->t_len - u->t_off,
+				 MSG_NOSIGNAL);
 
 		if (n < 0 && errno == ENOTSOCK)
-			n = write(c->fd, u->tbuf + u->t_off,
-				  u->t_len - u->t_off);
+			n = write(c->fd, u->t + u->t_off, u->t_len - u->t_off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -120,6 +254,9 @@ int tlsx__u_flush(struct tlsx_conn *c)
 		}
 		u->t_off += n;
 	}
+	/* All written: a kept copy goes; the scratch is wiped by tx_end(). */
+	if (!u->t_scratch)
+		drop(&u->t, u->t_len);
 	u->t_off = 0;
 	u->t_len = 0;
 	return TLSX_OK;
@@ -127,7 +264,7 @@ int tlsx__u_flush(struct tlsx_conn *c)
 
 /*
  * Seals one record behind what is pending: 0, or tlsx_rec_seal()'s
- * -errno (-ENOSPC when it does not fit).
+ * -errno (-ENOSPC when it does not fit, -ENOMEM without a scratch).
  */
 static int seal(struct tlsx_conn *c, u8 type, const u8 *data, size_t len)
 {
@@ -135,21 +272,23 @@ static int seal(struct tlsx_conn *c, u8 type, const u8 *data, size_t len)
 	size_t n;
 	int err;
 
-	if (u->t_off) {
-		memmove(u->tbuf, u->tbuf + u->t_off, u->t_len - u->t_off);
-		u->t_len -= u->t_off;
-		u->t_off = 0;
-	}
-	err = tlsx_rec_seal(&u->tx, type, data, len, 0, u->tbuf + u->t_len,
-			    sizeof(u->tbuf) - u->t_len, &n);
+	err = tx_begin(c);
+	if (err)
+		return err;
+	err = tlsx_rec_seal(&u->tx, type, data, len, 0, u->t + u->t_len,
+			    TLSX_U_TX_MAX - u->t_len, &n);
 	if (!err)
 		u->t_len += n;
+	if (u->t_len > u->t_used)
+		u->t_used = u->t_len;
 	return err;
 }
 
-/* A sealing failure: the sequence exhausted (5.5), or a bug. */
+/* A sealing failure: the sequence exhausted (5.5), no memory, or a bug. */
 static int seal_failed(struct tlsx_conn *c, int err)
 {
+	if (err == -ENOMEM)
+		return tlsx__fail(c, TLSX_E_NOMEM);
 	return tlsx__fail(c, err == -EOVERFLOW ? TLSX_E_REKEY : TLSX_E_INVAL);
 }
 
@@ -164,79 +303,117 @@ int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 		int ret = tlsx__u_flush(c);
 
 		if (ret)
-			return ret;
+			return tx_end(c, ret);
 		err = seal(c, type, data, len);
 	}
 	if (err)
-		return seal_failed(c, err);
+		return tx_end(c, seal_failed(c, err));
 	err = tlsx__u_flush(c);
-	return err == TLSX_WANT_WRITE ? TLSX_OK : err;
+	return tx_end(c, err == TLSX_WANT_WRITE ? TLSX_OK : err);
+}
+
+/*
+ * One record of @chunk bytes from the file at *@off, read straight
+ * behind the header and sealed in place; the bytes read, 0 at the end of
+ * the file, or an error.
+ */
+static ssize_t seal_file(struct tlsx_conn *c, int file_fd, off_t *off,
+			 size_t chunk)
+{
+	struct tlsx_urec *u = c->u;
+	ssize_t got;
+	size_t n;
+	int err;
+
+	/* Nothing is pending here: the record starts the scratch. */
+	err = tx_begin(c);
+	if (err)
+		return seal_failed(c, err);
+	do {
+		got = pread(file_fd, u->t + TLSX_REC_HDR, chunk, *off);
+	} while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return tlsx__sys(c, errno);
+	if (!got)
+		return 0;
+	if (TLSX_REC_HDR + (size_t)got > u->t_used)
+		u->t_used = TLSX_REC_HDR + got;
+	err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
+			    u->t + TLSX_REC_HDR, got, 0, u->t, TLSX_U_TX_MAX,
+			    &n);
+	if (err)
+		return seal_failed(c, err);
+	u->t_len = n;
+	if (n > u->t_used)
+		u->t_used = n;
+	*off += got;
+	return got;
 }
 
 /*
  * Seals @len bytes of application data, a record at a time, from @buf
- * or, with @file_fd >= 0, from the file at *@off (read into place), and
- * writes each.  Returns the bytes taken, or an error (WANT_WRITE when
- * nothing was).
+ * or, with @file_fd >= 0, from the file at *@off, and writes each.
+ * Returns the bytes taken, or an error (WANT_WRITE when nothing was).
  */
 static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 			     int file_fd, off_t *off)
 {
 	struct tlsx_urec *u = c->u;
 	size_t total = 0;
+	ssize_t ret;
 	int err;
 
 	err = tlsx__u_flush(c);
 	if (err)
 		return err;
 	while (total < len) {
-		size_t chunk = len - total, n;
-		ssize_t got;
+		size_t chunk = len - total;
+		ssize_t got = chunk;
 
 		if (chunk > u->max_plain_tx)
 			chunk = u->max_plain_tx;
 		err = tlsx__rekey_if_due(c, u->tx.seq, 1);
-		if (err)
-			return total ? (ssize_t)total : err;
+		if (err) {
+			ret = total ? (ssize_t)total : err;
+			goto out;
+		}
 		/* Queued behind the KeyUpdate, if one went. */
 		if (u->t_len) {
 			err = tlsx__u_flush(c);
-			if (err)
-				return total ? (ssize_t)total : err;
-		}
-		if (file_fd < 0) {
-			err = seal(c, TLSX_CT_APPLICATION_DATA, buf + total,
-				   chunk);
-			got = chunk;
-		} else {
-			/* Read straight behind the header: sealed in place. */
-			got = pread(file_fd, u->tbuf + TLSX_REC_HDR, chunk,
-				    *off);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0)
-				return total ? (ssize_t)total :
-					       tlsx__sys(c, errno);
-			if (!got)
-				break;
-			err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
-					    u->tbuf + TLSX_REC_HDR, got, 0,
-					    u->tbuf, sizeof(u->tbuf), &n);
-			if (!err) {
-				u->t_len = n;
-				*off += got;
+			if (err) {
+				ret = total ? (ssize_t)total : err;
+				goto out;
 			}
 		}
-		if (err)
-			return seal_failed(c, err);
+		if (file_fd < 0) {
+			got = chunk;
+			err = seal(c, TLSX_CT_APPLICATION_DATA, buf + total,
+				   chunk);
+			if (err) {
+				ret = seal_failed(c, err);
+				goto out;
+			}
+		} else {
+			got = seal_file(c, file_fd, off, chunk);
+			if (got < 0) {
+				ret = total ? (ssize_t)total : got;
+				goto out;
+			}
+			if (!got)
+				break;
+		}
 		total += got;
 		err = tlsx__u_flush(c);
 		if (err == TLSX_WANT_WRITE)
 			break;
-		if (err)
-			return err;
+		if (err) {
+			ret = err;
+			goto out;
+		}
 	}
-	return total;
+	ret = total;
+out:
+	return tx_end(c, ret);
 }
 
 ssize_t tlsx__u_write(struct tlsx_conn *c, const void *buf, size_t len)
@@ -250,15 +427,17 @@ ssize_t tlsx__u_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 	return write_records(c, NULL, count, file_fd, off);
 }
 
-/* Opens the record at r_start (whole); its plaintext, or a control. */
-static int open_record(struct tlsx_conn *c, size_t body)
+/*
+ * Opens the whole record @rec (in the scratch): 1 with its application
+ * data in *@data, *@len; 0 after a control record; or an error.
+ */
+static int open_record(struct tlsx_conn *c, u8 *rec, size_t body, u8 **data,
+		       size_t *len)
 {
 	struct tlsx_urec *u = c->u;
-	u8 *rec = u->rbuf + u->r_start, type, *data;
-	size_t len;
+	u8 type;
 	int err;
 
-	u->r_start += TLSX_REC_HDR + body;
 	/*
 	 * 5: after the handshake every record is protected (outer type
 	 * application_data); a change_cipher_spec is allowed only before
@@ -267,20 +446,110 @@ static int open_record(struct tlsx_conn *c, size_t body)
 	if (rec[0] != TLSX_CT_APPLICATION_DATA)
 		return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
 	err = tlsx_rec_open(&u->rx, rec, TLSX_REC_HDR + body, u->max_plain_rx,
-			    &type, &data, &len);
+			    &type, data, len);
 	if (err)
 		return tlsx__abort(c, err);
-	if (type == TLSX_CT_APPLICATION_DATA) {
-		u->p = data;
-		u->p_len = len;
-		return 0;
+	if (type == TLSX_CT_APPLICATION_DATA)
+		return 1;
+	err = tlsx__control(c, type, *data, *len, true);
+	return err < 0 ? err : 0;
+}
+
+/* Plaintext kept from an earlier call: handed out first. */
+static ssize_t read_kept(struct tlsx_urec *u, void *buf, size_t len)
+{
+	size_t n = u->pt_len - u->pt_off;
+
+	if (n > len)
+		n = len;
+	memcpy(buf, u->pt + u->pt_off, n);
+	u->pt_off += n;
+	if (u->pt_off == u->pt_len) {
+		drop(&u->pt, u->pt_len);
+		u->pt_off = 0;
+		u->pt_len = 0;
 	}
-	return tlsx__control(c, type, data, len, true);
+	return n;
+}
+
+/*
+ * Reads and opens records in @rb (the scratch, [*@start, *@end) the
+ * ciphertext there) until one gives application data, of which what
+ * @buf does not take is kept.  *@used: the scratch bytes written.
+ */
+static ssize_t read_records(struct tlsx_conn *c, u8 *rb, size_t *start,
+			    size_t *end, size_t *used, void *buf, size_t len)
+{
+	struct tlsx_urec *u = c->u;
+	int err;
+
+	for (;;) {
+		size_t avail = *end - *start, body, plen;
+		u8 *data;
+		ssize_t n;
+
+		if (c->rx_closed)
+			return 0;
+		if (c->err)
+			return c->err;
+		if (c->rx_err)
+			return c->rx_err;
+		if (avail >= TLSX_REC_HDR) {
+			err = tlsx_rec_header(rb + *start, u->max_body_rx,
+					      &body);
+			if (err)
+				return tlsx__abort(c, err);
+			if (avail >= TLSX_REC_HDR + body) {
+				u8 *rec = rb + *start;
+
+				*start += TLSX_REC_HDR + body;
+				err = open_record(c, rec, body, &data, &plen);
+				if (err < 0)
+					return err;
+				/* An empty record or a control: read on. */
+				if (!err || !plen)
+					continue;
+				n = len < plen ? len : plen;
+				memcpy(buf, data, n);
+				if ((size_t)n < plen) {
+					u->pt = keep(data + n, plen - n);
+					if (!u->pt)
+						return tlsx__fail(c,
+								  TLSX_E_NOMEM);
+					u->pt_off = 0;
+					u->pt_len = plen - n;
+				}
+				return n;
+			}
+		}
+		if (*start) {
+			memmove(rb, rb + *start, avail);
+			*start = 0;
+			*end = avail;
+		}
+		n = read(c->fd, rb + *end, TLSX_REC_MAX - *end);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return TLSX_WANT_READ;
+			return tlsx__sys(c, errno);
+		}
+		/* 6.1: a TCP close before close_notify is a truncation. */
+		if (!n)
+			return tlsx__fail(c, TLSX_E_EOF);
+		*end += n;
+		if (*end > *used)
+			*used = *end;
+	}
 }
 
 ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len)
 {
 	struct tlsx_urec *u = c->u;
+	struct tlsx_scratch *s;
+	size_t start = 0, end = 0, used;
+	ssize_t ret;
 	int err;
 
 	/*
@@ -292,51 +561,39 @@ ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len)
 		if (err && err != TLSX_WANT_WRITE)
 			return err;
 	}
-	for (;;) {
-		size_t avail = u->r_end - u->r_start, body;
-		ssize_t n;
-
-		if (u->p_len) {
-			n = len < u->p_len ? len : u->p_len;
-			memcpy(buf, u->p, n);
-			u->p += n;
-			u->p_len -= n;
-			return n;
-		}
-		if (c->rx_closed)
-			return 0;
-		if (c->err)
-			return c->err;
-		if (c->rx_err)
-			return c->rx_err;
-		if (avail >= TLSX_REC_HDR) {
-			err = tlsx_rec_header(u->rbuf + u->r_start,
-					      u->max_body_rx, &body);
-			if (err)
-				return tlsx__abort(c, err);
-			if (avail >= TLSX_REC_HDR + body) {
-				err = open_record(c, body);
-				if (err < 0)
-					return err;
-				continue;
-			}
-		}
-		if (u->r_start) {
-			memmove(u->rbuf, u->rbuf + u->r_start, avail);
-			u->r_start = 0;
-			u->r_end = avail;
-		}
-		n = read(c->fd, u->rbuf + u->r_end, sizeof(u->rbuf) - u->r_end);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return TLSX_WANT_READ;
-			return tlsx__sys(c, errno);
-		}
-		/* 6.1: a TCP close before close_notify is a truncation. */
-		if (!n)
-			return tlsx__fail(c, TLSX_E_EOF);
-		u->r_end += n;
+	if (u->pt)
+		return read_kept(u, buf, len);
+	if (c->rx_closed)
+		return 0;
+	if (c->err)
+		return c->err;
+	if (c->rx_err)
+		return c->rx_err;
+	s = tlsx__scratch();
+	if (!s)
+		return TLSX_E_NOMEM;	/* not sticky: nothing was done */
+	if (u->ct) {
+		memcpy(s->in, u->ct, u->ct_len);
+		end = u->ct_len;
+		drop(&u->ct, u->ct_len);
+		u->ct_len = 0;
 	}
+	used = end;
+	ret = read_records(c, s->in, &start, &end, &used, buf, len);
+	/*
+	 * The ciphertext after the records opened, kept for the next call;
+	 * after close_notify or a failure nothing more is read.
+	 */
+	if (end > start && !c->rx_closed && !c->err && !c->rx_err) {
+		u->ct = keep(s->in + start, end - start);
+		if (u->ct) {
+			u->ct_len = end - start;
+		} else {
+			err = tlsx__fail(c, TLSX_E_NOMEM);
+			if (ret <= 0)
+				ret = err;
+		}
+	}
+	memzero_explicit(s->in, used);
+	return ret;
 }

@@ -14,9 +14,11 @@
  *              request buffer; -EIO means a control record (KeyUpdate,
  *              alert, close_notify) is next, which only recvmsg(2) with
  *              a cmsg buffer takes: tlsx_read() handles it.  Userspace
- *              layer: IORING_OP_POLL_ADD POLLIN, then tlsx_read() until
- *              TLSX_WANT_READ (plaintext may wait inside libtlsx, so the
- *              socket's readiness is not the whole story).  Then
+ *              layer: IORING_OP_POLL_ADD POLLIN, then tlsx_read(), again
+ *              while tlsx_pending() says libtlsx holds input (plaintext
+ *              or whole records may wait inside libtlsx, so the
+ *              socket's readiness is not the whole story; without them
+ *              a further read(2) would only return EAGAIN).  Then
  *              http_req_parse();
  *   send       the plan (resp.h): head and memory segments by
  *              IORING_OP_SEND (MSG_MORE while a body follows), file
@@ -1103,6 +1105,25 @@ static bool take_bytes(struct loop *lp, struct conn *c, const void *p,
 static void conn_read(struct loop *lp, struct conn *c);
 
 /*
+ * The userspace layer, when the request buffer wants more: tlsx_read()
+ * if libtlsx holds input (tlsx_pending()), else POLLIN, which fires at
+ * once if the socket has bytes (a record read in part, more than one
+ * read took): the read(2) saved is the one that would return EAGAIN.
+ */
+static void user_read_or_wait(struct loop *lp, struct conn *c)
+{
+	if (tlsx_pending(c->tls)) {
+		conn_read(lp, c);
+		return;
+	}
+	if (c->a && !c->a->len) {
+		act_put(lp, c->a);
+		c->a = NULL;
+	}
+	wait_input(lp, c);
+}
+
+/*
  * An IORING_OP_RECV of ours: bytes in ring buffer @bid (given back at
  * once), or -EIO: a control record (KeyUpdate, alert, close_notify)
  * comes next, which a plain recv cannot take (net/tls wants a cmsg
@@ -1142,7 +1163,8 @@ static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
 
 /*
  * Reads into the request buffer until a head is whole or the layer has
- * nothing more (TLSX_WANT_READ: wait_input()).  An empty buffer goes
+ * nothing more (TLSX_WANT_READ: wait_input(); on the userspace layer
+ * also when tlsx_pending() is 0 after a read).  An empty buffer goes
  * back to the worker while waiting.
  */
 static void conn_read(struct loop *lp, struct conn *c)
@@ -1169,6 +1191,10 @@ static void conn_read(struct loop *lp, struct conn *c)
 			a->len += n;
 			if (process(lp, c))
 				return;
+			if (c->rl == TLSX_RL_USER && !tlsx_pending(c->tls)) {
+				user_read_or_wait(lp, c);
+				return;
+			}
 			continue;
 		}
 		if (n == TLSX_WANT_READ || n == TLSX_WANT_WRITE) {
@@ -1196,7 +1222,14 @@ static void to_idle(struct loop *lp, struct conn *c, bool first)
 	timer_arm(&lp->timers, &c->timer, first ? TIMER_HEADER : TIMER_IDLE,
 		  lp->now_ms);
 	if (c->rl == TLSX_RL_USER) {
-		conn_read(lp, c);
+		/*
+		 * After the handshake the request often follows the
+		 * client's Finished at once: read it now.
+		 */
+		if (first)
+			conn_read(lp, c);
+		else
+			user_read_or_wait(lp, c);
 		return;
 	}
 	if (c->a && !c->a->len) {
@@ -1290,7 +1323,7 @@ static void send_done(struct loop *lp, struct conn *c)
 		if (c->discard && !a->len)
 			c->state = CS_IDLE;
 		if (c->rl == TLSX_RL_USER) {
-			conn_read(lp, c);
+			user_read_or_wait(lp, c);
 			return;
 		}
 		wait_input(lp, c);

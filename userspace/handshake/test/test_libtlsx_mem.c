@@ -14,7 +14,14 @@
  *    exactly the unsent part, the client exactly the record it has in
  *    part, each freed once sent or whole;
  *  - the sans-I/O step, copying and in place, with one output buffer for
- *    both ends (the daemon's per-worker buffer).
+ *    both ends (the daemon's per-worker buffer);
+ *  - after the handoff, on the userspace record layer: an idle
+ *    connection holds its struct tlsx_conn, its keys and sequence
+ *    numbers (struct tlsx_urec) and its strings, no record buffer; a
+ *    partial record, plaintext not yet read, whole records not yet
+ *    opened and bytes the socket did not take are kept each in exactly
+ *    its size and freed when used up, state_bytes and tlsx_pending()
+ *    saying so at every point.
  *
  * The plain build counts the heap by interposing malloc() and friends on
  * glibc's (__libc_malloc()...), tracking each live block's requested size
@@ -159,8 +166,10 @@ static struct tlsx_config *server_cfg(void)
 {
 	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
 
+	/* The userspace record layer after the handoff (socketpairs). */
 	if (!cfg || tlsx_config_add_cert(cfg, DATA "rsa-chain.pem",
 					 DATA "rsa-leaf.key") ||
+	    tlsx_config_set_record_layer(cfg, TLSX_RL_USER) ||
 	    tlsx_config_freeze(cfg)) {
 		tlsx_config_free(cfg);
 		return NULL;
@@ -173,6 +182,7 @@ static struct tlsx_config *client_cfg(void)
 	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
 
 	if (!cfg || tlsx_config_set_trust(cfg, DATA "rsa-root.pem") ||
+	    tlsx_config_set_record_layer(cfg, TLSX_RL_USER) ||
 	    tlsx_config_freeze(cfg)) {
 		tlsx_config_free(cfg);
 		return NULL;
@@ -537,6 +547,229 @@ TEST_F(mem, sans_io)
 		EXPECT_EQ(3, s.allocs);
 		EXPECT_EQ(0, live.bytes);
 	}
+}
+
+/* ---- after the handoff: the userspace record layer ---------------- */
+
+/*
+ * What an idle connection may hold on the userspace layer: struct
+ * tlsx_conn, the two directions' keys (struct tlsx_rec_dir) and a few
+ * words of limits and offsets; no record's room (TLSX_REC_MAX) each way
+ * as before.
+ */
+#define IDLE_UREC_MAX	(2 * sizeof(struct tlsx_rec_dir) + 16 * sizeof(long))
+
+static size_t state(const struct tlsx_conn *c)
+{
+	struct tlsx_conn_info info;
+
+	if (tlsx_conn_info(c, &info))
+		return 0;
+	return info.state_bytes;
+}
+
+/* The heap both ends hold is what they report, when it is counted. */
+static bool heap_is_state(const struct tlsx_conn *c,
+			  const struct tlsx_conn *s)
+{
+	return !COUNTING || live.bytes == (long)(state(c) + state(s));
+}
+
+/* Moves up to @max bytes from @from to @to: the bytes moved. */
+static ssize_t pass(int from, int to, size_t max)
+{
+	u8 buf[65536];
+	ssize_t n;
+
+	if (max > sizeof(buf))
+		max = sizeof(buf);
+	n = recv(from, buf, max, MSG_DONTWAIT);
+	if (n <= 0)
+		return 0;
+	return write(to, buf, n) == n ? n : -1;
+}
+
+FIXTURE(idle)
+{
+	struct tlsx_config *ccfg, *scfg;
+	struct tlsx_conn *c, *s;
+	int a[2], b[2];		/* client a[0], server b[0]; the relay */
+	size_t idle_c, idle_s;
+};
+
+FIXTURE_SETUP(idle)
+{
+	int rc = TLSX_WANT_READ, rs = TLSX_WANT_READ, i;
+	struct figures f;
+	u8 buf[256];
+
+	self->scfg = server_cfg();
+	self->ccfg = client_cfg();
+	ASSERT_NE(NULL, self->scfg);
+	ASSERT_NE(NULL, self->ccfg);
+	/* The thread's scratch and the ticket keys come at the first use. */
+	ASSERT_EQ(0, run_pair(self->ccfg, self->scfg, 0, &f));
+	ASSERT_EQ(0, pair(self->a));
+	ASSERT_EQ(0, pair(self->b));
+	track_start();
+	self->c = tlsx_conn_new(self->ccfg, self->a[0]);
+	self->s = tlsx_conn_new(self->scfg, self->b[0]);
+	ASSERT_NE(NULL, self->c);
+	ASSERT_NE(NULL, self->s);
+	ASSERT_EQ(0, tlsx_conn_set_server_name(self->c, NAME));
+	for (i = 0; i < 1000 && (rc != TLSX_DONE || rs != TLSX_DONE); i++) {
+		if (rc != TLSX_DONE)
+			rc = tlsx_conn_step(self->c);
+		ASSERT_GE(pass(self->a[1], self->b[1], 65536), 0);
+		if (rs != TLSX_DONE)
+			rs = tlsx_conn_step(self->s);
+		ASSERT_GE(pass(self->b[1], self->a[1], 65536), 0);
+		ASSERT_FALSE(failed(rc) || failed(rs));
+	}
+	ASSERT_EQ(TLSX_DONE, rc);
+	ASSERT_EQ(TLSX_DONE, rs);
+	ASSERT_EQ(TLSX_RL_USER, tlsx_conn_record_layer(self->s));
+	/* The client takes the server's tickets; one request and answer. */
+	ASSERT_EQ(TLSX_WANT_READ, tlsx_read(self->c, buf, sizeof(buf)));
+	ASSERT_EQ(16, tlsx_write(self->c, "GET / HTTP/1.1\r\n", 16));
+	ASSERT_GT(pass(self->a[1], self->b[1], 65536), 0);
+	ASSERT_EQ(16, tlsx_read(self->s, buf, sizeof(buf)));
+	ASSERT_EQ(TLSX_WANT_READ, tlsx_read(self->s, buf, sizeof(buf)));
+	ASSERT_EQ(100, tlsx_write(self->s, buf, 100));
+	ASSERT_GT(pass(self->b[1], self->a[1], 65536), 0);
+	ASSERT_EQ(100, tlsx_read(self->c, buf, sizeof(buf)));
+	self->idle_c = state(self->c);
+	self->idle_s = state(self->s);
+}
+
+FIXTURE_TEARDOWN(idle)
+{
+	int i;
+
+	tlsx_conn_free(self->c);
+	tlsx_conn_free(self->s);
+	tracking = false;
+	EXPECT_TRUE(!COUNTING || live.bytes == 0);
+	for (i = 0; i < 2; i++) {
+		close(self->a[i]);
+		close(self->b[i]);
+	}
+	tlsx_config_free(self->ccfg);
+	tlsx_config_free(self->scfg);
+}
+
+TEST_F(idle, keys_and_state_only)
+{
+	size_t bound = sizeof(struct tlsx_conn) + IDLE_UREC_MAX +
+		       sizeof(NAME);
+
+	TH_LOG("idle on the userspace layer: server %zu bytes, client %zu (with its session); struct tlsx_conn %zu, struct tlsx_rec_dir %zu",
+	       self->idle_s, self->idle_c, sizeof(struct tlsx_conn),
+	       sizeof(struct tlsx_rec_dir));
+	EXPECT_EQ(0, tlsx_pending(self->s));
+	EXPECT_EQ(0, tlsx_pending(self->c));
+	EXPECT_EQ(sizeof(struct tlsx_conn) + tlsx__u_size(self->s) +
+		  sizeof(NAME), self->idle_s);
+	EXPECT_LE(self->idle_s, bound);
+	EXPECT_GE(self->idle_s, sizeof(struct tlsx_conn) +
+				2 * sizeof(struct tlsx_rec_dir));
+	/* Not a record's room either way (16,645 bytes each). */
+	EXPECT_LT(self->idle_s, TLSX_REC_MAX);
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	if (COUNTING)
+		TH_LOG("heap of both ends counted: %ld bytes in %ld allocations",
+		       live.bytes, live.allocs);
+}
+
+/* Plaintext the caller's buffer did not take: kept, then freed. */
+TEST_F(idle, plaintext_kept)
+{
+	u8 msg[1000], buf[1000];
+
+	memset(msg, 'x', sizeof(msg));
+	ASSERT_EQ(1000, tlsx_write(self->c, msg, sizeof(msg)));
+	ASSERT_GT(pass(self->a[1], self->b[1], 65536), 0);
+	ASSERT_EQ(10, tlsx_read(self->s, buf, 10));
+	EXPECT_EQ(990, tlsx_pending(self->s));
+	EXPECT_EQ(self->idle_s + 990, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	ASSERT_EQ(990, tlsx_read(self->s, buf + 10, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(msg, buf, sizeof(msg)));
+	EXPECT_EQ(0, tlsx_pending(self->s));
+	EXPECT_EQ(self->idle_s, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	/* Nothing kept: the next read goes to the socket. */
+	EXPECT_EQ(TLSX_WANT_READ, tlsx_read(self->s, buf, sizeof(buf)));
+}
+
+/* A record cut in the socket: its part kept, not counted as pending. */
+TEST_F(idle, partial_record_kept)
+{
+	u8 msg[1000], buf[2000];
+
+	memset(msg, 'y', sizeof(msg));
+	ASSERT_EQ(1000, tlsx_write(self->c, msg, sizeof(msg)));
+	ASSERT_EQ(100, pass(self->a[1], self->b[1], 100));
+	ASSERT_EQ(TLSX_WANT_READ, tlsx_read(self->s, buf, sizeof(buf)));
+	EXPECT_EQ(0, tlsx_pending(self->s));
+	EXPECT_EQ(self->idle_s + 100, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	ASSERT_GT(pass(self->a[1], self->b[1], 65536), 0);
+	ASSERT_EQ(1000, tlsx_read(self->s, buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(msg, buf, sizeof(msg)));
+	EXPECT_EQ(self->idle_s, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+}
+
+/* Whole records behind the one read: kept unopened, pending says so. */
+TEST_F(idle, whole_records_pending)
+{
+	/* A sealed record: header, content, type, tag. */
+	size_t rec = TLSX_REC_HDR + 10 + 1 + TLSX_AEAD_TAG_LEN;
+	u8 buf[64];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(10, tlsx_write(self->c, "0123456789", 10));
+	ASSERT_EQ((ssize_t)(3 * rec), pass(self->a[1], self->b[1], 65536));
+	ASSERT_EQ(10, tlsx_read(self->s, buf, sizeof(buf)));
+	EXPECT_EQ(2 * rec, tlsx_pending(self->s));
+	EXPECT_EQ(self->idle_s + 2 * rec, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	ASSERT_EQ(10, tlsx_read(self->s, buf, sizeof(buf)));
+	EXPECT_EQ(rec, tlsx_pending(self->s));
+	ASSERT_EQ(10, tlsx_read(self->s, buf, sizeof(buf)));
+	EXPECT_EQ(0, tlsx_pending(self->s));
+	EXPECT_EQ(self->idle_s, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+}
+
+/* What a full socket did not take: kept, sent by tlsx_conn_flush(), freed. */
+TEST_F(idle, unsent_kept)
+{
+	size_t rec = TLSX_REC_HDR + 1000 + 1 + TLSX_AEAD_TAG_LEN, kept;
+	u8 msg[1000];
+	int i;
+
+	memset(msg, 'z', sizeof(msg));
+	fill(self->b[0]);
+	ASSERT_EQ(1000, tlsx_write(self->s, msg, sizeof(msg)));
+	kept = state(self->s) - self->idle_s;
+	TH_LOG("a full socket: %zu of the record's %zu bytes kept", kept,
+	       rec);
+	EXPECT_GT(kept, 0);
+	EXPECT_LE(kept, rec);
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	/* The relay drops the filling, then the record goes. */
+	for (i = 0; i < 1000 && tlsx_conn_flush(self->s) == TLSX_WANT_WRITE; i++) {
+		u8 junk[65536];
+
+		ASSERT_GE(recv(self->b[1], junk, sizeof(junk), MSG_DONTWAIT),
+			  0);
+	}
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->s));
+	EXPECT_EQ(self->idle_s, state(self->s));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
 }
 
 TEST_HARNESS_MAIN
