@@ -14,6 +14,9 @@
 
 #define HB_WHY_LEN	256
 #define HB_XARGS_MAX	16
+/* Requests per keep-alive connection, both servers (http_srv.c). */
+#define HB_KEEPALIVE_REQS	1000000
+#define HB_KEEPALIVE_REQS_STR	"1000000"
 
 struct hb_opts {
 	int rounds;

@@ -15,7 +15,7 @@
 #include "handshake/tlsx.h"
 #include "http_req.h"
 
-#define TLSXD_VERSION	"0.1"
+#define TLSXD_VERSION	TLSX_VERSION_STRING
 
 #define CONF_LISTEN_MAX	8
 #define CONF_CERT_MAX	16
