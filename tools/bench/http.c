@@ -145,14 +145,16 @@ static int check_run(const struct hb_load *l, unsigned long want,
 static int run_keepalive(const struct hb_opts *o, const struct hb_row *row,
 			 struct side *sd, double secs, bool keep)
 {
-	char c[16], d[32];
-	const char *h2args[6] = { "-c", c, "-D", d, url(sd->srv, row), NULL };
+	char c[16], d[32], m[16];
+	const char *h2args[8] = { "-c", c, "-D", d, "-m", m, url(sd->srv, row),
+				  NULL };
 	const char *wrkargs[6] = { "-c", c, "-d", d, url(sd->srv, row), NULL };
 	unsigned long long size = hb_files[row->file].size;
 	struct hb_load l;
 	int bad;
 
 	snprintf(c, sizeof(c), "%u", o->clients);
+	snprintf(m, sizeof(m), "%u", o->pipeline);
 	if (o->ka_wrk) {
 		/* wrk takes whole seconds (parse_opts rounds --duration). */
 		snprintf(d, sizeof(d), "%.0fs", secs);
@@ -329,14 +331,17 @@ static const char *gen_name(const struct hb_opts *o, const struct hb_row *row)
 /*
  * Which side limited the rate: the server when it used 95% of its
  * workers' CPUs; else the load generator when it used 95% of its one
- * thread's; else neither (the machine's other work, or latency).
+ * thread's; else neither (the machine's other work took the CPUs), and
+ * then the costs per request say which would limit it with a CPU each.
  */
 static const char *verdict(const struct hb_opts *o, const struct side *sd)
 {
 	if (sd->b.median >= 0.95 * o->workers)
 		return "the server was the bottleneck";
 	if (sd->lb.median >= 0.95)
-		return "the LOAD GENERATOR was the bottleneck (not the server)";
+		return "the LOAD GENERATOR was the bottleneck, not the server";
+	if (sd->lc.median * sd->g.median > 1)
+		return "neither used 95% of a CPU; the generator costs more per request";
 	return "neither used 95% of a CPU (the machine's other work?)";
 }
 
@@ -374,7 +379,9 @@ static void print_side(const struct hb_opts *o, const struct hb_row *row,
 		printf("  CPU %.0f ms/GB", sd->lc.median * 1e3);
 	else
 		printf("  CPU %.1f us/req", sd->lc.median * 1e6);
-	printf(": %s\n", verdict(o, sd));
+	/* Its cost over the server's: above 1, it is the slower side. */
+	printf(" (%.2fx the server's): %s\n", sd->lc.median * sd->g.median,
+	       verdict(o, sd));
 }
 
 static void print_ratio(const char *what, const struct bench_stats *rs,
@@ -564,6 +571,8 @@ void bench_http_usage(void)
 		"  --workers N         worker threads/processes of each server (1)\n"
 		"  --duration S        seconds per timed run (5)\n"
 		"  --clients N         keep-alive connections (64)\n"
+		"  --pipeline N        keep-alive: N requests in flight per connection\n"
+		"                      (h2load -m N: HTTP/1.1 pipelining; 1: none, the default)\n"
 		"  --conn-batch N      clients of one new-connection run (200)\n"
 		"  --bulk-requests N   64 MiB GETs per bulk run (16)\n"
 		"  --idle-conns N      idle connections of the memory row (1000; 0: skip)\n"
@@ -649,6 +658,7 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "workers", required_argument, NULL, 'w' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "clients", required_argument, NULL, 'c' },
+		{ "pipeline", required_argument, NULL, 'm' },
 		{ "conn-batch", required_argument, NULL, 'b' },
 		{ "bulk-requests", required_argument, NULL, 'B' },
 		{ "idle-conns", required_argument, NULL, 'I' },
@@ -688,6 +698,9 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			break;
 		case 'c':
 			bad |= parse_uint(optarg, 1, 10000, &o->clients);
+			break;
+		case 'm':
+			bad |= parse_uint(optarg, 1, 256, &o->pipeline);
 			break;
 		case 'b':
 			bad |= parse_uint(optarg, 1, 10000, &o->conn_batch);
@@ -751,8 +764,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			bad = 1;
 		}
 	}
-	/* wrk -d takes whole seconds. */
-	if (o->ka_wrk && o->duration < 1)
+	/* wrk -d takes whole seconds; it does not pipeline. */
+	if (o->ka_wrk && (o->duration < 1 || o->pipeline > 1))
 		bad = 1;
 	if (o->ka_wrk)
 		o->duration = (double)(long)(o->duration + 0.5);
@@ -789,6 +802,7 @@ int bench_http(int argc, char **argv)
 {
 	struct hb_opts o = {
 		.rounds = 5, .workers = 1, .duration = 5, .clients = 64,
+		.pipeline = 1,
 		.conn_batch = 200, .bulk_requests = 16, .idle_conns = 1000, .port = 18443,
 		.dir = "build/bench-http", .tlsxd = "build/bin/tlsxd",
 		.nginx = "/usr/sbin/nginx", .h2load = "h2load", .wrk = "wrk",
@@ -824,16 +838,17 @@ int bench_http(int argc, char **argv)
 	}
 	printf("# tlsx-bench http: tlsxd vs nginx, %u worker(s) each, load: %s -t 1\n"
 	       "# (new connections, bulk: h2load --h1 -t 1), %d rounds alternating,\n"
-	       "# %.1f s runs, %u keep-alive clients, new connections in runs of %u\n"
-	       "# clients x 1 request, bulk %u x 64 MiB on 1 connection; idle-conn-mem:\n"
-	       "# server RSS per idle connection, %u connections, once each;\n"
+	       "# %.1f s runs, %u keep-alive clients (%u request(s) in flight each),\n"
+	       "# new connections in runs of %u clients x 1 request, bulk %u x 64 MiB\n"
+	       "# on 1 connection; idle-conn-mem: server RSS per idle connection, %u\n"
+	       "# connections, once each;\n"
 	       "# nginx kTLS %s; access logs %s; figures: median [min-max] over rounds;\n"
 	       "# ratio: median [min-max] of per-round tlsxd/nginx, above 1 = tlsxd better;\n"
 	       "# CPU: a process's CPU time over the run's wall time (median), for the\n"
 	       "# server and for the load generator\n",
 	       o.workers, o.ka_wrk ? "wrk" : "h2load --h1", o.rounds,
-	       o.duration, o.clients, o.conn_batch, o.bulk_requests,
-	       o.idle_conns, o.ktls ? "on" : "off",
+	       o.duration, o.clients, o.pipeline, o.conn_batch,
+	       o.bulk_requests, o.idle_conns, o.ktls ? "on" : "off",
 	       o.access_log ? "on" : "off");
 	print_pin(&o);
 	print_machine();

@@ -24,6 +24,7 @@ struct hb_opts {
 	unsigned int workers;		/* both servers */
 	double duration;		/* seconds per timed run */
 	unsigned int clients;		/* keep-alive connections */
+	unsigned int pipeline;		/* keep-alive: h2load -m (1: none) */
 	unsigned int conn_batch;	/* clients per new-connection run */
 	unsigned int bulk_requests;	/* 64 MiB requests per bulk run */
 	unsigned int idle_conns;	/* memory row; 0: skipped */
