@@ -2,7 +2,7 @@
 /*
  * http.c - "tlsx-bench http": tlsxd against nginx serving the same
  * static files over HTTPS (TLS 1.3, HTTP/1.1), driven by a third-party
- * load generator, h2load (http_load.c), for each row of rows[] below.
+ * load generator, h2load or wrk (http_load.c), for each row of rows[].
  * Issue #16's Benchmark section; the method is ../shared/notes/perf.md's.
  *
  * Both servers run for the whole benchmark, on two ports of 127.0.0.1,
@@ -41,9 +41,15 @@
  * 2xx, and the bytes received match the file sizes; a run that fails
  * its checks is reported and not counted.
  *
- * The servers and h2load share the machine's CPUs: nothing is pinned.
- * With one worker each and h2load on one thread, a server gets at most
- * one CPU and h2load the other.
+ * The servers and the load generator share the machine's CPUs.  A
+ * requests/s figure measures the server only when the server, not the
+ * generator, is the bottleneck: so every load row also reports the
+ * generator's CPU share and cost per request (wait4's rusage), and says
+ * which side used a whole CPU.  By default (one worker, two CPUs or
+ * more) the servers run on the last CPU and the generator on the others
+ * (--pin, --no-pin): neither can take the other's CPU.  Where the
+ * generator costs more per request than the server, no pinning makes
+ * the rate the server's: the row says so (docs/perf-http.md).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -584,7 +590,9 @@ void bench_http_usage(void)
 		"  --wrk               keep-alive rows with wrk -t 1, not h2load\n"
 		"  --wrk-path PATH     (wrk)\n"
 		"  --pin S:L           servers on CPUs S, the load generator on CPUs L\n"
-		"                      (lists: 1, 0-1, 0,2; default: nothing pinned)\n"
+		"                      (lists: 1, 0-1, 0,2; default with 1 worker and\n"
+		"                      N >= 2 CPUs: servers on CPU N-1, the generator on the rest)\n"
+		"  --no-pin            nothing pinned: the scheduler places them all\n"
 		"  --record-layer RL   passed to tlsxd (tlsx, tls, user)\n"
 		"  --tlsxd-arg ARG     one more argument for tlsxd (repeatable)\n"
 		"  --ktls              nginx with kTLS (ssl_conf_command Options KTLS)\n"
@@ -651,6 +659,26 @@ static int parse_pin(const char *arg, struct hb_opts *o)
 	return 0;
 }
 
+/*
+ * With one worker each and two CPUs or more, the servers get the last
+ * CPU and the load generator the others (taskset's effect): the
+ * scheduler cannot then put the generator on the server's CPU, and the
+ * server cannot take the generator's.
+ */
+static void default_pin(struct hb_opts *o)
+{
+	long c, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	o->pin = o->workers == 1 && ncpu >= 2 && ncpu <= CPU_SETSIZE;
+	if (!o->pin)
+		return;
+	CPU_ZERO(&o->pin_srv);
+	CPU_ZERO(&o->pin_load);
+	CPU_SET((int)ncpu - 1, &o->pin_srv);
+	for (c = 0; c < ncpu - 1; c++)
+		CPU_SET((int)c, &o->pin_load);
+}
+
 static int parse_opts(int argc, char **argv, struct hb_opts *o)
 {
 	static const struct option lopts[] = {
@@ -670,6 +698,7 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "wrk", no_argument, NULL, 'W' },
 		{ "wrk-path", required_argument, NULL, 'P' },
 		{ "pin", required_argument, NULL, 'X' },
+		{ "no-pin", no_argument, NULL, 'x' },
 		{ "record-layer", required_argument, NULL, 'R' },
 		{ "tlsxd-arg", required_argument, NULL, 'A' },
 		{ "ktls", no_argument, NULL, 'K' },
@@ -679,6 +708,7 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "csv", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool pin_set = false;
 	unsigned int u = 0;
 	int c, bad = 0;
 
@@ -735,6 +765,11 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			break;
 		case 'X':
 			bad |= parse_pin(optarg, o);
+			pin_set = true;
+			break;
+		case 'x':
+			o->pin = false;
+			pin_set = true;
 			break;
 		case 'R':
 			o->record_layer = optarg;
@@ -764,6 +799,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			bad = 1;
 		}
 	}
+	if (!pin_set)
+		default_pin(o);
 	/* wrk -d takes whole seconds; it does not pipeline. */
 	if (o->ka_wrk && (o->duration < 1 || o->pipeline > 1))
 		bad = 1;
