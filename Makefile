@@ -515,9 +515,9 @@ bench-crypto: $(BENCH)
 bench-hs: $(BENCH)
 	$(BENCH) handshake $(BENCH_HS_ARGS)
 
-# tlsxd against nginx over HTTPS with h2load (or wrk: --wrk), servers and
-# load generator pinned to their own CPUs (docs/perf-http.md);
-# BENCH_HTTP_ARGS="--rounds 7 --no-pin --csv FILE" and so on.
+# tlsxd against nginx over HTTPS with h2load (or wrk: --wrk), the load
+# generator's CPU beside the server's (docs/perf-http.md);
+# BENCH_HTTP_ARGS="--rounds 7 --pin 1:0 --csv FILE" and so on.
 bench-http: $(BENCH) $(TLSXD)
 	$(BENCH) http $(BENCH_HTTP_ARGS)
 

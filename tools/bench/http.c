@@ -45,11 +45,12 @@
  * requests/s figure measures the server only when the server, not the
  * generator, is the bottleneck: so every load row also reports the
  * generator's CPU share and cost per request (wait4's rusage), and says
- * which side used a whole CPU.  By default (one worker, two CPUs or
- * more) the servers run on the last CPU and the generator on the others
- * (--pin, --no-pin): neither can take the other's CPU.  Where the
- * generator costs more per request than the server, no pinning makes
- * the rate the server's: the row says so (docs/perf-http.md).
+ * which side used a whole CPU.  --pin S:L runs the servers on CPUs S and
+ * the generator on CPUs L, so that neither can take the other's CPU
+ * (not the default: on the shared machine it lowered both shares, as a
+ * pinned process cannot move off a CPU another tenant is using).  Where
+ * the generator costs more per request than the server, no placement
+ * makes the rate the server's: the row says so (docs/perf-http.md).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -590,9 +591,8 @@ void bench_http_usage(void)
 		"  --wrk               keep-alive rows with wrk -t 1, not h2load\n"
 		"  --wrk-path PATH     (wrk)\n"
 		"  --pin S:L           servers on CPUs S, the load generator on CPUs L\n"
-		"                      (lists: 1, 0-1, 0,2; default with 1 worker and\n"
-		"                      N >= 2 CPUs: servers on CPU N-1, the generator on the rest)\n"
-		"  --no-pin            nothing pinned: the scheduler places them all\n"
+		"                      (lists: 1, 0-1, 0,2; e.g. 1:0)\n"
+		"  --no-pin            nothing pinned, the default: the scheduler places them all\n"
 		"  --record-layer RL   passed to tlsxd (tlsx, tls, user)\n"
 		"  --tlsxd-arg ARG     one more argument for tlsxd (repeatable)\n"
 		"  --ktls              nginx with kTLS (ssl_conf_command Options KTLS)\n"
@@ -659,26 +659,6 @@ static int parse_pin(const char *arg, struct hb_opts *o)
 	return 0;
 }
 
-/*
- * With one worker each and two CPUs or more, the servers get the last
- * CPU and the load generator the others (taskset's effect): the
- * scheduler cannot then put the generator on the server's CPU, and the
- * server cannot take the generator's.
- */
-static void default_pin(struct hb_opts *o)
-{
-	long c, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
-	o->pin = o->workers == 1 && ncpu >= 2 && ncpu <= CPU_SETSIZE;
-	if (!o->pin)
-		return;
-	CPU_ZERO(&o->pin_srv);
-	CPU_ZERO(&o->pin_load);
-	CPU_SET((int)ncpu - 1, &o->pin_srv);
-	for (c = 0; c < ncpu - 1; c++)
-		CPU_SET((int)c, &o->pin_load);
-}
-
 static int parse_opts(int argc, char **argv, struct hb_opts *o)
 {
 	static const struct option lopts[] = {
@@ -708,7 +688,6 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "csv", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool pin_set = false;
 	unsigned int u = 0;
 	int c, bad = 0;
 
@@ -765,11 +744,9 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			break;
 		case 'X':
 			bad |= parse_pin(optarg, o);
-			pin_set = true;
 			break;
 		case 'x':
 			o->pin = false;
-			pin_set = true;
 			break;
 		case 'R':
 			o->record_layer = optarg;
@@ -799,8 +776,6 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			bad = 1;
 		}
 	}
-	if (!pin_set)
-		default_pin(o);
 	/* wrk -d takes whole seconds; it does not pipeline. */
 	if (o->ka_wrk && (o->duration < 1 || o->pipeline > 1))
 		bad = 1;
