@@ -216,15 +216,11 @@ static int save_session(const struct client_opts *o, struct tlsx_conn *c)
 
 static struct tlsx_config *make_config(const struct client_opts *o)
 {
-	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
+	struct tlsx_config *cfg = tool_config_new(TLSX_ROLE_CLIENT, &o->t);
 	int rc;
 
-	if (!cfg) {
-		tool_err("out of memory");
+	if (!cfg)
 		return NULL;
-	}
-	if (tool_configure(cfg, &o->t))
-		goto bad;
 	if (o->insecure) {
 		rc = tlsx_config_set_verify_peer(cfg, false, false);
 		if (rc) {
@@ -232,12 +228,8 @@ static struct tlsx_config *make_config(const struct client_opts *o)
 			goto bad;
 		}
 	}
-	rc = tlsx_config_freeze(cfg);
-	if (rc) {
-		tool_err("configuration: %s", *tlsx_config_error(cfg) ?
-			 tlsx_config_error(cfg) : tlsx_strerror(rc));
+	if (tool_config_freeze(cfg))
 		goto bad;
-	}
 	return cfg;
 bad:
 	tlsx_config_free(cfg);

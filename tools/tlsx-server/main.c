@@ -224,15 +224,11 @@ static int listen_on(const struct server_opts *o)
 
 static struct tlsx_config *make_config(const struct server_opts *o)
 {
-	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+	struct tlsx_config *cfg = tool_config_new(TLSX_ROLE_SERVER, &o->t);
 	int rc = 0;
 
-	if (!cfg) {
-		tool_err("out of memory");
+	if (!cfg)
 		return NULL;
-	}
-	if (tool_configure(cfg, &o->t))
-		goto bad;
 	if (o->verify || o->verify_optional)
 		rc = tlsx_config_set_verify_peer(cfg, true, o->verify);
 	if (rc) {
@@ -247,12 +243,8 @@ static struct tlsx_config *make_config(const struct server_opts *o)
 			 tlsx_config_error(cfg) : tlsx_strerror(rc));
 		goto bad;
 	}
-	rc = tlsx_config_freeze(cfg);
-	if (rc) {
-		tool_err("configuration: %s", *tlsx_config_error(cfg) ?
-			 tlsx_config_error(cfg) : tlsx_strerror(rc));
+	if (tool_config_freeze(cfg))
 		goto bad;
-	}
 	return cfg;
 bad:
 	tlsx_config_free(cfg);

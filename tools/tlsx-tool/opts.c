@@ -313,6 +313,33 @@ int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o)
 	return 0;
 }
 
+struct tlsx_config *tool_config_new(enum tlsx_role role,
+				    const struct tool_opts *o)
+{
+	struct tlsx_config *cfg = tlsx_config_new(role);
+
+	if (!cfg) {
+		tool_err("out of memory");
+		return NULL;
+	}
+	if (tool_configure(cfg, o)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+int tool_config_freeze(struct tlsx_config *cfg)
+{
+	int rc = tlsx_config_freeze(cfg);
+
+	if (!rc)
+		return 0;
+	tool_err("configuration: %s", *tlsx_config_error(cfg) ?
+		 tlsx_config_error(cfg) : tlsx_strerror(rc));
+	return 1;
+}
+
 int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc)
 {
 	int alert = c ? tlsx_conn_alert(c) : -1;

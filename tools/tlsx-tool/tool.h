@@ -91,6 +91,17 @@ int tool_parse_args(struct tool_opts *o, int argc, char **argv,
 /* Applies the options above to @cfg: 0, or 1 after printing the error. */
 int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o);
 
+/*
+ * A configuration of @role with the options above applied (the program
+ * then adds its own and calls tool_config_freeze()); NULL after
+ * printing the error.
+ */
+struct tlsx_config *tool_config_new(enum tlsx_role role,
+				    const struct tool_opts *o);
+
+/* tlsx_config_freeze(): 0, or 1 after printing libtlsx's reason. */
+int tool_config_freeze(struct tlsx_config *cfg);
+
 /* Says why @rc ended @what ("handshake") on @c (may be NULL); returns 1. */
 int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc);
 
