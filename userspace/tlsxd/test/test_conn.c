@@ -18,8 +18,7 @@
  *  - a reader that resets mid-body: CLIENT_RESET once, the connection
  *    freed, the loop not spinning (bounded completions).
  *
- * Each case is a line of a table (a FIXTURE_VARIANT), each for sendfile
- * and splice.
+ * Each for sendfile and splice (FIXTURE_VARIANT).
  */
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -336,92 +335,14 @@ static void check_all(struct __test_metadata *_metadata,
 	free(r->got);
 }
 
-/*
- * Requests read by IORING_OP_RECV into the worker's provided buffers
- * (the kernel modes): two pipelined heads sent a byte at a time, so
- * that each arrives over many receives, answered in order from a real
- * root by resp_plan(), the second closing; every ring buffer back.
- */
-struct writer {
-	int fd;
-	const char *req;
-};
-
-static void *writer_main(void *arg)
-{
-	struct writer *wr = arg;
-	size_t i;
-
-	for (i = 0; wr->req[i]; i++) {
-		if (send(wr->fd, wr->req + i, 1, MSG_NOSIGNAL) != 1)
-			break;
-		if (i % 8 == 0)
-			usleep(200);
-	}
-	return NULL;
-}
-
+/* Below: the one case that reads requests rather than sending. */
 static void requests_by_recv_with_provided_buffers(
-	struct __test_metadata *_metadata, struct _test_data_send *self)
-{
-	static const char req[] =
-		"GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n"
-		"GET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
-	char dir[] = "/tmp/test_conn_root.XXXXXX", path[64];
-	struct reader r = { 0 };
-	struct writer wr;
-	pthread_t rt, wt;
-	struct mime_table *mime;
-	struct conn *c;
-	char *p, *q;
-	int fd;
+	struct __test_metadata *_metadata, struct _test_data_send *self);
 
-	ASSERT_NE(NULL, mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/a.txt", dir);
-	fd = open(path, O_CREAT | O_WRONLY, 0644);
-	ASSERT_EQ(6, write(fd, "hello\n", 6));
-	close(fd);
-	self->srv.site.root_fd = open(dir, O_PATH | O_DIRECTORY);
-	mime = mime_load(NULL, NULL);
-	self->srv.site.mime = mime;
-	self->srv.site.index = "index.html";
-	self->srv.site.server = "tlsxd-test";
-	self->srv.site.ranges_max = 16;
-	ASSERT_EQ(0, conn_bufs_init(&self->lp));
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
-	c = conn_new(self, self->sfd);
-	act_put(&self->lp, c->a);
-	c->a = NULL;
-	r.fd = self->cfd;
-	r.cap = 4096;
-	r.got = calloc(1, r.cap + 1);
-	wr.fd = self->cfd;
-	wr.req = req;
-	ASSERT_EQ(0, pthread_create(&wt, NULL, writer_main, &wr));
-	ASSERT_EQ(0, pthread_create(&rt, NULL, reader_main, &r));
-	to_idle(&self->lp, c, true);
-	run_loop(self, c);
-	pthread_join(wt, NULL);
-	pthread_join(rt, NULL);
-	EXPECT_EQ(2, self->w.stats.v[STAT_REQUESTS]);
-	EXPECT_EQ(2, self->w.stats.v[STAT_S_2XX]);
-	EXPECT_EQ(0, self->lp.nconns);
-	p = strstr((char *)r.got, "HTTP/1.1 200");
-	ASSERT_NE(NULL, p);
-	q = strstr(p + 1, "HTTP/1.1 200");
-	ASSERT_NE(NULL, q);
-	EXPECT_NE(NULL, strstr(p, "\r\n\r\nhello\n"));
-	EXPECT_NE(NULL, strstr(q, "Connection: close"));
-	EXPECT_EQ(0, memcmp((char *)r.got + r.len - 6, "hello\n", 6));
-	/* The conn's buffers went back; the ring's were all recycled. */
-	EXPECT_EQ(1, self->lp.nact_free);
-	free(r.got);
-	mime_free(mime);
-	close(self->srv.site.root_fd);
-	unlink(path);
-	rmdir(dir);
-}
-
+/*
+ * The cases: each a struct send_case, and a variant for each of them
+ * with sendfile and with splice.
+ */
 static const struct send_case head_alone = { .end = END_SERVED };
 /* Files around the record size (16384), and 3 MiB. */
 static const struct send_case file_0 = { .file = true, .file_len = 0 };
@@ -559,6 +480,92 @@ TEST_F(send, response)
 	}
 	/* Whatever the end, the loop did not spin. */
 	EXPECT_LT(self->cqes, 20000);
+}
+
+/*
+ * Requests read by IORING_OP_RECV into the worker's provided buffers
+ * (the kernel modes): two pipelined heads sent a byte at a time, so
+ * that each arrives over many receives, answered in order from a real
+ * root by resp_plan(), the second closing; every ring buffer back.
+ */
+struct writer {
+	int fd;
+	const char *req;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *wr = arg;
+	size_t i;
+
+	for (i = 0; wr->req[i]; i++) {
+		if (send(wr->fd, wr->req + i, 1, MSG_NOSIGNAL) != 1)
+			break;
+		if (i % 8 == 0)
+			usleep(200);
+	}
+	return NULL;
+}
+
+static void requests_by_recv_with_provided_buffers(
+	struct __test_metadata *_metadata, struct _test_data_send *self)
+{
+	static const char req[] =
+		"GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n"
+		"GET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	char dir[] = "/tmp/test_conn_root.XXXXXX", path[64];
+	struct reader r = { 0 };
+	struct writer wr;
+	pthread_t rt, wt;
+	struct mime_table *mime;
+	struct conn *c;
+	char *p, *q;
+	int fd;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.txt", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	ASSERT_EQ(6, write(fd, "hello\n", 6));
+	close(fd);
+	self->srv.site.root_fd = open(dir, O_PATH | O_DIRECTORY);
+	mime = mime_load(NULL, NULL);
+	self->srv.site.mime = mime;
+	self->srv.site.index = "index.html";
+	self->srv.site.server = "tlsxd-test";
+	self->srv.site.ranges_max = 16;
+	ASSERT_EQ(0, conn_bufs_init(&self->lp));
+	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
+	c = conn_new(self, self->sfd);
+	act_put(&self->lp, c->a);
+	c->a = NULL;
+	r.fd = self->cfd;
+	r.cap = 4096;
+	r.got = calloc(1, r.cap + 1);
+	wr.fd = self->cfd;
+	wr.req = req;
+	ASSERT_EQ(0, pthread_create(&wt, NULL, writer_main, &wr));
+	ASSERT_EQ(0, pthread_create(&rt, NULL, reader_main, &r));
+	to_idle(&self->lp, c, true);
+	run_loop(self, c);
+	pthread_join(wt, NULL);
+	pthread_join(rt, NULL);
+	EXPECT_EQ(2, self->w.stats.v[STAT_REQUESTS]);
+	EXPECT_EQ(2, self->w.stats.v[STAT_S_2XX]);
+	EXPECT_EQ(0, self->lp.nconns);
+	p = strstr((char *)r.got, "HTTP/1.1 200");
+	ASSERT_NE(NULL, p);
+	q = strstr(p + 1, "HTTP/1.1 200");
+	ASSERT_NE(NULL, q);
+	EXPECT_NE(NULL, strstr(p, "\r\n\r\nhello\n"));
+	EXPECT_NE(NULL, strstr(q, "Connection: close"));
+	EXPECT_EQ(0, memcmp((char *)r.got + r.len - 6, "hello\n", 6));
+	/* The conn's buffers went back; the ring's were all recycled. */
+	EXPECT_EQ(1, self->lp.nact_free);
+	free(r.got);
+	mime_free(mime);
+	close(self->srv.site.root_fd);
+	unlink(path);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
