@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bench.h - what the parts of tlsx-bench share: the subcommand table
- * entry, the clock (TSC calibrated against CLOCK_MONOTONIC_RAW), the
- * machine's line and summary statistics of repeated measurements.
+ * entry, the clock (TSC calibrated against CLOCK_MONOTONIC_RAW) and
+ * summary statistics of repeated measurements.
  */
 #ifndef TLSX_BENCH_H
 #define TLSX_BENCH_H
@@ -49,14 +49,6 @@ uint64_t bench_now_ns(void);
  * (the best of a few 20 ms windows).
  */
 double bench_tsc_per_ns(void);
-
-/* --- the machine ----------------------------------------------------- */
-
-/*
- * "# MODEL NAME, CPU family F model M, N CPUs online, load average
- * L1 L5 L15" on stdout.
- */
-void bench_print_machine(void);
 
 /* --- statistics -------------------------------------------------------- */
 

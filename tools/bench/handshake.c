@@ -297,6 +297,34 @@ static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 	return (t->ok || o->openssl_only) && (e->ok || o->tlsx_only) ? 0 : -1;
 }
 
+/* "family 26 model 2 (AMD EPYC)" from /proc/cpuinfo. */
+static void print_machine(void)
+{
+	char line[256], name[128] = "?", fam[16] = "?", model[16] = "?";
+	double l1 = 0, l5 = 0, l15 = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "\n", 1))
+			break;
+		if (sscanf(line, "model name : %127[^\n]", name) == 1 ||
+		    sscanf(line, "cpu family : %15s", fam) == 1)
+			continue;
+		if (sscanf(line, "model : %15s", model) == 1)
+			continue;
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) != 3)
+			l1 = l5 = l15 = 0;
+		fclose(f);
+	}
+	printf("# %s, CPU family %s model %s, load average %.2f %.2f %.2f\n",
+	       name, fam, model, l1, l5, l15);
+}
+
 void bench_handshake_usage(void)
 {
 	fprintf(stderr,
@@ -375,7 +403,7 @@ int bench_handshake(int argc, char **argv)
 	}
 	printf("# tlsx-bench handshake: TSC %.3f GHz, %s\n",
 	       bench_tsc_per_ns(), OpenSSL_version(OPENSSL_VERSION));
-	bench_print_machine();
+	print_machine();
 	printf("# %d rounds of ~%.0f ms batches per library, alternating;\n"
 	       "# hs/s: median [min-max] over rounds; client, server: us of\n"
 	       "# TSC time in each party's calls per handshake (median);\n"

@@ -426,6 +426,32 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 	return (t->nd || o->nginx_only) && n->nd ? 0 : -1;
 }
 
+static void print_machine(void)
+{
+	char line[256], name[128] = "?", fam[16] = "?", model[16] = "?";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	double l1 = 0, l5 = 0, l15 = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '\n')
+			break;
+		if (sscanf(line, "model name : %127[^\n]", name) == 1 ||
+		    sscanf(line, "cpu family : %15s", fam) == 1 ||
+		    sscanf(line, "model : %15s", model) == 1)
+			continue;
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) != 3)
+			l1 = l5 = l15 = 0;
+		fclose(f);
+	}
+	printf("# %s, CPU family %s model %s, %ld CPUs online, load average %.2f %.2f %.2f\n",
+	       name, fam, model, sysconf(_SC_NPROCESSORS_ONLN), l1, l5, l15);
+}
+
 void bench_http_usage(void)
 {
 	size_t i;
@@ -615,7 +641,7 @@ int bench_http(int argc, char **argv)
 	       o.workers, o.rounds, o.duration, o.clients, o.conn_batch,
 	       o.bulk_requests, o.idle_conns, o.ktls ? "on" : "off",
 	       o.access_log ? "on" : "off");
-	bench_print_machine();
+	print_machine();
 	for (k = 0; k < 2; k++) {
 		if (k == HB_TLSXD && o.nginx_only) {
 			snprintf(srv[k].why, HB_WHY_LEN,
