@@ -337,6 +337,8 @@ void *worker_main(void *arg)
 	if (fc_cap && !fc)
 		log_msg(LOG_WARN, "worker %u: no open-file cache: out of memory",
 			w->id);
+	/* Its counters in the worker's (SIGUSR1, the exit dump). */
+	fcache_set_stats(fc, &w->stats);
 	fcache_set_thread(fc);
 	clock_update(lp);
 	for (i = 0; i < lp->nlisten; i++)
