@@ -3237,6 +3237,42 @@ TEST_F(reload, restart_only_change_logged_rest_applied)
 	EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"));
 }
 
+/* A timeout shortened in the file: a connection made after it gets it. */
+TEST_F_TIMEOUT(reload, shortened_idle_timeout_applies, 30)
+{
+	long t0;
+
+	write_conf(self->file, "workers 2\ntimeout-idle 1s\ncert %s %s\n",
+		   g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	t0 = now_ms();
+	/* The timer wheel ticks once a second: 1 s idle, closed by 3 s. */
+	EXPECT_TRUE(cl_closed_within(&self->c, 5000));
+	EXPECT_GE(now_ms() - t0, 900);
+	EXPECT_LE(now_ms() - t0, 3500);
+}
+
+/* A flag turned on in the file: hidden files are served after it. */
+TEST_F(reload, hidden_flag_applies)
+{
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(404, self->r.status);
+	write_conf(self->file, "workers 2\nhidden\ncert %s %s\n", g_leaf1,
+		   g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+}
+
 /* The open-file cache's counters in the SIGUSR1 dump (stats.c). */
 TEST_F(reload, fcache_counters_in_the_stats)
 {
