@@ -606,20 +606,21 @@ static void srv_stop(struct __test_metadata *_metadata, struct srv *s)
 
 /*
  * SIGUSR1, then the counter @name from the dump it writes to the error
- * log ("name value" lines, stats.h): the first value after the signal.
+ * log @log ("name value" lines, stats.h): the first value after the
+ * signal.
  * -1 when none shows within 3 s.
  */
-static long srv_stat(struct srv *s, const char *name)
+static long srv_stat_in(struct srv *s, const char *log, const char *name)
 {
 	size_t off = 0, n, nl = strlen(name);
-	char *l = slurp(s->log, &off), *p;
+	char *l = slurp(log, &off), *p;
 	long t0 = now_ms(), v = -1;
 
 	free(l);
 	kill(s->pid, SIGUSR1);
 	while (v < 0 && now_ms() - t0 < 3000) {
 		sleep_ms(50);
-		l = slurp(s->log, &n);
+		l = slurp(log, &n);
 		for (p = l && n > off ? l + off : NULL; p;
 		     p = strstr(p + 1, name)) {
 			p = strstr(p, name);
@@ -636,6 +637,11 @@ static long srv_stat(struct srv *s, const char *name)
 		free(l);
 	}
 	return v;
+}
+
+static long srv_stat(struct srv *s, const char *name)
+{
+	return srv_stat_in(s, s->log, name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3271,6 +3277,38 @@ TEST_F(reload, hidden_flag_applies)
 	ASSERT_EQ(0, cl_sends(&self->c, "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"));
 	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
 	EXPECT_EQ(200, self->r.status);
+}
+
+/*
+ * New log paths in the file: the access log's lines and the error log's
+ * go to the new files from the reload on (the old access log keeps what
+ * came before).
+ */
+TEST_F(reload, log_paths_switched)
+{
+	char alog[200], elog[200];
+
+	snprintf(alog, sizeof(alog), "%s/reload-access-%d.log", g_dir,
+		 getpid());
+	snprintf(elog, sizeof(elog), "%s/reload-error-%d.log", g_dir,
+		 getpid());
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 1));
+	EXPECT_EQ(1, count_lines(self->srv.alog, "\"GET /one\\.bin ", 1));
+
+	write_conf(self->file,
+		   "workers 2\naccess-log %s\nerror-log %s\ncert %s %s\n",
+		   alog, elog, g_leaf1, g_key1);
+	ASSERT_EQ(0, kill(self->srv.pid, SIGHUP));
+	EXPECT_EQ(1, count_lines(elog, "SIGHUP: certificates and ticket keys reloaded", 1));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 2));
+	EXPECT_EQ(1, count_lines(alog, "\"GET /one\\.bin ", 1))
+		TH_LOG("the new access log has no line");
+	EXPECT_EQ(1, count_lines(self->srv.alog, "\"GET /one\\.bin ", 1));
+	EXPECT_LE(0, srv_stat_in(&self->srv, elog, "requests"));
+	unlink(alog);
+	unlink(elog);
 }
 
 /* The open-file cache's counters in the SIGUSR1 dump (stats.c). */
