@@ -22,7 +22,10 @@
  * a reader that never reads), maxconn (--max-conns 4), signals (SIGHUP
  * with a new certificate, SIGTERM, each with a 64 MiB download in
  * flight), systemd (LISTEN_FDS), hidden (--hidden), options
- * (--keepalive-requests, --user).  Counters are read from the dump
+ * (--keepalive-requests, --user), config (--config FILE) and reload
+ * (--config FILE rewritten, then SIGHUP: limits, timeouts, flags, a new
+ * chain, a new root under a download in flight, log paths, restart-only
+ * changes, a broken file).  Counters are read from the dump
  * SIGUSR1 writes to the error log.  On a failure the daemon's log tail
  * is printed.
  */
