@@ -513,9 +513,10 @@ static void switch_logs(const struct tlsxd_conf *old)
  * that can fail is built first (the TLS configuration with its chains
  * and ticket keys, the root, the MIME table, the new log files); any
  * failure keeps the old configuration entirely.  Then the workers are
- * paused between requests while *conf and srv.site are replaced (a few
- * microseconds: no connection is dropped), the new TLS configuration is
- * published for new handshakes, and the logs are reopened (logrotate).
+ * paused between requests while *conf and srv.site are replaced (no
+ * connection is dropped; the pause is logged), the new TLS configuration
+ * is published for new handshakes, and the logs are reopened
+ * (logrotate).
  */
 static void reload(void)
 {
@@ -523,7 +524,7 @@ static void reload(void)
 	struct tlsx_config *cfg = NULL;
 	struct mime_table *mime = NULL, *old_mime;
 	const char *warn = NULL;
-	struct timespec ts;
+	struct timespec ts, t0, t1;
 	char msg[ERR_MAX], state[64];
 	int r, root_fd = -1, old_root = -1;
 
@@ -560,6 +561,7 @@ static void reload(void)
 	    can_open_log(conf.access_log, nc.access_log, "access-log", msg,
 			 sizeof(msg)))
 		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!server_pause(&srv, PAUSE_MS)) {
 		snprintf(msg, sizeof(msg),
 			 "the workers did not pause within %u ms", PAUSE_MS);
@@ -582,6 +584,7 @@ static void reload(void)
 	srv.site.precompressed = conf.precompressed;
 	switch_logs(&old);
 	server_resume(&srv);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 
 	server_tls_set(&srv, cfg);
 	atomic_fetch_add(&srv.reload_gen, 1);
@@ -591,8 +594,11 @@ static void reload(void)
 	conf_free(&old);
 	if (warn)
 		log_msg(LOG_WARN, "SIGHUP: %s", warn);
-	log_msg(LOG_INFO, "SIGHUP: certificates and ticket keys reloaded, the configuration re-read%s%s",
-		root_fd >= 0 ? ", root " : "", root_fd >= 0 ? conf.root : "");
+	/* From the pause asked to the workers let go: what requests waited. */
+	log_msg(LOG_INFO, "SIGHUP: certificates and ticket keys reloaded, the configuration re-read%s%s (workers paused %lld us)",
+		root_fd >= 0 ? ", root " : "", root_fd >= 0 ? conf.root : "",
+		(long long)(t1.tv_sec - t0.tv_sec) * 1000000 +
+		(t1.tv_nsec - t0.tv_nsec) / 1000);
 	reopen_logs();
 	notify("READY=1");
 	return;
