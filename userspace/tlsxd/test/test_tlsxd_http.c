@@ -3231,9 +3231,11 @@ TEST_F_TIMEOUT(reload, download_in_flight_survives_a_new_root, 60)
 TEST_F(reload, restart_only_change_logged_rest_applied)
 {
 	write_conf(self->file,
-		   "workers 3\nlisten 127.0.0.1:1\nkeepalive-requests 2\ncert %s %s\n",
-		   g_leaf1, g_key1);
+		   "workers 3\nlisten 127.0.0.1:1\nkeepalive-requests 2\n"
+		   "max-conns 8192\ncert %s %s\n", g_leaf1, g_key1);
 	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	EXPECT_EQ(1, count_in_log(&self->srv,
+				  "SIGHUP: max-conns 8192 is over the 4096 tlsxd started with; restart tlsxd to apply (4096 kept)"));
 	EXPECT_EQ(1, count_in_log(&self->srv,
 				  "SIGHUP: workers changed; restart tlsxd to apply"));
 	EXPECT_EQ(1, count_in_log(&self->srv,
