@@ -8,9 +8,16 @@ SHELL := /bin/bash
 B := build
 CRYPTO := userspace/crypto
 
-# The module builds against the newest installed 6.12 headers unless told.
-KVER ?= $(shell ls -1 /lib/modules 2>/dev/null | grep '^6\.12\.' | sort -V | tail -1)
+# The module builds for every kernel series tlsx supports (README), each
+# against the newest installed headers of that series, never a fixed
+# version: 6.12 in this tree (KDIR), 6.1 in build/kmod-6.1 (KDIR_6_1).
+# KDIR=... or KDIR_6_1=... on the command line builds against that tree.
+newest_kver = $(shell ls -1 /lib/modules 2>/dev/null | \
+	grep '^$(subst .,\.,$(1))\.' | sort -V | tail -1)
+KVER ?= $(call newest_kver,6.12)
 KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
+KVER_6_1 ?= $(call newest_kver,6.1)
+KDIR_6_1 ?= $(if $(KVER_6_1),/lib/modules/$(KVER_6_1)/build)
 
 CC := gcc
 WARN := -Wall -Wextra
@@ -138,10 +145,15 @@ MODULE := tlsx.ko
 # tree cannot hold both builds).  The VM targets load this one.
 TEST_MODULE_DIR := $(B)/kmod-test
 TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
+# The 6.1 builds, each in its own copy too.
+MODULE_6_1_DIR := $(B)/kmod-6.1
+MODULE_6_1 := $(MODULE_6_1_DIR)/tlsx.ko
+TEST_MODULE_6_1_DIR := $(B)/kmod-test-6.1
+TEST_MODULE_6_1 := $(TEST_MODULE_6_1_DIR)/tlsx.ko
 
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
-	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
+	lint bench bench-crypto fuzz clean print-kdir print-kdir-6.1 test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
@@ -150,8 +162,8 @@ all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 help:
 	@echo "make deps       install missing Debian packages (root)"
 	@echo "make            libraries, programs, tests, tlsx.ko and its test build"
-	@echo "make module     tlsx.ko (no test hooks)"
-	@echo "make module-test  $(TEST_MODULE), with the selftests' debugfs hooks"
+	@echo "make module     tlsx.ko for 6.12 and $(MODULE_6_1) (no test hooks)"
+	@echo "make module-test  $(TEST_MODULE) and $(TEST_MODULE_6_1), with the selftests' debugfs hooks"
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
@@ -164,7 +176,8 @@ help:
 	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
-	@echo "KDIR=...        kernel build tree (default: $(KDIR))"
+	@echo "KDIR=...        6.12 kernel build tree (default: $(KDIR))"
+	@echo "KDIR_6_1=...    6.1 kernel build tree (default: $(KDIR_6_1))"
 
 deps:
 	@tools/deps
@@ -334,33 +347,45 @@ $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 		-Iselftests -static $< $(LIB) $(SELFTEST_LIBS_$*) -lpthread \
 		-o $@
 
-module: $(MODULE)
+module: $(MODULE) $(MODULE_6_1)
 
 KBUILD_SRCS := Kbuild $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
 
-CHECK_KDIR = test -n "$(KDIR)" -a -d "$(KDIR)" || \
-	{ echo "no 6.12 kernel headers: run 'make deps' as root" >&2; exit 1; }
+# $(call check_kdir,DIR,SERIES)
+check_kdir = test -n "$(1)" -a -d "$(1)" || \
+	{ echo "no $(2) kernel headers: run 'make deps' as root" >&2; exit 1; }
+CHECK_KDIR = $(call check_kdir,$(KDIR),6.12)
 
 $(MODULE): $(KBUILD_SRCS)
 	@$(CHECK_KDIR)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) modules
 
-module-test: $(TEST_MODULE)
+module-test: $(TEST_MODULE) $(TEST_MODULE_6_1)
 
-# Kbuild's outputs in the copy are excluded from the transfer, so
-# --delete keeps them and the next build is incremental.
-$(TEST_MODULE): $(KBUILD_SRCS)
-	@$(CHECK_KDIR)
-	@mkdir -p $(TEST_MODULE_DIR)
+# $(call kbuild_copy,DIR,KDIR,SERIES,ARGS): build the module in a copy of
+# its sources in DIR.  Kbuild's outputs in the copy are excluded from the
+# transfer, so --delete keeps them and the next build is incremental.
+define kbuild_copy
+	@$(call check_kdir,$(2),$(3))
+	@mkdir -p $(1)
 	@rsync -a --delete --prune-empty-dirs \
 		--include='/Kbuild' --include='/kmod/' --include='/kmod/*.[ch]' \
 		--include='/userspace/' --include='/$(CRYPTO)/' \
 		--include='/$(AEAD)/' --include='/$(AEAD)/*.[ch]' \
 		--include='/$(AEAD)/*.mk' \
-		--exclude='*' ./ $(TEST_MODULE_DIR)/
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(TEST_MODULE_DIR) TLSX_TEST_HOOKS=y \
-		$(KBUILD_ARGS) modules
+		--exclude='*' ./ $(1)/
+	$(MAKE) -C $(2) M=$(CURDIR)/$(1) $(4) $(KBUILD_ARGS) modules
+endef
+
+$(TEST_MODULE): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(TEST_MODULE_DIR),$(KDIR),6.12,TLSX_TEST_HOOKS=y)
+
+$(MODULE_6_1): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(MODULE_6_1_DIR),$(KDIR_6_1),6.1,)
+
+$(TEST_MODULE_6_1): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(TEST_MODULE_6_1_DIR),$(KDIR_6_1),6.1,TLSX_TEST_HOOKS=y)
 
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
@@ -444,3 +469,6 @@ clean:
 
 print-kdir:
 	@echo $(KDIR)
+
+print-kdir-6.1:
+	@echo $(KDIR_6_1)
