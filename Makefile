@@ -14,6 +14,15 @@ CRYPTO := userspace/crypto
 # KDIR=... or KDIR_6_1=... on the command line builds against that tree.
 newest_kver = $(shell ls -1 /lib/modules 2>/dev/null | \
 	grep '^$(subst .,\.,$(1))\.' | sort -V | tail -1)
+# KVER=SERIES (6.1, 6.12) instead names the kernel the VM targets boot:
+# test-vm and bench-vm boot every series by default, test-compat 6.12.
+ifneq ($(shell echo '$(KVER)' | grep -Ex '[0-9]+\.[0-9]+'),)
+VM_KERNELS := $(KVER)
+COMPAT_KERNELS := $(KVER)
+override KVER := $(call newest_kver,6.12)
+endif
+VM_KERNELS ?= 6.12 6.1
+COMPAT_KERNELS ?= 6.12
 KVER ?= $(call newest_kver,6.12)
 KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
 KVER_6_1 ?= $(call newest_kver,6.1)
@@ -167,13 +176,13 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
-	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
+	@echo "make test-vm [KVER=6.1|6.12]  module selftests in a qemu VM (tls and tlsx), on 6.12 and 6.1"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
-	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
+	@echo "make test-compat [ULP=tls|tlsx] [KVER=6.1]  kernel's tls.c selftest in the VM (6.12's, or 6.1's on 6.1)"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
 	@echo "KDIR=...        6.12 kernel build tree (default: $(KDIR))"
@@ -403,19 +412,38 @@ interop: $(HS_TOOLS)
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
 # leaves room for a loaded machine and still ends a hung guest.
+# One boot per kernel series (VM_KERNELS), each with its own test build
+# of the module.  The stress test runs STRESS_SECONDS per ULP: its full
+# length on 6.12, a short run on the other kernels (VM_STRESS_SHORT), to
+# keep CI's whole run under 30 minutes.
 VM_TIMEOUT ?= 1800
-test-vm: $(TEST_MODULE) $(SELFTESTS)
+VM_STRESS_SHORT ?= 5
+VM_TEST_MODULE = $(if $(filter 6.12,$(1)),$(TEST_MODULE),$(B)/kmod-test-$(1)/tlsx.ko)
+vm_selftests = $(foreach t,$(notdir $(SELFTESTS)),$(if $(and \
+	$(filter stress,$(t)),$(filter-out 6.12,$(1))),\
+	'env STRESS_SECONDS=$(VM_STRESS_SHORT) /tlsx/selftests/$(t)',\
+	/tlsx/selftests/$(t)))
+test-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) $(SELFTESTS)
 	@mkdir -p $(B)/results
-	@tools/vm/run --load tls --load tlsx --timeout $(VM_TIMEOUT) \
-		--summary $(B)/results/vm.sum -- \
-		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS)))
+	@rc=0; $(foreach k,$(VM_KERNELS), \
+		echo "==== test-vm: kernel $(k)"; \
+		rm -f $(B)/results/vm-$(k).sum; \
+		tools/vm/run --kernel $(k) --load tls --load tlsx \
+			--timeout $(VM_TIMEOUT) \
+			--summary $(B)/results/vm-$(k).sum -- \
+			run-tests $(call vm_selftests,$(k)) || rc=1;) \
+	tools/run-tests --total $(addprefix $(B)/results/vm-,\
+		$(addsuffix .sum,$(VM_KERNELS))) > $(B)/results/vm.total; \
+	echo "test-vm ($(VM_KERNELS)): $$(cat $(B)/results/vm.total)"; \
+	exit $$rc
 
 test:
-	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum
+	@rm -f $(B)/results/unit.sum $(B)/results/vm-*.sum
 	@$(MAKE) --no-print-directory check-deps || true
 	@$(MAKE) --no-print-directory test-unit || true
 	@$(MAKE) --no-print-directory test-vm || true
-	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum \
+	@tools/run-tests --total $(B)/results/unit.sum \
+		$(addprefix $(B)/results/vm-,$(addsuffix .sum,$(VM_KERNELS))) \
 		$(B)/results/deps.sum
 
 # Every program the Makefile, .ci/run and tools/ run comes from a package
@@ -430,15 +458,22 @@ check-deps:
 # --- long runs, not in CI ---------------------------------------------
 # The kernel's own tls.c selftest against tls and tlsx (ULP=tls or
 # ULP=tlsx for one), a debug kernel run, the throughput benchmark.
-test-compat: $(TEST_MODULE) | $(KSRC)
-	@tools/compat/run $(ULP)
+test-compat: $(foreach k,$(COMPAT_KERNELS),$(call VM_TEST_MODULE,$(k))) | $(KSRC)
+	@rc=0; $(foreach k,$(COMPAT_KERNELS), \
+		COMPAT_KERNEL=$(k) tools/compat/run $(ULP) || rc=1;) exit $$rc
 
 test-debug: | $(KSRC)
 	@tools/debug-kernel/run
 
-bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
-	@tools/vm/run --load tls --load tlsx --timeout 3600 -- \
-		/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS)
+# tlsx against the kernel's tls, one boot per kernel (ratios in one boot).
+bench-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) \
+		$(B)/bin/tlsx-bench-static
+	@rc=0; $(foreach k,$(VM_KERNELS), \
+		echo "==== bench-vm: kernel $(k)"; \
+		tools/vm/run --kernel $(k) --load tls --load tlsx \
+			--timeout 3600 -- \
+			/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS) || rc=1;) \
+		exit $$rc
 
 lint: $(KSRC)
 	@tools/lint
