@@ -145,7 +145,8 @@ static void tlsx_build_protos(struct proto prot[2][2],
 
 	prot[1][0] = prot[0][0];
 	prot[1][0].sendmsg = tlsx_sendmsg;
-	prot[1][0].splice_eof = tlsx_splice_eof;
+	/* splice_eof; 6.1's sendpage (compat.h) */
+	tlsx_compat_tx_proto(&prot[1][0]);
 
 	/* RX on: the same table as with RX off, plus the RX hooks. */
 	for (tx = 0; tx < 2; tx++) {
@@ -169,8 +170,8 @@ static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b
 	ops[0][0] = *b;
 
 	ops[1][0] = ops[0][0];
-	ops[1][0].splice_eof = tlsx_splice_eof;
 	ops[1][0].shutdown = tlsx_sock_shutdown;
+	tlsx_compat_tx_ops(&ops[1][0]);
 
 	for (tx = 0; tx < 2; tx++) {
 		ops[tx][1] = ops[tx][0];

@@ -447,6 +447,9 @@ TEST_F_TIMEOUT(stress, tlsx, 86400 + 600)
 
 TEST_F_TIMEOUT(stress, tls, 86400 + 600)
 {
+	/* Its non-blocking reads trust POLLIN to mean a whole record. */
+	if (old_ktls("tls", 6, 12))
+		SKIP(return, "6.1's tls polls readable on part of a record");
 	stress(_metadata, "tls");
 }
 
