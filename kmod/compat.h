@@ -267,9 +267,9 @@ static inline void tlsx_compat_tx_ops(struct proto_ops *ops)
 	ops->splice_eof = tlsx_splice_eof;
 #endif
 #ifdef TLSX_HAVE_SENDPAGE
+	/* 6.5 removed it; see sendmsg_locked in main.c's tlsx_build_ops(). */
 	ops->sendpage_locked = NULL;
 #endif
-	ops->sendmsg_locked = NULL;
 }
 
 #endif /* TLSX_COMPAT_NET */

@@ -162,6 +162,11 @@ static void tlsx_build_protos(struct proto prot[2][2],
  * it without checking for NULL.  read_skb is cleared (kTLS keeps TCP's):
  * its one caller, sockmap's data_ready, checks for NULL, and a sockmap
  * never holds a ULP socket anyway.
+ *
+ * With TX on, TCP's sendmsg_locked would let in-kernel senders
+ * (kernel_sendmsg_locked(): KCM, espintcp) put plaintext on the wire
+ * beside the records.  It is cleared, so they get -EOPNOTSUPP
+ * (sock_no_sendmsg_locked()).  kTLS keeps TCP's.
  */
 static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b)
 {
@@ -171,6 +176,7 @@ static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b
 
 	ops[1][0] = ops[0][0];
 	ops[1][0].shutdown = tlsx_sock_shutdown;
+	ops[1][0].sendmsg_locked = NULL;
 	tlsx_compat_tx_ops(&ops[1][0]);
 
 	for (tx = 0; tx < 2; tx++) {
