@@ -11,20 +11,29 @@
 
 /*
  * The chain that answers a CertificateRequest (4.3.2, 4.4.2.2), chosen
- * while the request's extensions are at hand: among our chains (all of
- * them, or those issued by a name of certificate_authorities when it
- * came: 4.2.4 "at least one of the certificates in the certificate chain
- * SHOULD be issued by one of the listed CAs"), in configuration order,
- * the first whose key signs a scheme of the request's
- * signature_algorithms and whose certificates are signed as its
- * signature_algorithms_cert (else signature_algorithms) allows: 4.4.2.2
- * "The certificates MUST be signed using an acceptable signature
- * algorithm".  Unlike the server (chain_pick.c), no chain signed
- * otherwise goes instead: none acceptable is an empty Certificate, and
- * 4.4.2.4 leaves the rest to the server.  oid_filters (4.2.5) is not
- * matched: "Clients SHOULD ignore" unknown OIDs, and tlsx reads none.
- * Sets hs->own_chain and hs->own_sig_scheme; 0 or decode_error for a
- * malformed list.
+ * while the request's extensions are at hand.  The candidates are our
+ * chains, or, when certificate_authorities came, those with a
+ * certificate issued by a name it lists (4.2.4: "at least one of the
+ * certificates in the certificate chain SHOULD be issued by one of the
+ * listed CAs"; a chain under none of them is not sent).  Among them, in
+ * configuration order, the first whose key signs a scheme of the
+ * request's signature_algorithms and whose certificates are signed as
+ * the request allows (chain_pick.c, the server's walk).
+ *
+ * When the request carries signature_algorithms_cert, that is strict
+ * (4.4.2.2: "The certificates MUST be signed using an acceptable
+ * signature algorithm"): no chain signed otherwise goes, and none
+ * acceptable is an empty Certificate, 4.4.2.4 leaving the rest to the
+ * server.  Without it, 4.2.3 makes signature_algorithms apply to the
+ * certificates too, but that list names CertificateVerify schemes, and a
+ * request that lists only rsa_pss_rsae_* (tlsx's own server, by default)
+ * would then refuse every PKCS#1-signed RSA chain, which is nearly every
+ * RSA chain: there a chain that fits is preferred and, failing one, the
+ * first whose key fits goes, as the server does and as OpenSSL 3.0's
+ * client does (test_client_ossl.c's client_choice compares).
+ * oid_filters (4.2.5) is not matched: tlsx reads no certificate
+ * extension OIDs it could match.  Sets hs->own_chain and
+ * hs->own_sig_scheme; 0 or decode_error for a malformed list.
  */
 static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
 {
@@ -35,6 +44,7 @@ static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
 	struct hs_chain_choice pick;
 	struct tlsx_rd cas;
 	u32 candidates = ~0u;
+	bool strict;
 	int ret;
 
 	hs->own_chain = NULL;
@@ -55,7 +65,9 @@ static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
 	}
 	hs_pick_chain(hs, cfg->chains, n, candidates, hs->peer_sig_schemes,
 		      hs->n_peer_sig_schemes, cert_algs, &pick);
-	if (pick.chain && pick.sigs_fit) {
+	strict = exts->present &
+		 TLSX_EXT_BIT(TLSX_EXT_SIGNATURE_ALGORITHMS_CERT);
+	if (pick.chain && (pick.sigs_fit || !strict)) {
 		hs->own_chain = pick.chain;
 		hs->own_sig_scheme = pick.scheme;
 	}

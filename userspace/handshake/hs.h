@@ -113,8 +113,12 @@ struct tlsx_hs_config {
 	 * certificates (self-signed ones aside) are signed as
 	 * signature_algorithms_cert, else signature_algorithms, allows is
 	 * sent; failing the latter, the first whose key can sign;
-	 * none: handshake_failure.  Client: chains[0], if any, answers a
-	 * CertificateRequest.
+	 * none: handshake_failure.  Client: the chain that answers a
+	 * CertificateRequest is chosen alike (the same code, chain_pick.c)
+	 * among those under its certificate_authorities, if sent; when the
+	 * request carries signature_algorithms_cert, a chain signed
+	 * otherwise is never sent, and none acceptable is an empty
+	 * Certificate (client_auth.c says why the two differ).
 	 */
 	const struct tlsx_cert_chain *chains[TLSX_HS_MAX_CHAINS];
 	unsigned int n_chains;

@@ -136,8 +136,13 @@ TLSX_API const char *tlsx_config_error(const struct tlsx_config *cfg);
  * signature_algorithms) allows; when no chain's signatures fit, the
  * first whose key does (RFC 8446 4.4.2.2).  No key fits: the handshake
  * fails with handshake_failure.  So the first chain added is the
- * default, and a preferred key type goes first.  A client's first chain
- * answers a CertificateRequest.
+ * default, and a preferred key type goes first.  A client may add
+ * several too: a CertificateRequest is answered by the first, in the
+ * order added, issued under the request's certificate_authorities (when
+ * it lists some) whose key signs a scheme the request lists and whose
+ * certificates are signed as it allows (RFC 8446 4.3.2, 4.4.2.2); with
+ * none acceptable the client sends no certificate (an empty Certificate:
+ * the server decides whether to go on).
  */
 TLSX_API int tlsx_config_add_cert(struct tlsx_config *cfg,
 				  const char *cert_file, const char *key_file);
