@@ -447,13 +447,12 @@ test-vm: $(TEST_MODULE) $(SELFTESTS) $(TLSXD_VM_DEPS)
 		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS))) \
 		$(TLSXD_VM_TESTS)
 
-$(TLSXD_VM_CERT):
-	@mkdir -p $(@D)
-	openssl genpkey -quiet -algorithm EC \
-		-pkeyopt ec_paramgen_curve:P-256 -out $(@D)/key.pem
-	openssl req -x509 -new -key $(@D)/key.pem -subj /CN=localhost \
-		-addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
-		-days 3650 -out $@
+# Run every time (quick when the certificate is still good): mkcerts
+# makes it again before it expires.
+$(TLSXD_VM_CERT): FORCE
+	@tools/interop/mkcerts --self-signed $@ $(@D)/key.pem
+
+FORCE:
 
 .PHONY: demo test-vm-tlsxd
 # The shipped module (no test hooks), as a user runs it.

@@ -6,7 +6,8 @@
  *  - every suite (AES-128/256-GCM, ChaCha20-Poly1305, AES-128-CCM) x
  *    group (X25519, secp256r1) x certificate (ECDSA P-256, Ed25519,
  *    RSA-2048 with rsa_pss_rsae_sha256/384/512, RSA-PSS key with
- *    rsa_pss_pss_sha256) from test/data/ (tools/gen/hs-certs), the chain
+ *    rsa_pss_pss_sha256/384/512) from test/data/ (tools/gen/hs-certs),
+ *    the matrix shared with test_server.c (ossl_test.h), the chain
  *    verified against its root for www.example.com; then application
  *    data both ways under the secrets the engine hands out, through
  *    record.c, so the keys are proven, not only the handshake;
@@ -43,17 +44,7 @@
 #include "handshake/hs_impl.h"
 #include "handshake/ticket.h"
 
-/* test/data/@name, next to this file (make runs from the top). */
-static const char *data(const char *name)
-{
-	static char buf[256];
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-
-	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
-		 slash ? "/" : "", name);
-	return buf;
-}
+#include "handshake/test/ossl_test.h"
 
 struct server_opts {
 	const char *cert;		/* p256, ed25519, rsa, rsapss */
@@ -119,15 +110,9 @@ static int server_setup(struct conn *c, const struct server_opts *o)
 
 	snprintf(chain, sizeof(chain), "%s-chain.pem", o->cert);
 	snprintf(key, sizeof(key), "%s-leaf.key", o->cert);
-	c->ctx = SSL_CTX_new(TLS_server_method());
+	c->ctx = ossl_ctx(TLS_server_method(), o->max_version, o->suites,
+			  o->groups, o->sigalgs);
 	if (!c->ctx)
-		return -1;
-	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
-	SSL_CTX_set_max_proto_version(c->ctx, o->max_version ?
-				      o->max_version : TLS1_3_VERSION);
-	if ((o->suites && !SSL_CTX_set_ciphersuites(c->ctx, o->suites)) ||
-	    (o->groups && !SSL_CTX_set1_groups_list(c->ctx, o->groups)) ||
-	    (o->sigalgs && !SSL_CTX_set1_sigalgs_list(c->ctx, o->sigalgs)))
 		return -1;
 	if (SSL_CTX_use_certificate_chain_file(c->ctx, data(chain)) != 1)
 		return -1;
@@ -159,12 +144,9 @@ static int server_setup(struct conn *c, const struct server_opts *o)
 			return -1;
 		SSL_CTX_set_client_CA_list(c->ctx, names);
 	}
-	c->ssl = SSL_new(c->ctx);
-	c->rbio = BIO_new(BIO_s_mem());
-	c->wbio = BIO_new(BIO_s_mem());
-	if (!c->ssl || !c->rbio || !c->wbio)
+	c->ssl = ossl_ssl(c->ctx, &c->rbio, &c->wbio);
+	if (!c->ssl)
 		return -1;
-	SSL_set_bio(c->ssl, c->rbio, c->wbio);
 	SSL_set_accept_state(c->ssl);
 	return 0;
 }
@@ -307,46 +289,6 @@ static void conn_free(struct conn *c)
 static struct conn conn;
 
 /* --- the matrix ----------------------------------------------------------- */
-
-static const struct {
-	u16 suite;
-	const char *name;
-} suites[] = {
-	{ TLSX_SUITE_AES_128_GCM_SHA256, "TLS_AES_128_GCM_SHA256" },
-	{ TLSX_SUITE_AES_256_GCM_SHA384, "TLS_AES_256_GCM_SHA384" },
-	{ TLSX_SUITE_CHACHA20_POLY1305_SHA256, "TLS_CHACHA20_POLY1305_SHA256" },
-	{ TLSX_SUITE_AES_128_CCM_SHA256, "TLS_AES_128_CCM_SHA256" },
-};
-
-static const struct {
-	u16 group;
-	const char *name;
-} groups[] = {
-	{ TLSX_GROUP_X25519, "X25519" },
-	{ TLSX_GROUP_SECP256R1, "P-256" },
-};
-
-FIXTURE(matrix) {
-};
-
-FIXTURE_VARIANT(matrix) {
-	const char *cert;
-	const char *sigalg;	/* OpenSSL's name */
-	u16 scheme;
-};
-
-FIXTURE_VARIANT_ADD(matrix, ecdsa_p256) {
-	"p256", "ecdsa_secp256r1_sha256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, ed25519) {
-	"ed25519", "ed25519", TLSX_SIG_ED25519 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha256) {
-	"rsa", "rsa_pss_rsae_sha256", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha384) {
-	"rsa", "rsa_pss_rsae_sha384", TLSX_SIG_RSA_PSS_RSAE_SHA384 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha512) {
-	"rsa", "rsa_pss_rsae_sha512", TLSX_SIG_RSA_PSS_RSAE_SHA512 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha256) {
-	"rsapss", "rsa_pss_pss_sha256", TLSX_SIG_RSA_PSS_PSS_SHA256 };
 
 FIXTURE_SETUP(matrix)
 {
@@ -762,11 +704,8 @@ static void second_connection(struct __test_metadata *_metadata,
 	SSL_CTX_up_ref(ctx);
 	conn_free(&conn);
 	conn.ctx = ctx;
-	conn.ssl = SSL_new(ctx);
-	conn.rbio = BIO_new(BIO_s_mem());
-	conn.wbio = BIO_new(BIO_s_mem());
-	ASSERT_TRUE(conn.ssl && conn.rbio && conn.wbio);
-	SSL_set_bio(conn.ssl, conn.rbio, conn.wbio);
+	conn.ssl = ossl_ssl(ctx, &conn.rbio, &conn.wbio);
+	ASSERT_NE(NULL, conn.ssl);
 	SSL_set_accept_state(conn.ssl);
 	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
 				     NULL));
