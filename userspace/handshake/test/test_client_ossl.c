@@ -508,23 +508,6 @@ TEST(client_auth_required_without_chain)
 
 /* --- which client chain: tlsx against OpenSSL's client ------------------- */
 
-/* The leaf the server got: "subject CN|issuer CN", "|" for none. */
-static void peer_leaf(SSL *ssl, char *buf, size_t len)
-{
-	X509 *x = SSL_get1_peer_certificate(ssl);
-	char cn[128] = "", issuer[128] = "";
-
-	if (x) {
-		X509_NAME_get_text_by_NID(X509_get_subject_name(x),
-					  NID_commonName, cn, sizeof(cn));
-		X509_NAME_get_text_by_NID(X509_get_issuer_name(x),
-					  NID_commonName, issuer,
-					  sizeof(issuer));
-	}
-	snprintf(buf, len, "%s|%s", cn, issuer);
-	X509_free(x);
-}
-
 /* Moves what @from wrote to @to's input. */
 static void shuttle(BIO *from, BIO *to)
 {
