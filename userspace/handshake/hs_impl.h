@@ -439,7 +439,8 @@ int hs_parse_record_size_limit(const u8 *data, size_t len, u16 *limit);
  * for @purpose (X509_EKU_SERVER_AUTH / _CLIENT_AUTH) against cfg->trust
  * (cert.h's tlsx_cert_verify_peer(), host = hs->server_name for a
  * client), or only parsed for its key under cfg->insecure; sets
- * hs->peer_pub and hs->peer_cert.  0 or the alert.
+ * hs->peer_pub and hs->peer_cert, and with cfg->keep_peer_chain copies
+ * the chain (hs_keep_peer_chain()).  0, the alert, or -ENOMEM.
  */
 int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 			 const size_t *lens, size_t n, unsigned int purpose);
