@@ -3,7 +3,8 @@
  * ossl_test.h - what the tests against OpenSSL's libssl share
  * (test_client_ossl.c, test_server.c): test/data/ paths, the suites and
  * groups with OpenSSL's names, the certificate x signature scheme
- * variants of their "matrix" fixture, and an OpenSSL end on memory BIOs.
+ * variants of their "matrix" fixture, an OpenSSL end on memory BIOs,
+ * and the leaf an OpenSSL end was sent (peer_leaf()).
  * Include after "kselftest_harness.h".  Test-only.
  */
 #ifndef TLSX_OSSL_TEST_H
@@ -25,6 +26,23 @@ static inline const char *data(const char *name)
 	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
 		 slash ? "/" : "", name);
 	return buf;
+}
+
+/* The leaf @ssl's peer sent: "subject CN|issuer CN", "|" for none. */
+static inline void peer_leaf(SSL *ssl, char *buf, size_t len)
+{
+	X509 *x = SSL_get1_peer_certificate(ssl);
+	char cn[128] = "", issuer[128] = "";
+
+	if (x) {
+		X509_NAME_get_text_by_NID(X509_get_subject_name(x),
+					  NID_commonName, cn, sizeof(cn));
+		X509_NAME_get_text_by_NID(X509_get_issuer_name(x),
+					  NID_commonName, issuer,
+					  sizeof(issuer));
+	}
+	snprintf(buf, len, "%s|%s", cn, issuer);
+	X509_free(x);
 }
 
 static const struct {

@@ -19,6 +19,13 @@
  *    signature_algorithms); without a chain we send an empty
  *    Certificate, which a server that only asks accepts and one that
  *    requires refuses after our Finished;
+ *  - which of two client chains (ECDSA P-256, RSA-2048) answers the
+ *    request, differentially: the same OpenSSL server, its request
+ *    restricted as `s_server -Verify 1 -client_sigalgs LIST` does,
+ *    first against OpenSSL's client holding both chains, then against
+ *    ours; the leaf the server got must be the same (or none for both),
+ *    and certificate_authorities, which OpenSSL's client does not
+ *    consult, picks ours;
  *  - resumption: a NewSessionTicket from the first connection
  *    (ticket.c's tlsx_session_from_ticket()) resumes the second with
  *    psk_dhe_ke (OpenSSL says it reused the session); a session for
@@ -48,6 +55,11 @@ struct server_opts {
 	bool alpn;			/* select "h2" */
 	int verify;			/* SSL_VERIFY_* for client certs */
 	const char *client_ca;		/* the anchor for them */
+	const char *client_ca2;		/* another one; NULL: none */
+	/* The CertificateRequest's signature_algorithms (-client_sigalgs). */
+	const char *client_sigalgs;
+	/* certificate_authorities: the names of this file's certificates. */
+	const char *ca_names;
 };
 
 struct conn {
@@ -116,6 +128,21 @@ static int server_setup(struct conn *c, const struct server_opts *o)
 		if (SSL_CTX_load_verify_locations(c->ctx, data(o->client_ca),
 						  NULL) != 1)
 			return -1;
+		if (o->client_ca2 &&
+		    SSL_CTX_load_verify_locations(c->ctx, data(o->client_ca2),
+						  NULL) != 1)
+			return -1;
+	}
+	if (o->client_sigalgs &&
+	    !SSL_CTX_set1_client_sigalgs_list(c->ctx, o->client_sigalgs))
+		return -1;
+	if (o->ca_names) {
+		struct stack_st_X509_NAME *names =
+			SSL_load_client_CA_file(data(o->ca_names));
+
+		if (!names)
+			return -1;
+		SSL_CTX_set_client_CA_list(c->ctx, names);
 	}
 	c->ssl = ossl_ssl(c->ctx, &c->rbio, &c->wbio);
 	if (!c->ssl)
@@ -477,6 +504,156 @@ TEST(client_auth_required_without_chain)
 	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret);
 	EXPECT_EQ(-2, conn.ssl_ret);
 	conn_free(&conn);
+}
+
+/* --- which client chain: tlsx against OpenSSL's client ------------------- */
+
+/* Moves what @from wrote to @to's input. */
+static void shuttle(BIO *from, BIO *to)
+{
+	char buf[16384];
+	int n;
+
+	while ((n = BIO_read(from, buf, sizeof(buf))) > 0)
+		BIO_write(to, buf, n);
+}
+
+/*
+ * OpenSSL's client with the P-256 and the RSA chain (one per key type,
+ * as libssl holds them) against the server @c was set up as; the leaf
+ * the server got into @leaf, or "failed".
+ */
+static void ossl_client_choice(struct conn *c, char *leaf, size_t len)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	BIO *rbio = BIO_new(BIO_s_mem()), *wbio = BIO_new(BIO_s_mem());
+	SSL *ssl = ctx ? SSL_new(ctx) : NULL;
+	int i, rc = 0, rs = 0;
+
+	snprintf(leaf, len, "failed");
+	if (!ssl || !rbio || !wbio ||
+	    SSL_use_certificate_chain_file(ssl, data("p256-chain.pem")) != 1 ||
+	    SSL_use_PrivateKey_file(ssl, data("p256-leaf.key"),
+				    SSL_FILETYPE_PEM) != 1 ||
+	    SSL_use_certificate_chain_file(ssl, data("rsa-chain.pem")) != 1 ||
+	    SSL_use_PrivateKey_file(ssl, data("rsa-leaf.key"),
+				    SSL_FILETYPE_PEM) != 1) {
+		BIO_free(rbio);
+		BIO_free(wbio);
+		goto out;
+	}
+	SSL_set_min_proto_version(ssl, TLS1_3_VERSION);
+	SSL_set_verify(ssl, SSL_VERIFY_NONE, NULL);
+	SSL_set_bio(ssl, rbio, wbio);
+	SSL_set_connect_state(ssl);
+	for (i = 0; i < 20 && (rc != 1 || rs != 1); i++) {
+		if (rc != 1)
+			rc = SSL_do_handshake(ssl);
+		shuttle(wbio, c->rbio);
+		if (rs != 1)
+			rs = SSL_do_handshake(c->ssl);
+		shuttle(c->wbio, rbio);
+	}
+	if (rc == 1 && rs == 1)
+		peer_leaf(c->ssl, leaf, len);
+out:
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+}
+
+/* test/data/@name-chain.pem and its key (data() is one static buffer). */
+static int load_pair(struct tlsx_cert_chain *c, const char *name)
+{
+	char chain[256], key[256], file[64];
+
+	snprintf(file, sizeof(file), "%s-chain.pem", name);
+	snprintf(chain, sizeof(chain), "%s", data(file));
+	snprintf(file, sizeof(file), "%s-leaf.key", name);
+	snprintf(key, sizeof(key), "%s", data(file));
+	return tlsx_cert_chain_load(c, chain, key, NULL);
+}
+
+FIXTURE(client_choice) {
+};
+
+FIXTURE_VARIANT(client_choice) {
+	const char *client_sigalgs;	/* NULL: OpenSSL's default list */
+	const char *ca_names;		/* NULL: no certificate_authorities */
+	bool rsa_first;			/* our order */
+	const char *want;		/* the leaf the server got */
+	bool same;			/* OpenSSL's client chooses alike */
+};
+
+#define LEAF_P256	"www.example.com|p256 intermediate"
+#define LEAF_RSA	"www.example.com|rsa intermediate"
+#define LEAF_NONE	"|"
+
+FIXTURE_VARIANT_ADD(client_choice, ecdsa_only) {
+	.client_sigalgs = "ECDSA+SHA256", .rsa_first = true,
+	.want = LEAF_P256, .same = true };
+FIXTURE_VARIANT_ADD(client_choice, rsa_pss_only) {
+	.client_sigalgs = "rsa_pss_rsae_sha256", .want = LEAF_RSA,
+	.same = true };
+FIXTURE_VARIANT_ADD(client_choice, rsa_pss_sha384_only) {
+	.client_sigalgs = "rsa_pss_rsae_sha384", .want = LEAF_RSA,
+	.same = true };
+FIXTURE_VARIANT_ADD(client_choice, ed25519_only_none) {
+	.client_sigalgs = "ed25519", .want = LEAF_NONE, .same = true };
+FIXTURE_VARIANT_ADD(client_choice, ecdsa_then_rsa) {
+	.client_sigalgs = "ECDSA+SHA256:rsa_pss_rsae_sha256",
+	.want = LEAF_P256, .same = true };
+/* certificate_authorities: ours follow it, OpenSSL's client does not. */
+FIXTURE_VARIANT_ADD(client_choice, authorities_rsa_root) {
+	.ca_names = "rsa-root.pem", .want = LEAF_RSA };
+FIXTURE_VARIANT_ADD(client_choice, authorities_p256_root) {
+	.ca_names = "p256-root.pem", .rsa_first = true, .want = LEAF_P256 };
+FIXTURE_VARIANT_ADD(client_choice, authorities_other_root_none) {
+	.ca_names = "other-root.pem", .want = LEAF_NONE };
+
+FIXTURE_SETUP(client_choice)
+{
+}
+
+FIXTURE_TEARDOWN(client_choice)
+{
+	conn_free(&conn);
+}
+
+TEST_F(client_choice, same_leaf_as_openssl)
+{
+	struct server_opts o = { .cert = "p256", .verify = SSL_VERIFY_PEER,
+				 .client_ca = "p256-root.pem",
+				 .client_ca2 = "rsa-root.pem",
+				 .client_sigalgs = variant->client_sigalgs,
+				 .ca_names = variant->ca_names };
+	struct tlsx_cert_chain rsa;
+	char ossl[300], ours[300];
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ossl_client_choice(&conn, ossl, sizeof(ossl));
+	TH_LOG("OpenSSL's client: %s", ossl);
+	if (variant->same)
+		ASSERT_STREQ(variant->want, ossl);
+	conn_free(&conn);
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, load_pair(&conn.chain, "p256"));
+	conn.have_chain = true;
+	ASSERT_EQ(0, load_pair(&rsa, "rsa"));
+	conn.cfg.chains[variant->rsa_first ? 1 : 0] = &conn.chain;
+	conn.cfg.chains[variant->rsa_first ? 0 : 1] = &rsa;
+	conn.cfg.n_chains = 2;
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	EXPECT_EQ(1, conn.ssl_ret);
+	peer_leaf(conn.ssl, ours, sizeof(ours));
+	EXPECT_STREQ(variant->want, ours);
+	if (variant->same)
+		EXPECT_STREQ(ossl, ours);
+	EXPECT_EQ(0, exchange(&conn));
+	tlsx_cert_chain_free(&rsa);
 }
 
 /* --- resumption ----------------------------------------------------------- */

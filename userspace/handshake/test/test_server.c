@@ -947,23 +947,6 @@ static int mc_setup(struct conn *c, const struct mc_chain *chains,
 	return 0;
 }
 
-/* The leaf the client saw: "subject CN|issuer CN". */
-static void peer_leaf(SSL *ssl, char *buf, size_t len)
-{
-	X509 *x = SSL_get1_peer_certificate(ssl);
-	char cn[128] = "", issuer[128] = "";
-
-	if (x) {
-		X509_NAME_get_text_by_NID(X509_get_subject_name(x),
-					  NID_commonName, cn, sizeof(cn));
-		X509_NAME_get_text_by_NID(X509_get_issuer_name(x),
-					  NID_commonName, issuer,
-					  sizeof(issuer));
-	}
-	snprintf(buf, len, "%s|%s", cn, issuer);
-	X509_free(x);
-}
-
 FIXTURE(multicert) {
 };
 
@@ -1975,7 +1958,6 @@ TEST(no_early_data_no_skipping)
 		  raw_step(hs, junk, sizeof(junk)));
 	tlsx_hs_free(hs);
 }
-
 
 /* --- the client's flight, sealed by hand ------------------------------------- */
 
