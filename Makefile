@@ -415,7 +415,7 @@ define kbuild_copy
 		--include='/$(AEAD)/' --include='/$(AEAD)/*.[ch]' \
 		--include='/$(AEAD)/*.mk' \
 		--exclude='*' ./ $(1)/
-	$(MAKE) -C $(2) M=$(CURDIR)/$(1) $(4) $(KBUILD_ARGS) modules
+	+$(MAKE) -C $(2) M=$(CURDIR)/$(1) $(4) $(KBUILD_ARGS) modules
 endef
 
 $(TEST_MODULE): $(KBUILD_SRCS)
