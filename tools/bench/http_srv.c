@@ -6,14 +6,15 @@
  * time and resident memory from /proc.
  *
  * Both servers get the same certificate (EC P-256, or RSA-2048 for the
- * RSA row, made by openssl(1)), the same files, the same worker count,
- * TLS 1.3 only with the same suite chosen (the server's preference,
- * AES-128-GCM first: tlsxd's default order, nginx's configured to it),
- * HB_KEEPALIVE_REQS requests per keep-alive connection, SO_REUSEPORT
- * listeners, sendfile, and an access log on for both or off for both.
- * Everything either writes stays in the directory: nginx runs as the
- * current user with its pid file, temporary paths and logs there.
- * With --pin both run on the CPUs given (sched_setaffinity before exec).
+ * RSA row, by tools/interop/mkcerts), the same files, the same worker
+ * count, TLS 1.3 only with the same suite chosen (the server's
+ * preference, AES-128-GCM first: tlsxd's default order, nginx's
+ * configured to it), HB_KEEPALIVE_REQS requests per keep-alive
+ * connection, SO_REUSEPORT listeners, sendfile, and an access log on for
+ * both or off for both.  Everything either writes stays in the
+ * directory: nginx runs as the current user with its pid file,
+ * temporary paths and logs there.  With --pin both run on the CPUs
+ * given (sched_setaffinity before exec).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -57,15 +58,15 @@ const char *const hb_cert_names[HB_NCERTS] = {
 	[HB_CERT_RSA2048] = "RSA-2048",
 };
 
-/* Their files in the directory, and openssl req's key options. */
+/* Their files in the directory, and mkcerts' key types. */
 static const char *const cert_files[HB_NCERTS][2] = {
 	[HB_CERT_P256] = { "cert.pem", "key.pem" },
 	[HB_CERT_RSA2048] = { "rsa-cert.pem", "rsa-key.pem" },
 };
 
-static const char *const cert_keyopts[HB_NCERTS][3] = {
-	[HB_CERT_P256] = { "ec", "-pkeyopt", "ec_paramgen_curve:P-256" },
-	[HB_CERT_RSA2048] = { "rsa:2048", NULL, NULL },
+static const char *const cert_types[HB_NCERTS] = {
+	[HB_CERT_P256] = "ec",
+	[HB_CERT_RSA2048] = "rsa",
 };
 
 /*
@@ -151,41 +152,35 @@ static bool exists(const char *dir, const char *name)
 	return !stat(p, &sb);
 }
 
-/* A certificate both servers present: self-signed, made once. */
+/* Makes the certificates; run from the source tree, as the defaults are. */
+#define HB_MKCERTS	"tools/interop/mkcerts"
+
+/*
+ * A certificate both servers present: self-signed, made (and made again
+ * before it expires) by mkcerts.  Where there is no mkcerts, as in the
+ * VM's guest, the certificate put into the directory is used.
+ */
 static int make_cert(enum hb_cert c, char *why)
 {
 	char cert[PATH_MAX], key[PATH_MAX], log[PATH_MAX];
-	char *argv[20] = {
-		"openssl", "req", "-x509", "-newkey",
-		(char *)cert_keyopts[c][0],
+	char *argv[6] = {
+		HB_MKCERTS, "--self-signed", cert, key,
+		(char *)cert_types[c], NULL,
 	};
-	size_t n = 5;
 
-	if (exists(hb_dir, cert_files[c][0]) &&
-	    exists(hb_dir, cert_files[c][1]))
-		return 0;
+	if (access(HB_MKCERTS, X_OK)) {
+		if (exists(hb_dir, cert_files[c][0]) &&
+		    exists(hb_dir, cert_files[c][1]))
+			return 0;
+		return hb_why(why, "%s: %s (run from the source tree)",
+			      HB_MKCERTS, strerror(errno));
+	}
 	snprintf(cert, sizeof(cert), "%s/%s", hb_dir, cert_files[c][0]);
 	snprintf(key, sizeof(key), "%s/%s", hb_dir, cert_files[c][1]);
-	snprintf(log, sizeof(log), "%s/openssl.out", hb_dir);
-	if (cert_keyopts[c][1]) {
-		argv[n++] = (char *)cert_keyopts[c][1];
-		argv[n++] = (char *)cert_keyopts[c][2];
-	}
-	argv[n++] = "-nodes";
-	argv[n++] = "-days";
-	argv[n++] = "3650";
-	argv[n++] = "-subj";
-	argv[n++] = "/CN=localhost";
-	argv[n++] = "-addext";
-	argv[n++] = "subjectAltName=DNS:localhost,IP:127.0.0.1";
-	argv[n++] = "-keyout";
-	argv[n++] = key;
-	argv[n++] = "-out";
-	argv[n++] = cert;
-	argv[n] = NULL;
+	snprintf(log, sizeof(log), "%s/mkcerts.out", hb_dir);
 	if (hb_run(argv, log, why)) {
 		if (!*why)
-			hb_why(why, "openssl req failed (see %s)", log);
+			hb_why(why, "%s failed (see %s)", HB_MKCERTS, log);
 		return -1;
 	}
 	return 0;
