@@ -195,7 +195,7 @@ help:
 	@echo "make test-pkg   install, DKMS and .deb tests (in make test)"
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
-	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
+	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load or wrk)"
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx] [KVER=6.1]  kernel's tls.c selftest in the VM (6.12's, or 6.1's on 6.1)"
@@ -598,8 +598,9 @@ bench-crypto: $(BENCH)
 bench-hs: $(BENCH)
 	$(BENCH) handshake $(BENCH_HS_ARGS)
 
-# tlsxd against nginx over HTTPS with h2load (docs/perf-http.md);
-# BENCH_HTTP_ARGS="--rounds 7 --workers 2 --csv FILE" and so on.
+# tlsxd against nginx over HTTPS with h2load (or wrk: --wrk), the load
+# generator's CPU beside the server's (docs/perf-http.md);
+# BENCH_HTTP_ARGS="--rounds 7 --pin 1:0 --csv FILE" and so on.
 bench-http: $(BENCH) $(TLSXD)
 	$(BENCH) http $(BENCH_HTTP_ARGS)
 

@@ -2,12 +2,13 @@
 /*
  * http.h - what the parts of "tlsx-bench http" share: the options, the
  * two servers under test (http_srv.c: the generated directory, starting,
- * stopping, their CPU time) and the load generator (http_load.c: h2load
- * run and its summary parsed).
+ * stopping, their CPU time) and the load generators (http_load.c: h2load
+ * or wrk run, their summary parsed, their CPU time).
  */
 #ifndef TLSX_BENCH_HTTP_H
 #define TLSX_BENCH_HTTP_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -23,6 +24,7 @@ struct hb_opts {
 	unsigned int workers;		/* both servers */
 	double duration;		/* seconds per timed run */
 	unsigned int clients;		/* keep-alive connections */
+	unsigned int pipeline;		/* keep-alive: h2load -m (1: none) */
 	unsigned int conn_batch;	/* clients per new-connection run */
 	unsigned int bulk_requests;	/* 64 MiB requests per bulk run */
 	unsigned int idle_conns;	/* memory row; 0: skipped */
@@ -31,6 +33,7 @@ struct hb_opts {
 	const char *tlsxd;
 	const char *nginx;
 	const char *h2load;
+	const char *wrk;
 	const char *only;
 	const char *csv;
 	const char *record_layer;	/* tlsxd --record-layer, or NULL */
@@ -39,6 +42,11 @@ struct hb_opts {
 	bool nginx_only;
 	bool ktls;			/* nginx: ssl_conf_command Options KTLS */
 	bool access_log;		/* both servers log, or neither */
+	bool ka_wrk;			/* keep-alive rows: wrk, not h2load */
+	/* --pin: the servers on pin_srv, the load generator on pin_load. */
+	bool pin;
+	cpu_set_t pin_srv;
+	cpu_set_t pin_load;
 };
 
 /* Formats a message into @why (HB_WHY_LEN bytes); returns -1. */
@@ -54,27 +62,35 @@ struct hb_file {
 extern const struct hb_file hb_files[];
 extern const size_t hb_nfiles;
 
+/* The certificates: both servers run with one of them at a time. */
+enum hb_cert { HB_CERT_P256, HB_CERT_RSA2048, HB_NCERTS };
+
+extern const char *const hb_cert_names[HB_NCERTS];
+
 enum hb_kind { HB_TLSXD, HB_NGINX };
 
 struct hb_server {
 	enum hb_kind kind;
 	const char *name;
 	int port;
+	enum hb_cert cert;	/* set before hb_server_start() */
 	pid_t pid;		/* tlsxd, or nginx's master */
 	bool ok;
 	char why[HB_WHY_LEN];
 };
 
 /*
- * Makes @o->dir: an EC P-256 certificate and key (made once, kept), the
- * root with hb_files[] (rewritten when a size differs) and nginx.conf.
- * -1 with a message in @why.
+ * Makes @o->dir: an EC P-256 and an RSA-2048 certificate and key (made
+ * once, kept) and the root with hb_files[] (rewritten when a size
+ * differs).  -1 with a message in @why.
  */
 int hb_prepare(const struct hb_opts *o, char *why);
 
 /*
- * Starts @s and waits until its port accepts a connection (10 s at
- * most); its stdout and stderr go to DIR/NAME.out.  -1 with @s->why.
+ * Starts @s with certificate @s->cert (nginx: nginx.conf rewritten) on
+ * @o->pin_srv with --pin, and waits until its port accepts a connection
+ * (10 s at most); its stdout and stderr go to DIR/NAME.out.  -1 with
+ * @s->why.
  */
 int hb_server_start(struct hb_server *s, const struct hb_opts *o);
 
@@ -94,13 +110,14 @@ double hb_server_cpu(const struct hb_server *s);
 /* The bytes resident (RSS) in the same processes; -1 on error. */
 long hb_server_rss(const struct hb_server *s);
 
-/* h2load's summary of one run. */
+/* A load generator's summary of one run. */
 struct hb_load {
 	double secs;			/* "finished in" */
 	unsigned long done, ok, failed, errored, timeout;
 	unsigned long status2xx, status3xx, status4xx, status5xx;
 	unsigned long non2xx;		/* the sum of the last three */
-	unsigned long long data;	/* body bytes received */
+	unsigned long long data;	/* body bytes received (wrk: and heads) */
+	double cpu;			/* the generator's utime + stime, s */
 };
 
 /*
@@ -111,6 +128,10 @@ struct hb_load {
  */
 int hb_h2load(const struct hb_opts *o, const char *const *args,
 	      double limit_s, struct hb_load *out, char *why);
+
+/* The same with @o->wrk -t 1 and its summary (no status classes). */
+int hb_wrk(const struct hb_opts *o, const char *const *args,
+	   double limit_s, struct hb_load *out, char *why);
 
 /* Idle keep-alive connections (http_idle.c), OpenSSL's. */
 struct ssl_ctx_st;
