@@ -704,10 +704,24 @@ DKMS_SRC := /usr/src/tlsx-$(VERSION)
 DKMS_KVER ?= $(shell uname -r)
 DKMS_FILES := Kbuild VERSION $(filter-out kmod/debugfs_%,$(wildcard kmod/*.[ch])) \
 	$(AEAD)/aead.mk $(wildcard $(AEAD)/*.[ch])
+# The kernel series DKMS builds tlsx for (dkms.conf's BUILD_EXCLUSIVE_KERNEL,
+# ^(6\.1|6\.12)\.); other kernels are skipped with a message, not failed.
+DKMS_SERIES := 6.1 6.12
+dkms_space := $(subst ,, )
+DKMS_SUBST = $(PKG_SUBST) -e 's|@DKMS_SERIES@|$(subst $(dkms_space), and ,$(DKMS_SERIES))|g' \
+	-e 's\#@DKMS_SERIES_RE@\#^($(subst $(dkms_space),|,$(subst .,\\.,$(DKMS_SERIES))))\\.\#g'
+# New kernels: tlsx's hook (kernel-hook.in, for dkms.conf's AUTOINSTALL),
+# run by a kernel image's and a headers package's postinst.
+DKMS_HOOKS := /etc/kernel/postinst.d/tlsx-dkms \
+	/etc/kernel/header_postinst.d/tlsx-dkms
 
-$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in VERSION
+$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in VERSION Makefile
 	@mkdir -p $(@D)
-	$(PKG_SUBST) $< > $@
+	$(DKMS_SUBST) $< > $@
+
+$(B)/pkg/kernel-hook: $(PKG)/kernel-hook.in VERSION Makefile
+	@mkdir -p $(@D)
+	$(DKMS_SUBST) $< > $@
 
 .PHONY: dkms-src
 dkms-src: $(B)/pkg/dkms.conf
@@ -716,7 +730,11 @@ dkms-src: $(B)/pkg/dkms.conf
 	$(foreach f,$(DKMS_FILES),install -m 644 $(f) $(DESTDIR)$(DKMS_SRC)/$(f) &&) true
 	install -m 644 $(B)/pkg/dkms.conf $(DESTDIR)$(DKMS_SRC)
 
-dkms-install: dkms-src
+.PHONY: dkms-hooks
+dkms-hooks: $(B)/pkg/kernel-hook
+	$(foreach h,$(DKMS_HOOKS),install -D -m 755 $< $(DESTDIR)$(h) &&) true
+
+dkms-install: dkms-src dkms-hooks
 	dkms add tlsx/$(VERSION)
 	dkms build tlsx/$(VERSION) -k $(DKMS_KVER)
 	dkms install tlsx/$(VERSION) -k $(DKMS_KVER)
@@ -724,6 +742,7 @@ dkms-install: dkms-src
 dkms-uninstall:
 	-dkms remove tlsx/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+	rm -f $(DKMS_HOOKS)
 
 # Debian packages: tlsx-dkms, libtlsx0, libtlsx-dev and tlsxd, built by
 # dpkg-buildpackage from tools/packaging/debian/ assembled under
