@@ -190,7 +190,7 @@ help:
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make install [PREFIX=/usr/local DESTDIR=]  programs, libtlsx, man pages, units"
 	@echo "make uninstall  removes what install wrote"
-	@echo "make dkms-install  tlsx.ko's source in /usr/src, dkms add/build/install"
+	@echo "make dkms-install  tlsx.ko's source in /usr/src, dkms add/build/install, the kernel hooks"
 	@echo "make deb [DEB_REUSE=1]  tlsx-dkms, libtlsx0, libtlsx-dev, tlsxd .debs"
 	@echo "make test-pkg   install, DKMS and .deb tests (in make test)"
 	@echo "make bench      benchmarks"
