@@ -668,11 +668,21 @@ INSTALLED_DIRS = $(DOCDIR)
 $(ENGINE_OBJS) $(ENGINE_OBJS_ASAN) $(LIBTLSX_PIC_OBJS) $(TLSXD_OBJS) \
 	$(TLSXD_OBJS_ASAN) $(TLSXD_STATIC_OBJS) $(B)/bin/tlsxd $(HS_TOOLS): VERSION
 
-$(B)/pkg/tlsx.pc: $(PKG)/tlsx.pc.in VERSION
+# What the templates are filled with, rewritten only when it changes: a
+# file made for one PREFIX is remade for another (test-install's
+# /usr/local, then make deb DEB_REUSE=1's /usr in the same $(B)).
+PKG_VALUES = $(VERSION) $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(SBINDIR) \
+	$(SYSCONFDIR) $(DKMS_SERIES)
+.PHONY: pkg-values-check
+$(B)/pkg/values: pkg-values-check
+	@mkdir -p $(@D)
+	@echo '$(PKG_VALUES)' | cmp -s - $@ || echo '$(PKG_VALUES)' > $@
+
+$(B)/pkg/tlsx.pc: $(PKG)/tlsx.pc.in $(B)/pkg/values
 	@mkdir -p $(@D)
 	$(PKG_SUBST) $< > $@
 
-$(B)/pkg/tlsxd.service: $(PKG)/tlsxd.service.in VERSION
+$(B)/pkg/tlsxd.service: $(PKG)/tlsxd.service.in $(B)/pkg/values
 	@mkdir -p $(@D)
 	$(PKG_SUBST) $< > $@
 
@@ -738,11 +748,11 @@ DKMS_SUBST = $(PKG_SUBST) -e 's|@DKMS_SERIES@|$(subst $(dkms_space), and ,$(DKMS
 DKMS_HOOKS := /etc/kernel/postinst.d/tlsx-dkms \
 	/etc/kernel/header_postinst.d/tlsx-dkms
 
-$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in VERSION Makefile
+$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in $(B)/pkg/values
 	@mkdir -p $(@D)
 	$(DKMS_SUBST) $< > $@
 
-$(B)/pkg/kernel-hook: $(PKG)/kernel-hook.in VERSION Makefile
+$(B)/pkg/kernel-hook: $(PKG)/kernel-hook.in $(B)/pkg/values
 	@mkdir -p $(@D)
 	$(DKMS_SUBST) $< > $@
 
