@@ -190,7 +190,7 @@ help:
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make install [PREFIX=/usr/local DESTDIR=]  programs, libtlsx, man pages, units"
 	@echo "make uninstall  removes what install wrote"
-	@echo "make dkms-install  tlsx.ko's source in /usr/src, dkms add/build/install"
+	@echo "make dkms-install  tlsx.ko's source in /usr/src, dkms add/build/install, the kernel hooks"
 	@echo "make deb [DEB_REUSE=1]  tlsx-dkms, libtlsx0, libtlsx-dev, tlsxd .debs"
 	@echo "make test-pkg   install, DKMS and .deb tests (in make test)"
 	@echo "make bench      benchmarks"
@@ -668,11 +668,21 @@ INSTALLED_DIRS = $(DOCDIR)
 $(ENGINE_OBJS) $(ENGINE_OBJS_ASAN) $(LIBTLSX_PIC_OBJS) $(TLSXD_OBJS) \
 	$(TLSXD_OBJS_ASAN) $(TLSXD_STATIC_OBJS) $(B)/bin/tlsxd $(HS_TOOLS): VERSION
 
-$(B)/pkg/tlsx.pc: $(PKG)/tlsx.pc.in VERSION
+# What the templates are filled with, rewritten only when it changes: a
+# file made for one PREFIX is remade for another (test-install's
+# /usr/local, then make deb DEB_REUSE=1's /usr in the same $(B)).
+PKG_VALUES = $(VERSION) $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(SBINDIR) \
+	$(SYSCONFDIR) $(DKMS_SERIES)
+.PHONY: pkg-values-check
+$(B)/pkg/values: pkg-values-check
+	@mkdir -p $(@D)
+	@echo '$(PKG_VALUES)' | cmp -s - $@ || echo '$(PKG_VALUES)' > $@
+
+$(B)/pkg/tlsx.pc: $(PKG)/tlsx.pc.in $(B)/pkg/values
 	@mkdir -p $(@D)
 	$(PKG_SUBST) $< > $@
 
-$(B)/pkg/tlsxd.service: $(PKG)/tlsxd.service.in VERSION
+$(B)/pkg/tlsxd.service: $(PKG)/tlsxd.service.in $(B)/pkg/values
 	@mkdir -p $(@D)
 	$(PKG_SUBST) $< > $@
 
@@ -727,10 +737,24 @@ DKMS_SRC := /usr/src/tlsx-$(VERSION)
 DKMS_KVER ?= $(shell uname -r)
 DKMS_FILES := Kbuild VERSION $(filter-out kmod/debugfs_%,$(wildcard kmod/*.[ch])) \
 	$(AEAD)/aead.mk $(wildcard $(AEAD)/*.[ch])
+# The kernel series DKMS builds tlsx for (dkms.conf's BUILD_EXCLUSIVE_KERNEL,
+# ^(6\.1|6\.12)\.); other kernels are skipped with a message, not failed.
+DKMS_SERIES := 6.1 6.12
+dkms_space := $(subst ,, )
+DKMS_SUBST = $(PKG_SUBST) -e 's|@DKMS_SERIES@|$(subst $(dkms_space), and ,$(DKMS_SERIES))|g' \
+	-e 's\#@DKMS_SERIES_RE@\#^($(subst $(dkms_space),|,$(subst .,\\.,$(DKMS_SERIES))))\\.\#g'
+# New kernels: tlsx's hook (kernel-hook.in, for dkms.conf's AUTOINSTALL),
+# run by a kernel image's and a headers package's postinst.
+DKMS_HOOKS := /etc/kernel/postinst.d/tlsx-dkms \
+	/etc/kernel/header_postinst.d/tlsx-dkms
 
-$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in VERSION
+$(B)/pkg/dkms.conf: $(PKG)/dkms.conf.in $(B)/pkg/values
 	@mkdir -p $(@D)
-	$(PKG_SUBST) $< > $@
+	$(DKMS_SUBST) $< > $@
+
+$(B)/pkg/kernel-hook: $(PKG)/kernel-hook.in $(B)/pkg/values
+	@mkdir -p $(@D)
+	$(DKMS_SUBST) $< > $@
 
 .PHONY: dkms-src
 dkms-src: $(B)/pkg/dkms.conf
@@ -739,7 +763,11 @@ dkms-src: $(B)/pkg/dkms.conf
 	$(foreach f,$(DKMS_FILES),install -m 644 $(f) $(DESTDIR)$(DKMS_SRC)/$(f) &&) true
 	install -m 644 $(B)/pkg/dkms.conf $(DESTDIR)$(DKMS_SRC)
 
-dkms-install: dkms-src
+.PHONY: dkms-hooks
+dkms-hooks: $(B)/pkg/kernel-hook
+	$(foreach h,$(DKMS_HOOKS),install -D -m 755 $< $(DESTDIR)$(h) &&) true
+
+dkms-install: dkms-src dkms-hooks
 	dkms add tlsx/$(VERSION)
 	dkms build tlsx/$(VERSION) -k $(DKMS_KVER)
 	dkms install tlsx/$(VERSION) -k $(DKMS_KVER)
@@ -747,6 +775,7 @@ dkms-install: dkms-src
 dkms-uninstall:
 	-dkms remove tlsx/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+	rm -f $(DKMS_HOOKS)
 
 # Debian packages: tlsx-dkms, libtlsx0, libtlsx-dev and tlsxd, built by
 # dpkg-buildpackage from tools/packaging/debian/ assembled under
