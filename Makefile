@@ -537,23 +537,29 @@ test-vm-tlsxd: $(TEST_MODULE) $(TLSXD_VM_DEPS)
 		$(TLSXD_VM_FILES) --summary $(B)/results/vm-tlsxd.sum -- \
 		run-tests /tlsx/tlsxd/vm-tests
 
-# Everything is built first (one make, every CPU), so that the unit tests
-# and the VM suites then run side by side (TEST_JOBS) without building a
-# file twice at once: a guest spends most of its time waiting on its
-# tests' timers (about 0.3 CPU each, measured), so the unit tests keep
-# their CPU.  Each part's output is printed whole when it ends (make -O).
-# TEST_JOBS=1 runs them one after the other.
+# Everything is built first (one make, every CPU), then the tests run in
+# two lanes side by side (TEST_JOBS): the unit tests and then the
+# packaging tests on this machine, and the VM suites.  A TCG guest spends
+# most of its time waiting on its tests' timers (about 0.3 of a CPU each,
+# measured), so the first lane keeps the CPUs; built first, the two never
+# build one file at once.  Each lane's output is printed whole when it
+# ends (make -O).  TEST_JOBS=1 runs the lanes one after the other.
 TEST_JOBS ?= 2
 test:
 	@rm -f $(B)/results/unit.sum $(B)/results/vm-*.sum $(B)/results/pkg.sum
 	@$(MAKE) --no-print-directory -j$(shell nproc) all || true
 	@$(MAKE) --no-print-directory check-deps || true
-	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) -O test-unit test-vm \
-		|| true
-	@$(MAKE) --no-print-directory test-pkg || true
+	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) -O test-host-lane \
+		test-vm || true
 	@tools/run-tests --total $(B)/results/unit.sum \
 		$(addprefix $(B)/results/vm-,$(addsuffix .sum,$(VM_KERNELS))) \
 		$(B)/results/deps.sum $(B)/results/pkg.sum
+
+# make test's first lane.
+.PHONY: test-host-lane
+test-host-lane:
+	@$(MAKE) --no-print-directory test-unit || true
+	@$(MAKE) --no-print-directory test-pkg || true
 
 # Every program the Makefile, .ci/run and tools/ run comes from a package
 # tools/deps installs or from Debian's essential/required set (one test
