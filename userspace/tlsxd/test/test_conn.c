@@ -6,7 +6,9 @@
  * IORING_OP_SPLICE through a pooled pipe), driven on a real io_uring
  * over a loopback TCP connection with no record layer under it: the
  * kernel's tls would seal exactly these bytes.  conn.c is included so
- * that its static steps can be driven without a handshake.
+ * that its static steps can be driven without a handshake; the record
+ * layers' files (conn_kernel.c, conn_hs.c, conn_user.c) come from
+ * libtlsxd.a and call back into it.
  *
  *  - every byte arrives in order: a head alone, files of 0, 1, 16383,
  *    16384, 16385 bytes and 3 MiB after their head, and a multipart
@@ -522,7 +524,7 @@ TEST_F(send, requests_by_recv_with_provided_buffers)
 	wr.req = req;
 	ASSERT_EQ(0, pthread_create(&wt, NULL, writer_main, &wr));
 	ASSERT_EQ(0, pthread_create(&rt, NULL, reader_main, &r));
-	to_idle(&self->lp, c, true);
+	conn_to_idle(&self->lp, c, true);
 	run_loop(self, c);
 	pthread_join(wt, NULL);
 	pthread_join(rt, NULL);
