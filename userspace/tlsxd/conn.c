@@ -86,6 +86,7 @@ static struct active *act_get(struct loop *lp)
 			return NULL;
 	}
 	a->next = NULL;
+	a->scan = (struct http_scan)HTTP_SCAN_INIT;
 	a->len = 0;
 	a->head_len = 0;
 	a->parsed = false;
@@ -464,10 +465,13 @@ static bool process(struct loop *lp, struct conn *c)
 		memmove(a->buf, a->buf + d, a->len - d);
 		a->len -= d;
 		c->discard -= d;
+		a->scan = (struct http_scan)HTTP_SCAN_INIT;
 		if (!a->len)
 			return false;
 	}
-	r = http_req_parse(&a->req, a->buf, a->len, &lp->conf->http);
+	/* Only the bytes that came since the last call are scanned. */
+	r = http_req_parse_from(&a->req, &a->scan, a->buf, a->len,
+				&lp->conf->http);
 	if (r > 0) {
 		start_response(lp, c, r);
 		return true;
@@ -720,6 +724,7 @@ static void send_done(struct loop *lp, struct conn *c)
 	/* Pipelining (RFC 9112 9.3.2): the next head may be here already. */
 	a->len -= a->head_len;
 	memmove(a->buf, a->buf + a->head_len, a->len);
+	a->scan = (struct http_scan)HTTP_SCAN_INIT;
 	a->head_len = 0;
 	a->parsed = false;
 	a->logged = false;

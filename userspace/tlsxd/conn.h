@@ -106,6 +106,7 @@ struct loop {
 struct active {
 	struct active *next;		/* in the cache */
 	struct http_req req;
+	struct http_scan scan;		/* the head in buf so far */
 	struct resp resp;
 	size_t len;			/* bytes in buf */
 	size_t head_len;		/* the head being answered */

@@ -19,6 +19,7 @@
  *    pool (empty) when done;
  *  - a reader that resets mid-body: CLIENT_RESET once, the connection
  *    freed, the loop not spinning (bounded completions).
+ *  - a 16 KiB head given a byte at a time: each byte scanned once.
  *
  * Each for sendfile and splice (FIXTURE_VARIANT).
  */
@@ -545,6 +546,49 @@ TEST_F(send, requests_by_recv_with_provided_buffers)
 	close(self->srv.site.root_fd);
 	unlink(path);
 	rmdir(dir);
+}
+
+/*
+ * A head arriving a byte at a time (a slow client, or one that sends a
+ * byte per record): conn.c resumes the parser's scan, so the bytes it
+ * scans add up to the head's length, not to the square of it.  A head of
+ * header_bytes_max (16 KiB) with header_count_max fields, given one byte
+ * per take_bytes() + process() as recv_buf_done() does, all but its last
+ * byte so that no response starts.
+ */
+TEST_F(send, head_a_byte_at_a_time_scanned_once)
+{
+	size_t cap = self->conf.http.header_bytes_max, len, i;
+	char *head = malloc(cap);
+	struct conn *c;
+
+	ASSERT_NE(NULL, head);
+	len = sprintf(head, "GET / HTTP/1.1\r\nHost: h\r\n");
+	for (i = 0; i < self->conf.http.header_count_max - 2; i++)
+		len += sprintf(head + len, "X-%02zu: %0150zu\r\n", i, i);
+	ASSERT_GT(cap, len + 8);
+	len += sprintf(head + len, "Y: ");
+	memset(head + len, 'y', cap - len - 4);
+	memcpy(head + cap - 4, "\r\n\r\n", 4);
+	len = cap;
+
+	self->lp.req_cap = cap + 1024;
+	c = conn_new(self, -1);
+	act_put(&self->lp, c->a);
+	c->a = NULL;
+	c->state = CS_IDLE;
+	for (i = 0; i < len - 1; i++) {
+		ASSERT_TRUE(take_bytes(&self->lp, c, head + i, 1));
+		ASSERT_FALSE(process(&self->lp, c)) TH_LOG("byte %zu", i);
+	}
+	TH_LOG("%zu bytes, one per call: %llu scanned", len - 1,
+	       (unsigned long long)c->a->scan.scanned);
+	EXPECT_EQ(CS_HEAD, c->state);
+	EXPECT_EQ(len - 1, c->a->len);
+	EXPECT_EQ(len - 1, c->a->scan.scanned);
+	conn_close(&self->lp, c, false);
+	EXPECT_EQ(0, self->lp.nconns);
+	free(head);
 }
 
 TEST_HARNESS_MAIN
