@@ -2,7 +2,8 @@
 /*
  * conn.h - one connection of a worker and the worker's loop state they
  * share (worker.c owns the ring; conn.c runs a connection's life:
- * handshake, request, response, keep-alive, close).
+ * handshake, request, response, keep-alive, close, with the record
+ * layers' files behind it: conn_priv.h).
  *
  * Every completion names its connection by user_data: the conn pointer,
  * an op tag in its low 3 bits and the connection's generation in the top
