@@ -12,9 +12,25 @@ VERSION := $(shell cat VERSION)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 CRYPTO := userspace/crypto
 
-# The module builds against the newest installed 6.12 headers unless told.
-KVER ?= $(shell ls -1 /lib/modules 2>/dev/null | grep '^6\.12\.' | sort -V | tail -1)
+# The module builds for every kernel series tlsx supports (README), each
+# against the newest installed headers of that series, never a fixed
+# version: 6.12 in this tree (KDIR), 6.1 in build/kmod-6.1 (KDIR_6_1).
+# KDIR=... or KDIR_6_1=... on the command line builds against that tree.
+newest_kver = $(shell ls -1 /lib/modules 2>/dev/null | \
+	grep '^$(subst .,\.,$(1))\.' | sort -V | tail -1)
+# KVER=SERIES (6.1, 6.12) instead names the kernel the VM targets boot:
+# test-vm and bench-vm boot every series by default, test-compat 6.12.
+ifneq ($(shell echo '$(KVER)' | grep -Ex '[0-9]+\.[0-9]+'),)
+VM_KERNELS := $(KVER)
+COMPAT_KERNELS := $(KVER)
+override KVER := $(call newest_kver,6.12)
+endif
+VM_KERNELS ?= 6.12 6.1
+COMPAT_KERNELS ?= 6.12
+KVER ?= $(call newest_kver,6.12)
 KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
+KVER_6_1 ?= $(call newest_kver,6.1)
+KDIR_6_1 ?= $(if $(KVER_6_1),/lib/modules/$(KVER_6_1)/build)
 
 CC := gcc
 WARN := -Wall -Wextra
@@ -143,10 +159,15 @@ MODULE := tlsx.ko
 # tree cannot hold both builds).  The VM targets load this one.
 TEST_MODULE_DIR := $(B)/kmod-test
 TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
+# The 6.1 builds, each in its own copy too.
+MODULE_6_1_DIR := $(B)/kmod-6.1
+MODULE_6_1 := $(MODULE_6_1_DIR)/tlsx.ko
+TEST_MODULE_6_1_DIR := $(B)/kmod-test-6.1
+TEST_MODULE_6_1 := $(TEST_MODULE_6_1_DIR)/tlsx.ko
 
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
-	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
+	lint bench bench-crypto fuzz clean print-kdir print-kdir-6.1 test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
@@ -155,14 +176,14 @@ all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
 help:
 	@echo "make deps       install missing Debian packages (root)"
 	@echo "make            libraries, programs, tests, tlsx.ko and its test build"
-	@echo "make module     tlsx.ko (no test hooks)"
-	@echo "make module-test  $(TEST_MODULE), with the selftests' debugfs hooks"
+	@echo "make module     tlsx.ko for 6.12 and $(MODULE_6_1) (no test hooks)"
+	@echo "make module-test  $(TEST_MODULE) and $(TEST_MODULE_6_1), with the selftests' debugfs hooks"
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
 	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
 	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
-	@echo "make test-vm    module selftests in a qemu VM (tls and tlsx)"
+	@echo "make test-vm [KVER=6.1|6.12]  module selftests in a qemu VM (tls and tlsx), on 6.12 and 6.1"
 	@echo "make demo       tlsxd in the VM: files over tlsx.ko, checked"
 	@echo "make test-vm-tlsxd  tlsxd's VM tests alone (part of test-vm)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
@@ -177,10 +198,11 @@ help:
 	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load)"
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
-	@echo "make test-compat [ULP=tls|tlsx]  kernel's tls.c selftest in the VM"
+	@echo "make test-compat [ULP=tls|tlsx] [KVER=6.1]  kernel's tls.c selftest in the VM (6.12's, or 6.1's on 6.1)"
 	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
-	@echo "KDIR=...        kernel build tree (default: $(KDIR))"
+	@echo "KDIR=...        6.12 kernel build tree (default: $(KDIR))"
+	@echo "KDIR_6_1=...    6.1 kernel build tree (default: $(KDIR_6_1))"
 
 deps:
 	@tools/deps
@@ -364,34 +386,46 @@ $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 		-Iselftests -static $< $(LIB) $(SELFTEST_LIBS_$*) -lpthread \
 		-o $@
 
-module: $(MODULE)
+module: $(MODULE) $(MODULE_6_1)
 
 KBUILD_SRCS := Kbuild VERSION $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
 
-CHECK_KDIR = test -n "$(KDIR)" -a -d "$(KDIR)" || \
-	{ echo "no 6.12 kernel headers: run 'make deps' as root" >&2; exit 1; }
+# $(call check_kdir,DIR,SERIES)
+check_kdir = test -n "$(1)" -a -d "$(1)" || \
+	{ echo "no $(2) kernel headers: run 'make deps' as root" >&2; exit 1; }
+CHECK_KDIR = $(call check_kdir,$(KDIR),6.12)
 
 $(MODULE): $(KBUILD_SRCS)
 	@$(CHECK_KDIR)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) modules
 
-module-test: $(TEST_MODULE)
+module-test: $(TEST_MODULE) $(TEST_MODULE_6_1)
 
-# Kbuild's outputs in the copy are excluded from the transfer, so
-# --delete keeps them and the next build is incremental.
-$(TEST_MODULE): $(KBUILD_SRCS)
-	@$(CHECK_KDIR)
-	@mkdir -p $(TEST_MODULE_DIR)
+# $(call kbuild_copy,DIR,KDIR,SERIES,ARGS): build the module in a copy of
+# its sources in DIR.  Kbuild's outputs in the copy are excluded from the
+# transfer, so --delete keeps them and the next build is incremental.
+define kbuild_copy
+	@$(call check_kdir,$(2),$(3))
+	@mkdir -p $(1)
 	@rsync -a --delete --prune-empty-dirs \
 		--include='/Kbuild' --include='/VERSION' \
 		--include='/kmod/' --include='/kmod/*.[ch]' \
 		--include='/userspace/' --include='/$(CRYPTO)/' \
 		--include='/$(AEAD)/' --include='/$(AEAD)/*.[ch]' \
 		--include='/$(AEAD)/*.mk' \
-		--exclude='*' ./ $(TEST_MODULE_DIR)/
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(TEST_MODULE_DIR) TLSX_TEST_HOOKS=y \
-		$(KBUILD_ARGS) modules
+		--exclude='*' ./ $(1)/
+	+$(MAKE) -C $(2) M=$(CURDIR)/$(1) $(4) $(KBUILD_ARGS) modules
+endef
+
+$(TEST_MODULE): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(TEST_MODULE_DIR),$(KDIR),6.12,TLSX_TEST_HOOKS=y)
+
+$(MODULE_6_1): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(MODULE_6_1_DIR),$(KDIR_6_1),6.1,)
+
+$(TEST_MODULE_6_1): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(TEST_MODULE_6_1_DIR),$(KDIR_6_1),6.1,TLSX_TEST_HOOKS=y)
 
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
@@ -439,21 +473,54 @@ NO_TLSXD = { echo "no tlsxd yet ($(TLSXD_DIR)/main.c)" >&2; exit 1; }
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
 # leaves room for a loaded machine and still ends a hung guest.
+# One boot per kernel series (VM_KERNELS), each with its own test build
+# of the module.  The stress test runs STRESS_SECONDS per ULP: its full
+# length on 6.12, a short run on the other kernels (VM_STRESS_SHORT), to
+# keep CI's whole run under 30 minutes.
 VM_TIMEOUT ?= 1800
-test-vm: $(TEST_MODULE) $(SELFTESTS) $(TLSXD_VM_DEPS)
+VM_STRESS_SHORT ?= 5
+VM_TEST_MODULE = $(if $(filter 6.12,$(1)),$(TEST_MODULE),$(B)/kmod-test-$(1)/tlsx.ko)
+vm_selftests = $(foreach t,$(notdir $(SELFTESTS)),$(if $(and \
+	$(filter stress,$(t)),$(filter-out 6.12,$(1))),\
+	'env STRESS_SECONDS=$(VM_STRESS_SHORT) /tlsx/selftests/$(t)',\
+	/tlsx/selftests/$(t)))
+# The kernels boot at once (VM_JOBS, default one per kernel: each guest
+# spends much of its time waiting on its tests' timers, so two share the
+# machine's CPUs well); each kernel's console is printed whole when it
+# ends (make -O) and kept in $(B)/results/vm-SERIES.log.  VM_JOBS=1
+# boots them one after the other.
+VM_JOBS ?= $(words $(VM_KERNELS))
+test-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) $(SELFTESTS) \
+		$(TLSXD_VM_DEPS)
 	@mkdir -p $(B)/results
-	@tools/vm/run --load tls --load tlsx --timeout $(VM_TIMEOUT) \
-		$(TLSXD_VM_ARGS) --summary $(B)/results/vm.sum -- \
-		run-tests $(addprefix /tlsx/selftests/,$(notdir $(SELFTESTS))) \
-		$(TLSXD_VM_TESTS)
+	@rm -f $(foreach k,$(VM_KERNELS),$(B)/results/vm-$(k).sum)
+	@rc=0; $(MAKE) --no-print-directory -j$(VM_JOBS) -O \
+		$(addprefix test-vm-kernel-,$(VM_KERNELS)) || rc=1; \
+	tools/run-tests --total $(addprefix $(B)/results/vm-,\
+		$(addsuffix .sum,$(VM_KERNELS))) > $(B)/results/vm.total; \
+	echo "test-vm ($(VM_KERNELS)): $$(cat $(B)/results/vm.total)"; \
+	exit $$rc
 
-$(TLSXD_VM_CERT):
-	@mkdir -p $(@D)
-	openssl genpkey -quiet -algorithm EC \
-		-pkeyopt ec_paramgen_curve:P-256 -out $(@D)/key.pem
-	openssl req -x509 -new -key $(@D)/key.pem -subj /CN=localhost \
-		-addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
-		-days 3650 -out $@
+# One kernel's boot: every selftest and tlsxd's VM tests.
+define vm_suite
+.PHONY: test-vm-kernel-$(1)
+test-vm-kernel-$(1): $(call VM_TEST_MODULE,$(1)) $(SELFTESTS) $(TLSXD_VM_DEPS)
+	@mkdir -p $(B)/results
+	@echo "==== test-vm: kernel $(1)"
+	@set -o pipefail; tools/vm/run --kernel $(1) --load tls --load tlsx \
+		--timeout $(VM_TIMEOUT) $(TLSXD_VM_ARGS) \
+		--summary $(B)/results/vm-$(1).sum -- \
+		run-tests $(call vm_selftests,$(1)) $(TLSXD_VM_TESTS) 2>&1 | \
+		tee $(B)/results/vm-$(1).log
+endef
+$(foreach k,$(VM_KERNELS),$(eval $(call vm_suite,$(k))))
+
+# Run every time (quick when the certificate is still good): mkcerts
+# makes it again before it expires.
+$(TLSXD_VM_CERT): FORCE
+	@tools/interop/mkcerts --self-signed $@ $(@D)/key.pem
+
+FORCE:
 
 .PHONY: demo test-vm-tlsxd
 # The shipped module (no test hooks), as a user runs it.
@@ -470,13 +537,22 @@ test-vm-tlsxd: $(TEST_MODULE) $(TLSXD_VM_DEPS)
 		$(TLSXD_VM_FILES) --summary $(B)/results/vm-tlsxd.sum -- \
 		run-tests /tlsx/tlsxd/vm-tests
 
+# Everything is built first (one make, every CPU), so that the unit tests
+# and the VM suites then run side by side (TEST_JOBS) without building a
+# file twice at once: a guest spends most of its time waiting on its
+# tests' timers (about 0.3 CPU each, measured), so the unit tests keep
+# their CPU.  Each part's output is printed whole when it ends (make -O).
+# TEST_JOBS=1 runs them one after the other.
+TEST_JOBS ?= 2
 test:
-	@rm -f $(B)/results/unit.sum $(B)/results/vm.sum $(B)/results/pkg.sum
+	@rm -f $(B)/results/unit.sum $(B)/results/vm-*.sum $(B)/results/pkg.sum
+	@$(MAKE) --no-print-directory -j$(shell nproc) all || true
 	@$(MAKE) --no-print-directory check-deps || true
-	@$(MAKE) --no-print-directory test-unit || true
-	@$(MAKE) --no-print-directory test-vm || true
+	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) -O test-unit test-vm \
+		|| true
 	@$(MAKE) --no-print-directory test-pkg || true
-	@tools/run-tests --total $(B)/results/unit.sum $(B)/results/vm.sum \
+	@tools/run-tests --total $(B)/results/unit.sum \
+		$(addprefix $(B)/results/vm-,$(addsuffix .sum,$(VM_KERNELS))) \
 		$(B)/results/deps.sum $(B)/results/pkg.sum
 
 # Every program the Makefile, .ci/run and tools/ run comes from a package
@@ -491,15 +567,22 @@ check-deps:
 # --- long runs, not in CI ---------------------------------------------
 # The kernel's own tls.c selftest against tls and tlsx (ULP=tls or
 # ULP=tlsx for one), a debug kernel run, the throughput benchmark.
-test-compat: $(TEST_MODULE) | $(KSRC)
-	@tools/compat/run $(ULP)
+test-compat: $(foreach k,$(COMPAT_KERNELS),$(call VM_TEST_MODULE,$(k))) | $(KSRC)
+	@rc=0; $(foreach k,$(COMPAT_KERNELS), \
+		COMPAT_KERNEL=$(k) tools/compat/run $(ULP) || rc=1;) exit $$rc
 
 test-debug: | $(KSRC)
 	@tools/debug-kernel/run
 
-bench-vm: $(TEST_MODULE) $(B)/bin/tlsx-bench-static
-	@tools/vm/run --load tls --load tlsx --timeout 3600 -- \
-		/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS)
+# tlsx against the kernel's tls, one boot per kernel (ratios in one boot).
+bench-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) \
+		$(B)/bin/tlsx-bench-static
+	@rc=0; $(foreach k,$(VM_KERNELS), \
+		echo "==== bench-vm: kernel $(k)"; \
+		tools/vm/run --kernel $(k) --load tls --load tlsx \
+			--timeout 3600 -- \
+			/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS) || rc=1;) \
+		exit $$rc
 
 lint: $(KSRC)
 	@tools/lint
@@ -700,3 +783,6 @@ test-pkg: lib $(B)/bin/tlsxd $(HS_TOOLS) $(BENCH) $(SELFTESTS)
 
 print-kdir:
 	@echo $(KDIR)
+
+print-kdir-6.1:
+	@echo $(KDIR_6_1)

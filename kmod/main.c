@@ -145,7 +145,8 @@ static void tlsx_build_protos(struct proto prot[2][2],
 
 	prot[1][0] = prot[0][0];
 	prot[1][0].sendmsg = tlsx_sendmsg;
-	prot[1][0].splice_eof = tlsx_splice_eof;
+	/* splice_eof; 6.1's sendpage (compat.h) */
+	tlsx_compat_tx_proto(&prot[1][0]);
 
 	/* RX on: the same table as with RX off, plus the RX hooks. */
 	for (tx = 0; tx < 2; tx++) {
@@ -161,6 +162,11 @@ static void tlsx_build_protos(struct proto prot[2][2],
  * it without checking for NULL.  read_skb is cleared (kTLS keeps TCP's):
  * its one caller, sockmap's data_ready, checks for NULL, and a sockmap
  * never holds a ULP socket anyway.
+ *
+ * With TX on, TCP's sendmsg_locked would let in-kernel senders
+ * (kernel_sendmsg_locked(): KCM, espintcp) put plaintext on the wire
+ * beside the records.  It is cleared, so they get -EOPNOTSUPP
+ * (sock_no_sendmsg_locked()).  kTLS keeps TCP's.
  */
 static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b)
 {
@@ -169,8 +175,9 @@ static void tlsx_build_ops(struct proto_ops ops[2][2], const struct proto_ops *b
 	ops[0][0] = *b;
 
 	ops[1][0] = ops[0][0];
-	ops[1][0].splice_eof = tlsx_splice_eof;
 	ops[1][0].shutdown = tlsx_sock_shutdown;
+	ops[1][0].sendmsg_locked = NULL;
+	tlsx_compat_tx_ops(&ops[1][0]);
 
 	for (tx = 0; tx < 2; tx++) {
 		ops[tx][1] = ops[tx][0];

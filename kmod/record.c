@@ -8,8 +8,8 @@
  * (ChaCha20-Poly1305) and RFC 8446 (TLS 1.3); the byte choices below are
  * the ones kTLS makes, so records interoperate with it in both ways.
  */
-#include <linux/unaligned.h>
 
+#include "compat.h"
 #include "tlsx.h"
 
 #define TLSX_TYPE_APPLICATION_DATA	23

@@ -18,9 +18,9 @@
 #include <linux/skmsg.h>
 #include <linux/slab.h>
 #include <linux/sockptr.h>
-#include <linux/unaligned.h>
 #include <net/tcp.h>
 
+#include "compat.h"
 #include "tlsx.h"
 
 struct tlsx_cipher {

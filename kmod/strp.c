@@ -16,9 +16,9 @@
  * by the reader (tlsx_strp_take()), or early, as it arrives, when TCP
  * cannot hold it (copy mode, the only allocation that may be atomic).
  */
-#include <linux/unaligned.h>
 #include <net/tcp.h>
 
+#include "compat.h"
 #include "strp.h"
 
 #define TLSX_WIRE_VERSION	3	/* both bytes of the legacy version */

@@ -33,6 +33,9 @@
 #include <uapi/linux/tls.h>
 
 #include "aead/aead.h"
+/* The kernel API differences (6.1, 6.12), the socket code's part too. */
+#define TLSX_COMPAT_NET
+#include "compat.h"
 
 #define TLSX_HEADER_LEN		5	/* type, version, length */
 /* application_data: the default type, and the outer type in TLS 1.3 */

@@ -360,13 +360,12 @@ static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, unsigned int off,
 	size_t done = 0;
 
 	while (done < len && rec->nspl < TLSX_TX_SPLICE_FRAGS) {
-		struct page *page, **pages = &page;
+		struct page *page;
 		struct tlsx_tx_spliced *last;
 		size_t poff;
 		ssize_t part;
 
-		part = iov_iter_extract_pages(from, &pages, len - done, 1, 0,
-					      &poff);
+		part = tlsx_extract_page(from, &page, len - done, &poff);
 		if (part <= 0)
 			return done ? done : (part ? part : -EIO);
 		if (!sendpage_ok(page)) {
@@ -518,21 +517,17 @@ static int tlsx_close_open(struct sock *sk, struct tlsx_tx *tx, u8 type,
 static int tlsx_push_rec(struct sock *sk, struct tlsx_tx *tx,
 			 struct tlsx_tx_rec *rec, int flags)
 {
-	struct msghdr msg = { };
 	int ret;
 
 	while (rec->sent < rec->size) {
 		size_t left = rec->size - rec->sent;
 
-		msg.msg_flags = flags | MSG_SPLICE_PAGES;
-		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &rec->mem[rec->first],
-			      rec->nmem - rec->first, rec->size - rec->released);
-		iov_iter_advance(&msg.msg_iter, rec->sent - rec->released);
-
 		/* Is sending application-limited? */
 		tcp_rate_check_app_limited(sk);
 		WRITE_ONCE(tx->pushing, true);
-		ret = tcp_sendmsg_locked(sk, &msg, left);
+		ret = tlsx_tcp_sendpages(sk, &rec->mem[rec->first],
+					 rec->nmem - rec->first,
+					 rec->sent - rec->released, left, flags);
 		WRITE_ONCE(tx->pushing, false);
 		if (ret <= 0)
 			return ret ? ret : -EAGAIN;

@@ -169,19 +169,15 @@ int tlsx_tx_pages_init(void)
 
 	for_each_possible_cpu(cpu)
 		spin_lock_init(&per_cpu_ptr(&tlsx_tx_rings, cpu)->lock);
-	tlsx_tx_shrinker = shrinker_alloc(0, "tlsx-tx-pages");
-	if (!tlsx_tx_shrinker)
-		return -ENOMEM;
-	tlsx_tx_shrinker->count_objects = tlsx_tx_shrink_count;
-	tlsx_tx_shrinker->scan_objects = tlsx_tx_shrink_scan;
-	tlsx_tx_shrinker->seeks = DEFAULT_SEEKS;
-	shrinker_register(tlsx_tx_shrinker);
-	return 0;
+	tlsx_tx_shrinker = tlsx_shrinker_create("tlsx-tx-pages",
+						tlsx_tx_shrink_count,
+						tlsx_tx_shrink_scan);
+	return tlsx_tx_shrinker ? 0 : -ENOMEM;
 }
 
 /* Module unload, no socket left: every page the rings hold goes back. */
 void tlsx_tx_pages_exit(void)
 {
-	shrinker_free(tlsx_tx_shrinker);
+	tlsx_shrinker_destroy(tlsx_tx_shrinker);
 	tlsx_tx_pages_drop(ULONG_MAX);
 }

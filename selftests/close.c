@@ -522,6 +522,9 @@ TEST_F(close, shutdown_wr_nonblocking_full_peer_is_prompt)
 	size_t sent;
 	int ret;
 
+	/* fill_and_open() sends with MSG_EOR. */
+	if (old_ktls(variant->ulp, 6, 12))
+		SKIP(return, "6.1's tls refuses MSG_EOR (EOPNOTSUPP)");
 	out = malloc(SHUT_MAX);
 	in = malloc(SHUT_MAX + 1);
 	ASSERT_NE(NULL, out);

@@ -547,6 +547,8 @@ TEST_F(hostile, truncated_waits)
 	char got[64];
 	size_t n;
 
+	if (old_ktls(variant->ulp, 6, 12))
+		SKIP(return, "6.1's tls polls readable on half a record");
 	n = rec_seal(&self->rk, REC_TYPE_DATA, "truncated", 9, 0, self->buf);
 	ASSERT_EQ(0, send_all(self->peer, self->buf, n / 2));
 	set_timeo(self->fd, 300);

@@ -895,6 +895,8 @@ TEST_F(rx, poll_whole_record_only)
 	unsigned char out[100];
 	size_t n;
 
+	if (old_ktls(variant->ulp, 6, 12))
+		SKIP(return, "6.1's tls polls readable on part of a record");
 	n = rec_seal(&self->rk, REC_TYPE_DATA, "polled", 6, 0, self->wire);
 	ASSERT_EQ((ssize_t)n - 1, send(self->peer, self->wire, n - 1, 0));
 	EXPECT_EQ(0, poll(&pfd, 1, 100));

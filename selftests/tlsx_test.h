@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #ifndef SOL_TLS
@@ -72,6 +73,31 @@ static inline int tcp_pair_mss(int *cfd, int *sfd, int mss)
 static inline int tcp_pair(int *cfd, int *sfd)
 {
 	return tcp_pair_mss(cfd, sfd, 0);
+}
+
+/*
+ * The running kernel's series as KERNEL_SERIES(major, minor), 0 if
+ * unknown.  tlsx behaves the same on every kernel it supports (README);
+ * the kernel's own tls does not, and a test of a behaviour that an older
+ * kernel's tls lacks skips there (saying so) when run against tls.
+ */
+#define KERNEL_SERIES(major, minor)	((major) * 1000 + (minor))
+
+static inline int kernel_series(void)
+{
+	struct utsname u;
+	int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return KERNEL_SERIES(major, minor);
+}
+
+/* Is @ulp the kernel's tls of a kernel before @major.@minor? */
+static inline int old_ktls(const char *ulp, int major, int minor)
+{
+	return !strcmp(ulp, "tls") &&
+	       kernel_series() < KERNEL_SERIES(major, minor);
 }
 
 /* Is @ulp listed in /proc/sys/net/ipv4/tcp_available_ulp? */

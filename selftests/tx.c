@@ -509,6 +509,8 @@ TEST_F(tx, msg_eor)
 {
 	unsigned char type;
 
+	if (old_ktls(variant->ulp, 6, 12))
+		SKIP(return, "6.1's tls refuses MSG_EOR (EOPNOTSUPP)");
 	ASSERT_EQ(5, send(self->cfd, "hello", 5, MSG_EOR));
 	ASSERT_EQ(5, rec_read(self->sfd, &self->rk, &type, self->out));
 	EXPECT_EQ(0, memcmp("hello", self->out, 5));
@@ -654,6 +656,9 @@ TEST_F(tx, splice_more)
 	int p[2];
 	unsigned char type;
 
+	/* Seen on 6.1.192: the send gets a record of its own. */
+	if (old_ktls(variant->ulp, 6, 12))
+		SKIP(return, "6.1's tls ends the spliced record at the next send");
 	fill(self->buf, 200, 10);
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(100, write(p[1], self->buf, 100));

@@ -67,41 +67,38 @@ static void print_help(FILE *f)
 "%s", tool_common_help);
 }
 
-static int parse_opts(struct client_opts *o, int argc, char **argv,
-		      const struct option *longopts)
+static int client_opt(void *ctx, int opt, const char *arg)
 {
-	int opt, r;
+	struct client_opts *o = ctx;
 
-
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		r = tool_common_opt(&o->t, opt, optarg);
-		if (r < 0)
-			return 1;
-		if (r)
-			continue;
-		switch (opt) {
-		case OPT_INSECURE:
-			o->insecure = true;
-			break;
-		case OPT_NAME:
-			o->name = optarg;
-			break;
-		case OPT_SESS_OUT:
-			o->sess_out = optarg;
-			break;
-		case OPT_SESS_IN:
-			o->sess_in = optarg;
-			break;
-		case OPT_IGN_EOF:
-			o->ign_eof = true;
-			break;
-		case 'h':
-			return 2;
-		default:
-			print_help(stderr);
-			return 1;
-		}
+	switch (opt) {
+	case OPT_INSECURE:
+		o->insecure = true;
+		break;
+	case OPT_NAME:
+		o->name = arg;
+		break;
+	case OPT_SESS_OUT:
+		o->sess_out = arg;
+		break;
+	case OPT_SESS_IN:
+		o->sess_in = arg;
+		break;
+	case OPT_IGN_EOF:
+		o->ign_eof = true;
+		break;
 	}
+	return 0;
+}
+
+/* 0 to go on, 1 after an error, 2 after --help. */
+static int parse_args(struct client_opts *o, int argc, char **argv)
+{
+	int ret = tool_parse_args(&o->t, argc, argv, own_longopts, client_opt,
+				  o, print_help);
+
+	if (ret)
+		return ret;
 	if (argc - optind != 2) {
 		tool_err("need HOST and PORT (--help)");
 		return 1;
@@ -111,23 +108,6 @@ static int parse_opts(struct client_opts *o, int argc, char **argv,
 	if (!o->name)
 		o->name = o->host;
 	return 0;
-}
-
-/* 0 to go on, 1 after an error, 2 after --help. */
-static int parse_args(struct client_opts *o, int argc, char **argv)
-{
-	struct option *longopts = tool_longopts(own_longopts);
-	int ret;
-
-	if (!longopts) {
-		tool_err("out of memory");
-		return 1;
-	}
-	ret = parse_opts(o, argc, argv, longopts);
-	free(longopts);
-	if (ret == 2)
-		print_help(stdout);
-	return ret;
 }
 
 /* The first address of HOST PORT that accepts: a connected fd, or -1. */
@@ -236,15 +216,11 @@ static int save_session(const struct client_opts *o, struct tlsx_conn *c)
 
 static struct tlsx_config *make_config(const struct client_opts *o)
 {
-	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_CLIENT);
+	struct tlsx_config *cfg = tool_config_new(TLSX_ROLE_CLIENT, &o->t);
 	int rc;
 
-	if (!cfg) {
-		tool_err("out of memory");
+	if (!cfg)
 		return NULL;
-	}
-	if (tool_configure(cfg, &o->t))
-		goto bad;
 	if (o->insecure) {
 		rc = tlsx_config_set_verify_peer(cfg, false, false);
 		if (rc) {
@@ -252,12 +228,8 @@ static struct tlsx_config *make_config(const struct client_opts *o)
 			goto bad;
 		}
 	}
-	rc = tlsx_config_freeze(cfg);
-	if (rc) {
-		tool_err("configuration: %s", *tlsx_config_error(cfg) ?
-			 tlsx_config_error(cfg) : tlsx_strerror(rc));
+	if (tool_config_freeze(cfg))
 		goto bad;
-	}
 	return cfg;
 bad:
 	tlsx_config_free(cfg);

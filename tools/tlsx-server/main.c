@@ -76,59 +76,56 @@ static void print_help(FILE *f)
 "%s", tool_common_help);
 }
 
-static int parse_opts(struct server_opts *o, int argc, char **argv,
-		      const struct option *longopts)
+static int server_opt(void *ctx, int opt, const char *arg)
 {
-	int opt, r;
+	struct server_opts *o = ctx;
+	char *end;
+	long v;
 
+	switch (opt) {
+	case OPT_LISTEN:
+		o->listen = arg;
+		break;
+	case OPT_WWW:
+	case OPT_ECHO:
+		if (o->mode != SERVE_RELAY) {
+			tool_err("--www or --echo, not both");
+			return -1;
+		}
+		o->mode = opt == OPT_WWW ? SERVE_WWW : SERVE_ECHO;
+		break;
+	case OPT_VERIFY:
+		o->verify = true;
+		break;
+	case OPT_VERIFY_OPTIONAL:
+		o->verify_optional = true;
+		break;
+	case OPT_TICKETS:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 0 || v > 16) {
+			tool_err("--tickets: \"%s\" is not 0..16", arg);
+			return -1;
+		}
+		o->tickets = (int)v;
+		break;
+	case OPT_ONCE:
+		o->once = true;
+		break;
+	}
+	return 0;
+}
+
+/* 0 to go on, 1 after an error, 2 after --help. */
+static int parse_args(struct server_opts *o, int argc, char **argv)
+{
+	int ret;
 
 	o->tickets = -1;
 	o->listen = "[::]:4433";
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		r = tool_common_opt(&o->t, opt, optarg);
-		if (r < 0)
-			return 1;
-		if (r)
-			continue;
-		switch (opt) {
-		case OPT_LISTEN:
-			o->listen = optarg;
-			break;
-		case OPT_WWW:
-		case OPT_ECHO:
-			if (o->mode != SERVE_RELAY) {
-				tool_err("--www or --echo, not both");
-				return 1;
-			}
-			o->mode = opt == OPT_WWW ? SERVE_WWW : SERVE_ECHO;
-			break;
-		case OPT_VERIFY:
-			o->verify = true;
-			break;
-		case OPT_VERIFY_OPTIONAL:
-			o->verify_optional = true;
-			break;
-		case OPT_TICKETS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (end == optarg || *end || v < 0 || v > 16) {
-				tool_err("--tickets: \"%s\" is not 0..16", optarg);
-				return 1;
-			}
-			o->tickets = (int)v;
-			break;
-		}
-		case OPT_ONCE:
-			o->once = true;
-			break;
-		case 'h':
-			return 2;
-		default:
-			print_help(stderr);
-			return 1;
-		}
-	}
+	ret = tool_parse_args(&o->t, argc, argv, own_longopts, server_opt, o,
+			      print_help);
+	if (ret)
+		return ret;
 	if (optind != argc) {
 		tool_err("unexpected argument \"%s\" (--help)", argv[optind]);
 		return 1;
@@ -142,23 +139,6 @@ static int parse_opts(struct server_opts *o, int argc, char **argv,
 		return 1;
 	}
 	return 0;
-}
-
-/* 0 to go on, 1 after an error, 2 after --help. */
-static int parse_args(struct server_opts *o, int argc, char **argv)
-{
-	struct option *longopts = tool_longopts(own_longopts);
-	int ret;
-
-	if (!longopts) {
-		tool_err("out of memory");
-		return 1;
-	}
-	ret = parse_opts(o, argc, argv, longopts);
-	free(longopts);
-	if (ret == 2)
-		print_help(stdout);
-	return ret;
 }
 
 /* "ADDR:PORT", "[V6]:PORT", ":PORT" or "PORT" into host and port. */
@@ -244,15 +224,11 @@ static int listen_on(const struct server_opts *o)
 
 static struct tlsx_config *make_config(const struct server_opts *o)
 {
-	struct tlsx_config *cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+	struct tlsx_config *cfg = tool_config_new(TLSX_ROLE_SERVER, &o->t);
 	int rc = 0;
 
-	if (!cfg) {
-		tool_err("out of memory");
+	if (!cfg)
 		return NULL;
-	}
-	if (tool_configure(cfg, &o->t))
-		goto bad;
 	if (o->verify || o->verify_optional)
 		rc = tlsx_config_set_verify_peer(cfg, true, o->verify);
 	if (rc) {
@@ -267,12 +243,8 @@ static struct tlsx_config *make_config(const struct server_opts *o)
 			 tlsx_config_error(cfg) : tlsx_strerror(rc));
 		goto bad;
 	}
-	rc = tlsx_config_freeze(cfg);
-	if (rc) {
-		tool_err("configuration: %s", *tlsx_config_error(cfg) ?
-			 tlsx_config_error(cfg) : tlsx_strerror(rc));
+	if (tool_config_freeze(cfg))
 		goto bad;
-	}
 	return cfg;
 bad:
 	tlsx_config_free(cfg);

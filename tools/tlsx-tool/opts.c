@@ -56,7 +56,11 @@ static const struct option common_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 };
 
-struct option *tool_longopts(const struct option *own)
+/*
+ * The long options above followed by @own in one table for
+ * getopt_long(); NULL when out of memory.
+ */
+static struct option *tool_longopts(const struct option *own)
 {
 	size_t n = 0, i;
 	struct option *all;
@@ -199,6 +203,51 @@ int tool_common_opt(struct tool_opts *o, int opt, const char *arg)
 }
 
 /* A failed setter: its message, or the result's name. */
+static int parse_opts(struct tool_opts *o, int argc, char **argv,
+		      const struct option *longopts,
+		      int (*own_opt)(void *ctx, int opt, const char *arg),
+		      void *ctx, void (*help)(FILE *f))
+{
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		r = tool_common_opt(o, opt, optarg);
+		if (r < 0)
+			return 1;
+		if (r)
+			continue;
+		if (opt == 'h')
+			return 2;
+		/* getopt_long() said what was wrong: add the help. */
+		if (opt == '?') {
+			help(stderr);
+			return 1;
+		}
+		if (own_opt(ctx, opt, optarg))
+			return 1;
+	}
+	return 0;
+}
+
+int tool_parse_args(struct tool_opts *o, int argc, char **argv,
+		    const struct option *own,
+		    int (*own_opt)(void *ctx, int opt, const char *arg),
+		    void *ctx, void (*help)(FILE *f))
+{
+	struct option *longopts = tool_longopts(own);
+	int ret;
+
+	if (!longopts) {
+		tool_err("out of memory");
+		return 1;
+	}
+	ret = parse_opts(o, argc, argv, longopts, own_opt, ctx, help);
+	free(longopts);
+	if (ret == 2)
+		help(stdout);
+	return ret;
+}
+
 static int cfg_fail(struct tlsx_config *cfg, const char *what, int rc)
 {
 	const char *msg = tlsx_config_error(cfg);
@@ -262,6 +311,33 @@ int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o)
 			return cfg_fail(cfg, "--psk-ke", rc);
 	}
 	return 0;
+}
+
+struct tlsx_config *tool_config_new(enum tlsx_role role,
+				    const struct tool_opts *o)
+{
+	struct tlsx_config *cfg = tlsx_config_new(role);
+
+	if (!cfg) {
+		tool_err("out of memory");
+		return NULL;
+	}
+	if (tool_configure(cfg, o)) {
+		tlsx_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+int tool_config_freeze(struct tlsx_config *cfg)
+{
+	int rc = tlsx_config_freeze(cfg);
+
+	if (!rc)
+		return 0;
+	tool_err("configuration: %s", *tlsx_config_error(cfg) ?
+		 tlsx_config_error(cfg) : tlsx_strerror(rc));
+	return 1;
 }
 
 int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc)

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "handshake/tlsx.h"
@@ -39,12 +40,6 @@ enum tool_opt {
 	OPT_COMMON_END,
 };
 
-/*
- * The long options both take, followed by a program's own @own (ending
- * in a zeroed entry), in one table for getopt_long(); NULL when out of
- * memory.
- */
-struct option *tool_longopts(const struct option *own);
 
 /* The help lines of the options above. */
 extern const char tool_common_help[];
@@ -79,8 +74,33 @@ void tool_note(const struct tool_opts *o, const char *fmt, ...) __printf(2, 3);
  */
 int tool_common_opt(struct tool_opts *o, int opt, const char *arg);
 
+/*
+ * The command line, for both programs: getopt_long() over the options
+ * above and a program's own @own (ending in a zeroed entry).  The
+ * common ones go to tool_common_opt(), each of @own to
+ * @own_opt(@ctx, opt, optarg), which returns 0, or -1 after printing
+ * why with tool_err().  @help prints the program's help text.  0 to go
+ * on (the operands start at optind), 1 after an error, 2 after --help
+ * (printed to stdout).
+ */
+int tool_parse_args(struct tool_opts *o, int argc, char **argv,
+		    const struct option *own,
+		    int (*own_opt)(void *ctx, int opt, const char *arg),
+		    void *ctx, void (*help)(FILE *f));
+
 /* Applies the options above to @cfg: 0, or 1 after printing the error. */
 int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o);
+
+/*
+ * A configuration of @role with the options above applied (the program
+ * then adds its own and calls tool_config_freeze()); NULL after
+ * printing the error.
+ */
+struct tlsx_config *tool_config_new(enum tlsx_role role,
+				    const struct tool_opts *o);
+
+/* tlsx_config_freeze(): 0, or 1 after printing libtlsx's reason. */
+int tool_config_freeze(struct tlsx_config *cfg);
 
 /* Says why @rc ended @what ("handshake") on @c (may be NULL); returns 1. */
 int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc);

@@ -210,6 +210,8 @@ static int chain_load(struct tlsx_cert_chain *c, const char *pem,
 		c->off[i] = (size_t)(certs[i].raw.p - c->der);
 		c->len[i] = certs[i].raw.len;
 		c->der_len = c->off[i] + c->len[i];
+		c->issuer_off[i] = (size_t)(certs[i].issuer.p - c->der);
+		c->issuer_len[i] = certs[i].issuer.len;
 	}
 	/*
 	 * RFC 8446 4.4.2: the sender's certificate first, "each following

@@ -26,6 +26,13 @@ struct tlsx_cert_chain {
 	size_t n;			/* how many */
 	size_t off[TLSX_CERT_MAX_CHAIN];
 	size_t len[TLSX_CERT_MAX_CHAIN];
+	/*
+	 * Each certificate's issuer Name, whole DER, at der + issuer_off[i]:
+	 * what a CertificateRequest's certificate_authorities (RFC 8446
+	 * 4.2.4) is compared with.
+	 */
+	size_t issuer_off[TLSX_CERT_MAX_CHAIN];
+	size_t issuer_len[TLSX_CERT_MAX_CHAIN];
 	struct tlsx_x509 leaf;		/* parsed, spans into der */
 	struct tlsx_private_key key;	/* checked to match the leaf */
 	/*

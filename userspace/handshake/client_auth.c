@@ -9,6 +9,71 @@
 #include "handshake/cert.h"
 #include "handshake/client_impl.h"
 
+/*
+ * The chain that answers a CertificateRequest (4.3.2, 4.4.2.2), chosen
+ * while the request's extensions are at hand.  The candidates are our
+ * chains, or, when certificate_authorities came, those with a
+ * certificate issued by a name it lists (4.2.4: "at least one of the
+ * certificates in the certificate chain SHOULD be issued by one of the
+ * listed CAs"; a chain under none of them is not sent).  Among them, in
+ * configuration order, the first whose key signs a scheme of the
+ * request's signature_algorithms and whose certificates are signed as
+ * the request allows (chain_pick.c, the server's walk).
+ *
+ * When the request carries signature_algorithms_cert, that is strict
+ * (4.4.2.2: "The certificates MUST be signed using an acceptable
+ * signature algorithm"): no chain signed otherwise goes, and none
+ * acceptable is an empty Certificate, 4.4.2.4 leaving the rest to the
+ * server.  Without it, 4.2.3 makes signature_algorithms apply to the
+ * certificates too, but that list names CertificateVerify schemes, and a
+ * request that lists only rsa_pss_rsae_* (tlsx's own server, by default)
+ * would then refuse every PKCS#1-signed RSA chain, which is nearly every
+ * RSA chain: there a chain that fits is preferred and, failing one, the
+ * first whose key fits goes, as the server does and as OpenSSL 3.0's
+ * client does (test_client_ossl.c's client_choice compares).
+ * oid_filters (4.2.5) is not matched: tlsx reads no certificate
+ * extension OIDs it could match.  Sets hs->own_chain and
+ * hs->own_sig_scheme; 0 or decode_error for a malformed list.
+ */
+static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
+{
+	const struct tlsx_hs_config *cfg = hs->cfg;
+	enum tlsx_ext_id ca = TLSX_EXT_CERTIFICATE_AUTHORITIES;
+	unsigned int i, cert_algs, n = cfg->n_chains < TLSX_HS_MAX_CHAINS ?
+				       cfg->n_chains : TLSX_HS_MAX_CHAINS;
+	struct hs_chain_choice pick;
+	struct tlsx_rd cas;
+	u32 candidates = ~0u;
+	bool strict;
+	int ret;
+
+	hs->own_chain = NULL;
+	hs->own_sig_scheme = 0;
+	/* Read for their framing even with no chain to choose (6.2). */
+	ret = hs_read_cert_sigs(exts, &cert_algs);
+	if (!ret && (exts->present & TLSX_EXT_BIT(ca)))
+		ret = hs_open_authorities(exts->ext[ca].data, exts->ext[ca].len,
+					  &cas);
+	if (ret || !n)
+		return ret;
+	if (exts->present & TLSX_EXT_BIT(ca)) {
+		candidates = 0;
+		for (i = 0; i < n; i++)
+			if (cfg->chains[i] &&
+			    hs_chain_issued_by(cfg->chains[i], cas))
+				candidates |= 1u << i;
+	}
+	hs_pick_chain(hs, cfg->chains, n, candidates, hs->peer_sig_schemes,
+		      hs->n_peer_sig_schemes, cert_algs, &pick);
+	strict = exts->present &
+		 TLSX_EXT_BIT(TLSX_EXT_SIGNATURE_ALGORITHMS_CERT);
+	if (pick.chain && (pick.sigs_fit || !strict)) {
+		hs->own_chain = pick.chain;
+		hs->own_sig_scheme = pick.scheme;
+	}
+	return 0;
+}
+
 int client_certificate_request(struct tlsx_hs *hs, const u8 *msg,
 			       size_t len)
 {
@@ -44,6 +109,8 @@ int client_certificate_request(struct tlsx_hs *hs, const u8 *msg,
 				   exts.ext[TLSX_EXT_SIGNATURE_ALGORITHMS].len,
 				   hs->peer_sig_schemes,
 				   &hs->n_peer_sig_schemes);
+	if (!ret)
+		ret = client_pick_chain(hs, &exts);
 	if (ret)
 		return ret;
 	hs->cert_requested = true;
@@ -145,17 +212,17 @@ int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 	if (ret)
 		return ret;
 	if (hs->cert_requested) {
-		if (cfg->n_chains && cfg->chains[0]) {
+		chain = hs->own_chain;
+		scheme = hs->own_sig_scheme;
+		/* RFC 8448 6's RSA-1024 key: its first chain, the hook signs. */
+		if (test_sign && cfg->n_chains && cfg->chains[0]) {
 			chain = cfg->chains[0];
-			scheme = test_sign ? test_pick_scheme(hs) :
-				 hs_pick_sig_scheme(hs, chain,
-						    hs->peer_sig_schemes,
-						    hs->n_peer_sig_schemes);
+			scheme = test_pick_scheme(hs);
 		}
 		/*
 		 * 4.4.2: "If the client does not send any certificates
-		 * (i.e., it sends an empty Certificate message)": also when
-		 * no scheme of ours fits the server's list.
+		 * (i.e., it sends an empty Certificate message)": when no
+		 * chain of ours fits the request (client_pick_chain()).
 		 */
 		/* 4.4.2: the request's context, which 4.3.2 made empty. */
 		ret = hs_send_certificate(hs, o, scheme ? chain : NULL, NULL,

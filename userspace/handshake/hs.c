@@ -98,7 +98,10 @@ size_t tlsx_hs_mem_size(const struct tlsx_hs_config *cfg)
 /* With, at worst, one message spanning records gathered (hs_gather()). */
 size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg)
 {
-	return tlsx_hs_mem_size(cfg) + TLSX_HS_MSG_HDR + hs_max_msg(cfg);
+	size_t kept = cfg->keep_peer_chain ?
+		      sizeof(struct tlsx_peer_chain) + hs_max_msg(cfg) : 0;
+
+	return tlsx_hs_mem_size(cfg) + TLSX_HS_MSG_HDR + hs_max_msg(cfg) + kept;
 }
 
 struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)
@@ -156,6 +159,7 @@ void tlsx_hs_free(struct tlsx_hs *hs)
 	if (!hs)
 		return;
 	hs_wipe_secrets(hs);
+	tlsx_peer_chain_free(hs->peer_chain);
 	/* rec[] held the peer's decrypted records. */
 	memzero_explicit(hs, hs_alloc_size(hs->inplace));
 	free(hs);

@@ -113,8 +113,12 @@ struct tlsx_hs_config {
 	 * certificates (self-signed ones aside) are signed as
 	 * signature_algorithms_cert, else signature_algorithms, allows is
 	 * sent; failing the latter, the first whose key can sign;
-	 * none: handshake_failure.  Client: chains[0], if any, answers a
-	 * CertificateRequest.
+	 * none: handshake_failure.  Client: the chain that answers a
+	 * CertificateRequest is chosen alike (the same code, chain_pick.c)
+	 * among those under its certificate_authorities, if sent; when the
+	 * request carries signature_algorithms_cert, a chain signed
+	 * otherwise is never sent, and none acceptable is an empty
+	 * Certificate (client_auth.c says why the two differ).
 	 */
 	const struct tlsx_cert_chain *chains[TLSX_HS_MAX_CHAINS];
 	unsigned int n_chains;
@@ -144,6 +148,15 @@ struct tlsx_hs_config {
 
 	/* Largest handshake message accepted; 0: TLSX_HS_DEFAULT_MAX_MSG. */
 	size_t max_msg;
+
+	/*
+	 * Keep a copy of the peer's certificates once its chain is
+	 * accepted (tlsx_hs_peer_cert()): one more allocation, the size of
+	 * the DER it sent (at most max_msg) plus struct tlsx_peer_chain,
+	 * held until tlsx_hs_free() or tlsx_hs_take_peer_chain().  Off: the
+	 * chain is checked where it lies and nothing of it stays.
+	 */
+	bool keep_peer_chain;
 
 	/* Client: middlebox compatibility mode (4.1.2, D.4); default on. */
 	bool no_compat_mode;
@@ -191,7 +204,10 @@ struct tlsx_hs;
  */
 struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg);
 size_t tlsx_hs_mem_size(const struct tlsx_hs_config *cfg);
-/* The most a connection holds at once: mem_size + 4 + max_msg. */
+/*
+ * The most a connection holds at once: mem_size + 4 + max_msg, and with
+ * keep_peer_chain another max_msg + sizeof(struct tlsx_peer_chain).
+ */
 size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg);
 /* Wipes every secret and frees. */
 void tlsx_hs_free(struct tlsx_hs *hs);
@@ -261,6 +277,40 @@ struct tlsx_hs_secrets {
 };
 int tlsx_hs_secrets(const struct tlsx_hs *hs, struct tlsx_hs_secrets *s);
 void tlsx_hs_secrets_wipe(struct tlsx_hs_secrets *s);
+
+/*
+ * The peer's certificates (4.4.2: DER, leaf first, as its Certificate
+ * message listed them, extra ones included), kept when the
+ * configuration set keep_peer_chain and the chain was accepted: verified
+ * against the trust anchors, or only parsed for its key when
+ * verification is off.  One allocation of tlsx_peer_chain_size() bytes;
+ * nothing in it is secret.
+ */
+#define TLSX_HS_MAX_PEER_CERTS	8	/* handshake/cert.h's TLSX_CERT_MAX_CHAIN */
+struct tlsx_peer_chain {
+	size_t n;
+	size_t size;			/* of this allocation */
+	size_t off[TLSX_HS_MAX_PEER_CERTS];
+	size_t len[TLSX_HS_MAX_PEER_CERTS];
+	u8 der[];
+};
+
+/*
+ * The @index-th certificate (0: the leaf) into *@der, *@len, valid while
+ * @hs holds the copy: 0, or -ENOENT when none was kept (no
+ * keep_peer_chain, no chain accepted yet, a resumed handshake, a client
+ * that sent an empty Certificate) or @index is past the last.
+ */
+int tlsx_hs_peer_cert(const struct tlsx_hs *hs, size_t index, const u8 **der,
+		      size_t *len);
+/* Hands the copy to the caller (tlsx_peer_chain_free()); NULL: none. */
+struct tlsx_peer_chain *tlsx_hs_take_peer_chain(struct tlsx_hs *hs);
+/* tlsx_hs_peer_cert() on a chain taken; @pc may be NULL (-ENOENT). */
+int tlsx_peer_chain_cert(const struct tlsx_peer_chain *pc, size_t index,
+			 const u8 **der, size_t *len);
+/* Its heap bytes; 0 for NULL. */
+size_t tlsx_peer_chain_size(const struct tlsx_peer_chain *pc);
+void tlsx_peer_chain_free(struct tlsx_peer_chain *pc);
 
 /*
  * Server, after DONE: the NewSessionTicket messages to send (4.6.1), as

@@ -207,6 +207,14 @@ struct tlsx_hs {
 
 	/* The peer's leaf key (CertificateVerify checks against it). */
 	struct tlsx_public_key peer_pub;
+	/* Its certificates, with cfg->keep_peer_chain (peer_chain.c). */
+	struct tlsx_peer_chain *peer_chain;
+	/*
+	 * Client: the chain that answers the CertificateRequest and its
+	 * scheme (own_sig_scheme), chosen when the request came (NULL: an
+	 * empty Certificate).
+	 */
+	const struct tlsx_cert_chain *own_chain;
 
 	/* A session to resume: the client's (tlsx_hs_set_session()), the
 	 * server's from the ticket it accepted.
@@ -364,6 +372,41 @@ int hs_parse_certificate(const u8 *msg, size_t len, u32 requested,
 u16 hs_pick_sig_scheme(const struct tlsx_hs *hs,
 		       const struct tlsx_cert_chain *chain, const u16 *peer,
 		       unsigned int n_peer);
+/*
+ * chain_pick.c: which of our chains answers the peer (4.4.2.2), for both
+ * roles.  Among @chains[i] with bit i of @candidates set, in order: the
+ * first whose key can sign a scheme of @peer (hs_pick_sig_scheme()) and
+ * whose certificates are all signed as @cert_algs (TLSX_CERT_SIG_BIT()s,
+ * hs_read_cert_sigs()) allows, with sigs_fit set; failing that the
+ * first whose key can sign, sigs_fit clear; chain NULL when no key can.
+ */
+struct hs_chain_choice {
+	const struct tlsx_cert_chain *chain;
+	u16 scheme;			/* for our CertificateVerify */
+	bool sigs_fit;
+};
+void hs_pick_chain(const struct tlsx_hs *hs,
+		   const struct tlsx_cert_chain *const *chains, unsigned int n,
+		   u32 candidates, const u16 *peer, unsigned int n_peer,
+		   unsigned int cert_algs, struct hs_chain_choice *out);
+/*
+ * The certificate signatures the peer accepts (4.2.3): its
+ * signature_algorithms_cert, else signature_algorithms, of a ClientHello
+ * or CertificateRequest walked into @ext; 0 or decode_error.
+ */
+int hs_read_cert_sigs(const struct tlsx_exts *ext, unsigned int *algs);
+/* certificate_authorities' body (4.2.4) opened into @list: 0 or an alert. */
+int hs_open_authorities(const u8 *data, size_t len, struct tlsx_rd *list);
+/* Whether a certificate of @c is issued by a name of @list. */
+bool hs_chain_issued_by(const struct tlsx_cert_chain *c, struct tlsx_rd list);
+
+/*
+ * peer_chain.c: with cfg->keep_peer_chain, copies the accepted chain
+ * into hs->peer_chain (tlsx_hs_peer_cert()); 0 or -ENOMEM.
+ */
+int hs_keep_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
+		       const size_t *lens, size_t n);
+
 /* CertificateVerify over the transcript so far, signed with @chain. */
 int hs_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
 			const struct tlsx_cert_chain *chain, u16 scheme);
@@ -396,7 +439,8 @@ int hs_parse_record_size_limit(const u8 *data, size_t len, u16 *limit);
  * for @purpose (X509_EKU_SERVER_AUTH / _CLIENT_AUTH) against cfg->trust
  * (cert.h's tlsx_cert_verify_peer(), host = hs->server_name for a
  * client), or only parsed for its key under cfg->insecure; sets
- * hs->peer_pub and hs->peer_cert.  0 or the alert.
+ * hs->peer_pub and hs->peer_cert, and with cfg->keep_peer_chain copies
+ * the chain (hs_keep_peer_chain()).  0, the alert, or -ENOMEM.
  */
 int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 			 const size_t *lens, size_t n, unsigned int purpose);

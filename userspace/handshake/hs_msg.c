@@ -104,8 +104,10 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 	struct tlsx_x509 leaf;
 	int ret;
 
-	if (hs->test && hs->test->peer_cert)
-		return hs->test->peer_cert(hs, certs, lens, n);
+	if (hs->test && hs->test->peer_cert) {
+		ret = hs->test->peer_cert(hs, certs, lens, n);
+		return ret ? ret : hs_keep_peer_chain(hs, certs, lens, n);
+	}
 	if (!n)
 		return TLSX_ALERT_BAD_CERTIFICATE;
 	if (cfg->insecure && !cfg->trust) {
@@ -119,7 +121,7 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 			return TLSX_ALERT_BAD_CERTIFICATE;
 		hs->peer_pub = leaf.pub;
 		hs->peer_cert = false;	/* not verified */
-		return 0;
+		return hs_keep_peer_chain(hs, certs, lens, n);
 	}
 	if (!cfg->trust)
 		return TLSX_ALERT_INTERNAL_ERROR;
@@ -131,7 +133,7 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 	if (ret)
 		return ret;
 	hs->peer_cert = true;
-	return 0;
+	return hs_keep_peer_chain(hs, certs, lens, n);
 }
 
 /* Whether @scheme fits the leaf's key as 4.2.3 defines the RSA schemes. */

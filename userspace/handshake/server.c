@@ -294,7 +294,7 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	 * psk_key_exchange_modes without a pre_shared_key (4.2.9).
 	 */
 	if (!ret)
-		ret = sv_read_cert_sigs(&h, &cert_algs);
+		ret = hs_read_cert_sigs(&h.ext, &cert_algs);
 	if (!ret && sv_has(&h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES))
 		ret = sv_psk_modes(&h, &modes);
 	if (ret)

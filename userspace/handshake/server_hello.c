@@ -602,41 +602,6 @@ int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 }
 
 /*
- * The certificate signatures the client accepts (4.2.3): those of
- * "signature_algorithms_cert", or when it sent none, of
- * "signature_algorithms" ("If no "signature_algorithms_cert" extension
- * is present, then the "signature_algorithms" extension also applies to
- * signatures appearing in certificates").  Read whole, codes tlsx does
- * not sign with included (ecdsa_secp384r1_sha384 may sign a
- * certificate); a malformed list is decode_error whether or not a
- * certificate is sent.
- */
-int sv_read_cert_sigs(const struct sv_hello *h, unsigned int *algs)
-{
-	enum tlsx_ext_id id = TLSX_EXT_SIGNATURE_ALGORITHMS_CERT;
-	struct tlsx_rd r, list;
-	u16 v;
-	int ret;
-
-	*algs = 0;
-	if (!sv_has(h, id))
-		id = TLSX_EXT_SIGNATURE_ALGORITHMS;
-	if (!sv_has(h, id))
-		return 0;
-	sv_body(h, id, &r);
-	/* SignatureScheme supported_signature_algorithms<2..2^16-2> */
-	ret = tlsx_rd_open(&r, 2, 2, 65534, &list);
-	if (!ret)
-		ret = tlsx_rd_done(&r);
-	while (!ret && tlsx_rd_left(&list)) {
-		ret = tlsx_rd_u16(&list, &v);
-		if (!ret)
-			*algs |= tlsx_sig_scheme_cert_algs(v);
-	}
-	return ret;
-}
-
-/*
  * The chain to send and its CertificateVerify scheme (4.4.2.2).  The
  * candidates are the chains whose leaf names hs->server_name, or every
  * chain when none does (no name, an unknown one: the first chain is the
@@ -662,14 +627,12 @@ int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
 			unsigned int cert_algs)
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
-	const struct tlsx_cert_chain *c, *fallback = NULL;
 	const char *name = hs->server_name[0] ? hs->server_name : NULL;
 	unsigned int i, n = cfg->n_chains < TLSX_HS_MAX_CHAINS ?
 			    cfg->n_chains : TLSX_HS_MAX_CHAINS;
-	u16 scheme, fallback_scheme = 0;
+	struct hs_chain_choice pick;
 	u32 named = 0;
 
-	_Static_assert(TLSX_HS_MAX_CHAINS <= 32, "a u32 of chains");
 	if (!sv_has(h, TLSX_EXT_SIGNATURE_ALGORITHMS))
 		return TLSX_ALERT_MISSING_EXTENSION;
 	if (!sv_has(h, TLSX_EXT_SUPPORTED_GROUPS))
@@ -682,26 +645,13 @@ int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
 	for (i = 0; i < n; i++)
 		if (tlsx_cert_chain_matches(cfg->chains[i], name))
 			named |= 1u << i;
-	for (i = 0; i < n; i++) {
-		if (named && !(named & (1u << i)))
-			continue;
-		c = cfg->chains[i];
-		scheme = hs_pick_sig_scheme(hs, c, peer, n_peer);
-		if (!scheme)
-			continue;
-		if (!(c->sig_algs & ~cert_algs)) {
-			hs->srv.chain = c;
-			hs->own_sig_scheme = scheme;
-			return 0;
-		}
-		if (!fallback) {
-			fallback = c;
-			fallback_scheme = scheme;
-		}
-	}
-	if (!fallback)
+	/* No chain names it: every chain is a candidate. */
+	hs_pick_chain(hs, cfg->chains, n, named ? named : ~0u, peer, n_peer,
+		      cert_algs, &pick);
+	/* Signed otherwise than asked, it goes all the same (above). */
+	if (!pick.chain)
 		return TLSX_ALERT_HANDSHAKE_FAILURE;
-	hs->srv.chain = fallback;
-	hs->own_sig_scheme = fallback_scheme;
+	hs->srv.chain = pick.chain;
+	hs->own_sig_scheme = pick.scheme;
 	return 0;
 }

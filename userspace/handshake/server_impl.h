@@ -97,15 +97,10 @@ int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 		    const struct sv_groups *g);
 
 /*
- * The certificate signatures (cert.h's TLSX_CERT_SIG_BIT()s) the client
- * accepts: signature_algorithms_cert's, else signature_algorithms'.
- */
-int sv_read_cert_sigs(const struct sv_hello *h, unsigned int *algs);
-
-/*
  * The chain for hs->server_name, @peer (signature_algorithms) and
- * @cert_algs (sv_read_cert_sigs()), into hs->srv.chain, and its
- * CertificateVerify scheme into hs->own_sig_scheme (4.4.2.2).
+ * @cert_algs (hs_read_cert_sigs()), into hs->srv.chain, and its
+ * CertificateVerify scheme into hs->own_sig_scheme (4.4.2.2; the choice
+ * is chain_pick.c's, shared with the client).
  */
 int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
 			const u16 *peer, unsigned int n_peer,

@@ -63,6 +63,7 @@ enum tlsx_result {
 	TLSX_E_REKEY = -12,	/* the kernel's tls cannot change keys */
 	TLSX_E_CLOSED = -13,	/* written after tlsx_close() */
 	TLSX_E_NO_SESSION = -14,	/* no ticket received (yet) */
+	TLSX_E_NO_CERT = -15,	/* no such peer certificate */
 };
 
 /* "want read", "peer sent a fatal alert", ...; never NULL. */
@@ -135,8 +136,13 @@ TLSX_API const char *tlsx_config_error(const struct tlsx_config *cfg);
  * signature_algorithms) allows; when no chain's signatures fit, the
  * first whose key does (RFC 8446 4.4.2.2).  No key fits: the handshake
  * fails with handshake_failure.  So the first chain added is the
- * default, and a preferred key type goes first.  A client's first chain
- * answers a CertificateRequest.
+ * default, and a preferred key type goes first.  A client may add
+ * several too: a CertificateRequest is answered by the first, in the
+ * order added, issued under the request's certificate_authorities (when
+ * it lists some) whose key signs a scheme the request lists and whose
+ * certificates are signed as it allows (RFC 8446 4.3.2, 4.4.2.2); with
+ * none acceptable the client sends no certificate (an empty Certificate:
+ * the server decides whether to go on).
  */
 TLSX_API int tlsx_config_add_cert(struct tlsx_config *cfg,
 				  const char *cert_file, const char *key_file);
@@ -416,6 +422,24 @@ struct tlsx_conn_info {
 /* Fills @info (its strings live as long as @c); TLSX_E_INVAL before DONE. */
 TLSX_API int tlsx_conn_info(const struct tlsx_conn *c,
 			    struct tlsx_conn_info *info);
+
+/*
+ * The peer's certificate number @index into *@der and *@len: DER, 0 the
+ * leaf, then the others in the order of its Certificate message (RFC
+ * 8446 4.4.2; extra certificates included), pointing into memory @c
+ * owns until tlsx_conn_free().  The chain is kept when the handshake
+ * accepted it: verified against the trust anchors (then
+ * tlsx_conn_info().peer_cert is true), or, on a client with verification
+ * off, only parsed.  So a client has its server's chain, and a server
+ * the client's when it asked for one (tlsx_config_set_verify_peer()) and
+ * got one.  TLSX_E_NO_CERT when there is no such certificate: @index
+ * past the last, no chain sent (a client's empty Certificate, a
+ * resumed handshake: RFC 8446 2.2 sends none), TLSX_E_INVAL before
+ * TLSX_DONE.  Memory: the DER the peer sent plus 144 bytes, counted in
+ * tlsx_conn_info().state_bytes, bounded by the maximum handshake message.
+ */
+TLSX_API int tlsx_peer_cert(const struct tlsx_conn *c, size_t index,
+			    const uint8_t **der, size_t *len);
 
 /*
  * Client: the newest session a NewSessionTicket gave (tickets arrive

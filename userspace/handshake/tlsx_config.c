@@ -97,6 +97,8 @@ struct tlsx_config *tlsx_config_new(enum tlsx_role role)
 	 * record room of its own, 16,645 bytes less per connection.
 	 */
 	cfg->hs.inplace = true;
+	/* tlsx_peer_cert(): only connections sent a chain pay for it. */
+	cfg->hs.keep_peer_chain = true;
 	cfg->verify = true;
 	cfg->hs.tickets_per_handshake = 1;
 	cfg->hs.ticket_lifetime = DEFAULT_TICKET_LIFETIME;

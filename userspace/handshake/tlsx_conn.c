@@ -266,6 +266,7 @@ static int finish_handshake(struct tlsx_conn *c)
 	c->resumed = info.resumed;
 	c->hrr = info.hrr;
 	c->peer_cert = info.peer_cert;
+	c->peer_chain = tlsx_hs_take_peer_chain(h->hs);
 	c->peer_rsl = info.peer_record_size_limit;
 	/*
 	 * RFC 8449 4: a limit binds only when negotiated, both ends having

@@ -142,6 +142,9 @@ struct tlsx_conn {
 	u8 alert_buf[2];		/* kernel modes: an alert, partly read */
 	size_t alert_len;
 
+	/* The peer's certificates, taken from the engine (tlsx_peer_cert()). */
+	struct tlsx_peer_chain *peer_chain;
+
 	/* Client: the newest session, from a NewSessionTicket. */
 	struct tlsx_session *session;
 	/*

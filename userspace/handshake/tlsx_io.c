@@ -515,6 +515,7 @@ void tlsx_conn_free(struct tlsx_conn *c)
 	}
 	free(c->alpn);
 	free(c->server_name);
+	tlsx_peer_chain_free(c->peer_chain);
 	memzero_explicit(c, sizeof(*c));
 	free(c);
 }
@@ -582,6 +583,21 @@ int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 		info->state_bytes += PM_MAX;
 	if (c->session)
 		info->state_bytes += sizeof(*c->session);
+	info->state_bytes += tlsx_peer_chain_size(c->peer_chain);
+	return TLSX_OK;
+}
+
+int tlsx_peer_cert(const struct tlsx_conn *c, size_t index,
+		   const uint8_t **der, size_t *len)
+{
+	if (!der || !len)
+		return TLSX_E_INVAL;
+	*der = NULL;
+	*len = 0;
+	if (!c->established)
+		return TLSX_E_INVAL;
+	if (tlsx_peer_chain_cert(c->peer_chain, index, der, len))
+		return TLSX_E_NO_CERT;
 	return TLSX_OK;
 }
 
@@ -674,6 +690,8 @@ const char *tlsx_strerror(int result)
 		return "connection closed for writing";
 	case TLSX_E_NO_SESSION:
 		return "no session ticket received";
+	case TLSX_E_NO_CERT:
+		return "no such peer certificate";
 	}
 	return "unknown error";
 }

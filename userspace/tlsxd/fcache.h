@@ -33,6 +33,9 @@ struct fcache_stats {
 	uint64_t stale;		/* cached, but the path changed: reopened */
 	uint64_t evictions;	/* dropped for room */
 	uint64_t uncached;	/* not cacheable: a directory, a long path */
+	uint64_t neg_hits;	/* a variant known absent: no openat2 */
+	uint64_t neg_stored;	/* an absence remembered */
+	uint64_t neg_stale;	/* its directory changed (or aged): dropped */
 	unsigned int entries;	/* cached now */
 	unsigned int orphans;	/* dropped, still in use */
 };
@@ -67,6 +70,36 @@ int fcache_get(struct fcache *fc, int root_fd, const char *rel,
 void fcache_put(struct fcache *fc, int fd);
 
 void fcache_get_stats(const struct fcache *fc, struct fcache_stats *out);
+
+/*
+ * Mirrors the counters above into @sink (a worker's struct stats, the
+ * STAT_FC_* counters; entries and orphans as gauges) from now on, so
+ * that SIGUSR1 and the exit dump show them; NULL stops.  fcache_free()
+ * takes the gauges back out.
+ */
+struct stats;
+void fcache_set_stats(struct fcache *fc, struct stats *sink);
+
+/*
+ * A variant of @rel: @rel + @suffix (".br", ".gz": resp.c's
+ * precompressed siblings), opened as fcache_get() opens a file, except
+ * that an absence (-ENOENT) is remembered in a negative entry for @rel,
+ * bit @idx (< 8), so that asking again costs no failing openat2.  The
+ * entry is revalidated by one statx(2) of @rel's directory per
+ * fcache_get() before it (the siblings of one request share it): its
+ * inode, mtime and ctime must be unchanged, which any creation or rename
+ * in the directory changes; and it is dropped after at most 60 s anyway.
+ * An absence is only remembered once the directory has not changed for
+ * a second (fcache.c says why).  Returns what fcache_get() returns.
+ */
+int fcache_get_variant(struct fcache *fc, int root_fd, const char *rel,
+		       const char *suffix, unsigned int idx, struct stat *st);
+
+/*
+ * Drops every entry (SIGHUP with a new document root): those in use are
+ * closed at their last put.
+ */
+void fcache_flush(struct fcache *fc);
 
 /*
  * The calling thread's cache (NULL: none, the default): a worker sets

@@ -94,6 +94,58 @@ int log_reopen(void)
 	return ret;
 }
 
+/*
+ * @fd (a new file, or a copy of stdout/stderr) onto *@target's number;
+ * *@target becomes the number when it was a standard stream (whose
+ * number must stay that stream).  Closes @fd.  0 or -errno.
+ */
+static int swap_fd(int fd, int *target, int stdfd)
+{
+	int ret = 0, nfd;
+
+	if (*target == stdfd) {
+		/* Not onto stdout/stderr: a number of our own from now on. */
+		nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		ret = nfd < 0 ? -errno : 0;
+		if (!ret)
+			*target = nfd;
+	} else if (dup3(fd, *target, O_CLOEXEC) < 0) {
+		ret = -errno;
+	}
+	close(fd);
+	return ret;
+}
+
+int log_set_path(const char *path)
+{
+	bool std = !path || !strcmp(path, "-");
+	char *dup = std ? NULL : strdup(path);
+	int fd, ret;
+
+	if (!std && !dup)
+		return -ENOMEM;
+	fd = std ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) :
+		   open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		ret = -errno;
+		free(dup);
+		return ret;
+	}
+	ret = swap_fd(fd, &err_fd, STDERR_FILENO);
+	if (ret) {
+		free(dup);
+		return ret;
+	}
+	free(err_path);
+	err_path = dup;
+	return 0;
+}
+
+void log_set_debug(bool debug)
+{
+	err_debug = debug;
+}
+
 bool log_debug_enabled(void)
 {
 	return err_debug;
@@ -189,6 +241,30 @@ int access_log_reopen(struct access_log *al)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int access_log_set_path(struct access_log *al, const char *path)
+{
+	bool std = !strcmp(path, "-");
+	char *dup = std ? NULL : strdup(path);
+	int fd, ret;
+
+	if (!std && !dup)
+		return -ENOMEM;
+	fd = std ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : open_append(path);
+	if (fd < 0) {
+		ret = -errno;
+		free(dup);
+		return ret;
+	}
+	ret = swap_fd(fd, &al->fd, STDOUT_FILENO);
+	if (ret) {
+		free(dup);
+		return ret;
+	}
+	free(al->path);
+	al->path = dup;
+	return 0;
 }
 
 void access_log_close(struct access_log *al)

@@ -29,6 +29,13 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 bool log_debug_enabled(void);
 /* Reopens the error log's file (SIGHUP, logrotate); 0 or -errno. */
 int log_reopen(void);
+/*
+ * SIGHUP with another --error-log: @path (NULL or "-": stderr) opened
+ * and put in place of the old file on the same fd number, so a thread
+ * logging meanwhile writes to either; -errno (the old file stays).
+ */
+int log_set_path(const char *path);
+void log_set_debug(bool debug);
 
 struct access_log;		/* shared: the fd; reopened on SIGHUP */
 struct access_log_buf;		/* per worker */
@@ -36,6 +43,8 @@ struct access_log_buf;		/* per worker */
 /* @path: a file (appended, created 0640), "-" for stdout. */
 struct access_log *access_log_open(const char *path, char *err, size_t errlen);
 int access_log_reopen(struct access_log *al);	/* logrotate */
+/* SIGHUP with another --access-log (a path or "-"): as log_set_path(). */
+int access_log_set_path(struct access_log *al, const char *path);
 void access_log_close(struct access_log *al);
 
 struct access_log_buf *access_log_buf_new(struct access_log *al);

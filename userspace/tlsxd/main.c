@@ -8,8 +8,11 @@
  *   SIGTERM, SIGINT, SIGQUIT  drain (the workers finish what is in
  *                             flight, at most --timeout-drain) and exit 0;
  *                             a second one exits at once
- *   SIGHUP                    certificates, keys and ticket keys loaded
- *                             anew (the old configuration kept if that
+ *   SIGHUP                    the command line and --config FILE read
+ *                             again: certificates, keys, ticket keys,
+ *                             limits, timeouts, root, MIME types, logs
+ *                             applied without dropping a connection (the
+ *                             old configuration kept whole if anything
  *                             fails), the logs reopened
  *   SIGUSR1                   the counters to the error log
  *
@@ -30,6 +33,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -46,8 +50,16 @@
 /* A worker gets this long past --timeout-drain before we stop waiting. */
 #define DRAIN_GRACE_MS	5000
 
+/* How long a SIGHUP waits for every worker to pause between requests. */
+#define PAUSE_MS	3000
+
 static struct tlsxd_conf conf;
 static struct server srv;
+/* SIGHUP parses the command line again (and so reads --config again). */
+static int g_argc;
+static char **g_argv;
+/* What the workers were sized for (the pool, the ring, the buffers). */
+static unsigned int start_max_conns, start_header_bytes_max;
 
 static _Noreturn __attribute__((format(printf, 2, 3)))
 void die(int code, const char *fmt, ...)
@@ -290,33 +302,15 @@ static void log_stats(void)
 	free(text);
 }
 
-/* SIGHUP: a new TLS configuration (or the old one kept), logs reopened. */
-static void reload(void)
+/*
+ * The logs reopened (logrotate).  After --user the files are opened as
+ * that user: logrotate must create them writable by it
+ * (docs/tlsxd-config.md).  On a failure the old file stays in use.
+ */
+static void reopen_logs(void)
 {
-	struct tlsx_config *cfg;
-	struct timespec ts;
-	char msg[ERR_MAX], state[64];
 	int r;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snprintf(state, sizeof(state), "RELOADING=1\nMONOTONIC_USEC=%llu",
-		 (unsigned long long)ts.tv_sec * 1000000ULL +
-		 (unsigned long long)ts.tv_nsec / 1000);
-	notify(state);
-	cfg = server_tls_build(&conf, msg, sizeof(msg));
-	if (cfg) {
-		server_tls_set(&srv, cfg);
-		atomic_fetch_add(&srv.reload_gen, 1);
-		log_msg(LOG_INFO, "SIGHUP: certificates and ticket keys reloaded");
-	} else {
-		log_msg(LOG_ERR, "SIGHUP: the new configuration failed, the old one stays: %s",
-			msg);
-	}
-	/*
-	 * After --user the files are opened as that user: logrotate must
-	 * create them writable by it (docs/tlsxd-config.md).  On a failure
-	 * the old file stays in use.
-	 */
 	r = log_reopen();
 	if (r)
 		log_msg(LOG_ERR, "SIGHUP: cannot reopen --error-log %s as uid %u: %s; still writing to the old file",
@@ -328,6 +322,297 @@ static void reload(void)
 				conf.access_log, (unsigned int)geteuid(),
 				strerror(-r));
 	}
+}
+
+/* Whether two --listen lists name the same addresses, in any order. */
+static bool same_listen(const struct tlsxd_conf *a, const struct tlsxd_conf *b)
+{
+	struct sockaddr_storage x, y;
+	socklen_t xl, yl;
+	unsigned int i, j;
+	char msg[8];
+
+	if (a->nlisten != b->nlisten)
+		return false;
+	for (i = 0; i < a->nlisten; i++) {
+		if (conf_parse_listen(a->listen[i], &x, &xl, msg, sizeof(msg)))
+			return false;
+		for (j = 0; j < b->nlisten; j++)
+			if (!conf_parse_listen(b->listen[j], &y, &yl, msg,
+					       sizeof(msg)) &&
+			    xl == yl && !memcmp(&x, &y, xl))
+				break;
+		if (j == b->nlisten)
+			return false;
+	}
+	return true;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* *@dst becomes a copy of @run (the running value); false: no memory. */
+static bool keep_str(char **dst, const char *run)
+{
+	char *dup = run ? strdup(run) : NULL;
+
+	if (run && !dup)
+		return false;
+	free(*dst);
+	*dst = dup;
+	return true;
+}
+
+static void restart_needed(const char *what)
+{
+	log_msg(LOG_WARN, "SIGHUP: %s changed; restart tlsxd to apply", what);
+}
+
+/*
+ * What a SIGHUP cannot change without dropping connections or the
+ * privileges it would need: the sockets (listen, and the workers that
+ * each own theirs), --user, the pid file, the body path and the open-file
+ * cache's size (both set up per worker at start), and limits over what
+ * the workers were sized for at start (the connection pool and the ring
+ * by --max-conns, the request buffers by --max-header-bytes).  Each is
+ * logged and the running value kept in @nc, so that *@nc is what runs.
+ * false when out of memory.
+ */
+static bool keep_restart_only(struct tlsxd_conf *nc)
+{
+	unsigned int i;
+	bool ok = true;
+
+	if (!conf.systemd && !same_listen(nc, &conf)) {
+		restart_needed("listen");
+		for (i = 0; i < nc->nlisten; i++)
+			free(nc->listen[i]);
+		for (i = 0; i < conf.nlisten; i++) {
+			nc->listen[i] = strdup(conf.listen[i]);
+			ok = ok && nc->listen[i];
+		}
+		nc->nlisten = conf.nlisten;
+	}
+	if (nc->workers != conf.workers) {
+		restart_needed("workers");
+		nc->workers = conf.workers;
+	}
+	if (!same_str(nc->user, conf.user)) {
+		restart_needed("user");
+		ok = ok && keep_str(&nc->user, conf.user);
+	}
+	if (!same_str(nc->pid_file, conf.pid_file)) {
+		restart_needed("pid-file");
+		ok = ok && keep_str(&nc->pid_file, conf.pid_file);
+	}
+	if (!nc->access_log != !conf.access_log) {
+		/* Each worker's buffer is set up at start, or not. */
+		restart_needed(conf.access_log ? "access-log off" :
+			       "access-log on");
+		ok = ok && keep_str(&nc->access_log, conf.access_log);
+	}
+	if (nc->body != conf.body) {
+		restart_needed("body");
+		nc->body = conf.body;
+	}
+	if (nc->open_file_cache != conf.open_file_cache) {
+		restart_needed("open-file-cache");
+		nc->open_file_cache = conf.open_file_cache;
+	}
+	if (nc->max_conns > start_max_conns) {
+		log_msg(LOG_WARN, "SIGHUP: max-conns %u is over the %u tlsxd started with; restart tlsxd to apply (%u kept)",
+			nc->max_conns, start_max_conns, conf.max_conns);
+		nc->max_conns = conf.max_conns;
+	}
+	if (nc->http.header_bytes_max > start_header_bytes_max) {
+		log_msg(LOG_WARN, "SIGHUP: max-header-bytes %u is over the %u tlsxd started with; restart tlsxd to apply (%u kept)",
+			nc->http.header_bytes_max, start_header_bytes_max,
+			conf.http.header_bytes_max);
+		nc->http.header_bytes_max = conf.http.header_bytes_max;
+		if (nc->http.request_line_max > nc->http.header_bytes_max)
+			nc->http.request_line_max = conf.http.request_line_max;
+	}
+	return ok;
+}
+
+/*
+ * The root again, with the privileges tlsxd has now: the same path may
+ * name another directory by now (a new tree renamed over the old one),
+ * as nginx, which opens by path, would see.  The new fd; -1 to keep the
+ * old one (the same directory, or the same path that cannot be opened
+ * now: warned); -2 with @msg for a new path that cannot be opened.
+ */
+static int reopen_root(const struct tlsxd_conf *nc, char *msg, size_t len)
+{
+	bool same_path = !strcmp(nc->root, conf.root);
+	struct stat a, b;
+	int fd;
+
+	fd = server_root_open(nc->root, msg, len);
+	if (fd < 0) {
+		if (!same_path)
+			return -2;
+		log_msg(LOG_WARN, "SIGHUP: %s (uid %u); still serving the root opened before",
+			msg, (unsigned int)geteuid());
+		return -1;
+	}
+	if (same_path && !fstat(fd, &a) && !fstat(srv.site.root_fd, &b) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A log file that would be switched to can be opened (and is created). */
+static int can_open_log(const char *now, const char *next, const char *what,
+			char *msg, size_t len)
+{
+	int fd;
+
+	if (same_str(now, next) || !next || !strcmp(next, "-"))
+		return 0;
+	fd = open(next, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		snprintf(msg, len, "--%s %s: %s (uid %u)", what, next,
+			 strerror(errno), (unsigned int)geteuid());
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The logs switched to the new paths (the workers are paused: no line
+ * is being written).  A failure keeps the old file, logged.
+ */
+static void switch_logs(const struct tlsxd_conf *old)
+{
+	int r;
+
+	if (!same_str(old->error_log, conf.error_log)) {
+		r = log_set_path(conf.error_log);
+		if (r)
+			log_msg(LOG_ERR, "SIGHUP: --error-log %s: %s; still writing to the old file",
+				conf.error_log, strerror(-r));
+	}
+	if (srv.alog && !same_str(old->access_log, conf.access_log)) {
+		r = access_log_set_path(srv.alog, conf.access_log);
+		if (r)
+			log_msg(LOG_ERR, "SIGHUP: --access-log %s: %s; still writing to the old file",
+				conf.access_log, strerror(-r));
+	}
+	log_set_debug(conf.debug);
+}
+
+/*
+ * SIGHUP (docs/tlsxd-config.md, "Signals"): the command line parsed
+ * again, so --config FILE is read again, as nginx's reload does.  All
+ * that can fail is built first (the TLS configuration with its chains
+ * and ticket keys, the root, the MIME table, the new log files); any
+ * failure keeps the old configuration entirely.  Then the workers are
+ * paused between requests while *conf and srv.site are replaced (no
+ * connection is dropped; the pause is logged), the new TLS configuration
+ * is published for new handshakes, and the logs are reopened
+ * (logrotate).
+ */
+static void reload(void)
+{
+	struct tlsxd_conf nc, old;
+	struct tlsx_config *cfg = NULL;
+	struct mime_table *mime = NULL, *old_mime;
+	const char *warn = NULL;
+	struct timespec ts, t0, t1;
+	char msg[ERR_MAX], state[64];
+	int r, root_fd = -1, old_root = -1;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(state, sizeof(state), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)ts.tv_sec * 1000000ULL +
+		 (unsigned long long)ts.tv_nsec / 1000);
+	notify(state);
+	conf_init(&nc);
+	/* --help and --version made tlsxd exit at start: r is 0 or -1. */
+	r = conf_parse_args(&nc, g_argc, g_argv, msg, sizeof(msg));
+	nc.systemd = conf.systemd;
+	if (!r)
+		r = conf_check(&nc, msg, sizeof(msg));
+	if (r)
+		goto fail;
+	if (!keep_restart_only(&nc)) {
+		snprintf(msg, sizeof(msg), "out of memory");
+		goto fail;
+	}
+	cfg = server_tls_build(&nc, msg, sizeof(msg));
+	if (!cfg)
+		goto fail;
+	root_fd = reopen_root(&nc, msg, sizeof(msg));
+	if (root_fd == -2)
+		goto fail;
+	mime = mime_load(nc.mime_types, &warn);
+	if (!mime) {
+		snprintf(msg, sizeof(msg), "out of memory");
+		goto fail;
+	}
+	if (can_open_log(conf.error_log, nc.error_log, "error-log", msg,
+			 sizeof(msg)) ||
+	    can_open_log(conf.access_log, nc.access_log, "access-log", msg,
+			 sizeof(msg)))
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!server_pause(&srv, PAUSE_MS)) {
+		snprintf(msg, sizeof(msg),
+			 "the workers did not pause within %u ms", PAUSE_MS);
+		goto fail;
+	}
+
+	/* The workers wait: nothing of theirs reads these now. */
+	old = conf;
+	conf = nc;
+	old_mime = srv.mime;
+	srv.mime = mime;
+	srv.site.mime = mime;
+	if (root_fd >= 0) {
+		old_root = srv.site.root_fd;
+		srv.site.root_fd = root_fd;
+		srv.root_gen++;
+	}
+	srv.site.ranges_max = conf.ranges_max;
+	srv.site.allow_hidden = conf.allow_hidden;
+	srv.site.precompressed = conf.precompressed;
+	switch_logs(&old);
+	server_resume(&srv);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	server_tls_set(&srv, cfg);
+	atomic_fetch_add(&srv.reload_gen, 1);
+	mime_free(old_mime);
+	if (old_root >= 0)
+		close(old_root);
+	conf_free(&old);
+	if (warn)
+		log_msg(LOG_WARN, "SIGHUP: %s", warn);
+	/* From the pause asked to the workers let go: what requests waited. */
+	log_msg(LOG_INFO, "SIGHUP: certificates and ticket keys reloaded, the configuration re-read%s%s (workers paused %lld us)",
+		root_fd >= 0 ? ", root " : "", root_fd >= 0 ? conf.root : "",
+		(long long)(t1.tv_sec - t0.tv_sec) * 1000000 +
+		(t1.tv_nsec - t0.tv_nsec) / 1000);
+	reopen_logs();
+	notify("READY=1");
+	return;
+fail:
+	log_msg(LOG_ERR, "SIGHUP: the new configuration failed, the old one stays: %s",
+		msg);
+	if (cfg)
+		tlsx_config_free(cfg);
+	mime_free(mime);
+	if (root_fd >= 0)
+		close(root_fd);
+	conf_free(&nc);
+	/* logrotate's SIGHUP still gets its new files. */
+	reopen_logs();
 	notify("READY=1");
 }
 
@@ -475,6 +760,10 @@ int main(int argc, char **argv)
 	conf.systemd = take_systemd_sockets() > 0;
 	if (conf_check(&conf, err, sizeof(err)))
 		die(2, "%s", err);
+	g_argc = argc;
+	g_argv = argv;
+	start_max_conns = conf.max_conns;
+	start_header_bytes_max = conf.http.header_bytes_max;
 #ifdef TLSXD_NO_SYSTEMD
 	if (conf.user && (conf.user[0] < '0' || conf.user[0] > '9'))
 		die(2, "--user %s: this static build knows no user names: give UID[:GID]",
@@ -501,6 +790,7 @@ int main(int argc, char **argv)
 
 	srv.conf = &conf;
 	pthread_mutex_init(&srv.tls_lock, NULL);
+	server_pause_init(&srv);
 	srv.site.root_fd = server_root_open(conf.root, err, sizeof(err));
 	if (srv.site.root_fd < 0)
 		die(1, "%s", err);

@@ -332,7 +332,16 @@ static int open_sibling(const struct site *s, const struct http_req *req,
 		if (!(i == 0 ? req->accept_br : req->accept_gzip))
 			continue;
 		memcpy(name + len, sib[i].suffix, 4);
-		fd = file_get(s, name, st);
+		/*
+		 * Through the cache, a sibling known absent costs no
+		 * failing openat2 (fcache_get_variant(): one statx of the
+		 * directory for both).
+		 */
+		if (fcache_thread())
+			fd = fcache_get_variant(fcache_thread(), s->root_fd,
+						rel, sib[i].suffix, i, st);
+		else
+			fd = file_get(s, name, st);
 		if (fd < 0)
 			continue;
 		if (S_ISREG(st->st_mode)) {

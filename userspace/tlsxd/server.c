@@ -14,9 +14,87 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "fcache.h"
 #include "server.h"
+
+void server_pause_init(struct server *s)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&s->pause_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->pause_cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+bool server_pause(struct server *s, unsigned int ms)
+{
+	struct timespec end;
+	unsigned int i;
+	bool all;
+	int r = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&s->pause_lock);
+	atomic_store(&s->pause_req, true);
+	pthread_mutex_unlock(&s->pause_lock);
+	for (i = 0; i < s->nworkers; i++)
+		worker_wake(&s->workers[i]);
+	pthread_mutex_lock(&s->pause_lock);
+	while (s->paused < s->nworkers && r == 0)
+		r = pthread_cond_timedwait(&s->pause_cond, &s->pause_lock,
+					   &end);
+	all = s->paused == s->nworkers;
+	pthread_mutex_unlock(&s->pause_lock);
+	if (!all)
+		server_resume(s);
+	return all;
+}
+
+void server_resume(struct server *s)
+{
+	pthread_mutex_lock(&s->pause_lock);
+	atomic_store(&s->pause_req, false);
+	pthread_cond_broadcast(&s->pause_cond);
+	pthread_mutex_unlock(&s->pause_lock);
+}
+
+bool server_pause_point(struct worker *w)
+{
+	struct server *s = w->srv;
+	unsigned int gen;
+
+	if (!atomic_load(&s->pause_req))
+		return false;
+	pthread_mutex_lock(&s->pause_lock);
+	if (!atomic_load(&s->pause_req)) {
+		pthread_mutex_unlock(&s->pause_lock);
+		return false;
+	}
+	s->paused++;
+	pthread_cond_broadcast(&s->pause_cond);
+	while (atomic_load(&s->pause_req))
+		pthread_cond_wait(&s->pause_cond, &s->pause_lock);
+	s->paused--;
+	gen = s->root_gen;
+	pthread_mutex_unlock(&s->pause_lock);
+	if (gen != w->root_gen) {
+		/* Its entries are the old root's files: none may be served. */
+		fcache_flush(fcache_thread());
+		w->root_gen = gen;
+	}
+	return true;
+}
 
 struct tlsx_config *server_tls_get(struct server *s)
 {

@@ -49,6 +49,17 @@ struct server {
 	unsigned int nworkers;
 	atomic_bool stopping;		/* SIGTERM: drain */
 	atomic_uint reload_gen;		/* SIGHUP: bumped after the swap */
+	/*
+	 * SIGHUP's settings swap (server_pause()): main asks, every worker
+	 * waits in server_pause_point() (from its eventfd's completion,
+	 * between requests), main changes *conf and site in place, then
+	 * lets them go.  The lock and cond are set up by server_pause_init().
+	 */
+	atomic_bool pause_req;
+	pthread_mutex_t pause_lock;
+	pthread_cond_t pause_cond;
+	unsigned int paused;		/* workers waiting, under pause_lock */
+	unsigned int root_gen;		/* bumped when site.root_fd changes */
 };
 
 struct worker {
@@ -59,6 +70,7 @@ struct worker {
 	struct stats stats;	/* this worker's only */
 	int exit_code;		/* 0, or why it stopped */
 	void *loop;		/* worker.c's state */
+	unsigned int root_gen;	/* the srv->root_gen its fcache is for */
 };
 
 /* The listeners of worker @w. */
@@ -73,6 +85,26 @@ void *worker_main(void *arg);
 
 /* Wakes @w's ring (stop, reload, stats). */
 void worker_wake(struct worker *w);
+
+/*
+ * The settings swap.  server_pause(): sets pause_req, wakes every
+ * worker, waits until all of them wait in server_pause_point() (true),
+ * or @ms pass (false: the ones waiting are let go, nothing may be
+ * changed).  server_resume() lets them go.  Between the two, main alone
+ * runs: it may change *s->conf and s->site (the workers read them only
+ * on their own thread).
+ *
+ * server_pause_point(): called by a worker in its loop (worker.c, on
+ * its eventfd); when a pause is asked, waits until server_resume().
+ * Then, when the root changed, flushes the thread's open-file cache
+ * (whose entries name files of the old root).  true when it waited: the
+ * caller then re-reads what it copied from the configuration (its
+ * timeouts).
+ */
+void server_pause_init(struct server *s);
+bool server_pause(struct server *s, unsigned int ms);
+void server_resume(struct server *s);
+bool server_pause_point(struct worker *w);
 
 /* A referenced TLS configuration (tlsx_config_free() when done). */
 struct tlsx_config *server_tls_get(struct server *s);

@@ -41,6 +41,16 @@ const char *const stats_names[STAT_COUNT] = {
 	[STAT_BODY_SENDFILE]	= "body_sendfile",
 	[STAT_BODY_SPLICE]	= "body_splice",
 	[STAT_BODY_USER]	= "body_user",
+	[STAT_FC_HITS]		= "fcache_hits",
+	[STAT_FC_MISSES]	= "fcache_misses",
+	[STAT_FC_STALE]		= "fcache_stale",
+	[STAT_FC_EVICTIONS]	= "fcache_evictions",
+	[STAT_FC_UNCACHED]	= "fcache_uncached",
+	[STAT_FC_ENTRIES]	= "fcache_entries",
+	[STAT_FC_ORPHANS]	= "fcache_orphans",
+	[STAT_FC_NEG_HITS]	= "fcache_neg_hits",
+	[STAT_FC_NEG_STORED]	= "fcache_neg_stored",
+	[STAT_FC_NEG_STALE]	= "fcache_neg_stale",
 };
 
 /*

@@ -12,7 +12,8 @@
 
 /*
  * The counters; stats.c names each (stats_names[]: "conn_accepted",
- * "status_404", "timeout_header", ...).  CONN_ACTIVE is a gauge.
+ * "status_404", "timeout_header", ...).  CONN_ACTIVE, FC_ENTRIES and
+ * FC_ORPHANS are gauges.
  */
 enum stat_id {
 	STAT_CONN_ACCEPTED,
@@ -48,6 +49,17 @@ enum stat_id {
 	STAT_BODY_SENDFILE,
 	STAT_BODY_SPLICE,
 	STAT_BODY_USER,
+	/* The open-file cache (fcache.h), mirrored from struct fcache_stats. */
+	STAT_FC_HITS,
+	STAT_FC_MISSES,
+	STAT_FC_STALE,
+	STAT_FC_EVICTIONS,
+	STAT_FC_UNCACHED,
+	STAT_FC_ENTRIES,	/* a gauge */
+	STAT_FC_ORPHANS,	/* a gauge */
+	STAT_FC_NEG_HITS,	/* a failing openat2 saved */
+	STAT_FC_NEG_STORED,
+	STAT_FC_NEG_STALE,
 	STAT_COUNT
 };
 

@@ -83,6 +83,21 @@ static void arm_accept(struct loop *lp, unsigned int i)
 static void start_drain(struct loop *lp);
 
 /*
+ * The timeouts from the configuration (again after a SIGHUP: a timer
+ * armed before keeps its deadline; timer.h's lists stay ordered but for
+ * a shortened timeout, whose new timers may then fire late, at most at
+ * the deadline of those armed before the reload).
+ */
+static void set_timeouts(struct loop *lp)
+{
+	lp->timers.l[TIMER_HANDSHAKE].timeout_ms =
+		lp->conf->handshake_timeout_ms;
+	lp->timers.l[TIMER_HEADER].timeout_ms = lp->conf->header_timeout_ms;
+	lp->timers.l[TIMER_IDLE].timeout_ms = lp->conf->idle_timeout_ms;
+	lp->timers.l[TIMER_SEND].timeout_ms = lp->conf->send_timeout_ms;
+}
+
+/*
  * The eventfd by POLLIN, then read(2): main's eventfd may be
  * non-blocking, and an IORING_OP_READ on an O_NONBLOCK file completes at
  * once with -EAGAIN instead of waiting.
@@ -102,7 +117,10 @@ static void on_wake(struct loop *lp)
 		log_msg(LOG_WARN, "worker %u: eventfd: %s", lp->w->id,
 			strerror(errno));
 	arm_wake(lp);
-	/* Stop; reload needs nothing here; counters are read by main. */
+	/* SIGHUP: main swaps the settings while every worker waits here. */
+	if (server_pause_point(lp->w))
+		set_timeouts(lp);
+	/* Stop; counters are read by main. */
 	if (atomic_load(&lp->srv->stopping))
 		start_drain(lp);
 }
@@ -337,6 +355,8 @@ void *worker_main(void *arg)
 	if (fc_cap && !fc)
 		log_msg(LOG_WARN, "worker %u: no open-file cache: out of memory",
 			w->id);
+	/* Its counters in the worker's (SIGUSR1, the exit dump). */
+	fcache_set_stats(fc, &w->stats);
 	fcache_set_thread(fc);
 	clock_update(lp);
 	for (i = 0; i < lp->nlisten; i++)

@@ -26,7 +26,7 @@ static bool tlsx_zmm_penalty(void)
 #ifdef X86_FEATURE_PREFER_YMM
 	return boot_cpu_has(X86_FEATURE_PREFER_YMM);
 #else
-	return boot_cpu_data.x86_vfm == INTEL_SKYLAKE_X;
+	return tlsx_cpu_is_skylake_x();
 #endif
 }
 

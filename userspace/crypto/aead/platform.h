@@ -23,7 +23,8 @@
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/errno.h>
-#include <linux/unaligned.h>
+/* kmod/compat.h (on the module's include path): unaligned, CPU model. */
+#include "compat.h"
 #include <linux/compiler.h>
 #include <asm/fpu/api.h>
 #include <asm/cpufeature.h>

@@ -78,7 +78,7 @@ static inline int fz_rand_fn(void *ctx, void *buf, size_t len)
 /* --- fixtures, loaded once ------------------------------------------------ */
 
 struct fz_fixtures {
-	struct tlsx_cert_chain server_chain, client_chain;
+	struct tlsx_cert_chain server_chain, client_chain, client_rsa;
 	struct tlsx_trust trust;
 	struct tlsx_ticket_keys *keys;
 	struct tlsx_session session;	/* a ticket of fz_keys */
@@ -179,10 +179,16 @@ static inline void fz_client_config(struct tlsx_hs_config *cfg,
 	memcpy(cfg->alpn, fz_alpn, sizeof(fz_alpn) - 1);
 	cfg->alpn_len = sizeof(fz_alpn) - 1;
 	cfg->record_size_limit = 4096;
+	/*
+	 * An ECDSA chain, then an RSA one the fuzzed CertificateRequest
+	 * may choose instead (chain_pick.c); the peer's chain kept.
+	 */
 	if (bits & FZ_C_CHAIN) {
 		cfg->chains[0] = &fz.client_chain;
-		cfg->n_chains = 1;
+		cfg->chains[1] = &fz.client_rsa;
+		cfg->n_chains = 2;
 	}
+	cfg->keep_peer_chain = true;
 	cfg->allow_psk_ke = bits & FZ_C_PSK_KE;
 	cfg->rand = fz_rand_fn;
 	cfg->rand_ctx = r;
@@ -202,6 +208,7 @@ static inline void fz_server_config(struct tlsx_hs_config *cfg,
 		cfg->trust = &fz.trust;
 		cfg->verify_peer = true;
 		cfg->require_peer_cert = true;
+		cfg->keep_peer_chain = true;
 	}
 	if (bits & FZ_S_P256) {
 		cfg->groups[0] = TLSX_GROUP_SECP256R1;
@@ -384,7 +391,9 @@ static inline void fz_init(void)
 	if (fz_chain(&fz.server_chain, "p256-leaf.pem", "p256-int.pem",
 		     "p256-leaf.key") ||
 	    fz_chain(&fz.client_chain, "client-leaf.pem", "p256-int.pem",
-		     "p256-leaf.key")) {
+		     "p256-leaf.key") ||
+	    fz_chain(&fz.client_rsa, "rsa-leaf.pem", "rsa-int.pem",
+		     "rsa-leaf.key")) {
 		fprintf(stderr, "fuzz: no test/data (run from the top)\n");
 		abort();
 	}

@@ -6,7 +6,8 @@
  *  - every suite (AES-128/256-GCM, ChaCha20-Poly1305, AES-128-CCM) x
  *    group (X25519, secp256r1) x certificate (ECDSA P-256, Ed25519,
  *    RSA-2048 with rsa_pss_rsae_sha256/384/512, RSA-PSS key with
- *    rsa_pss_pss_sha256) from test/data/ (tools/gen/hs-certs), the chain
+ *    rsa_pss_pss_sha256/384/512) from test/data/ (tools/gen/hs-certs),
+ *    the matrix shared with test_server.c (ossl_test.h), the chain
  *    verified against its root for www.example.com; then application
  *    data both ways under the secrets the engine hands out, through
  *    record.c, so the keys are proven, not only the handshake;
@@ -18,6 +19,13 @@
  *    signature_algorithms); without a chain we send an empty
  *    Certificate, which a server that only asks accepts and one that
  *    requires refuses after our Finished;
+ *  - which of two client chains (ECDSA P-256, RSA-2048) answers the
+ *    request, differentially: the same OpenSSL server, its request
+ *    restricted as `s_server -Verify 1 -client_sigalgs LIST` does,
+ *    first against OpenSSL's client holding both chains, then against
+ *    ours; the leaf the server got must be the same (or none for both),
+ *    and certificate_authorities, which OpenSSL's client does not
+ *    consult, picks ours;
  *  - resumption: a NewSessionTicket from the first connection
  *    (ticket.c's tlsx_session_from_ticket()) resumes the second with
  *    psk_dhe_ke (OpenSSL says it reused the session); a session for
@@ -36,17 +44,7 @@
 #include "handshake/hs_impl.h"
 #include "handshake/ticket.h"
 
-/* test/data/@name, next to this file (make runs from the top). */
-static const char *data(const char *name)
-{
-	static char buf[256];
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-
-	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
-		 slash ? "/" : "", name);
-	return buf;
-}
+#include "handshake/test/ossl_test.h"
 
 struct server_opts {
 	const char *cert;		/* p256, ed25519, rsa, rsapss */
@@ -57,6 +55,11 @@ struct server_opts {
 	bool alpn;			/* select "h2" */
 	int verify;			/* SSL_VERIFY_* for client certs */
 	const char *client_ca;		/* the anchor for them */
+	const char *client_ca2;		/* another one; NULL: none */
+	/* The CertificateRequest's signature_algorithms (-client_sigalgs). */
+	const char *client_sigalgs;
+	/* certificate_authorities: the names of this file's certificates. */
+	const char *ca_names;
 };
 
 struct conn {
@@ -107,15 +110,9 @@ static int server_setup(struct conn *c, const struct server_opts *o)
 
 	snprintf(chain, sizeof(chain), "%s-chain.pem", o->cert);
 	snprintf(key, sizeof(key), "%s-leaf.key", o->cert);
-	c->ctx = SSL_CTX_new(TLS_server_method());
+	c->ctx = ossl_ctx(TLS_server_method(), o->max_version, o->suites,
+			  o->groups, o->sigalgs);
 	if (!c->ctx)
-		return -1;
-	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
-	SSL_CTX_set_max_proto_version(c->ctx, o->max_version ?
-				      o->max_version : TLS1_3_VERSION);
-	if ((o->suites && !SSL_CTX_set_ciphersuites(c->ctx, o->suites)) ||
-	    (o->groups && !SSL_CTX_set1_groups_list(c->ctx, o->groups)) ||
-	    (o->sigalgs && !SSL_CTX_set1_sigalgs_list(c->ctx, o->sigalgs)))
 		return -1;
 	if (SSL_CTX_use_certificate_chain_file(c->ctx, data(chain)) != 1)
 		return -1;
@@ -131,13 +128,25 @@ static int server_setup(struct conn *c, const struct server_opts *o)
 		if (SSL_CTX_load_verify_locations(c->ctx, data(o->client_ca),
 						  NULL) != 1)
 			return -1;
+		if (o->client_ca2 &&
+		    SSL_CTX_load_verify_locations(c->ctx, data(o->client_ca2),
+						  NULL) != 1)
+			return -1;
 	}
-	c->ssl = SSL_new(c->ctx);
-	c->rbio = BIO_new(BIO_s_mem());
-	c->wbio = BIO_new(BIO_s_mem());
-	if (!c->ssl || !c->rbio || !c->wbio)
+	if (o->client_sigalgs &&
+	    !SSL_CTX_set1_client_sigalgs_list(c->ctx, o->client_sigalgs))
 		return -1;
-	SSL_set_bio(c->ssl, c->rbio, c->wbio);
+	if (o->ca_names) {
+		struct stack_st_X509_NAME *names =
+			SSL_load_client_CA_file(data(o->ca_names));
+
+		if (!names)
+			return -1;
+		SSL_CTX_set_client_CA_list(c->ctx, names);
+	}
+	c->ssl = ossl_ssl(c->ctx, &c->rbio, &c->wbio);
+	if (!c->ssl)
+		return -1;
 	SSL_set_accept_state(c->ssl);
 	return 0;
 }
@@ -280,46 +289,6 @@ static void conn_free(struct conn *c)
 static struct conn conn;
 
 /* --- the matrix ----------------------------------------------------------- */
-
-static const struct {
-	u16 suite;
-	const char *name;
-} suites[] = {
-	{ TLSX_SUITE_AES_128_GCM_SHA256, "TLS_AES_128_GCM_SHA256" },
-	{ TLSX_SUITE_AES_256_GCM_SHA384, "TLS_AES_256_GCM_SHA384" },
-	{ TLSX_SUITE_CHACHA20_POLY1305_SHA256, "TLS_CHACHA20_POLY1305_SHA256" },
-	{ TLSX_SUITE_AES_128_CCM_SHA256, "TLS_AES_128_CCM_SHA256" },
-};
-
-static const struct {
-	u16 group;
-	const char *name;
-} groups[] = {
-	{ TLSX_GROUP_X25519, "X25519" },
-	{ TLSX_GROUP_SECP256R1, "P-256" },
-};
-
-FIXTURE(matrix) {
-};
-
-FIXTURE_VARIANT(matrix) {
-	const char *cert;
-	const char *sigalg;	/* OpenSSL's name */
-	u16 scheme;
-};
-
-FIXTURE_VARIANT_ADD(matrix, ecdsa_p256) {
-	"p256", "ecdsa_secp256r1_sha256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, ed25519) {
-	"ed25519", "ed25519", TLSX_SIG_ED25519 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha256) {
-	"rsa", "rsa_pss_rsae_sha256", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha384) {
-	"rsa", "rsa_pss_rsae_sha384", TLSX_SIG_RSA_PSS_RSAE_SHA384 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha512) {
-	"rsa", "rsa_pss_rsae_sha512", TLSX_SIG_RSA_PSS_RSAE_SHA512 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha256) {
-	"rsapss", "rsa_pss_pss_sha256", TLSX_SIG_RSA_PSS_PSS_SHA256 };
 
 FIXTURE_SETUP(matrix)
 {
@@ -537,6 +506,156 @@ TEST(client_auth_required_without_chain)
 	conn_free(&conn);
 }
 
+/* --- which client chain: tlsx against OpenSSL's client ------------------- */
+
+/* Moves what @from wrote to @to's input. */
+static void shuttle(BIO *from, BIO *to)
+{
+	char buf[16384];
+	int n;
+
+	while ((n = BIO_read(from, buf, sizeof(buf))) > 0)
+		BIO_write(to, buf, n);
+}
+
+/*
+ * OpenSSL's client with the P-256 and the RSA chain (one per key type,
+ * as libssl holds them) against the server @c was set up as; the leaf
+ * the server got into @leaf, or "failed".
+ */
+static void ossl_client_choice(struct conn *c, char *leaf, size_t len)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	BIO *rbio = BIO_new(BIO_s_mem()), *wbio = BIO_new(BIO_s_mem());
+	SSL *ssl = ctx ? SSL_new(ctx) : NULL;
+	int i, rc = 0, rs = 0;
+
+	snprintf(leaf, len, "failed");
+	if (!ssl || !rbio || !wbio ||
+	    SSL_use_certificate_chain_file(ssl, data("p256-chain.pem")) != 1 ||
+	    SSL_use_PrivateKey_file(ssl, data("p256-leaf.key"),
+				    SSL_FILETYPE_PEM) != 1 ||
+	    SSL_use_certificate_chain_file(ssl, data("rsa-chain.pem")) != 1 ||
+	    SSL_use_PrivateKey_file(ssl, data("rsa-leaf.key"),
+				    SSL_FILETYPE_PEM) != 1) {
+		BIO_free(rbio);
+		BIO_free(wbio);
+		goto out;
+	}
+	SSL_set_min_proto_version(ssl, TLS1_3_VERSION);
+	SSL_set_verify(ssl, SSL_VERIFY_NONE, NULL);
+	SSL_set_bio(ssl, rbio, wbio);
+	SSL_set_connect_state(ssl);
+	for (i = 0; i < 20 && (rc != 1 || rs != 1); i++) {
+		if (rc != 1)
+			rc = SSL_do_handshake(ssl);
+		shuttle(wbio, c->rbio);
+		if (rs != 1)
+			rs = SSL_do_handshake(c->ssl);
+		shuttle(c->wbio, rbio);
+	}
+	if (rc == 1 && rs == 1)
+		peer_leaf(c->ssl, leaf, len);
+out:
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+}
+
+/* test/data/@name-chain.pem and its key (data() is one static buffer). */
+static int load_pair(struct tlsx_cert_chain *c, const char *name)
+{
+	char chain[256], key[256], file[64];
+
+	snprintf(file, sizeof(file), "%s-chain.pem", name);
+	snprintf(chain, sizeof(chain), "%s", data(file));
+	snprintf(file, sizeof(file), "%s-leaf.key", name);
+	snprintf(key, sizeof(key), "%s", data(file));
+	return tlsx_cert_chain_load(c, chain, key, NULL);
+}
+
+FIXTURE(client_choice) {
+};
+
+FIXTURE_VARIANT(client_choice) {
+	const char *client_sigalgs;	/* NULL: OpenSSL's default list */
+	const char *ca_names;		/* NULL: no certificate_authorities */
+	bool rsa_first;			/* our order */
+	const char *want;		/* the leaf the server got */
+	bool same;			/* OpenSSL's client chooses alike */
+};
+
+#define LEAF_P256	"www.example.com|p256 intermediate"
+#define LEAF_RSA	"www.example.com|rsa intermediate"
+#define LEAF_NONE	"|"
+
+FIXTURE_VARIANT_ADD(client_choice, ecdsa_only) {
+	.client_sigalgs = "ECDSA+SHA256", .rsa_first = true,
+	.want = LEAF_P256, .same = true };
+FIXTURE_VARIANT_ADD(client_choice, rsa_pss_only) {
+	.client_sigalgs = "rsa_pss_rsae_sha256", .want = LEAF_RSA,
+	.same = true };
+FIXTURE_VARIANT_ADD(client_choice, rsa_pss_sha384_only) {
+	.client_sigalgs = "rsa_pss_rsae_sha384", .want = LEAF_RSA,
+	.same = true };
+FIXTURE_VARIANT_ADD(client_choice, ed25519_only_none) {
+	.client_sigalgs = "ed25519", .want = LEAF_NONE, .same = true };
+FIXTURE_VARIANT_ADD(client_choice, ecdsa_then_rsa) {
+	.client_sigalgs = "ECDSA+SHA256:rsa_pss_rsae_sha256",
+	.want = LEAF_P256, .same = true };
+/* certificate_authorities: ours follow it, OpenSSL's client does not. */
+FIXTURE_VARIANT_ADD(client_choice, authorities_rsa_root) {
+	.ca_names = "rsa-root.pem", .want = LEAF_RSA };
+FIXTURE_VARIANT_ADD(client_choice, authorities_p256_root) {
+	.ca_names = "p256-root.pem", .rsa_first = true, .want = LEAF_P256 };
+FIXTURE_VARIANT_ADD(client_choice, authorities_other_root_none) {
+	.ca_names = "other-root.pem", .want = LEAF_NONE };
+
+FIXTURE_SETUP(client_choice)
+{
+}
+
+FIXTURE_TEARDOWN(client_choice)
+{
+	conn_free(&conn);
+}
+
+TEST_F(client_choice, same_leaf_as_openssl)
+{
+	struct server_opts o = { .cert = "p256", .verify = SSL_VERIFY_PEER,
+				 .client_ca = "p256-root.pem",
+				 .client_ca2 = "rsa-root.pem",
+				 .client_sigalgs = variant->client_sigalgs,
+				 .ca_names = variant->ca_names };
+	struct tlsx_cert_chain rsa;
+	char ossl[300], ours[300];
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ossl_client_choice(&conn, ossl, sizeof(ossl));
+	TH_LOG("OpenSSL's client: %s", ossl);
+	if (variant->same)
+		ASSERT_STREQ(variant->want, ossl);
+	conn_free(&conn);
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	ASSERT_EQ(0, load_pair(&conn.chain, "p256"));
+	conn.have_chain = true;
+	ASSERT_EQ(0, load_pair(&rsa, "rsa"));
+	conn.cfg.chains[variant->rsa_first ? 1 : 0] = &conn.chain;
+	conn.cfg.chains[variant->rsa_first ? 0 : 1] = &rsa;
+	conn.cfg.n_chains = 2;
+	ASSERT_EQ(0, client_setup(&conn, "p256-root.pem", 0, NULL, 0));
+	run(&conn);
+	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	EXPECT_EQ(1, conn.ssl_ret);
+	peer_leaf(conn.ssl, ours, sizeof(ours));
+	EXPECT_STREQ(variant->want, ours);
+	if (variant->same)
+		EXPECT_STREQ(ossl, ours);
+	EXPECT_EQ(0, exchange(&conn));
+	tlsx_cert_chain_free(&rsa);
+}
+
 /* --- resumption ----------------------------------------------------------- */
 
 /* A first connection that leaves the server's SSL_CTX and a session. */
@@ -568,11 +687,8 @@ static void second_connection(struct __test_metadata *_metadata,
 	SSL_CTX_up_ref(ctx);
 	conn_free(&conn);
 	conn.ctx = ctx;
-	conn.ssl = SSL_new(ctx);
-	conn.rbio = BIO_new(BIO_s_mem());
-	conn.wbio = BIO_new(BIO_s_mem());
-	ASSERT_TRUE(conn.ssl && conn.rbio && conn.wbio);
-	SSL_set_bio(conn.ssl, conn.rbio, conn.wbio);
+	conn.ssl = ossl_ssl(ctx, &conn.rbio, &conn.wbio);
+	ASSERT_NE(NULL, conn.ssl);
 	SSL_set_accept_state(conn.ssl);
 	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
 				     NULL));

@@ -290,6 +290,49 @@ static int echo_and_close(struct tlsx_conn *c)
 	return tlsx_read(c, buf, sizeof(buf)) == 0 ? 0 : -1;
 }
 
+/*
+ * The peer's certificates tlsx_peer_cert() gives, counted until
+ * TLSX_E_NO_CERT; the leaf copied into @leaf.  (size_t)-1 when a call
+ * fails otherwise.
+ */
+static size_t peer_certs(const struct tlsx_conn *c, unsigned char *leaf,
+			 size_t cap, size_t *leaf_len)
+{
+	const uint8_t *der;
+	size_t i, len;
+	int ret;
+
+	*leaf_len = 0;
+	for (i = 0; i < 16; i++) {
+		ret = tlsx_peer_cert(c, i, &der, &len);
+		if (ret == TLSX_E_NO_CERT && !der && !len)
+			return i;
+		if (ret || !der || !len)
+			return (size_t)-1;
+		if (!i && len <= cap) {
+			memcpy(leaf, der, len);
+			*leaf_len = len;
+		}
+	}
+	return (size_t)-1;
+}
+
+/* The DER of the first certificate of PEM file @path; 0 on failure. */
+static size_t pem_der(const char *path, unsigned char *out, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	X509 *x = f ? PEM_read_X509(f, NULL, NULL, NULL) : NULL;
+	int n = x ? i2d_X509(x, NULL) : 0;
+	unsigned char *p = out;
+
+	if (n <= 0 || (size_t)n > cap || i2d_X509(x, &p) != n)
+		n = 0;
+	X509_free(x);
+	if (f)
+		fclose(f);
+	return (size_t)n;
+}
+
 FIXTURE(vs_openssl)
 {
 	int cfd, sfd;
@@ -355,7 +398,9 @@ FIXTURE_TEARDOWN(vs_openssl)
 
 TEST_F(vs_openssl, connect)
 {
+	unsigned char want[2048], leaf[2048];
 	struct tlsx_conn_info info;
+	size_t want_len, leaf_len;
 
 	ASSERT_EQ(TLSX_DONE, tlsx_connect(self->cfg, self->cfd, "localhost",
 					  &self->c));
@@ -367,6 +412,12 @@ TEST_F(vs_openssl, connect)
 	EXPECT_TRUE(info.peer_cert);
 	EXPECT_EQ(TLSX_RL_USER, info.record_layer);
 	EXPECT_STREQ("localhost", info.server_name);
+	/* The server's one certificate, as its file has it. */
+	want_len = pem_der(leaf_pem, want, sizeof(want));
+	ASSERT_NE(0, want_len);
+	EXPECT_EQ(1, peer_certs(self->c, leaf, sizeof(leaf), &leaf_len));
+	ASSERT_EQ(want_len, leaf_len);
+	EXPECT_EQ(0, memcmp(want, leaf, leaf_len));
 	TH_LOG("%s %s: handshake %u reads, %u writes; kept %zu bytes",
 	       info.suite_name, info.group_name, info.hs_reads,
 	       info.hs_writes, info.state_bytes);
@@ -559,6 +610,9 @@ struct tlsx_server {
 	int fd;
 	int ret;
 	bool peer_cert;			/* what the server saw */
+	unsigned char peer_leaf[2048];	/* tlsx_peer_cert(0) */
+	size_t peer_leaf_len;
+	size_t peer_certs;		/* how many tlsx_peer_cert() gave */
 	char server_name[64];
 	unsigned int hs_reads, hs_writes;
 	pthread_t t;
@@ -584,6 +638,8 @@ static void *tlsx_server_run(void *arg)
 		snprintf(s->server_name, sizeof(s->server_name), "%s",
 			 info.server_name);
 	}
+	s->peer_certs = peer_certs(c, s->peer_leaf, sizeof(s->peer_leaf),
+				   &s->peer_leaf_len);
 	while ((n = tlsx_read(c, buf, sizeof(buf))) > 0)
 		if (tlsx_write(c, buf, n) != n)
 			break;
@@ -711,11 +767,12 @@ TEST(accept_openssl_client)
 TEST(tlsx_both_ends)
 {
 	struct tlsx_config *scfg = server_cfg(), *ccfg = client_cfg(ca_pem);
-	unsigned char sess[4096];
+	unsigned char sess[4096], leaf[2048];
 	struct tlsx_conn_info info;
 	struct tlsx_server s;
 	struct tlsx_conn *c;
-	size_t len = 0;
+	size_t len = 0, der_len, leaf_len;
+	const uint8_t *der;
 	int cfd, sfd, round;
 
 	ASSERT_NE(NULL, scfg);
@@ -730,12 +787,22 @@ TEST(tlsx_both_ends)
 		ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
 		c = tlsx_conn_new(ccfg, cfd);
 		ASSERT_NE(NULL, c);
+		/* Before the handshake: no chain, and a bad call. */
+		EXPECT_EQ(TLSX_E_INVAL, tlsx_peer_cert(c, 0, &der, &der_len));
+		EXPECT_EQ(TLSX_E_INVAL, tlsx_peer_cert(c, 0, NULL, &der_len));
 		ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(c, "localhost"));
 		if (round)
 			ASSERT_EQ(TLSX_OK, tlsx_conn_set_session(c, sess, len));
 		ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(c));
 		ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
 		EXPECT_EQ(round == 1, info.resumed);
+		/*
+		 * The server's leaf on the full handshake; none resumed (RFC
+		 * 8446 2.2: no Certificate); none on a server that asked for
+		 * none.
+		 */
+		EXPECT_EQ(round ? 0 : 1, peer_certs(c, leaf, sizeof(leaf),
+						    &leaf_len));
 		EXPECT_EQ(0, echo_and_close(c));
 		pthread_join(s.t, NULL);
 		TH_LOG("tlsx-tlsx %s: client %u reads, %u writes; server %u reads, %u writes",
@@ -747,6 +814,7 @@ TEST(tlsx_both_ends)
 							     &len));
 		tlsx_conn_free(c);
 		EXPECT_EQ(TLSX_OK, s.ret);
+		EXPECT_EQ(0, s.peer_certs);
 		close(cfd);
 		close(sfd);
 	}
@@ -852,8 +920,10 @@ TEST(client_certificate)
 	struct tlsx_config *scfg = server_cfg_with(leaf_pem, key_pem);
 	struct tlsx_config *ccfg = client_cfg(ca_pem);
 	struct tlsx_config *anon = client_cfg(ca_pem);
+	unsigned char want[2048];
 	struct tlsx_conn_info ci;
 	struct tlsx_server s;
+	size_t want_len;
 
 	ASSERT_TRUE(scfg && ccfg && anon);
 	ASSERT_EQ(TLSX_OK, tlsx_config_set_trust(scfg, ca_pem));
@@ -863,6 +933,12 @@ TEST(client_certificate)
 	ASSERT_EQ(TLSX_OK, tlsx_config_add_cert(ccfg, leaf_pem, key_pem));
 	EXPECT_EQ(0, ours_pair(scfg, ccfg, "localhost", 100, &s, &ci));
 	EXPECT_TRUE(s.peer_cert);
+	/* tlsx_peer_cert() on the server: the client's one certificate. */
+	want_len = pem_der(leaf_pem, want, sizeof(want));
+	ASSERT_NE(0, want_len);
+	EXPECT_EQ(1, s.peer_certs);
+	ASSERT_EQ(want_len, s.peer_leaf_len);
+	EXPECT_EQ(0, memcmp(want, s.peer_leaf, want_len));
 	/* Without one: the server refuses (certificate_required). */
 	EXPECT_NE(0, ours_pair(scfg, anon, "localhost", 100, &s, &ci));
 	EXPECT_EQ(TLSX_E_CERT, s.ret);

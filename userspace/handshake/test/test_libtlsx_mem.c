@@ -681,6 +681,27 @@ TEST_F(idle, keys_and_state_only)
 		       live.bytes, live.allocs);
 }
 
+/*
+ * tlsx_peer_cert(): the client keeps the server's chain (the DER it sent
+ * and struct tlsx_peer_chain), counted in state_bytes and so in the heap
+ * asserted above; the server, which asked for no certificate, none.
+ */
+TEST_F(idle, peer_chain_counted)
+{
+	size_t i, len, der_total = 0;
+	const uint8_t *der;
+
+	for (i = 0; !tlsx_peer_cert(self->c, i, &der, &len); i++)
+		der_total += len;
+	EXPECT_EQ(2, i);
+	EXPECT_EQ(TLSX_E_NO_CERT, tlsx_peer_cert(self->s, 0, &der, &len));
+	TH_LOG("the client keeps the server's %zu certificates: %zu bytes of DER + %zu",
+	       i, der_total, sizeof(struct tlsx_peer_chain));
+	EXPECT_GE(self->idle_c, sizeof(struct tlsx_conn) + der_total +
+				sizeof(struct tlsx_peer_chain));
+	EXPECT_TRUE(heap_is_state(self->c, self->s));
+}
+
 /* Plaintext the caller's buffer did not take: kept, then freed. */
 TEST_F(idle, plaintext_kept)
 {

@@ -50,22 +50,11 @@
 #include "handshake/cert.h"
 #include "handshake/hs_impl.h"
 #include "handshake/test/hs_test.h"
+#include "handshake/test/ossl_test.h"
 #include "handshake/test/rfc8448.h"
 
 /* server.c's enum sv_state, for the few tests that look. */
 #define SV_EXPECT_SECOND_CLIENT_HELLO	1
-
-/* test/data/@name, next to this file (make runs from the top). */
-static const char *data(const char *name)
-{
-	static char buf[256];
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-
-	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
-		 slash ? "/" : "", name);
-	return buf;
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -561,19 +550,13 @@ static int new_session(SSL *ssl, SSL_SESSION *s)
 
 static int client_setup(struct conn *c, const struct client_opts *o)
 {
-	c->ctx = SSL_CTX_new(TLS_client_method());
+	c->ctx = ossl_ctx(TLS_client_method(), o->max_version, o->suites,
+			  o->groups, o->sigalgs);
 	if (!c->ctx)
 		return -1;
 	SSL_CTX_set_session_cache_mode(c->ctx, SSL_SESS_CACHE_CLIENT |
 				       SSL_SESS_CACHE_NO_INTERNAL_STORE);
 	SSL_CTX_sess_set_new_cb(c->ctx, new_session);
-	SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
-	SSL_CTX_set_max_proto_version(c->ctx, o->max_version ?
-				      o->max_version : TLS1_3_VERSION);
-	if ((o->suites && !SSL_CTX_set_ciphersuites(c->ctx, o->suites)) ||
-	    (o->groups && !SSL_CTX_set1_groups_list(c->ctx, o->groups)) ||
-	    (o->sigalgs && !SSL_CTX_set1_sigalgs_list(c->ctx, o->sigalgs)))
-		return -1;
 	if (o->verify_root) {
 		if (SSL_CTX_load_verify_locations(c->ctx, data(o->verify_root),
 						  NULL) != 1)
@@ -584,12 +567,9 @@ static int client_setup(struct conn *c, const struct client_opts *o)
 		return -1;
 	if (o->alpn && SSL_CTX_set_alpn_protos(c->ctx, o->alpn, o->alpn_len))
 		return -1;
-	c->ssl = SSL_new(c->ctx);
-	c->rbio = BIO_new(BIO_s_mem());
-	c->wbio = BIO_new(BIO_s_mem());
-	if (!c->ssl || !c->rbio || !c->wbio)
+	c->ssl = ossl_ssl(c->ctx, &c->rbio, &c->wbio);
+	if (!c->ssl)
 		return -1;
-	SSL_set_bio(c->ssl, c->rbio, c->wbio);
 	if (o->sni && !SSL_set_tlsext_host_name(c->ssl, o->sni))
 		return -1;
 	SSL_set_connect_state(c->ssl);
@@ -742,50 +722,6 @@ static void conn_free(struct conn *c)
 	SSL_CTX_free(c->ctx);
 	memset(c, 0, sizeof(*c));
 }
-
-static const struct {
-	u16 suite;
-	const char *name;
-} suites[] = {
-	{ TLSX_SUITE_AES_128_GCM_SHA256, "TLS_AES_128_GCM_SHA256" },
-	{ TLSX_SUITE_AES_256_GCM_SHA384, "TLS_AES_256_GCM_SHA384" },
-	{ TLSX_SUITE_CHACHA20_POLY1305_SHA256, "TLS_CHACHA20_POLY1305_SHA256" },
-	{ TLSX_SUITE_AES_128_CCM_SHA256, "TLS_AES_128_CCM_SHA256" },
-};
-
-static const struct {
-	u16 group;
-	const char *name;
-} groups[] = {
-	{ TLSX_GROUP_X25519, "X25519" },
-	{ TLSX_GROUP_SECP256R1, "P-256" },
-};
-
-FIXTURE(matrix) {
-};
-
-FIXTURE_VARIANT(matrix) {
-	const char *cert;
-	const char *sigalg;	/* OpenSSL's name */
-	u16 scheme;
-};
-
-FIXTURE_VARIANT_ADD(matrix, ecdsa_p256) {
-	"p256", "ecdsa_secp256r1_sha256", TLSX_SIG_ECDSA_SECP256R1_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, ed25519) {
-	"ed25519", "ed25519", TLSX_SIG_ED25519 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha256) {
-	"rsa", "rsa_pss_rsae_sha256", TLSX_SIG_RSA_PSS_RSAE_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha384) {
-	"rsa", "rsa_pss_rsae_sha384", TLSX_SIG_RSA_PSS_RSAE_SHA384 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_rsae_sha512) {
-	"rsa", "rsa_pss_rsae_sha512", TLSX_SIG_RSA_PSS_RSAE_SHA512 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha256) {
-	"rsapss", "rsa_pss_pss_sha256", TLSX_SIG_RSA_PSS_PSS_SHA256 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha384) {
-	"rsapss", "rsa_pss_pss_sha384", TLSX_SIG_RSA_PSS_PSS_SHA384 };
-FIXTURE_VARIANT_ADD(matrix, rsa_pss_pss_sha512) {
-	"rsapss", "rsa_pss_pss_sha512", TLSX_SIG_RSA_PSS_PSS_SHA512 };
 
 FIXTURE_SETUP(matrix)
 {
@@ -1009,23 +945,6 @@ static int mc_setup(struct conn *c, const struct mc_chain *chains,
 	c->cfg.server = true;
 	c->n_chains = c->cfg.n_chains = i;
 	return 0;
-}
-
-/* The leaf the client saw: "subject CN|issuer CN". */
-static void peer_leaf(SSL *ssl, char *buf, size_t len)
-{
-	X509 *x = SSL_get1_peer_certificate(ssl);
-	char cn[128] = "", issuer[128] = "";
-
-	if (x) {
-		X509_NAME_get_text_by_NID(X509_get_subject_name(x),
-					  NID_commonName, cn, sizeof(cn));
-		X509_NAME_get_text_by_NID(X509_get_issuer_name(x),
-					  NID_commonName, issuer,
-					  sizeof(issuer));
-	}
-	snprintf(buf, len, "%s|%s", cn, issuer);
-	X509_free(x);
 }
 
 FIXTURE(multicert) {
@@ -2039,7 +1958,6 @@ TEST(no_early_data_no_skipping)
 		  raw_step(hs, junk, sizeof(junk)));
 	tlsx_hs_free(hs);
 }
-
 
 /* --- the client's flight, sealed by hand ------------------------------------- */
 

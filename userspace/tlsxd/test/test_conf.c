@@ -74,138 +74,6 @@ static int bad1(char *err, size_t errlen, const char *opt, const char *val)
 	return r;
 }
 
-TEST(defaults)
-{
-	struct tlsxd_conf c;
-
-	conf_init(&c);
-	EXPECT_EQ(0, c.nlisten);
-	EXPECT_EQ(NULL, c.root);
-	EXPECT_EQ(0, c.ncerts);
-	EXPECT_EQ(0, c.workers);
-	EXPECT_EQ(TLSX_RL_AUTO, c.record_layer);
-	EXPECT_EQ(CONF_BODY_AUTO, c.body);
-	EXPECT_FALSE(c.allow_hidden);
-	EXPECT_TRUE(c.precompressed);
-	EXPECT_FALSE(c.debug);
-	EXPECT_EQ(8192, c.http.request_line_max);
-	EXPECT_EQ(16384, c.http.header_bytes_max);
-	EXPECT_EQ(100, c.http.header_count_max);
-	EXPECT_EQ(0, c.http.body_max);
-	EXPECT_EQ(16, c.ranges_max);
-	EXPECT_EQ(4096, c.max_conns);
-	EXPECT_EQ(1000, c.keepalive_requests);
-	EXPECT_EQ(10000, c.handshake_timeout_ms);
-	EXPECT_EQ(10000, c.header_timeout_ms);
-	EXPECT_EQ(60000, c.idle_timeout_ms);
-	EXPECT_EQ(60000, c.send_timeout_ms);
-	EXPECT_EQ(10000, c.drain_timeout_ms);
-	EXPECT_EQ(NULL, c.access_log);
-	EXPECT_EQ(NULL, c.error_log);
-	conf_free(&c);
-}
-
-TEST(every_option)
-{
-	struct tlsxd_conf c;
-	char err[256];
-
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err),
-			   "--listen", "127.0.0.1:8443", "--listen", "[::1]:9443",
-			   "--root", "/srv/www", "--cert", "a.pem", "--key",
-			   "a.key", "--cert", "b.pem", "--key", "b.key",
-			   "--workers", "3", "--user", "www-data",
-			   "--access-log", "/var/log/a.log", "--error-log",
-			   "/var/log/e.log", "--record-layer", "user", "--body",
-			   "splice", "--max-conns", "77",
-			   "--keepalive-requests", "5", "--timeout-handshake",
-			   "1s", "--timeout-header", "2000", "--timeout-idle",
-			   "3s", "--timeout-send", "4000ms", "--timeout-drain",
-			   "0", "--max-request-line", "1000",
-			   "--max-header-bytes", "2000", "--max-header-count",
-			   "30", "--max-ranges", "4", "--hidden",
-			   "--no-precompressed", "--mime-types", "/etc/m.types",
-			   "--ticket-keys", "/etc/t.key", "--pid-file",
-			   "/run/tlsxd.pid", "--debug", NULL)) {
-		TH_LOG("%s", err);
-	}
-	ASSERT_EQ(2, c.nlisten);
-	EXPECT_STREQ("127.0.0.1:8443", c.listen[0]);
-	EXPECT_STREQ("[::1]:9443", c.listen[1]);
-	EXPECT_STREQ("/srv/www", c.root);
-	ASSERT_EQ(2, c.ncerts);
-	EXPECT_STREQ("a.pem", c.certs[0].cert_file);
-	EXPECT_STREQ("a.key", c.certs[0].key_file);
-	EXPECT_STREQ("b.pem", c.certs[1].cert_file);
-	EXPECT_STREQ("b.key", c.certs[1].key_file);
-	EXPECT_EQ(3, c.workers);
-	EXPECT_STREQ("www-data", c.user);
-	EXPECT_STREQ("/var/log/a.log", c.access_log);
-	EXPECT_STREQ("/var/log/e.log", c.error_log);
-	EXPECT_EQ(TLSX_RL_USER, c.record_layer);
-	EXPECT_EQ(CONF_BODY_SPLICE, c.body);
-	EXPECT_EQ(77, c.max_conns);
-	EXPECT_EQ(5, c.keepalive_requests);
-	EXPECT_EQ(1000, c.handshake_timeout_ms);
-	EXPECT_EQ(2000, c.header_timeout_ms);
-	EXPECT_EQ(3000, c.idle_timeout_ms);
-	EXPECT_EQ(4000, c.send_timeout_ms);
-	EXPECT_EQ(0, c.drain_timeout_ms);
-	EXPECT_EQ(1000, c.http.request_line_max);
-	EXPECT_EQ(2000, c.http.header_bytes_max);
-	EXPECT_EQ(30, c.http.header_count_max);
-	EXPECT_EQ(4, c.ranges_max);
-	EXPECT_TRUE(c.allow_hidden);
-	EXPECT_FALSE(c.precompressed);
-	EXPECT_STREQ("/etc/m.types", c.mime_types);
-	EXPECT_STREQ("/etc/t.key", c.ticket_key_file);
-	EXPECT_STREQ("/run/tlsxd.pid", c.pid_file);
-	EXPECT_TRUE(c.debug);
-	EXPECT_EQ(0, conf_check(&c, err, sizeof(err)));
-	conf_free(&c);
-}
-
-TEST(option_equals_form_and_later_wins)
-{
-	struct tlsxd_conf c;
-	char err[256];
-
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--workers=2", "--root=/a",
-			   "--root", "/b", "--record-layer=tlsx",
-			   "--record-layer", "tls", "--body=sendfile", NULL));
-	EXPECT_EQ(2, c.workers);
-	EXPECT_STREQ("/b", c.root);
-	EXPECT_EQ(TLSX_RL_TLS, c.record_layer);
-	EXPECT_EQ(CONF_BODY_SENDFILE, c.body);
-	conf_free(&c);
-}
-
-TEST(record_layer_and_body_names)
-{
-	static const char *const rl[] = { "auto", "tlsx", "tls", "user" };
-	static const char *const body[] = { "auto", "sendfile", "splice" };
-	struct tlsxd_conf c;
-	char err[256];
-	unsigned int i;
-
-	for (i = 0; i < 4; i++) {
-		conf_init(&c);
-		ASSERT_EQ(0, parse(&c, err, sizeof(err), "--record-layer",
-				   rl[i], NULL));
-		EXPECT_EQ((enum tlsx_record_layer)i, c.record_layer);
-		conf_free(&c);
-	}
-	for (i = 0; i < 3; i++) {
-		conf_init(&c);
-		ASSERT_EQ(0, parse(&c, err, sizeof(err), "--body", body[i],
-				   NULL));
-		EXPECT_EQ((enum conf_body)i, c.body);
-		conf_free(&c);
-	}
-}
-
 TEST(listen_forms)
 {
 	struct sockaddr_storage ss;
@@ -420,33 +288,6 @@ TEST(too_many_listeners_and_certs)
 	conf_free(&c);
 }
 
-TEST(cert_key_pairs)
-{
-	struct tlsxd_conf c;
-	char err[256];
-
-	/* Pairs fill in order: the first cert without a key gets the key. */
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--cert", "a.pem", "--cert",
-			   "b.pem", "--key", "a.key", "--key", "b.key", NULL));
-	ASSERT_EQ(2, c.ncerts);
-	EXPECT_STREQ("a.pem", c.certs[0].cert_file);
-	EXPECT_STREQ("a.key", c.certs[0].key_file);
-	EXPECT_STREQ("b.pem", c.certs[1].cert_file);
-	EXPECT_STREQ("b.key", c.certs[1].key_file);
-	conf_free(&c);
-
-	/* The key first is fine too. */
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--key", "a.key", "--cert",
-			   "a.pem", "--listen", ":1", "--root", "/", NULL));
-	ASSERT_EQ(1, c.ncerts);
-	EXPECT_STREQ("a.pem", c.certs[0].cert_file);
-	EXPECT_STREQ("a.key", c.certs[0].key_file);
-	EXPECT_EQ(0, conf_check(&c, err, sizeof(err)));
-	conf_free(&c);
-}
-
 TEST(check_refusals)
 {
 	static const struct {
@@ -531,6 +372,7 @@ static const char full_file[] =
 	"max-header-bytes 8192\n"
 	"max-header-count 50\n"
 	"max-ranges 8\n"
+	"open-file-cache 0\n"
 	"hidden on\n"
 	"precompressed off\n"
 	"debug\n"
@@ -538,71 +380,378 @@ static const char full_file[] =
 	"ticket-keys \"/etc/tlsxd/ticket \\\"keys\\\"\"\n"
 	"pid-file /run/tlsxd.pid";	/* no newline at the end */
 
-TEST(file_every_directive)
-{
-	struct tlsxd_conf c;
-	char path[64], err[256];
+/*
+ * The settings of a parsed configuration as lines "NAME VALUE", one a
+ * field, in conf.h's order (names as the file's directives, durations
+ * in ms, lists on one line, "(none)" for NULL): what a case compares.
+ */
+static const char *const rl_names[] = { "auto", "tlsx", "tls", "user" };
+static const char *const body_names[] = { "auto", "sendfile", "splice" };
 
-	write_file(path, sizeof(path), full_file, sizeof(full_file) - 1);
-	conf_init(&c);
-	ASSERT_EQ(0, conf_load_file(&c, path, err, sizeof(err)))
-		TH_LOG("%s", err);
-	unlink(path);
-	ASSERT_EQ(2, c.nlisten);
-	EXPECT_STREQ("127.0.0.1:8443", c.listen[0]);
-	EXPECT_STREQ("[::1]:8443", c.listen[1]);
-	EXPECT_STREQ("/srv/my site", c.root);
-	ASSERT_EQ(2, c.ncerts);
-	EXPECT_STREQ("/etc/a.pem", c.certs[0].cert_file);
-	EXPECT_STREQ("/etc/a.key", c.certs[0].key_file);
-	EXPECT_STREQ("/etc/b.pem", c.certs[1].cert_file);
-	EXPECT_STREQ("/etc/b.key", c.certs[1].key_file);
-	EXPECT_EQ(2, c.workers);
-	EXPECT_STREQ("www-data", c.user);
-	EXPECT_STREQ("-", c.access_log);
-	EXPECT_STREQ("/var/log/tlsxd.err", c.error_log);
-	EXPECT_EQ(TLSX_RL_TLS, c.record_layer);
-	EXPECT_EQ(CONF_BODY_SENDFILE, c.body);
-	EXPECT_EQ(100, c.max_conns);
-	EXPECT_EQ(10, c.keepalive_requests);
-	EXPECT_EQ(5000, c.handshake_timeout_ms);
-	EXPECT_EQ(6000, c.header_timeout_ms);
-	EXPECT_EQ(7000, c.idle_timeout_ms);
-	EXPECT_EQ(8000, c.send_timeout_ms);
-	EXPECT_EQ(9000, c.drain_timeout_ms);
-	EXPECT_EQ(4096, c.http.request_line_max);
-	EXPECT_EQ(8192, c.http.header_bytes_max);
-	EXPECT_EQ(50, c.http.header_count_max);
-	EXPECT_EQ(8, c.ranges_max);
-	EXPECT_TRUE(c.allow_hidden);
-	EXPECT_FALSE(c.precompressed);
-	EXPECT_TRUE(c.debug);
-	EXPECT_STREQ("/etc/mime.types", c.mime_types);
-	EXPECT_STREQ("/etc/tlsxd/ticket \"keys\"", c.ticket_key_file);
-	EXPECT_STREQ("/run/tlsxd.pid", c.pid_file);
-	EXPECT_EQ(0, conf_check(&c, err, sizeof(err)));
-	conf_free(&c);
+static const char *str(const char *s)
+{
+	return s ? s : "(none)";
 }
 
-TEST(file_flags_take_on_off)
+static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 {
-	static const char text[] =
-		"hidden yes\nno-precompressed no\ndebug off\naccess-log off\n";
-	struct tlsxd_conf c;
-	char path[64], err[256];
+	FILE *f = fmemopen(out, cap, "w");
+	unsigned int i;
 
-	write_file(path, sizeof(path), text, sizeof(text) - 1);
-	conf_init(&c);
-	c.debug = true;
-	c.access_log = strdup("/x");
-	ASSERT_EQ(0, conf_load_file(&c, path, err, sizeof(err)))
-		TH_LOG("%s", err);
-	unlink(path);
-	EXPECT_TRUE(c.allow_hidden);
-	EXPECT_TRUE(c.precompressed);	/* "no-precompressed no" */
-	EXPECT_FALSE(c.debug);
-	EXPECT_EQ(NULL, c.access_log);
-	conf_free(&c);
+	if (!f)
+		abort();
+	fputs("listen", f);
+	for (i = 0; i < c->nlisten; i++)
+		fprintf(f, " %s", c->listen[i]);
+	fprintf(f, "\nroot %s\ncert", str(c->root));
+	for (i = 0; i < c->ncerts; i++)
+		fprintf(f, " %s %s", str(c->certs[i].cert_file),
+			str(c->certs[i].key_file));
+	fprintf(f, "\nticket-keys %s\nworkers %u\nuser %s\naccess-log %s\n"
+		"error-log %s\nmime-types %s\npid-file %s\n",
+		str(c->ticket_key_file), c->workers, str(c->user),
+		str(c->access_log), str(c->error_log), str(c->mime_types),
+		str(c->pid_file));
+	fprintf(f, "record-layer %s\nbody %s\nhidden %s\nprecompressed %s\n"
+		"debug %s\n",
+		c->record_layer < ARRAY_SIZE(rl_names) ?
+		rl_names[c->record_layer] : "?",
+		c->body < ARRAY_SIZE(body_names) ? body_names[c->body] : "?",
+		c->allow_hidden ? "on" : "off",
+		c->precompressed ? "on" : "off", c->debug ? "on" : "off");
+	fprintf(f, "max-request-line %u\nmax-header-bytes %u\n"
+		"max-header-count %u\nbody-max %llu\nmax-ranges %u\n"
+		"max-conns %u\nopen-file-cache %u\nkeepalive-requests %u\n",
+		c->http.request_line_max, c->http.header_bytes_max,
+		c->http.header_count_max, (unsigned long long)c->http.body_max,
+		c->ranges_max, c->max_conns, c->open_file_cache,
+		c->keepalive_requests);
+	fprintf(f, "timeout-handshake %u\ntimeout-header %u\n"
+		"timeout-idle %u\ntimeout-send %u\ntimeout-drain %u\n",
+		c->handshake_timeout_ms, c->header_timeout_ms,
+		c->idle_timeout_ms, c->send_timeout_ms, c->drain_timeout_ms);
+	fclose(f);
+}
+
+/* The defaults conf.h documents, in dump()'s form. */
+static const char defaults[] =
+	"listen\n"
+	"root (none)\n"
+	"cert\n"
+	"ticket-keys (none)\n"
+	"workers 0\n"
+	"user (none)\n"
+	"access-log (none)\n"
+	"error-log (none)\n"
+	"mime-types (none)\n"
+	"pid-file (none)\n"
+	"record-layer auto\n"
+	"body auto\n"
+	"hidden off\n"
+	"precompressed on\n"
+	"debug off\n"
+	"max-request-line 8192\n"
+	"max-header-bytes 16384\n"
+	"max-header-count 100\n"
+	"body-max 0\n"
+	"max-ranges 16\n"
+	"max-conns 4096\n"
+	"open-file-cache 1024\n"
+	"keepalive-requests 1000\n"
+	"timeout-handshake 10000\n"
+	"timeout-header 10000\n"
+	"timeout-idle 60000\n"
+	"timeout-send 60000\n"
+	"timeout-drain 10000\n";
+
+/* A line's name: the bytes before its first space or its end. */
+static size_t name_len(const char *line)
+{
+	static const char ends[] = { ' ', '\n', '\0' };
+
+	return strcspn(line, ends);
+}
+
+/*
+ * The defaults with @set's lines in place of those of the same name:
+ * the dump a case expects.  A name in @set that is not among the
+ * defaults (a typo in a case) fails the test.
+ */
+static void expected(struct __test_metadata *_metadata, const char *set,
+		     char *out, size_t cap)
+{
+	const char *d, *o;
+	size_t n = 0, used = 0, nset = 0;
+
+	for (o = set; *o; o = strchr(o, '\n') + 1)
+		nset++;
+	for (d = defaults; *d; d = strchr(d, '\n') + 1) {
+		const char *line = d;
+		size_t len;
+
+		for (o = set; *o; o = strchr(o, '\n') + 1) {
+			if (name_len(o) == name_len(d) &&
+			    !memcmp(o, d, name_len(d))) {
+				line = o;
+				used++;
+				break;
+			}
+		}
+		len = strchr(line, '\n') - line + 1;
+		ASSERT_LT(n + len, cap);
+		memcpy(out + n, line, len);
+		n += len;
+	}
+	out[n] = '\0';
+	ASSERT_EQ(nset, used) TH_LOG("a line of the case names no setting");
+}
+
+#define ARGS_MAX	64
+
+/*
+ * A command line or a configuration file, and the settings it must
+ * give: each case a line of the table below.
+ */
+FIXTURE(settings) {
+	struct tlsxd_conf c;
+	char path[64];
+};
+
+FIXTURE_VARIANT(settings) {
+	/* After "tlsxd"; "@FILE" stands for the file's path. */
+	const char *args[ARGS_MAX];
+	/* The configuration file's text, or NULL. */
+	const char *file;
+	/* Load the file alone (conf_load_file), no command line. */
+	bool file_only;
+	/* "NAME VALUE\n" lines: the settings other than the defaults. */
+	const char *set;
+	/* conf_check() accepts the result. */
+	bool complete;
+};
+
+/* Nothing given: the defaults. */
+FIXTURE_VARIANT_ADD(settings, defaults) { .set = "" };
+
+/* Every command-line option, each setting its field. */
+FIXTURE_VARIANT_ADD(settings, every_option) {
+	.args = { "--listen", "127.0.0.1:8443", "--listen", "[::1]:9443",
+		  "--root", "/srv/www", "--cert", "a.pem", "--key", "a.key",
+		  "--cert", "b.pem", "--key", "b.key", "--workers", "3",
+		  "--user", "www-data", "--access-log", "/var/log/a.log",
+		  "--error-log", "/var/log/e.log", "--record-layer", "user",
+		  "--body", "splice", "--max-conns", "77",
+		  "--keepalive-requests", "5", "--timeout-handshake", "1s",
+		  "--timeout-header", "2000", "--timeout-idle", "3s",
+		  "--timeout-send", "4000ms", "--timeout-drain", "0",
+		  "--max-request-line", "1000", "--max-header-bytes", "2000",
+		  "--max-header-count", "30", "--max-ranges", "4",
+		  "--open-file-cache", "7", "--hidden", "--no-precompressed",
+		  "--mime-types", "/etc/m.types", "--ticket-keys",
+		  "/etc/t.key", "--pid-file", "/run/tlsxd.pid", "--debug" },
+	.set = "listen 127.0.0.1:8443 [::1]:9443\n"
+	       "root /srv/www\n"
+	       "cert a.pem a.key b.pem b.key\n"
+	       "ticket-keys /etc/t.key\n"
+	       "workers 3\n"
+	       "user www-data\n"
+	       "access-log /var/log/a.log\n"
+	       "error-log /var/log/e.log\n"
+	       "mime-types /etc/m.types\n"
+	       "pid-file /run/tlsxd.pid\n"
+	       "record-layer user\n"
+	       "body splice\n"
+	       "hidden on\n"
+	       "precompressed off\n"
+	       "debug on\n"
+	       "max-request-line 1000\n"
+	       "max-header-bytes 2000\n"
+	       "max-header-count 30\n"
+	       "max-ranges 4\n"
+	       "max-conns 77\n"
+	       "open-file-cache 7\n"
+	       "keepalive-requests 5\n"
+	       "timeout-handshake 1000\n"
+	       "timeout-header 2000\n"
+	       "timeout-idle 3000\n"
+	       "timeout-send 4000\n"
+	       "timeout-drain 0\n",
+	.complete = true,
+};
+
+/* "--opt=value" as "--opt value"; a later value wins. */
+FIXTURE_VARIANT_ADD(settings, option_equals_form_and_later_wins) {
+	.args = { "--workers=2", "--root=/a", "--root", "/b",
+		  "--record-layer=tlsx", "--record-layer", "tls",
+		  "--body=sendfile" },
+	.set = "root /b\nworkers 2\nrecord-layer tls\nbody sendfile\n",
+};
+
+/* Each name of --record-layer and --body. */
+FIXTURE_VARIANT_ADD(settings, record_layer_auto) {
+	.args = { "--record-layer", "auto" }, .set = "record-layer auto\n" };
+FIXTURE_VARIANT_ADD(settings, record_layer_tlsx) {
+	.args = { "--record-layer", "tlsx" }, .set = "record-layer tlsx\n" };
+FIXTURE_VARIANT_ADD(settings, record_layer_tls) {
+	.args = { "--record-layer", "tls" }, .set = "record-layer tls\n" };
+FIXTURE_VARIANT_ADD(settings, record_layer_user) {
+	.args = { "--record-layer", "user" }, .set = "record-layer user\n" };
+FIXTURE_VARIANT_ADD(settings, body_auto) {
+	.args = { "--body", "auto" }, .set = "body auto\n" };
+FIXTURE_VARIANT_ADD(settings, body_sendfile) {
+	.args = { "--body", "sendfile" }, .set = "body sendfile\n" };
+FIXTURE_VARIANT_ADD(settings, body_splice) {
+	.args = { "--body", "splice" }, .set = "body splice\n" };
+
+/* Pairs fill in order: the first cert without a key gets the key. */
+FIXTURE_VARIANT_ADD(settings, cert_key_pairs_in_order) {
+	.args = { "--cert", "a.pem", "--cert", "b.pem", "--key", "a.key",
+		  "--key", "b.key" },
+	.set = "cert a.pem a.key b.pem b.key\n",
+};
+
+/* The key first is fine too. */
+FIXTURE_VARIANT_ADD(settings, cert_key_key_first) {
+	.args = { "--key", "a.key", "--cert", "a.pem", "--listen", ":1",
+		  "--root", "/" },
+	.set = "listen :1\nroot /\ncert a.pem a.key\n",
+	.complete = true,
+};
+
+/* The file: every directive, comments, quotes, "cert FILE KEY". */
+FIXTURE_VARIANT_ADD(settings, file_every_directive) {
+	.file = full_file, .file_only = true,
+	.set = "listen 127.0.0.1:8443 [::1]:8443\n"
+	       "root /srv/my site\n"
+	       "cert /etc/a.pem /etc/a.key /etc/b.pem /etc/b.key\n"
+	       "ticket-keys /etc/tlsxd/ticket \"keys\"\n"
+	       "workers 2\n"
+	       "user www-data\n"
+	       "access-log -\n"
+	       "error-log /var/log/tlsxd.err\n"
+	       "mime-types /etc/mime.types\n"
+	       "pid-file /run/tlsxd.pid\n"
+	       "record-layer tls\n"
+	       "body sendfile\n"
+	       "hidden on\n"
+	       "precompressed off\n"
+	       "debug on\n"
+	       "max-request-line 4096\n"
+	       "max-header-bytes 8192\n"
+	       "max-header-count 50\n"
+	       "max-ranges 8\n"
+	       "max-conns 100\n"
+	       "open-file-cache 0\n"
+	       "keepalive-requests 10\n"
+	       "timeout-handshake 5000\n"
+	       "timeout-header 6000\n"
+	       "timeout-idle 7000\n"
+	       "timeout-send 8000\n"
+	       "timeout-drain 9000\n",
+	.complete = true,
+};
+
+/*
+ * A flag directive takes on/off (yes/no) and turns off what the
+ * command line before --config turned on: debug and access-log end as
+ * the defaults, precompressed stays on ("no-precompressed no").
+ */
+FIXTURE_VARIANT_ADD(settings, file_flags_take_on_off) {
+	.args = { "--debug", "--access-log", "/x", "--config", "@FILE" },
+	.file = "hidden yes\nno-precompressed no\ndebug off\n"
+		"access-log off\n",
+	.set = "hidden on\n",
+};
+
+#define OVERRIDDEN_FILE \
+	"listen 127.0.0.1:1\nlisten 127.0.0.1:2\nroot /file\n" \
+	"workers 2\ncert f.pem f.key\ntimeout-idle 5s\n"
+
+/* After --config: the command line wins; lists are replaced. */
+FIXTURE_VARIANT_ADD(settings, command_line_after_file_wins) {
+	.args = { "--config", "@FILE", "--workers", "3", "--listen",
+		  "127.0.0.1:3", "--cert", "a.pem", "--key", "a.key" },
+	.file = OVERRIDDEN_FILE,
+	.set = "listen 127.0.0.1:3\nroot /file\ncert a.pem a.key\n"
+	       "workers 3\ntimeout-idle 5000\n",
+	.complete = true,
+};
+
+/* Before --config: the file, read where it stands, wins. */
+FIXTURE_VARIANT_ADD(settings, file_after_command_line_wins) {
+	.args = { "--workers", "3", "--listen", "127.0.0.1:3", "--root",
+		  "/cmd", "--config", "@FILE" },
+	.file = OVERRIDDEN_FILE,
+	.set = "listen 127.0.0.1:1 127.0.0.1:2\nroot /file\n"
+	       "cert f.pem f.key\nworkers 2\ntimeout-idle 5000\n",
+	.complete = true,
+};
+
+/* What the file does not set stays as the command line had it. */
+FIXTURE_VARIANT_ADD(settings, file_keeps_what_it_does_not_set) {
+	.args = { "--max-conns", "9", "--config", "@FILE" },
+	.file = OVERRIDDEN_FILE,
+	.set = "listen 127.0.0.1:1 127.0.0.1:2\nroot /file\n"
+	       "cert f.pem f.key\nworkers 2\nmax-conns 9\n"
+	       "timeout-idle 5000\n",
+	.complete = true,
+};
+
+FIXTURE_SETUP(settings)
+{
+	conf_init(&self->c);
+	self->path[0] = '\0';
+	if (variant->file)
+		write_file(self->path, sizeof(self->path), variant->file,
+			   strlen(variant->file));
+}
+
+FIXTURE_TEARDOWN(settings)
+{
+	conf_free(&self->c);
+	if (self->path[0])
+		unlink(self->path);
+}
+
+TEST_F(settings, parsed)
+{
+	char *argv[ARGS_MAX + 2] = { "tlsxd" };
+	char err[256] = "", got[2048], want[2048];
+	const char *g, *w;
+	int argc = 1;
+
+	if (variant->file_only) {
+		ASSERT_EQ(0, conf_load_file(&self->c, self->path, err,
+					    sizeof(err)))
+			TH_LOG("%s", err);
+	} else {
+		while (argc <= ARGS_MAX && variant->args[argc - 1]) {
+			const char *a = variant->args[argc - 1];
+
+			argv[argc++] = strcmp(a, "@FILE") ? (char *)a :
+							    self->path;
+		}
+		argv[argc] = NULL;
+		ASSERT_EQ(0, conf_parse_args(&self->c, argc, argv, err,
+					     sizeof(err)))
+			TH_LOG("%s", err);
+	}
+	dump(&self->c, got, sizeof(got));
+	expected(_metadata, variant->set, want, sizeof(want));
+	/* Line by line, so that a failure names the setting. */
+	for (g = got, w = want; *w; w = strchr(w, '\n') + 1) {
+		size_t len = strchr(w, '\n') - w;
+
+		EXPECT_EQ(0, strncmp(g, w, len + 1))
+			TH_LOG("want \"%.*s\", got \"%.*s\"", (int)len, w,
+			       (int)strcspn(g, "\n"), g);
+		g += strcspn(g, "\n");
+		if (*g)
+			g++;
+	}
+	if (variant->complete)
+		EXPECT_EQ(0, conf_check(&self->c, err, sizeof(err)))
+			TH_LOG("%s", err);
 }
 
 TEST(file_errors_name_file_and_line)
@@ -685,57 +834,6 @@ TEST(file_not_text)
 	unlink(path);
 	free(big);
 	conf_free(&c);
-}
-
-TEST(command_line_overrides_file)
-{
-	static const char text[] =
-		"listen 127.0.0.1:1\nlisten 127.0.0.1:2\nroot /file\n"
-		"workers 2\ncert f.pem f.key\ntimeout-idle 5s\n";
-	struct tlsxd_conf c;
-	char path[64], err[256];
-
-	write_file(path, sizeof(path), text, sizeof(text) - 1);
-
-	/* After --config: the command line wins; lists are replaced. */
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--config", path,
-			   "--workers", "3", "--listen", "127.0.0.1:3",
-			   "--cert", "a.pem", "--key", "a.key", NULL))
-		TH_LOG("%s", err);
-	EXPECT_EQ(3, c.workers);
-	EXPECT_STREQ("/file", c.root);
-	EXPECT_EQ(5000, c.idle_timeout_ms);
-	ASSERT_EQ(1, c.nlisten);
-	EXPECT_STREQ("127.0.0.1:3", c.listen[0]);
-	ASSERT_EQ(1, c.ncerts);
-	EXPECT_STREQ("a.pem", c.certs[0].cert_file);
-	EXPECT_STREQ("a.key", c.certs[0].key_file);
-	conf_free(&c);
-
-	/* Before --config: the file, read where it stands, wins. */
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--workers", "3", "--listen",
-			   "127.0.0.1:3", "--root", "/cmd", "--config", path,
-			   NULL))
-		TH_LOG("%s", err);
-	EXPECT_EQ(2, c.workers);
-	EXPECT_STREQ("/file", c.root);
-	ASSERT_EQ(2, c.nlisten);
-	EXPECT_STREQ("127.0.0.1:1", c.listen[0]);
-	EXPECT_STREQ("127.0.0.1:2", c.listen[1]);
-	ASSERT_EQ(1, c.ncerts);
-	EXPECT_STREQ("f.pem", c.certs[0].cert_file);
-	conf_free(&c);
-
-	/* What the file does not set stays as the command line had it. */
-	conf_init(&c);
-	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--max-conns", "9",
-			   "--config", path, NULL));
-	EXPECT_EQ(9, c.max_conns);
-	ASSERT_EQ(0, conf_check(&c, err, sizeof(err)));
-	conf_free(&c);
-	unlink(path);
 }
 
 TEST(a_file_error_stops_the_command_line)

@@ -108,16 +108,32 @@ FIXTURE(send) {
 	unsigned int cqes;
 };
 
+/* How a case must end. */
+enum send_end {
+	END_SERVED,		/* every byte in order, the connection freed */
+	END_SEND_TIMEOUT,	/* the reader stalled: cut by the send timeout */
+	END_RESET,		/* the reader reset mid-body */
+};
+
+/* A case: the response's plan, the reader, the end (the table below). */
+struct send_case {
+	int sndbuf;		/* SO_SNDBUF of the server's socket; 0: default */
+	bool file;		/* after the head, file bytes 0..file_len */
+	uint64_t file_len;
+	bool multipart;		/* memory, file range, memory, range, memory */
+	size_t slow_every;	/* the reader's, as in struct reader */
+	unsigned int pause_ms;
+	size_t reset_after;
+	bool stall;
+	enum send_end end;
+	bool waits;		/* must wait on POLLOUT, and never spin */
+	bool recv;		/* requests_by_recv_with_provided_buffers() */
+};
+
+/* Each case twice: file bodies by sendfile(2), and by IORING_OP_SPLICE. */
 FIXTURE_VARIANT(send) {
 	bool splice;
-};
-
-FIXTURE_VARIANT_ADD(send, sendfile) {
-	.splice = false,
-};
-
-FIXTURE_VARIANT_ADD(send, splice) {
-	.splice = true,
+	const struct send_case *c;
 };
 
 static void tcp_pair(struct __test_metadata *_metadata, int *cfd, int *sfd,
@@ -322,144 +338,150 @@ static void check_all(struct __test_metadata *_metadata,
 	free(r->got);
 }
 
-TEST_F(send, head_alone)
-{
-	struct reader r = { 0 };
-	struct conn *c;
+/* Below: the one case that reads requests rather than sending. */
+static void requests_by_recv_with_provided_buffers(
+	struct __test_metadata *_metadata, struct _test_data_send *self);
 
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
-	c = conn_new(self, self->sfd);
-	r.fd = self->cfd;
-	serve(_metadata, self, c, &r);
-	check_all(_metadata, self, &r, variant, false);
-}
-
-TEST_F(send, files_around_the_record_size)
-{
-	static const uint64_t sizes[] = {
-		0, 1, 16383, 16384, 16385, FILE_SIZE,
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		struct reader r = { 0 };
-		struct conn *c;
-
-		memset(&self->w.stats, 0, sizeof(self->w.stats));
-		conn_pool_free(&self->lp);
-		self->lp.nfree = 0;
-		self->lp.npipes = 0;
-		tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
-		c = conn_new(self, self->sfd);
-		add_file(self, c, 0, sizes[i]);
-		r.fd = self->cfd;
-		serve(_metadata, self, c, &r);
-		TH_LOG("size %llu", (unsigned long long)sizes[i]);
-		check_all(_metadata, self, &r, variant, sizes[i] != 0);
-	}
-}
-
-TEST_F(send, multipart_memory_and_file_ranges)
-{
-	struct reader r = { 0 };
-	struct conn *c;
-
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 0);
-	c = conn_new(self, self->sfd);
-	add_mem(self, c, "\r\n--b\r\nContent-Range: bytes 10-999/3145728\r\n\r\n");
-	add_file(self, c, 10, 990);
-	add_mem(self, c, "\r\n--b\r\nContent-Range: bytes 100000-2197151/3145728\r\n\r\n");
-	add_file(self, c, 100000, 2 * 1024 * 1024);
-	add_mem(self, c, "\r\n--b--\r\n");
-	r.fd = self->cfd;
-	serve(_metadata, self, c, &r);
-	check_all(_metadata, self, &r, variant, true);
-}
-
-TEST_F(send, full_socket_waits_on_pollout)
-{
-	struct reader r = { 0 };
-	struct conn *c;
-
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
-	c = conn_new(self, self->sfd);
-	add_file(self, c, 0, FILE_SIZE);
-	r.fd = self->cfd;
-	r.slow_every = 64 * 1024;
-	serve(_metadata, self, c, &r);
-	check_all(_metadata, self, &r, variant, true);
-	TH_LOG("%u completions for %u bytes", self->cqes, FILE_SIZE);
-	/*
-	 * It waited but never spun.  Without a wait, sendfile would take
-	 * 5 completions (the head, three budget turns, nothing else) and
-	 * splice 2 per SPLICE_CHUNK and the head.
-	 */
-	EXPECT_GT(self->cqes, variant->splice ?
-		  2 * FILE_SIZE / SPLICE_CHUNK + 1 + 8 : 8);
-	EXPECT_LT(self->cqes, 20000);
-}
-
+/*
+ * The cases: each a struct send_case, and a variant for each of them
+ * with sendfile and with splice.
+ */
+static const struct send_case head_alone = { .end = END_SERVED };
+/* Files around the record size (16384), and 3 MiB. */
+static const struct send_case file_0 = { .file = true, .file_len = 0 };
+static const struct send_case file_1 = { .file = true, .file_len = 1 };
+static const struct send_case file_16383 = { .file = true, .file_len = 16383 };
+static const struct send_case file_16384 = { .file = true, .file_len = 16384 };
+static const struct send_case file_16385 = { .file = true, .file_len = 16385 };
+static const struct send_case file_3m = { .file = true, .file_len = FILE_SIZE };
+static const struct send_case multipart = { .multipart = true };
+/* A small send buffer and a slow reader: EAGAIN, then POLLOUT. */
+static const struct send_case full_socket = {
+	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
+	.slow_every = 64 * 1024, .waits = true,
+};
 /*
  * The send timeout counts time without progress, not the response's:
  * a reader slower than the timeout in total (12 pauses of 100 ms, the
  * timeout 300 ms) gets everything; one that stops is cut.
  */
-TEST_F(send, slow_reader_served_past_the_send_timeout)
+static const struct send_case slow_reader = {
+	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
+	.slow_every = FILE_SIZE / 12, .pause_ms = 100,
+};
+static const struct send_case stalled_reader = {
+	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
+	.reset_after = 256 * 1024, .stall = true, .end = END_SEND_TIMEOUT,
+};
+static const struct send_case reset_mid_body = {
+	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
+	.reset_after = 256 * 1024, .end = END_RESET,
+};
+static const struct send_case recv_requests = { .recv = true };
+
+FIXTURE_VARIANT_ADD(send, sendfile_head_alone) { false, &head_alone };
+FIXTURE_VARIANT_ADD(send, splice_head_alone) { true, &head_alone };
+FIXTURE_VARIANT_ADD(send, sendfile_file_0) { false, &file_0 };
+FIXTURE_VARIANT_ADD(send, splice_file_0) { true, &file_0 };
+FIXTURE_VARIANT_ADD(send, sendfile_file_1) { false, &file_1 };
+FIXTURE_VARIANT_ADD(send, splice_file_1) { true, &file_1 };
+FIXTURE_VARIANT_ADD(send, sendfile_file_16383) { false, &file_16383 };
+FIXTURE_VARIANT_ADD(send, splice_file_16383) { true, &file_16383 };
+FIXTURE_VARIANT_ADD(send, sendfile_file_16384) { false, &file_16384 };
+FIXTURE_VARIANT_ADD(send, splice_file_16384) { true, &file_16384 };
+FIXTURE_VARIANT_ADD(send, sendfile_file_16385) { false, &file_16385 };
+FIXTURE_VARIANT_ADD(send, splice_file_16385) { true, &file_16385 };
+FIXTURE_VARIANT_ADD(send, sendfile_file_3m) { false, &file_3m };
+FIXTURE_VARIANT_ADD(send, splice_file_3m) { true, &file_3m };
+FIXTURE_VARIANT_ADD(send, sendfile_multipart_memory_and_file_ranges) {
+	false, &multipart };
+FIXTURE_VARIANT_ADD(send, splice_multipart_memory_and_file_ranges) {
+	true, &multipart };
+FIXTURE_VARIANT_ADD(send, sendfile_full_socket_waits_on_pollout) {
+	false, &full_socket };
+FIXTURE_VARIANT_ADD(send, splice_full_socket_waits_on_pollout) {
+	true, &full_socket };
+FIXTURE_VARIANT_ADD(send, sendfile_slow_reader_served_past_the_send_timeout) {
+	false, &slow_reader };
+FIXTURE_VARIANT_ADD(send, splice_slow_reader_served_past_the_send_timeout) {
+	true, &slow_reader };
+FIXTURE_VARIANT_ADD(send, sendfile_stalled_reader_cut_at_the_send_timeout) {
+	false, &stalled_reader };
+FIXTURE_VARIANT_ADD(send, splice_stalled_reader_cut_at_the_send_timeout) {
+	true, &stalled_reader };
+FIXTURE_VARIANT_ADD(send, sendfile_reset_mid_body_counted_once_and_freed) {
+	false, &reset_mid_body };
+FIXTURE_VARIANT_ADD(send, splice_reset_mid_body_counted_once_and_freed) {
+	true, &reset_mid_body };
+FIXTURE_VARIANT_ADD(send, sendfile_requests_by_recv_with_provided_buffers) {
+	false, &recv_requests };
+FIXTURE_VARIANT_ADD(send, splice_requests_by_recv_with_provided_buffers) {
+	true, &recv_requests };
+
+TEST_F(send, response)
 {
-	struct reader r = { 0 };
+	const struct send_case *k = variant->c;
+	struct reader r = {
+		.fd = -1, .slow_every = k->slow_every,
+		.pause_ms = k->pause_ms,
+		.reset_after = k->reset_after, .stall = k->stall,
+	};
 	struct conn *c;
 
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
+	if (k->recv) {
+		requests_by_recv_with_provided_buffers(_metadata, self);
+		return;
+	}
+	tcp_pair(_metadata, &self->cfd, &self->sfd, k->sndbuf);
 	c = conn_new(self, self->sfd);
-	add_file(self, c, 0, FILE_SIZE);
+	if (k->file)
+		add_file(self, c, 0, k->file_len);
+	if (k->multipart) {
+		add_mem(self, c, "\r\n--b\r\nContent-Range: bytes 10-999/3145728\r\n\r\n");
+		add_file(self, c, 10, 990);
+		add_mem(self, c, "\r\n--b\r\nContent-Range: bytes 100000-2197151/3145728\r\n\r\n");
+		add_file(self, c, 100000, 2 * 1024 * 1024);
+		add_mem(self, c, "\r\n--b--\r\n");
+	}
 	r.fd = self->cfd;
-	r.slow_every = FILE_SIZE / 12;
-	r.pause_ms = 100;
 	serve(_metadata, self, c, &r);
-	check_all(_metadata, self, &r, variant, true);
-	EXPECT_EQ(0, self->w.stats.v[STAT_TO_SEND]);
-}
-
-TEST_F(send, stalled_reader_cut_at_the_send_timeout)
-{
-	struct reader r = { 0 };
-	struct conn *c;
-
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
-	c = conn_new(self, self->sfd);
-	add_file(self, c, 0, FILE_SIZE);
-	r.fd = self->cfd;
-	r.reset_after = 256 * 1024;
-	r.stall = true;
-	serve(_metadata, self, c, &r);
-	free(r.got);
-	EXPECT_EQ(1, self->w.stats.v[STAT_TO_SEND]);
-	EXPECT_EQ(0, self->lp.nconns);
-	EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
-	EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
-}
-
-TEST_F(send, reset_mid_body_counted_once_and_freed)
-{
-	struct reader r = { 0 };
-	struct conn *c;
-
-	tcp_pair(_metadata, &self->cfd, &self->sfd, 4096);
-	c = conn_new(self, self->sfd);
-	add_file(self, c, 0, FILE_SIZE);
-	r.fd = self->cfd;
-	r.reset_after = 256 * 1024;
-	serve(_metadata, self, c, &r);
-	free(r.got);
-	EXPECT_EQ(1, self->w.stats.v[STAT_CLIENT_RESET]);
-	EXPECT_EQ(0, self->lp.nconns);
-	EXPECT_EQ(0, self->w.stats.v[STAT_CONN_ACTIVE]);
-	/* The cut response is still logged and counted, with what went. */
-	EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
-	EXPECT_GE(self->w.stats.v[STAT_BYTES_BODY], 200 * 1024);
-	EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
-	/* A pipe with bytes of the cut body is not reused. */
-	EXPECT_EQ(0, self->lp.npipes);
+	switch (k->end) {
+	case END_SERVED:
+		check_all(_metadata, self, &r, variant,
+			  k->file_len || k->multipart);
+		EXPECT_EQ(0, self->w.stats.v[STAT_TO_SEND]);
+		break;
+	case END_SEND_TIMEOUT:
+		free(r.got);
+		EXPECT_EQ(1, self->w.stats.v[STAT_TO_SEND]);
+		EXPECT_EQ(0, self->lp.nconns);
+		EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+		EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
+		break;
+	case END_RESET:
+		free(r.got);
+		EXPECT_EQ(1, self->w.stats.v[STAT_CLIENT_RESET]);
+		EXPECT_EQ(0, self->lp.nconns);
+		EXPECT_EQ(0, self->w.stats.v[STAT_CONN_ACTIVE]);
+		/* The cut response is still logged and counted, with what went. */
+		EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+		EXPECT_GE(self->w.stats.v[STAT_BYTES_BODY], 200 * 1024);
+		EXPECT_LT(self->w.stats.v[STAT_BYTES_BODY], FILE_SIZE);
+		/* A pipe with bytes of the cut body is not reused. */
+		EXPECT_EQ(0, self->lp.npipes);
+		break;
+	}
+	if (k->waits) {
+		TH_LOG("%u completions for %u bytes", self->cqes, FILE_SIZE);
+		/*
+		 * It waited but never spun.  Without a wait, sendfile would
+		 * take 5 completions (the head, three budget turns, nothing
+		 * else) and splice 2 per SPLICE_CHUNK and the head.
+		 */
+		EXPECT_GT(self->cqes, variant->splice ?
+			  2 * FILE_SIZE / SPLICE_CHUNK + 1 + 8 : 8);
+	}
+	/* Whatever the end, the loop did not spin. */
 	EXPECT_LT(self->cqes, 20000);
 }
 
@@ -488,7 +510,8 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-TEST_F(send, requests_by_recv_with_provided_buffers)
+static void requests_by_recv_with_provided_buffers(
+	struct __test_metadata *_metadata, struct _test_data_send *self)
 {
 	static const char req[] =
 		"GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "tlsxd/fcache.h"
 #include "tlsxd/http_req.h"
 #include "tlsxd/resp.h"
+#include "tlsxd/stats.h"
 
 #define NOW	1800000000
 #define MTIME	1700000000
@@ -397,6 +399,136 @@ TEST_F(fc, sibling_cached_and_dropped_when_deleted)
 	EXPECT_EQ(NULL, self->r.encoding);
 	EXPECT_TRUE(body_is(&self->r, "plain x\n"));
 	EXPECT_EQ(1, stats(self).entries);
+}
+
+/*
+ * Until the directory @dir's last change is a whole second old (the
+ * coarse clock file times come from): only then is an absence in it
+ * remembered (fcache.c, NEG_SETTLE_S).
+ */
+static void wait_settled(const char *dir)
+{
+	struct timespec now;
+	struct stat st;
+
+	for (;;) {
+		if (stat(dir, &st))
+			return;
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (st.st_mtim.tv_sec + 1 <= now.tv_sec &&
+		    st.st_ctim.tv_sec + 1 <= now.tv_sec)
+			return;
+		usleep(50 * 1000);
+	}
+}
+
+/* GET @target accepting br and gzip: the status. */
+static int plan_enc(struct _test_data_fc *self, const char *target)
+{
+	struct http_req q;
+
+	req_get(&q, target);
+	q.accept_gzip = true;
+	q.accept_br = true;
+	resp_release(&self->r);
+	return resp_plan(&self->site, &q, NOW, 0, self->buf, sizeof(self->buf),
+			 &self->r);
+}
+
+/*
+ * No .br, no .gz: the first request tries both (two failing openat2,
+ * counted as misses) and remembers it; the next ones open nothing that
+ * fails (misses unchanged, neg_hits +2 each).  A .gz created later
+ * changes the directory: the absence is dropped and the .gz served.
+ */
+TEST_F(fc, absent_siblings_remembered_until_one_appears)
+{
+	struct fcache_stats s0, s1;
+	char p[256];
+	int i;
+
+	in(p, self->root, "sub");
+	ASSERT_EQ(0, mkdir(p, 0755));
+	put_at(_metadata, p, "page.txt", "the page\n", MTIME);
+	wait_settled(p);
+
+	ASSERT_EQ(200, plan_enc(self, "/sub/page.txt"));
+	EXPECT_EQ(NULL, self->r.encoding);
+	s0 = stats(self);
+	EXPECT_EQ(3, s0.misses);	/* page.txt, .br, .gz */
+	EXPECT_EQ(2, s0.neg_stored);
+	EXPECT_EQ(0, s0.neg_hits);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(200, plan_enc(self, "/sub/page.txt"));
+		EXPECT_EQ(NULL, self->r.encoding);
+		EXPECT_TRUE(body_is(&self->r, "the page\n"));
+	}
+	s1 = stats(self);
+	EXPECT_EQ(s0.misses, s1.misses) TH_LOG("a sibling was opened again");
+	EXPECT_EQ(6, s1.neg_hits);
+	EXPECT_EQ(3, s1.hits);		/* page.txt itself */
+	EXPECT_EQ(0, s1.neg_stale);
+
+	in(p, self->root, "sub/page.txt.gz");
+	put_at(_metadata, self->root, "sub/page.txt.gz", "GZ-PAGE", MTIME);
+	ASSERT_EQ(200, plan_enc(self, "/sub/page.txt"));
+	EXPECT_STREQ("gzip", self->r.encoding);
+	EXPECT_TRUE(body_is(&self->r, "GZ-PAGE"));
+	s1 = stats(self);
+	EXPECT_EQ(1, s1.neg_stale);
+}
+
+/* The same at the top of the root (its directory is the root fd's). */
+TEST_F(fc, absent_sibling_at_the_root_then_br_appears)
+{
+	wait_settled(self->root);
+	ASSERT_EQ(200, plan_enc(self, "/a.txt"));
+	EXPECT_EQ(2, stats(self).neg_stored);
+	ASSERT_EQ(200, plan_enc(self, "/a.txt"));
+	EXPECT_EQ(2, stats(self).neg_hits);
+	put_at(_metadata, self->root, "a.txt.br", "BR-A", MTIME);
+	ASSERT_EQ(200, plan_enc(self, "/a.txt"));
+	EXPECT_STREQ("br", self->r.encoding);
+	EXPECT_TRUE(body_is(&self->r, "BR-A"));
+}
+
+/* A directory changed a moment ago: nothing is remembered yet. */
+TEST_F(fc, absence_in_a_fresh_directory_not_remembered)
+{
+	put_at(_metadata, self->root, "fresh.txt", "fresh\n", MTIME);
+	ASSERT_EQ(200, plan_enc(self, "/fresh.txt"));
+	ASSERT_EQ(200, plan_enc(self, "/fresh.txt"));
+	EXPECT_EQ(0, stats(self).neg_stored);
+	EXPECT_EQ(0, stats(self).neg_hits);
+}
+
+/* The counters mirrored into a worker's struct stats (stats.h). */
+TEST_F(fc, counters_mirrored_into_the_worker_stats)
+{
+	struct stats w;
+	struct fcache_stats s;
+
+	memset(&w, 0, sizeof(w));
+	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
+	fcache_set_stats(self->fc, &w);
+	/* The gauge starts at what is cached now. */
+	EXPECT_EQ(1, w.v[STAT_FC_ENTRIES]);
+	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
+	EXPECT_EQ(404, plan(self, "/nope.txt", &self->r));
+	ASSERT_EQ(200, plan(self, "/b.txt", &self->r));	/* held */
+	s = stats(self);
+	EXPECT_EQ(1, w.v[STAT_FC_HITS]);
+	EXPECT_EQ(2, w.v[STAT_FC_MISSES]);	/* b.txt, nope.txt */
+	EXPECT_EQ(s.entries, w.v[STAT_FC_ENTRIES]);
+	EXPECT_EQ(2, w.v[STAT_FC_ENTRIES]);
+	/* One in use when its entry is flushed: an orphan, then none. */
+	fcache_flush(self->fc);
+	EXPECT_EQ(0, w.v[STAT_FC_ENTRIES]);
+	EXPECT_EQ(1, w.v[STAT_FC_ORPHANS]);
+	EXPECT_TRUE(body_is(&self->r, "bbb\n"));
+	resp_release(&self->r);
+	EXPECT_EQ(0, w.v[STAT_FC_ORPHANS]);
+	fcache_set_stats(self->fc, NULL);
 }
 
 TEST_F(fc, eviction_at_capacity_never_closes_an_fd_in_use)

@@ -5,7 +5,8 @@
  * built-in table alone, with a warning; a file of our own wins over the
  * built-in types, its first line for an extension wins, its malformed
  * lines are skipped; charset=utf-8 on text types only; names without an
- * extension, hidden names, paths and case.
+ * extension, hidden names, paths and case.  A case is a line of a
+ * table (a FIXTURE_VARIANT): the file loaded and the lookups it gives.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,127 +63,26 @@ static void write_file(struct __test_metadata *_metadata, char *path,
 	fclose(f);
 }
 
-TEST(system_file)
+/* A 70 KB line, and thousands of extensions (the table grows). */
+TEST(long_line_and_many_extensions)
 {
-	const char *warn = "unset";
+	static char big[70000];
 	struct mime_table *t;
-
-	if (access("/etc/mime.types", R_OK))
-		SKIP(return, "no /etc/mime.types (Debian's media-types)");
-	t = mime_load(NULL, &warn);
-	ASSERT_NE(NULL, t);
-	ASSERT_EQ(NULL, warn);
-	/* media-types lists some 2000 extensions. */
-	ASSERT_LT(1000, mime_count(t));
-	check_web(_metadata, t);
-	/* Only the file knows these. */
-	EXPECT_STREQ("application/vnd.oasis.opendocument.text",
-		     mime_lookup(t, "letter.odt"));
-	EXPECT_STREQ("text/x-csrc; charset=utf-8", mime_lookup(t, "main.c"));
-	/* Case-insensitive, the last dot, the last path segment. */
-	EXPECT_STREQ("text/html; charset=utf-8", mime_lookup(t, "INDEX.HTML"));
-	EXPECT_STREQ("application/gzip", mime_lookup(t, "x.tar.gz"));
-	EXPECT_STREQ("image/png", mime_lookup(t, "dir.d/sub/p.PnG"));
-	EXPECT_STREQ("application/octet-stream",
-		     mime_lookup(t, "dir.html/README"));
-	mime_free(t);
-}
-
-TEST(missing_file_builtin_only)
-{
-	const char *warn = NULL;
-	struct mime_table *t;
-
-	t = mime_load("/nonexistent/mime.types", &warn);
-	ASSERT_NE(NULL, t);
-	ASSERT_NE(NULL, warn);
-	ASSERT_NE(NULL, strstr(warn, "built-in"));
-	ASSERT_LT(ARRAY_SIZE(web) - 1, mime_count(t));
-	ASSERT_GT(100, mime_count(t));
-	check_web(_metadata, t);
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "letter.odt"));
-	mime_free(t);
-	/* A directory cannot be read: the same, and no crash. */
-	t = mime_load("/", &warn);
-	ASSERT_NE(NULL, t);
-	check_web(_metadata, t);
-	mime_free(t);
-	/* No warn pointer is fine. */
-	t = mime_load("/nonexistent/mime.types", NULL);
-	ASSERT_NE(NULL, t);
-	mime_free(t);
-}
-
-TEST(no_extension_default)
-{
-	struct mime_table *t = mime_load("/nonexistent", NULL);
-
-	ASSERT_NE(NULL, t);
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "Makefile"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "a."));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, ".html"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "a/.css"));
-	EXPECT_STREQ("text/css; charset=utf-8", mime_lookup(t, ".x.css"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, ""));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "a.unknown"));
-	EXPECT_STREQ("application/octet-stream",
-		     mime_lookup(t, "a.htmlhtmlhtmlhtmlhtmlhtmlhtmlhtmlhtml"));
-	mime_free(t);
-}
-
-TEST(own_file_wins_and_malformed_skipped)
-{
-	char path[64], big[70000];
-	struct mime_table *t;
-	const char *warn;
+	char path[64];
 	size_t i;
+	FILE *f;
 
 	memset(big, 'x', sizeof(big) - 1);
-	big[sizeof(big) - 1] = '\0';
-	write_file(_metadata, path,
-		   "# comment html\n"
-		   "\n"
-		   "application/x-test  HTML  foo # bar\n"
-		   "text/x-second foo baz\n"
-		   "notatype qqq\n"
-		   "/x rrr\n"
-		   "x/ sss\n"
-		   "a/b/c ttt\n"
-		   "a/b;c=d uuu\n"
-		   "text/x-nolf vvv\tWWW");
-	t = mime_load(path, &warn);
-	ASSERT_NE(NULL, t);
-	ASSERT_EQ(NULL, warn);
-	/* The file wins over the built-in html; its first line wins. */
-	EXPECT_STREQ("application/x-test", mime_lookup(t, "i.html"));
-	EXPECT_STREQ("application/x-test", mime_lookup(t, "i.foo"));
-	EXPECT_STREQ("text/x-second; charset=utf-8", mime_lookup(t, "i.baz"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "i.bar"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "i.qqq"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "i.rrr"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "i.sss"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "i.ttt"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "i.uuu"));
-	EXPECT_STREQ("text/x-nolf; charset=utf-8", mime_lookup(t, "i.www"));
-	/* The built-in table fills in the rest. */
-	EXPECT_STREQ("image/png", mime_lookup(t, "i.png"));
-	mime_free(t);
-	unlink(path);
-
-	/* A 70 KB line, and thousands of extensions (the table grows). */
-	{
-		FILE *f;
-
-		snprintf(path, 64, "/tmp/test_mime.XXXXXX");
-		ASSERT_LE(0, close(mkstemp(path)));
-		f = fopen(path, "w");
-		ASSERT_NE(NULL, f);
-		fprintf(f, "text/x-big %s\n", big);
-		for (i = 0; i < 5000; i++)
-			fprintf(f, "application/x-n%zu e%zu\n", i, i);
-		fclose(f);
-	}
+	snprintf(path, sizeof(path), "/tmp/test_mime.XXXXXX");
+	ASSERT_LE(0, close(mkstemp(path)));
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "text/x-big %s\n", big);
+	for (i = 0; i < 5000; i++)
+		fprintf(f, "application/x-n%zu e%zu\n", i, i);
+	fclose(f);
 	t = mime_load(path, NULL);
+	unlink(path);
 	ASSERT_NE(NULL, t);
 	ASSERT_LT(5000, mime_count(t));
 	for (i = 0; i < 5000; i += 7) {
@@ -193,38 +93,156 @@ TEST(own_file_wins_and_malformed_skipped)
 		ASSERT_STREQ(want, mime_lookup(t, name));
 	}
 	mime_free(t);
-	unlink(path);
 }
 
-TEST(charset_only_for_text)
-{
-	char path[64];
-	struct mime_table *t;
+#define LOOKUPS_MAX	12
+#define OCTET		"application/octet-stream"
 
-	write_file(_metadata, path,
-		   "text/foo a1\n"
-		   "application/ld+json a2\n"
-		   "application/atom+xml a3\n"
-		   "application/javascript a4\n"
-		   "application/octet-stream a5\n"
-		   "image/jpeg a6\n"
-		   "application/jsonx a7\n"
-		   "textual/plain a8\n");
-	t = mime_load(path, NULL);
-	ASSERT_NE(NULL, t);
-	EXPECT_STREQ("text/foo; charset=utf-8", mime_lookup(t, "x.a1"));
-	EXPECT_STREQ("application/ld+json; charset=utf-8",
-		     mime_lookup(t, "x.a2"));
-	EXPECT_STREQ("application/atom+xml; charset=utf-8",
-		     mime_lookup(t, "x.a3"));
-	EXPECT_STREQ("application/javascript; charset=utf-8",
-		     mime_lookup(t, "x.a4"));
-	EXPECT_STREQ("application/octet-stream", mime_lookup(t, "x.a5"));
-	EXPECT_STREQ("image/jpeg", mime_lookup(t, "x.a6"));
-	EXPECT_STREQ("application/jsonx", mime_lookup(t, "x.a7"));
-	EXPECT_STREQ("textual/plain", mime_lookup(t, "x.a8"));
-	mime_free(t);
-	unlink(path);
+FIXTURE(mime) {
+	struct mime_table *t;
+	char path[64];
+};
+
+FIXTURE_VARIANT(mime) {
+	const char *file;	/* mime_load()'s path; NULL: the system's */
+	const char *text;	/* else a temporary file of this text */
+	bool no_warn_ptr;	/* mime_load() with warn NULL */
+	bool warns;		/* of the built-in table filling in */
+	bool web;		/* the web types above resolve */
+	size_t more_than, fewer_than;	/* mime_count(); 0: no bound */
+	const char *lookups[LOOKUPS_MAX][2];	/* name, type; to a NULL */
+};
+
+/* Debian's /etc/mime.types (media-types): some 2000 extensions. */
+FIXTURE_VARIANT_ADD(mime, system_file) {
+	.web = true, .more_than = 1000,
+	.lookups = {
+		/* Only the file knows these. */
+		{ "letter.odt", "application/vnd.oasis.opendocument.text" },
+		{ "main.c", "text/x-csrc; charset=utf-8" },
+		/* Case-insensitive, the last dot, the last path segment. */
+		{ "INDEX.HTML", "text/html; charset=utf-8" },
+		{ "x.tar.gz", "application/gzip" },
+		{ "dir.d/sub/p.PnG", "image/png" },
+		{ "dir.html/README", OCTET },
+	},
+};
+
+/* No file: the built-in table alone, with a warning. */
+FIXTURE_VARIANT_ADD(mime, missing_file_builtin_only) {
+	.file = "/nonexistent/mime.types", .warns = true, .web = true,
+	.more_than = ARRAY_SIZE(web) - 1, .fewer_than = 100,
+	.lookups = { { "letter.odt", OCTET } },
+};
+
+/* A directory cannot be read: the same, and no crash. */
+FIXTURE_VARIANT_ADD(mime, directory_builtin_only) {
+	.file = "/", .warns = true, .web = true,
+	.more_than = ARRAY_SIZE(web) - 1, .fewer_than = 100,
+};
+
+/* Names without an extension, hidden names; no warn pointer is fine. */
+FIXTURE_VARIANT_ADD(mime, no_extension_default) {
+	.file = "/nonexistent", .no_warn_ptr = true,
+	.lookups = {
+		{ "Makefile", OCTET }, { "a.", OCTET }, { ".html", OCTET },
+		{ "a/.css", OCTET }, { ".x.css", "text/css; charset=utf-8" },
+		{ "", OCTET }, { "a.unknown", OCTET },
+		{ "a.htmlhtmlhtmlhtmlhtmlhtmlhtmlhtmlhtml", OCTET },
+	},
+};
+
+/*
+ * The file wins over the built-in html; its first line for an
+ * extension wins; malformed lines are skipped; the built-in table fills
+ * in the rest.
+ */
+FIXTURE_VARIANT_ADD(mime, own_file_wins_and_malformed_skipped) {
+	.text = "# comment html\n"
+		"\n"
+		"application/x-test  HTML  foo # bar\n"
+		"text/x-second foo baz\n"
+		"notatype qqq\n"
+		"/x rrr\n"
+		"x/ sss\n"
+		"a/b/c ttt\n"
+		"a/b;c=d uuu\n"
+		"text/x-nolf vvv\tWWW",
+	.lookups = {
+		{ "i.html", "application/x-test" },
+		{ "i.foo", "application/x-test" },
+		{ "i.baz", "text/x-second; charset=utf-8" },
+		{ "i.bar", OCTET }, { "i.qqq", OCTET }, { "i.rrr", OCTET },
+		{ "i.sss", OCTET }, { "i.ttt", OCTET }, { "i.uuu", OCTET },
+		{ "i.www", "text/x-nolf; charset=utf-8" },
+		{ "i.png", "image/png" },
+	},
+};
+
+/* charset=utf-8 on text types only (text/, +json, +xml, javascript). */
+FIXTURE_VARIANT_ADD(mime, charset_only_for_text) {
+	.text = "text/foo a1\n"
+		"application/ld+json a2\n"
+		"application/atom+xml a3\n"
+		"application/javascript a4\n"
+		"application/octet-stream a5\n"
+		"image/jpeg a6\n"
+		"application/jsonx a7\n"
+		"textual/plain a8\n",
+	.lookups = {
+		{ "x.a1", "text/foo; charset=utf-8" },
+		{ "x.a2", "application/ld+json; charset=utf-8" },
+		{ "x.a3", "application/atom+xml; charset=utf-8" },
+		{ "x.a4", "application/javascript; charset=utf-8" },
+		{ "x.a5", OCTET }, { "x.a6", "image/jpeg" },
+		{ "x.a7", "application/jsonx" },
+		{ "x.a8", "textual/plain" },
+	},
+};
+
+FIXTURE_SETUP(mime)
+{
+	self->t = NULL;
+	self->path[0] = '\0';
+	if (variant->text)
+		write_file(_metadata, self->path, variant->text);
+}
+
+FIXTURE_TEARDOWN(mime)
+{
+	mime_free(self->t);
+	if (self->path[0])
+		unlink(self->path);
+}
+
+TEST_F(mime, lookups)
+{
+	const char *file = variant->text ? self->path : variant->file;
+	const char *warn = "unset";
+	unsigned int i;
+
+	if (!variant->text && !file && access("/etc/mime.types", R_OK))
+		SKIP(return, "no /etc/mime.types (Debian's media-types)");
+	self->t = mime_load(file, variant->no_warn_ptr ? NULL : &warn);
+	ASSERT_NE(NULL, self->t);
+	if (!variant->no_warn_ptr && variant->warns) {
+		ASSERT_NE(NULL, warn);
+		ASSERT_NE(NULL, strstr(warn, "built-in"));
+	} else if (!variant->no_warn_ptr) {
+		ASSERT_EQ(NULL, warn);
+	}
+	if (variant->more_than)
+		ASSERT_LT(variant->more_than, mime_count(self->t));
+	if (variant->fewer_than)
+		ASSERT_GT(variant->fewer_than, mime_count(self->t));
+	if (variant->web)
+		check_web(_metadata, self->t);
+	for (i = 0; i < LOOKUPS_MAX && variant->lookups[i][0]; i++) {
+		const char *name = variant->lookups[i][0];
+
+		EXPECT_STREQ(variant->lookups[i][1],
+			     mime_lookup(self->t, name)) TH_LOG("%s", name);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -32,6 +32,10 @@ TEST(every_counter_named_once)
 	ASSERT_STREQ("status_404", stats_names[STAT_S_404]);
 	ASSERT_STREQ("timeout_header", stats_names[STAT_TO_HEADER]);
 	ASSERT_STREQ("body_user", stats_names[STAT_BODY_USER]);
+	/* The open-file cache's (fcache.h), dumped with the others. */
+	ASSERT_STREQ("fcache_hits", stats_names[STAT_FC_HITS]);
+	ASSERT_STREQ("fcache_neg_hits", stats_names[STAT_FC_NEG_HITS]);
+	ASSERT_STREQ("fcache_entries", stats_names[STAT_FC_ENTRIES]);
 }
 
 TEST(status_to_counter)

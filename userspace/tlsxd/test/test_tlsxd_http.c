@@ -22,7 +22,10 @@
  * a reader that never reads), maxconn (--max-conns 4), signals (SIGHUP
  * with a new certificate, SIGTERM, each with a 64 MiB download in
  * flight), systemd (LISTEN_FDS), hidden (--hidden), options
- * (--keepalive-requests, --user).  Counters are read from the dump
+ * (--keepalive-requests, --user), config (--config FILE) and reload
+ * (--config FILE rewritten, then SIGHUP: limits, timeouts, flags, a new
+ * chain, a new root under a download in flight, log paths, restart-only
+ * changes, a broken file).  Counters are read from the dump
  * SIGUSR1 writes to the error log.  On a failure the daemon's log tail
  * is printed.
  */
@@ -39,6 +42,7 @@
 #include <pwd.h>
 #include <regex.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,20 +609,21 @@ static void srv_stop(struct __test_metadata *_metadata, struct srv *s)
 
 /*
  * SIGUSR1, then the counter @name from the dump it writes to the error
- * log ("name value" lines, stats.h): the first value after the signal.
+ * log @log ("name value" lines, stats.h): the first value after the
+ * signal.
  * -1 when none shows within 3 s.
  */
-static long srv_stat(struct srv *s, const char *name)
+static long srv_stat_in(struct srv *s, const char *log, const char *name)
 {
 	size_t off = 0, n, nl = strlen(name);
-	char *l = slurp(s->log, &off), *p;
+	char *l = slurp(log, &off), *p;
 	long t0 = now_ms(), v = -1;
 
 	free(l);
 	kill(s->pid, SIGUSR1);
 	while (v < 0 && now_ms() - t0 < 3000) {
 		sleep_ms(50);
-		l = slurp(s->log, &n);
+		l = slurp(log, &n);
 		for (p = l && n > off ? l + off : NULL; p;
 		     p = strstr(p + 1, name)) {
 			p = strstr(p, name);
@@ -635,6 +640,11 @@ static long srv_stat(struct srv *s, const char *name)
 		free(l);
 	}
 	return v;
+}
+
+static long srv_stat(struct srv *s, const char *name)
+{
+	return srv_stat_in(s, s->log, name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2072,6 +2082,72 @@ TEST_F(http, get_with_body_413)
 		 413);
 }
 
+/*
+ * RFC 9110 10.1.1, Expect: 100-continue.  A GET with a body: tlsxd
+ * takes no body on a GET (413, as get_with_body_413), and answers at
+ * once with that final status instead of 100 ("an immediate response
+ * with a final status code, if that status can be determined by
+ * examining just the method, target URI, and header fields"); it then
+ * closes (Connection: close, as 10.1.1 asks a server that answers
+ * before the content to say), since the client may send the body or
+ * not.  Never a 100 first.
+ */
+TEST_F(http, expect_continue_get_with_body_413_then_close)
+{
+	static const char req[] = "GET /one.bin HTTP/1.1\r\nHost: x\r\n"
+		"Expect: 100-continue\r\nContent-Length: 5\r\n\r\n";
+
+	one(_metadata, self, req, sizeof(req) - 1, false);
+	EXPECT_EQ(413, self->r.status) TH_LOG("%s", self->r.head);
+	EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"));
+	EXPECT_TRUE(cl_closed_within(&self->c, 3000));
+}
+
+/*
+ * No content (no Content-Length, or 0): nothing to continue; 10.1.1
+ * lets the server omit the 100 "if the framing indicates that there is
+ * no content".  Answered, no 100 before it, and kept alive: the next
+ * request on the connection is served.
+ */
+TEST_F(http, expect_continue_without_body_answered_kept_alive)
+{
+	static const char *const reqs[] = {
+		"GET /one.bin HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
+		"GET /one.bin HTTP/1.1\r\nHost: x\r\nExpect: 100-Continue\r\n"
+		"Content-Length: 0\r\n\r\n",
+		"HEAD /one.bin HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
+	};
+	unsigned int i;
+
+	OPEN(self);
+	for (i = 0; i < 3; i++) {
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_sends(&self->c, reqs[i]));
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, i == 2));
+		EXPECT_EQ(200, self->r.status) TH_LOG("%s", self->r.head);
+		EXPECT_FALSE(hdr_is(&self->r, "Connection", "close"));
+	}
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(1, self->r.body_len);
+}
+
+/* 10.1.1: an HTTP/1.0 request's 100-continue is ignored; others 417. */
+TEST_F(http, expect_http10_ignored_other_expectation_417)
+{
+	static const char r10[] = "GET /one.bin HTTP/1.0\r\n"
+		"Expect: 100-continue\r\n\r\n";
+	static const char r417[] = "GET /one.bin HTTP/1.1\r\nHost: x\r\n"
+		"Expect: something-else\r\n\r\n";
+
+	one(_metadata, self, r10, sizeof(r10) - 1, false);
+	EXPECT_EQ(200, self->r.status);
+	one(_metadata, self, r417, sizeof(r417) - 1, false);
+	EXPECT_EQ(417, self->r.status);
+}
+
 /* ------------------------------------------------------------------ */
 /* The access log                                                     */
 /* ------------------------------------------------------------------ */
@@ -2915,6 +2991,362 @@ TEST_F(config, file_directives_apply)
 	EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"))
 		TH_LOG("keepalive-requests 2 from the file not applied");
 	EXPECT_TRUE(cl_closed_within(&self->c, 3000));
+}
+
+/* ------------------------------------------------------------------ */
+/* SIGHUP re-reads --config FILE                                      */
+/* ------------------------------------------------------------------ */
+
+FIXTURE(reload) {
+	struct srv srv;
+	struct tlsx_config *cfg, *cfg1, *cfg2;
+	struct cl c, d;
+	struct rsp r;
+	char file[160];
+	char root2[160];
+};
+
+/* The configuration file replaced (a rename, as editors and tools do). */
+static void write_conf(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void write_conf(const char *path, const char *fmt, ...)
+{
+	char text[2048], tmp[200];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	write_all(tmp, text, n);
+	if (rename(tmp, path))
+		die(path);
+}
+
+static int count_in_log(const struct srv *s, const char *needle)
+{
+	char *l = slurp(s->log, NULL), *p;
+	int n = 0;
+
+	for (p = l; p && (p = strstr(p, needle)); p++)
+		n++;
+	free(l);
+	return n;
+}
+
+/* SIGHUP, then up to 5 s for one more line with @needle in the log. */
+static bool hup_wait(const struct srv *s, const char *needle)
+{
+	int n0 = count_in_log(s, needle);
+	long t0 = now_ms();
+
+	if (kill(s->pid, SIGHUP))
+		return false;
+	while (now_ms() - t0 < 5000) {
+		if (count_in_log(s, needle) > n0)
+			return true;
+		sleep_ms(20);
+	}
+	return false;
+}
+
+#define RELOADED	"SIGHUP: certificates and ticket keys reloaded, the configuration re-read"
+#define RELOAD_FAILED	"SIGHUP: the new configuration failed, the old one stays: "
+
+FIXTURE_SETUP(reload)
+{
+	const char *extra[3] = { "--config", self->file, NULL };
+
+	snprintf(self->file, sizeof(self->file), "%s/reload-%d.conf", g_dir,
+		 getpid());
+	snprintf(self->root2, sizeof(self->root2), "%s/root2-%d", g_dir,
+		 getpid());
+	write_conf(self->file, "workers 2\nmax-header-count 100\ncert %s %s\n",
+		   g_leaf1, g_key1);
+	self->cfg = cl_config(NULL);
+	self->cfg1 = cl_config(g_ca1);
+	self->cfg2 = cl_config(g_ca2);
+	ASSERT_TRUE(self->cfg && self->cfg1 && self->cfg2);
+	srv_start(_metadata, &self->srv, g_cert, g_key, extra);
+}
+
+FIXTURE_TEARDOWN(reload)
+{
+	char p[256];
+
+	cl_close(&self->c);
+	cl_close(&self->d);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+	tlsx_config_free(self->cfg1);
+	tlsx_config_free(self->cfg2);
+	unlink(self->file);
+	path_in(p, sizeof(p), self->root2, "new.txt");
+	unlink(p);
+	rmdir(self->root2);
+}
+
+/* GET /one.bin with @n extra fields on @c: the status, -1 for none. */
+static int get_fields(struct cl *c, struct rsp *r, int n)
+{
+	char req[2048], *p = req;
+	int i;
+
+	p += sprintf(p, "GET /one.bin HTTP/1.1\r\nHost: x\r\n");
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "X-F%d: v\r\n", i);
+	sprintf(p, "\r\n");
+	rsp_free(r);
+	if (cl_sends(c, req) || cl_response(c, r, false))
+		return -1;
+	return r->status;
+}
+
+/*
+ * A limit lowered in the file: after SIGHUP a new connection gets it,
+ * and so does the next request of a connection kept alive across the
+ * reload (each request is parsed with the limits of its time).
+ */
+TEST_F(reload, lowered_limit_applies_after_sighup)
+{
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 10));
+
+	write_conf(self->file, "workers 2\nmax-header-count 5\ncert %s %s\n",
+		   g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	EXPECT_EQ(0, count_in_log(&self->srv, "restart tlsxd"));
+
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->d, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(431, get_fields(&self->d, &self->r, 10));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 4));
+	EXPECT_EQ(431, get_fields(&self->c, &self->r, 10));
+}
+
+/*
+ * A file that does not parse: the error with its FILE:LINE, the old
+ * configuration whole (its limit still applies), serving goes on.
+ */
+TEST_F(reload, broken_config_keeps_the_old_one)
+{
+	char want[300];
+
+	write_conf(self->file, "workers 2\nmax-header-count 5\ncert %s %s\n",
+		   g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	write_conf(self->file, "max-header-count 100\nno-such-directive 1\n");
+	snprintf(want, sizeof(want),
+		 RELOAD_FAILED "%s:2: unknown directive \"no-such-directive\"",
+		 self->file);
+	ASSERT_TRUE(hup_wait(&self->srv, want));
+	/* A value out of range, and a key that does not load: the same. */
+	write_conf(self->file, "max-header-count 100\nworkers 0\n");
+	snprintf(want, sizeof(want), RELOAD_FAILED "%s:2: workers: bad number",
+		 self->file);
+	ASSERT_TRUE(hup_wait(&self->srv, want));
+	write_conf(self->file, "max-header-count 100\ncert %s %s\n", g_leaf1,
+		   g_key2);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOAD_FAILED));
+
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg1,
+					0, 5000));
+	EXPECT_EQ(431, get_fields(&self->c, &self->r, 10))
+		TH_LOG("a part of the broken file was applied");
+	EXPECT_EQ(TLSX_DONE, cl_open_ex(&self->d, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->d, &self->r, 0));
+	EXPECT_EQ(0, kill(self->srv.pid, 0));
+}
+
+/* The server name's chain and key changed in the file (other paths). */
+TEST_F(reload, new_cert_for_the_server_name)
+{
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg1,
+					0, 5000));
+	cl_close(&self->c);
+	EXPECT_NE(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg2,
+					0, 5000));
+	cl_close(&self->c);
+
+	write_conf(self->file, "workers 2\ncert %s %s\n", g_leaf2, g_key2);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg2,
+					0, 5000))
+		TH_LOG("the new chain is not served");
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_EQ(TLSX_E_CERT, cl_open_ex(&self->d, self->srv.port, self->cfg1,
+					  0, 5000))
+		TH_LOG("the old chain is still served");
+}
+
+/*
+ * A download in flight across a SIGHUP that changes the root: it ends
+ * whole and byte-exact (its file is open), while new requests are
+ * served from the new root (the open-file cache flushed).
+ */
+TEST_F_TIMEOUT(reload, download_in_flight_survives_a_new_root, 60)
+{
+	char p[256];
+	uint64_t got;
+	bool same;
+
+	ASSERT_EQ(0, mkdir(self->root2, 0755));
+	put_bytes(self->root2, "new.txt", "in root two\n", 12);
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	/* /one.bin in the cache, then a download started. */
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->d, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->d, &self->r, 0));
+	EXPECT_EQ(200, get_fields(&self->d, &self->r, 0));
+	cl_close(&self->d);
+	huge_start(_metadata, &self->c, MIB, &got);
+
+	write_conf(self->file, "workers 2\nroot %s\ncert %s %s\n", self->root2,
+		   g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->d, self->srv.port, self->cfg,
+					0, 5000));
+	ASSERT_EQ(0, cl_sends(&self->d, "GET /new.txt HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->d, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+	EXPECT_EQ(404, get_fields(&self->d, &self->r, 0))
+		TH_LOG("/one.bin served from the old root");
+
+	got = huge_finish(&self->c, got, &same);
+	EXPECT_EQ(HUGE_SIZE, got);
+	EXPECT_TRUE(same);
+	path_in(p, sizeof(p), self->root2, "new.txt");
+	unlink(p);
+}
+
+/*
+ * What needs a restart is named and kept; the rest of the same file is
+ * applied (keepalive-requests 2: the second response closes).
+ */
+TEST_F(reload, restart_only_change_logged_rest_applied)
+{
+	write_conf(self->file,
+		   "workers 3\nlisten 127.0.0.1:1\nkeepalive-requests 2\n"
+		   "max-conns 8192\ncert %s %s\n", g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	EXPECT_EQ(1, count_in_log(&self->srv,
+				  "SIGHUP: max-conns 8192 is over the 4096 tlsxd started with; restart tlsxd to apply (4096 kept)"));
+	EXPECT_EQ(1, count_in_log(&self->srv,
+				  "SIGHUP: workers changed; restart tlsxd to apply"));
+	EXPECT_EQ(1, count_in_log(&self->srv,
+				  "SIGHUP: listen changed; restart tlsxd to apply"));
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_FALSE(hdr_is(&self->r, "Connection", "close"));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"));
+}
+
+/* A timeout shortened in the file: a connection made after it gets it. */
+TEST_F_TIMEOUT(reload, shortened_idle_timeout_applies, 30)
+{
+	long t0;
+
+	write_conf(self->file, "workers 2\ntimeout-idle 1s\ncert %s %s\n",
+		   g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	t0 = now_ms();
+	/* The timer wheel ticks once a second: 1 s idle, closed by 3 s. */
+	EXPECT_TRUE(cl_closed_within(&self->c, 5000));
+	EXPECT_GE(now_ms() - t0, 900);
+	EXPECT_LE(now_ms() - t0, 3500);
+}
+
+/* A flag turned on in the file: hidden files are served after it. */
+TEST_F(reload, hidden_flag_applies)
+{
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(404, self->r.status);
+	write_conf(self->file, "workers 2\nhidden\ncert %s %s\n", g_leaf1,
+		   g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	rsp_free(&self->r);
+	ASSERT_EQ(0, cl_sends(&self->c, "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"));
+	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+	EXPECT_EQ(200, self->r.status);
+}
+
+/*
+ * New log paths in the file: the access log's lines and the error log's
+ * go to the new files from the reload on (the old access log keeps what
+ * came before).
+ */
+TEST_F(reload, log_paths_switched)
+{
+	char alog[200], elog[200];
+
+	snprintf(alog, sizeof(alog), "%s/reload-access-%d.log", g_dir,
+		 getpid());
+	snprintf(elog, sizeof(elog), "%s/reload-error-%d.log", g_dir,
+		 getpid());
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 1));
+	EXPECT_EQ(1, count_lines(self->srv.alog, "\"GET /one\\.bin ", 1));
+
+	write_conf(self->file,
+		   "workers 2\naccess-log %s\nerror-log %s\ncert %s %s\n",
+		   alog, elog, g_leaf1, g_key1);
+	ASSERT_EQ(0, kill(self->srv.pid, SIGHUP));
+	EXPECT_EQ(1, count_lines(elog, "SIGHUP: certificates and ticket keys reloaded", 1));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 2));
+	EXPECT_EQ(1, count_lines(alog, "\"GET /one\\.bin ", 1))
+		TH_LOG("the new access log has no line");
+	EXPECT_EQ(1, count_lines(self->srv.alog, "\"GET /one\\.bin ", 1));
+	EXPECT_LE(0, srv_stat_in(&self->srv, elog, "requests"));
+	unlink(alog);
+	unlink(elog);
+}
+
+/* The open-file cache's counters in the SIGUSR1 dump (stats.c). */
+TEST_F(reload, fcache_counters_in_the_stats)
+{
+	struct timespec now;
+	struct stat st;
+	int i;
+
+	/* Absences are remembered in a directory a second old (fcache.c). */
+	for (;;) {
+		ASSERT_EQ(0, stat(g_root, &st));
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (st.st_mtim.tv_sec + 1 <= now.tv_sec &&
+		    st.st_ctim.tv_sec + 1 <= now.tv_sec)
+			break;
+		sleep_ms(50);
+	}
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	for (i = 0; i < 3; i++) {
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_sends(&self->c, "GET /r16383.bin HTTP/1.1\r\nHost: x\r\n"
+				      "Accept-Encoding: gzip, br\r\n\r\n"));
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
+		EXPECT_EQ(200, self->r.status);
+	}
+	/* One miss, two hits; both siblings' absence used twice. */
+	EXPECT_LE(2, srv_stat(&self->srv, "fcache_hits"));
+	EXPECT_LE(1, srv_stat(&self->srv, "fcache_misses"));
+	EXPECT_LE(1, srv_stat(&self->srv, "fcache_entries"));
+	EXPECT_LE(2, srv_stat(&self->srv, "fcache_neg_stored"));
+	EXPECT_LE(4, srv_stat(&self->srv, "fcache_neg_hits"));
 }
 
 TEST_HARNESS_MAIN

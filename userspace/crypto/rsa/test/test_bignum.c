@@ -18,19 +18,7 @@
 #include "rsa/bn_impl.h"
 #include "rand/random.h"
 
-static BIGNUM *to_bn(const u64 *a, size_t n)
-{
-	u8 b[(2 * BN_MAX_LIMBS + 2) * 8];
-
-	bn_to_be(b, n * 8, a, n);
-	return BN_bin2bn(b, (int)(n * 8), NULL);
-}
-
-static void rnd(u64 *a, size_t n)
-{
-	if (tlsx_random_bytes(a, n * 8))
-		abort();
-}
+#include "bn_test.h"
 
 /* a == B, freeing B. */
 static bool same(const u64 *a, size_t n, BIGNUM *b)

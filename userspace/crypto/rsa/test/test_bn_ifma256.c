@@ -18,67 +18,7 @@
 #include "rsa/bn_impl.h"
 #include "rand/random.h"
 
-static BIGNUM *to_bn(const u64 *a, size_t n)
-{
-	u8 b[BN_MAX_BYTES];
-
-	bn_to_be(b, n * 8, a, n);
-	return BN_bin2bn(b, (int)(n * 8), NULL);
-}
-
-static void rnd(u64 *a, size_t n)
-{
-	if (tlsx_random_bytes(a, n * 8))
-		abort();
-}
-
-/* Modulus number @kind of n limbs. */
-static void edge_modulus(u64 *m, size_t n, int kind)
-{
-	memset(m, 0, BN_MAX_LIMBS * 8);
-	switch (kind) {
-	case 0:
-		memset(m, 0xff, n * 8);
-		break;
-	case 1:
-		m[0] = 1;
-		m[n - 1] = 1ULL << 63;
-		break;
-	case 2:
-		memset(m, 0xff, n * 8);
-		m[n - 1] = (1ULL << 63) | ((1ULL << 62) - 1);
-		break;
-	default:
-		rnd(m, n);
-		m[0] |= 1;
-		m[n - 1] |= 1ULL << 63;
-	}
-}
-
-/* Base number @kind below m. */
-static void edge_operand(u64 *a, const u64 *m, size_t n, int kind)
-{
-	memset(a, 0, BN_MAX_LIMBS * 8);
-	memcpy(a, m, n * 8);
-	switch (kind) {
-	case 0:
-		a[0] -= 1;		/* m odd: no borrow */
-		break;
-	case 1:
-		a[0] -= 2;
-		break;
-	case 2:
-		memset(a, 0, n * 8);
-		a[0] = 1;
-		break;
-	case 3:
-		memset(a, 0, n * 8);
-		break;
-	default:
-		rnd(a, n);
-		a[n - 1] &= m[n - 1] >> 1;
-	}
-}
+#include "bn_test.h"
 
 /* Exponent number @kind of ebits bits (below 2^ebits). */
 static void edge_exponent(u64 *e, size_t ebits, int kind)
@@ -191,11 +131,11 @@ TEST_F(ifma256, edges)
 			u64 m[2][BN_MAX_LIMBS], a[2][BN_MAX_LIMBS];
 			u64 e[2][BN_MAX_LIMBS];
 
-			edge_modulus(m[0], n, mk);
-			edge_modulus(m[1], n, (mk + 1) % N_MOD);
+			edge_modulus(m[0], n, mk, BN_MAX_LIMBS);
+			edge_modulus(m[1], n, (mk + 1) % N_MOD, BN_MAX_LIMBS);
 			for (ka = 0; ka < N_OP; ka++) {
-				edge_operand(a[0], m[0], n, ka);
-				edge_operand(a[1], m[1], n, (ka + 2) % N_OP);
+				edge_operand(a[0], m[0], n, ka, BN_MAX_LIMBS);
+				edge_operand(a[1], m[1], n, (ka + 2) % N_OP, BN_MAX_LIMBS);
 				for (eb = 0; eb < (int)ARRAY_SIZE(ebs); eb++) {
 					for (ke = 0; ke < N_EXP; ke++) {
 						edge_exponent(e[0], ebs[eb], ke);
@@ -240,8 +180,8 @@ TEST_F(ifma256, mixed_and_larger)
 			int x;
 
 			for (x = 0; x < 2; x++) {
-				edge_modulus(m[x], pairs[p][x], it + x);
-				edge_operand(a[x], m[x], pairs[p][x], 4 - it);
+				edge_modulus(m[x], pairs[p][x], it + x, BN_MAX_LIMBS);
+				edge_operand(a[x], m[x], pairs[p][x], 4 - it, BN_MAX_LIMBS);
 				edge_exponent(e[x], ebits, 3);
 			}
 			ASSERT_TRUE(pair_ok(m, pairs[p], a, e, ebits,
@@ -256,7 +196,7 @@ TEST_F(ifma256, mixed_and_larger)
 		u64 e[BN_MAX_LIMBS] = { 3 }, r[2][BN_MAX_LIMBS];
 		struct bn_mont mt;
 
-		edge_modulus(m, 33, 3);
+		edge_modulus(m, 33, 3, BN_MAX_LIMBS);
 		ASSERT_EQ(0, bn_mont_init(&mt, m, 33));
 		ASSERT_EQ(-EINVAL, bn_exp_ct_x2_ifma256(r[0], a, e, &mt,
 							r[1], a, e, &mt, 2));

@@ -16,66 +16,7 @@
 #include "rsa/bn_impl.h"
 #include "rand/random.h"
 
-static BIGNUM *to_bn(const u64 *a, size_t n)
-{
-	u8 b[BN_MAX_BYTES];
-
-	bn_to_be(b, n * 8, a, n);
-	return BN_bin2bn(b, (int)(n * 8), NULL);
-}
-
-static void rnd(u64 *a, size_t n)
-{
-	if (tlsx_random_bytes(a, n * 8))
-		abort();
-}
-
-/* Modulus number @kind of n limbs. */
-static void edge_modulus(u64 *m, size_t n, int kind)
-{
-	memset(m, 0, n * 8);
-	switch (kind) {
-	case 0:
-		memset(m, 0xff, n * 8);
-		break;
-	case 1:
-		m[0] = 1;
-		m[n - 1] = 1ULL << 63;
-		break;
-	case 2:
-		memset(m, 0xff, n * 8);
-		m[n - 1] = (1ULL << 63) | ((1ULL << 62) - 1);
-		break;
-	default:
-		rnd(m, n);
-		m[0] |= 1;
-		m[n - 1] |= 1ULL << 63;
-	}
-}
-
-/* Operand number @kind below m. */
-static void edge_operand(u64 *a, const u64 *m, size_t n, int kind)
-{
-	memcpy(a, m, n * 8);
-	switch (kind) {
-	case 0:
-		a[0] -= 1;		/* m odd: no borrow */
-		break;
-	case 1:
-		a[0] -= 2;
-		break;
-	case 2:
-		memset(a, 0, n * 8);
-		a[0] = 1;
-		break;
-	case 3:
-		memset(a, 0, n * 8);
-		break;
-	default:
-		rnd(a, n);
-		a[n - 1] &= m[n - 1] >> 1;
-	}
-}
+#include "bn_test.h"
 
 #define N_MOD	5
 #define N_OP	6
@@ -147,16 +88,16 @@ TEST_F(mont, edges)
 			u64 r[BN_MAX_LIMBS];
 			struct bn_mont mt;
 
-			edge_modulus(m, n, mk);
+			edge_modulus(m, n, mk, 0);
 			ASSERT_EQ(0, bn_mont_init(&mt, m, n));
 			for (ka = 0; ka < N_OP; ka++) {
-				edge_operand(a, m, n, ka);
+				edge_operand(a, m, n, ka, 0);
 				memcpy(r, a, n * 8);
 				bn_mont_sqr(r, r, &mt);
 				ASSERT_TRUE(mont_ok(r, a, a, m, n, self->ctx))
 					TH_LOG("sqr n=%zu m%d a%d", n, mk, ka);
 				for (kb = 0; kb < N_OP; kb++) {
-					edge_operand(b, m, n, kb);
+					edge_operand(b, m, n, kb, 0);
 					bn_mont_mul(r, a, b, &mt);
 					ASSERT_TRUE(mont_ok(r, a, b, m, n,
 							    self->ctx))
@@ -189,23 +130,23 @@ TEST_F(mont, pairs)
 			struct bn_mont mt[2];
 
 			/* Half 0 an edge modulus, half 1 a random one. */
-			edge_modulus(m, n, mk);
-			edge_modulus(m + n, n, N_MOD - 1);
+			edge_modulus(m, n, mk, 0);
+			edge_modulus(m + n, n, N_MOD - 1, 0);
 			ASSERT_EQ(0, bn_mont_init(&mt[0], m, n));
 			ASSERT_EQ(0, bn_mont_init(&mt[1], m + n, n));
 			k[0] = mt[0].m0inv;
 			k[1] = mt[1].m0inv;
 			for (ka = 0; ka < N_OP; ka++) {
-				edge_operand(a, m, n, ka);
-				edge_operand(a + n, m + n, n, N_OP - 1 - ka);
+				edge_operand(a, m, n, ka, 0);
+				edge_operand(a + n, m + n, n, N_OP - 1 - ka, 0);
 				ASSERT_EQ(0, bn_mont_sqr2_mulx(r, a, m, k, n,
 							       t));
 				ASSERT_TRUE(mont_ok(r, a, a, m, n, self->ctx));
 				ASSERT_TRUE(mont_ok(r + n, a + n, a + n, m + n,
 						    n, self->ctx));
 				for (kb = 0; kb < N_OP; kb++) {
-					edge_operand(b, m, n, kb);
-					edge_operand(b + n, m + n, n, kb);
+					edge_operand(b, m, n, kb, 0);
+					edge_operand(b + n, m + n, n, kb, 0);
 					memcpy(r, a, 2 * n * 8);
 					/* Aliased: r is a. */
 					ASSERT_EQ(0, bn_mont_mul2_mulx(r, r, b,
