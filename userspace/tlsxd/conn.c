@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * conn.c - a connection's life on the worker's ring (docs/tlsxd.md):
+ * conn.c - a connection's life on the worker's ring (docs/tlsxd.md): its
+ * states, the requests, the response's cursor, keep-alive, linger,
+ * close and timeouts.  How bytes move is the record layer's
+ * (conn_priv.h): the handshake in conn_hs.c, bodies and the receive ring
+ * of the kernel modes in conn_kernel.c, the userspace layer's sealing in
+ * conn_user.c.
  *
- *   handshake  IORING_OP_RECV of a record's 5-byte header, then of its
- *              body (tlsx_conn_read_hint(): record-exact, so a request
- *              in the segment of the client's Finished stays in the
- *              socket for the record layer), tlsx_conn_step_inplace(),
- *              the flight from the worker's one output buffer, then
- *              tlsx_conn_handoff();
  *   idle/head  kernel modes: IORING_OP_RECV into a buffer the kernel
  *              picks from the worker's provided-buffer ring when bytes
  *              arrive (an idle connection holds none), copied into the
@@ -19,62 +18,32 @@
  *              or whole records may wait inside libtlsx, so the
  *              socket's readiness is not the whole story; without them
  *              a further read(2) would only return EAGAIN).  Then
- *              http_req_parse();
- *   send       the plan (resp.h): head and memory segments by
- *              IORING_OP_SEND (MSG_MORE while a body follows), file
- *              segments by sendfile(2) or IORING_OP_SPLICE through a
- *              pipe in the kernel modes; tlsx_write()/tlsx_sendfile() on
- *              the userspace layer, the head and a small body gathered
- *              into one record; a full socket waits on POLLOUT;
+ *              http_req_parse_from(), which resumes where its last call
+ *              stopped: a head that arrives a byte at a time costs
+ *              linear work;
+ *   send       the plan (resp.h), piece by piece, by the record layer's
+ *              step (conn_kernel_send(), conn_user_send()), at most
+ *              SEND_BUDGET bytes per turn; a full socket waits on
+ *              POLLOUT;
  *   then the next pipelined head, keep-alive, or close (lingering when
  *   input is left unread).
- *
- * A handshake flight goes out by one send(2) from the worker's buffer
- * (a fresh socket has room for it); only what does not fit is copied
- * into the connection and sent by IORING_OP_SEND, so the worker's
- * buffer is free for the next connection's step.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "conn.h"
+#include "conn_priv.h"
 
-#define TLS_REC_HDR	5
-/* One record's plaintext (RFC 8446 5.1): the user-mode gather unit. */
-#define TLS_PLAIN_MAX	16384
-/* Bytes a connection may send per turn before the others get theirs. */
-#define SEND_BUDGET	(1u << 20)
-/*
- * What one splice moves into the pipe, whose capacity is raised to it
- * (the default pipe-max-size): with the default 64 KiB, two ring round
- * trips per 64 KiB cost splice 2.5-3x sendfile's CPU per GB; with 1 MiB,
- * 1.2-1.3x (0.60-0.65 s against 0.50 s per GB, loopback TCP without
- * TLS, 64 MiB bodies, Zen 5).
- * The pipe holds page references, not copies.
- */
-#define SPLICE_CHUNK	(1 << 20)
-/* Request buffers and pipes kept for reuse, per worker. */
+/* Request buffers kept for reuse, per worker. */
 #define ACT_CACHE_MAX	64
-#define PIPE_POOL_MAX	256
 
-enum step {
-	STEP_PROGRESS,	/* bytes went: go on */
-	STEP_WAIT,	/* an operation is in flight */
-	STEP_CLOSED,	/* the connection is closing */
-};
-
-static struct io_uring_sqe *get_sqe(struct loop *lp)
+struct io_uring_sqe *conn_sqe(struct loop *lp)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&lp->ring);
 
@@ -86,84 +55,18 @@ static struct io_uring_sqe *get_sqe(struct loop *lp)
 	return sqe;
 }
 
-static void set_op(struct conn *c, struct io_uring_sqe *sqe, enum conn_op op)
+void conn_set_op(struct conn *c, struct io_uring_sqe *sqe, enum conn_op op)
 {
 	c->op = op;
 	io_uring_sqe_set_data64(sqe, conn_ud(c));
 }
 
-static void poll_fd(struct loop *lp, struct conn *c, bool out)
+void conn_poll(struct loop *lp, struct conn *c, bool out)
 {
-	struct io_uring_sqe *sqe = get_sqe(lp);
+	struct io_uring_sqe *sqe = conn_sqe(lp);
 
 	io_uring_prep_poll_add(sqe, c->fd, out ? POLLOUT : POLLIN);
-	set_op(c, sqe, out ? OP_POLL_OUT : OP_POLL_IN);
-}
-
-static bool is_reset(int err)
-{
-	return err == ECONNRESET || err == EPIPE || err == ETIMEDOUT;
-}
-
-/* ------------------------------------------------------------------ */
-/* The kernel modes' receive buffer ring                               */
-/* ------------------------------------------------------------------ */
-
-static void buf_recycle(struct loop *lp, unsigned int bid)
-{
-	io_uring_buf_ring_add(lp->br, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
-			      CONN_BUF_SIZE, bid,
-			      io_uring_buf_ring_mask(CONN_BUF_COUNT), 0);
-	io_uring_buf_ring_advance(lp->br, 1);
-}
-
-int conn_bufs_init(struct loop *lp)
-{
-	struct io_uring_buf_reg reg = { 0 };
-	size_t ring_size = CONN_BUF_COUNT * sizeof(struct io_uring_buf);
-	unsigned int i;
-	void *ring;
-	int ret;
-
-	/* The ring is shared with the kernel: page-aligned. */
-	ring = mmap(NULL, ring_size, PROT_READ | PROT_WRITE,
-		    MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
-	if (ring == MAP_FAILED)
-		return -ENOMEM;
-	lp->br_bufs = malloc((size_t)CONN_BUF_COUNT * CONN_BUF_SIZE);
-	if (!lp->br_bufs) {
-		munmap(ring, ring_size);
-		return -ENOMEM;
-	}
-	reg.ring_addr = (unsigned long)ring;
-	reg.ring_entries = CONN_BUF_COUNT;
-	reg.bgid = CONN_BUF_GROUP;
-	ret = io_uring_register_buf_ring(&lp->ring, &reg, 0);
-	if (ret) {
-		munmap(ring, ring_size);
-		free(lp->br_bufs);
-		lp->br_bufs = NULL;
-		return ret;
-	}
-	lp->br = ring;
-	io_uring_buf_ring_init(lp->br);
-	for (i = 0; i < CONN_BUF_COUNT; i++)
-		io_uring_buf_ring_add(lp->br,
-				      lp->br_bufs + (size_t)i * CONN_BUF_SIZE,
-				      CONN_BUF_SIZE, i,
-				      io_uring_buf_ring_mask(CONN_BUF_COUNT), i);
-	io_uring_buf_ring_advance(lp->br, CONN_BUF_COUNT);
-	return 0;
-}
-
-/* After io_uring_queue_exit(): the kernel has let go of the ring. */
-void conn_bufs_free(struct loop *lp)
-{
-	if (lp->br)
-		munmap(lp->br, CONN_BUF_COUNT * sizeof(struct io_uring_buf));
-	lp->br = NULL;
-	free(lp->br_bufs);
-	lp->br_bufs = NULL;
+	conn_set_op(c, sqe, out ? OP_POLL_OUT : OP_POLL_IN);
 }
 
 /* ------------------------------------------------------------------ */
@@ -183,6 +86,7 @@ static struct active *act_get(struct loop *lp)
 			return NULL;
 	}
 	a->next = NULL;
+	a->scan = (struct http_scan)HTTP_SCAN_INIT;
 	a->len = 0;
 	a->head_len = 0;
 	a->parsed = false;
@@ -202,43 +106,6 @@ static void act_put(struct loop *lp, struct active *a)
 	a->next = lp->act_free;
 	lp->act_free = a;
 	lp->nact_free++;
-}
-
-static struct pipe_pair *pipe_get(struct loop *lp)
-{
-	struct pipe_pair *p = lp->pipes;
-	int fds[2];
-
-	if (p) {
-		lp->pipes = p->next;
-		lp->npipes--;
-		return p;
-	}
-	p = malloc(sizeof(*p));
-	if (!p)
-		return NULL;
-	if (pipe2(fds, O_NONBLOCK | O_CLOEXEC)) {
-		free(p);
-		return NULL;
-	}
-	p->rd = fds[0];
-	p->wr = fds[1];
-	fcntl(p->wr, F_SETPIPE_SZ, SPLICE_CHUNK);
-	return p;
-}
-
-/* A pipe still holding bytes of a response cut short is not reused. */
-static void pipe_put(struct loop *lp, struct pipe_pair *p, bool empty)
-{
-	if (!empty || lp->npipes >= PIPE_POOL_MAX) {
-		close(p->rd);
-		close(p->wr);
-		free(p);
-		return;
-	}
-	p->next = lp->pipes;
-	lp->pipes = p;
-	lp->npipes++;
 }
 
 static void wipe_free(void *p, size_t len)
@@ -301,9 +168,7 @@ static void finish_close(struct loop *lp, struct conn *c)
 	if (c->a)
 		act_put(lp, c->a);
 	c->a = NULL;
-	if (c->pipe)
-		pipe_put(lp, c->pipe, !c->pipe_fill);
-	c->pipe = NULL;
+	conn_kernel_pipe_release(lp, c);
 	stats_add(lp->st, STAT_CONN_ACTIVE, -1);
 	live_unlink(lp, c);
 	lp->nconns--;
@@ -316,14 +181,27 @@ static void finish_close(struct loop *lp, struct conn *c)
 }
 
 /*
- * Closes @c: close_notify first when @graceful and the layer is up
- * (RFC 8446 6.1).  In the kernel modes libtlsx waits with poll(2) for
- * room to send a control record, so close_notify is only sent when the
- * socket has room now: a reader that never reads cannot stall the
- * worker.  An operation in flight is cancelled (and the socket shut
- * down so that it ends now); the conn is freed at its completion.
+ * close_notify (RFC 8446 6.1) on an established @c.  In the kernel modes
+ * libtlsx waits with poll(2) for room to send a control record, so it is
+ * only sent when the socket has room now: a reader that never reads
+ * cannot stall the worker.
  */
-static void conn_close(struct loop *lp, struct conn *c, bool graceful)
+static void close_notify(struct conn *c)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLOUT };
+
+	if (c->rl == TLSX_RL_USER ||
+	    (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)))
+		tlsx_close(c->tls);
+}
+
+/*
+ * Closes @c: close_notify first when @graceful and the layer is up (and
+ * not sent already: CS_LINGER).  An operation in flight is cancelled (and
+ * the socket shut down so that it ends now); the conn is freed at its
+ * completion.
+ */
+void conn_close(struct loop *lp, struct conn *c, bool graceful)
 {
 	struct io_uring_sqe *sqe;
 
@@ -331,35 +209,30 @@ static void conn_close(struct loop *lp, struct conn *c, bool graceful)
 		return;
 	log_response(lp, c);
 	timer_disarm(&c->timer);
-	if (graceful && c->established && c->state != CS_LINGER) {
-		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
-
-		if (c->rl == TLSX_RL_USER ||
-		    (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)))
-			tlsx_close(c->tls);
-	}
+	if (graceful && c->established && c->state != CS_LINGER)
+		close_notify(c);
 	if (c->op == OP_NONE) {
 		finish_close(lp, c);
 		return;
 	}
 	c->state = CS_CLOSING;
 	shutdown(c->fd, SHUT_RDWR);
-	sqe = get_sqe(lp);
+	sqe = conn_sqe(lp);
 	io_uring_prep_cancel64(sqe, conn_ud(c), 0);
 	io_uring_sqe_set_data64(sqe, TAG_CANCEL);
 }
 
 /* A peer gone mid-way: counted once, closed, nothing logged. */
-static void conn_reset(struct loop *lp, struct conn *c)
+void conn_reset(struct loop *lp, struct conn *c)
 {
 	stats_add(lp->st, STAT_CLIENT_RESET, 1);
 	conn_close(lp, c, false);
 }
 
 /* A libtlsx error on @c: a reset is counted as one. */
-static void tls_failed(struct loop *lp, struct conn *c, long err)
+void conn_tls_failed(struct loop *lp, struct conn *c, long err)
 {
-	if (err == TLSX_E_SYSCALL && is_reset(tlsx_conn_errno(c->tls)))
+	if (err == TLSX_E_SYSCALL && conn_is_reset(tlsx_conn_errno(c->tls)))
 		conn_reset(lp, c);
 	else
 		conn_close(lp, c, false);
@@ -370,244 +243,6 @@ void conn_abort(struct loop *lp, struct conn *c)
 	conn_close(lp, c, false);
 }
 
-/* ------------------------------------------------------------------ */
-/* Handshake                                                           */
-/* ------------------------------------------------------------------ */
-
-static void hs_failed(struct loop *lp, struct conn *c)
-{
-	stats_add(lp->st, STAT_HS_FAILED, 1);
-	if (log_debug_enabled()) {
-		int err = c->tls ? tlsx_conn_errno(c->tls) : 0;
-
-		log_msg(LOG_DEBUG, "conn %d: handshake failed (alert %d, %s)",
-			c->fd, c->tls ? tlsx_conn_alert(c->tls) : -1,
-			err ? strerror(err) : "-");
-	}
-	conn_close(lp, c, false);
-}
-
-/* The next read: a record's header, then exactly its body. */
-static void hs_read(struct loop *lp, struct conn *c)
-{
-	struct io_uring_sqe *sqe;
-	uint8_t *dst;
-	size_t want;
-
-	if (c->hs_hdr_len < TLS_REC_HDR) {
-		want = tlsx_conn_read_hint(c->tls, c->hs_hdr, c->hs_hdr_len);
-		dst = c->hs_hdr + c->hs_hdr_len;
-	} else {
-		want = tlsx_conn_read_hint(c->tls, c->hs_rec, c->hs_rec_len);
-		dst = c->hs_rec + c->hs_rec_len;
-	}
-	sqe = get_sqe(lp);
-	io_uring_prep_recv(sqe, c->fd, dst, want, 0);
-	set_op(c, sqe, OP_RECV);
-}
-
-static void to_idle(struct loop *lp, struct conn *c, bool first);
-
-static void peer_name(const struct conn *c, char *buf, size_t len)
-{
-	const void *addr = &c->peer.v4.sin_addr;
-
-	if (c->peer.sa.sa_family == AF_INET6)
-		addr = &c->peer.v6.sin6_addr;
-	if (!inet_ntop(c->peer.sa.sa_family, addr, buf, len))
-		snprintf(buf, len, "-");
-}
-
-static void hs_handoff(struct loop *lp, struct conn *c)
-{
-	static const enum stat_id rl_stat[] = {
-		[TLSX_RL_TLSX] = STAT_RL_TLSX,
-		[TLSX_RL_TLS] = STAT_RL_TLS,
-		[TLSX_RL_USER] = STAT_RL_USER,
-	};
-	struct tlsx_conn_info info;
-	int ret = tlsx_conn_handoff(c->tls);
-
-	if (ret != TLSX_DONE || tlsx_conn_info(c->tls, &info)) {
-		hs_failed(lp, c);
-		return;
-	}
-	c->established = true;
-	c->rl = info.record_layer;
-	/*
-	 * The kernel seals what the socket is given, but only libtlsx cuts
-	 * records to the peer's record_size_limit (RFC 8449 4): with one,
-	 * bodies go through tlsx_write()/tlsx_sendfile().
-	 */
-	c->kernel_tx = c->rl != TLSX_RL_USER && !info.peer_record_size_limit;
-	if (c->rl != TLSX_RL_USER && !lp->br && !lp->br_failed &&
-	    conn_bufs_init(lp)) {
-		lp->br_failed = true;
-		log_msg(LOG_INFO, "worker %u: no provided buffers: POLLIN",
-			lp->w->id);
-	}
-	stats_add(lp->st, STAT_HS_DONE, 1);
-	if (c->rl <= TLSX_RL_USER && c->rl != TLSX_RL_AUTO)
-		stats_add(lp->st, rl_stat[c->rl], 1);
-	if (log_debug_enabled()) {
-		char peer[INET6_ADDRSTRLEN];
-
-		peer_name(c, peer, sizeof(peer));
-		log_msg(LOG_DEBUG,
-			"conn %s: %s %s%s alpn \"%s\" sni \"%s\", record layer %s, state %zu + %zu bytes",
-			peer, info.suite_name, info.group_name,
-			info.resumed ? " resumed" : "", info.alpn,
-			info.server_name, tlsx_record_layer_name(c->rl),
-			info.state_bytes, sizeof(*c));
-	}
-	to_idle(lp, c, true);
-}
-
-/* After a step's output went out: hand off, or read the next record. */
-static void hs_next(struct loop *lp, struct conn *c)
-{
-	if (c->hs_done)
-		hs_handoff(lp, c);
-	else
-		hs_read(lp, c);
-}
-
-/*
- * Sends a step's output from the worker's buffer.  A socket has room
- * for a flight almost always, so it goes by one send(2) now; what does
- * not fit is copied into the connection (the worker's buffer is the next
- * step's) and goes by IORING_OP_SEND.  @fatal: the output is an alert,
- * best effort, then close.
- */
-static void hs_pend_send(struct loop *lp, struct conn *c);
-
-static void hs_send(struct loop *lp, struct conn *c, size_t len, bool fatal)
-{
-	ssize_t n = 0;
-
-	if (len)
-		n = send(c->fd, lp->hs_out, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-	if (fatal) {
-		hs_failed(lp, c);
-		return;
-	}
-	if (n < 0 && errno != EAGAIN && errno != EINTR) {
-		hs_failed(lp, c);
-		return;
-	}
-	if (n < 0)
-		n = 0;
-	if ((size_t)n == len) {
-		hs_next(lp, c);
-		return;
-	}
-	c->pend_len = len - n;
-	c->pend_off = 0;
-	c->pend = malloc(c->pend_len);
-	if (!c->pend) {
-		hs_failed(lp, c);
-		return;
-	}
-	memcpy(c->pend, lp->hs_out + n, c->pend_len);
-	hs_pend_send(lp, c);
-}
-
-static void hs_pend_send(struct loop *lp, struct conn *c)
-{
-	struct io_uring_sqe *sqe = get_sqe(lp);
-
-	io_uring_prep_send(sqe, c->fd, c->pend + c->pend_off,
-			   c->pend_len - c->pend_off, MSG_NOSIGNAL);
-	set_op(c, sqe, OP_SEND);
-}
-
-static void hs_pend_done(struct loop *lp, struct conn *c, int res)
-{
-	if (res == -EAGAIN) {
-		poll_fd(lp, c, true);
-		return;
-	}
-	if (res <= 0) {
-		hs_failed(lp, c);
-		return;
-	}
-	c->pend_off += res;
-	if (c->pend_off < c->pend_len) {
-		hs_pend_send(lp, c);
-		return;
-	}
-	free(c->pend);
-	c->pend = NULL;
-	c->pend_len = 0;
-	hs_next(lp, c);
-}
-
-/* A whole record (or a header the engine refuses alone): one step. */
-static void hs_step(struct loop *lp, struct conn *c, uint8_t *in, size_t len)
-{
-	size_t used = 0, out_len = 0;
-	int ret;
-
-	ret = tlsx_conn_step_inplace(c->tls, in, len, &used, lp->hs_out,
-				     TLSX_STEP_OUT_MIN, &out_len);
-	/* The record now holds the peer's handshake in plaintext. */
-	explicit_bzero(in, len);
-	free(c->hs_rec);
-	c->hs_rec = NULL;
-	c->hs_rec_len = 0;
-	c->hs_hdr_len = 0;
-	if ((ret == TLSX_WANT_READ && used != len) ||
-	    (ret != TLSX_WANT_READ && ret != TLSX_DONE)) {
-		hs_send(lp, c, out_len, true);
-		return;
-	}
-	c->hs_done = ret == TLSX_DONE;
-	hs_send(lp, c, out_len, false);
-}
-
-static void hs_recv_done(struct loop *lp, struct conn *c, int res)
-{
-	size_t body;
-
-	if (res == -EAGAIN) {
-		poll_fd(lp, c, false);
-		return;
-	}
-	if (res <= 0) {
-		if (res < 0 && is_reset(-res))
-			stats_add(lp->st, STAT_CLIENT_RESET, 1);
-		hs_failed(lp, c);
-		return;
-	}
-	if (c->hs_hdr_len < TLS_REC_HDR) {
-		c->hs_hdr_len += res;
-		if (c->hs_hdr_len < TLS_REC_HDR) {
-			hs_read(lp, c);
-			return;
-		}
-		body = tlsx_conn_read_hint(c->tls, c->hs_hdr, TLS_REC_HDR);
-		if (!body) {
-			/* Empty, or longer than a record may be (5.1). */
-			hs_step(lp, c, c->hs_hdr, TLS_REC_HDR);
-			return;
-		}
-		c->hs_rec = malloc(TLS_REC_HDR + body);
-		if (!c->hs_rec) {
-			hs_failed(lp, c);
-			return;
-		}
-		memcpy(c->hs_rec, c->hs_hdr, TLS_REC_HDR);
-		c->hs_rec_len = TLS_REC_HDR;
-		hs_read(lp, c);
-		return;
-	}
-	c->hs_rec_len += res;
-	if (tlsx_conn_read_hint(c->tls, c->hs_rec, c->hs_rec_len)) {
-		hs_read(lp, c);
-		return;
-	}
-	hs_step(lp, c, c->hs_rec, c->hs_rec_len);
-}
 
 void conn_accept(struct loop *lp, int fd)
 {
@@ -666,19 +301,14 @@ void conn_accept(struct loop *lp, int fd)
 	lp->nconns++;
 	stats_add(lp->st, STAT_CONN_ACCEPTED, 1);
 	stats_add(lp->st, STAT_CONN_ACTIVE, 1);
-	if (!c->tls) {
-		hs_failed(lp, c);
-		return;
-	}
-	timer_arm(&lp->timers, &c->timer, TIMER_HANDSHAKE, lp->now_ms);
-	hs_read(lp, c);
+	conn_hs_start(lp, c);
 }
 
 /* ------------------------------------------------------------------ */
 /* Sending a response                                                  */
 /* ------------------------------------------------------------------ */
 
-static uint64_t piece_len(const struct active *a, int piece)
+uint64_t conn_piece_len(const struct active *a, int piece)
 {
 	return piece < 0 ? a->resp.head_len : a->resp.seg[piece].len;
 }
@@ -689,203 +319,23 @@ static bool send_finished(const struct active *a)
 }
 
 /* @n bytes went: past the head, segments, and empty pieces. */
-static void advance(struct active *a, uint64_t n)
+void conn_advance(struct active *a, uint64_t n)
 {
 	while (!send_finished(a)) {
-		uint64_t left = piece_len(a, a->piece) - a->poff;
+		uint64_t left = conn_piece_len(a, a->piece) - a->poff;
 		uint64_t take = n < left ? n : left;
 
 		a->poff += take;
 		if (a->piece >= 0)
 			a->body_sent += take;
 		n -= take;
-		if (a->poff < piece_len(a, a->piece))
+		if (a->poff < conn_piece_len(a, a->piece))
 			break;
 		a->piece++;
 		a->poff = 0;
 	}
 }
 
-static bool more_after(const struct active *a, uint64_t n)
-{
-	int i;
-
-	if (a->poff + n < piece_len(a, a->piece))
-		return true;
-	for (i = a->piece + 1; i < (int)a->resp.nseg; i++)
-		if (a->resp.seg[i].len)
-			return true;
-	return false;
-}
-
-/*
- * The userspace layer: what is due, gathered from the pieces into one
- * record's plaintext (the head and a small body share a record and a
- * send(2)), or a long file segment by tlsx_sendfile() (read into the
- * record and sealed where it lies).  libtlsx takes what it sealed, even
- * if the socket was full: only "nothing taken" is TLSX_WANT_WRITE.
- */
-static enum step user_send(struct loop *lp, struct conn *c, size_t *budget)
-{
-	struct active *a = c->a;
-	const struct resp_seg *s = a->piece >= 0 ? &a->resp.seg[a->piece] :
-			      NULL;
-	size_t glen = 0;
-	ssize_t n;
-
-	if (s && !s->mem && s->len - a->poff >= TLS_PLAIN_MAX) {
-		off_t off = s->off + a->poff;
-		uint64_t want = s->len - a->poff;
-
-		if (want > *budget)
-			want = *budget;
-		n = tlsx_sendfile(c->tls, a->resp.fd, &off, want);
-	} else {
-		int piece = a->piece;
-		uint64_t poff = a->poff;
-
-		while (glen < lp->gather_cap && piece < (int)a->resp.nseg) {
-			uint64_t left = piece_len(a, piece) - poff;
-			size_t take = lp->gather_cap - glen;
-
-			if (take > left)
-				take = left;
-			s = piece >= 0 ? &a->resp.seg[piece] : NULL;
-			if (!s) {
-				memcpy(lp->gather + glen, a->resp.head + poff,
-				       take);
-			} else if (s->mem) {
-				memcpy(lp->gather + glen, s->mem + poff, take);
-			} else if (take) {
-				ssize_t got = pread(a->resp.fd,
-						    lp->gather + glen, take,
-						    s->off + poff);
-
-				if (got <= 0) {
-					/* The file shrank under us. */
-					conn_close(lp, c, false);
-					return STEP_CLOSED;
-				}
-				take = got;
-			}
-			glen += take;
-			poff += take;
-			if (poff == piece_len(a, piece)) {
-				piece++;
-				poff = 0;
-			}
-		}
-		if (!glen) {
-			advance(a, 0);
-			return STEP_PROGRESS;
-		}
-		n = tlsx_write(c->tls, lp->gather, glen);
-	}
-	if (n == TLSX_WANT_WRITE) {
-		poll_fd(lp, c, true);
-		return STEP_WAIT;
-	}
-	if (n <= 0) {
-		tls_failed(lp, c, n);
-		return STEP_CLOSED;
-	}
-	advance(a, n);
-	*budget = (size_t)n >= *budget ? 0 : *budget - n;
-	return STEP_PROGRESS;
-}
-
-/* The kernel modes, a file segment by sendfile(2) on the socket. */
-static enum step kernel_sendfile(struct loop *lp, struct conn *c,
-				 size_t *budget)
-{
-	struct active *a = c->a;
-	const struct resp_seg *s = &a->resp.seg[a->piece];
-	uint64_t want = s->len - a->poff;
-	off_t off = s->off + a->poff;
-	ssize_t n;
-
-	if (want > *budget)
-		want = *budget;
-	n = sendfile(c->fd, a->resp.fd, &off, want);
-	if (n < 0 && errno == EINTR)
-		return STEP_PROGRESS;
-	if (n < 0 && errno == EAGAIN) {
-		poll_fd(lp, c, true);
-		return STEP_WAIT;
-	}
-	if (n <= 0) {
-		/* 0: the file shrank under us; else the peer went. */
-		if (n < 0 && is_reset(errno))
-			conn_reset(lp, c);
-		else
-			conn_close(lp, c, false);
-		return STEP_CLOSED;
-	}
-	advance(a, n);
-	*budget = (size_t)n >= *budget ? 0 : *budget - n;
-	return STEP_PROGRESS;
-}
-
-/* The kernel modes, a file segment through the pipe, both by the ring. */
-static enum step kernel_splice(struct loop *lp, struct conn *c)
-{
-	struct active *a = c->a;
-	const struct resp_seg *s = &a->resp.seg[a->piece];
-	struct io_uring_sqe *sqe;
-
-	if (!c->pipe) {
-		c->pipe = pipe_get(lp);
-		if (!c->pipe) {
-			size_t budget = SEND_BUDGET;
-
-			return kernel_sendfile(lp, c, &budget);
-		}
-	}
-	sqe = get_sqe(lp);
-	if (!c->pipe_fill) {
-		uint64_t want = s->len - a->poff;
-
-		if (want > SPLICE_CHUNK)
-			want = SPLICE_CHUNK;
-		io_uring_prep_splice(sqe, a->resp.fd, s->off + a->poff,
-				     c->pipe->wr, -1, want, 0);
-		set_op(c, sqe, OP_SPLICE_IN);
-	} else {
-		io_uring_prep_splice(sqe, c->pipe->rd, -1, c->fd, -1,
-				     c->pipe_fill,
-				     more_after(a, c->pipe_fill) ?
-				     SPLICE_F_MORE : 0);
-		set_op(c, sqe, OP_SPLICE_OUT);
-	}
-	return STEP_WAIT;
-}
-
-/* The kernel modes: memory by IORING_OP_SEND, files as configured. */
-static enum step kernel_send(struct loop *lp, struct conn *c, size_t *budget)
-{
-	struct active *a = c->a;
-	const struct resp_seg *s = a->piece >= 0 ? &a->resp.seg[a->piece] :
-			      NULL;
-	struct io_uring_sqe *sqe;
-	const char *p;
-	uint64_t len;
-
-	if (s && !s->mem)
-		return lp->splice ? kernel_splice(lp, c) :
-				    kernel_sendfile(lp, c, budget);
-	p = s ? s->mem : a->resp.head;
-	len = piece_len(a, a->piece) - a->poff;
-	if (!len) {
-		advance(a, 0);
-		return STEP_PROGRESS;
-	}
-	sqe = get_sqe(lp);
-	/* MSG_MORE: the head and the body share records. */
-	io_uring_prep_send(sqe, c->fd, p + a->poff, len,
-			   MSG_NOSIGNAL | (more_after(a, len) ? MSG_MORE : 0));
-	set_op(c, sqe, OP_SEND);
-	return STEP_WAIT;
-}
 
 static void send_done(struct loop *lp, struct conn *c);
 
@@ -895,33 +345,23 @@ static void send_more(struct loop *lp, struct conn *c)
 	struct active *a = c->a;
 	size_t budget = SEND_BUDGET;
 	enum step r;
-	int ret;
 
 	while (!send_finished(a)) {
 		if (!budget) {
 			/* Others' turn: POLLOUT completes at once. */
-			poll_fd(lp, c, true);
+			conn_poll(lp, c, true);
 			return;
 		}
-		r = c->kernel_tx ? kernel_send(lp, c, &budget) :
-				   user_send(lp, c, &budget);
+		r = c->kernel_tx ? conn_kernel_send(lp, c, &budget) :
+				   conn_user_send(lp, c, &budget);
 		if (r != STEP_PROGRESS)
 			return;
 		/* The send timeout counts time without progress. */
 		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	}
-	if (c->rl == TLSX_RL_USER) {
-		/* A record sealed but not yet sent is still ours to push. */
-		ret = tlsx_conn_flush(c->tls);
-		if (ret == TLSX_WANT_WRITE) {
-			poll_fd(lp, c, true);
-			return;
-		}
-		if (ret) {
-			tls_failed(lp, c, ret);
-			return;
-		}
-	}
+	/* A record sealed but not yet sent is still ours to push. */
+	if (c->rl == TLSX_RL_USER && conn_user_flush(lp, c) != STEP_PROGRESS)
+		return;
 	send_done(lp, c);
 }
 
@@ -930,11 +370,11 @@ static void send_complete(struct loop *lp, struct conn *c, int res,
 			  bool splice)
 {
 	if (res == -EAGAIN || res == -EINTR) {
-		poll_fd(lp, c, true);
+		conn_poll(lp, c, true);
 		return;
 	}
 	if (res <= 0) {
-		if (!res || is_reset(-res))
+		if (!res || conn_is_reset(-res))
 			conn_reset(lp, c);
 		else
 			conn_close(lp, c, false);
@@ -942,20 +382,9 @@ static void send_complete(struct loop *lp, struct conn *c, int res,
 	}
 	if (splice)
 		c->pipe_fill -= res;
-	advance(c->a, res);
+	conn_advance(c->a, res);
 	timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	send_more(lp, c);
-}
-
-static void splice_in_done(struct loop *lp, struct conn *c, int res)
-{
-	if (res <= 0) {
-		/* 0: the file shrank under us. */
-		conn_close(lp, c, false);
-		return;
-	}
-	c->pipe_fill = res;
-	kernel_splice(lp, c);
 }
 
 static void begin_send(struct loop *lp, struct conn *c)
@@ -1036,10 +465,13 @@ static bool process(struct loop *lp, struct conn *c)
 		memmove(a->buf, a->buf + d, a->len - d);
 		a->len -= d;
 		c->discard -= d;
+		a->scan = (struct http_scan)HTTP_SCAN_INIT;
 		if (!a->len)
 			return false;
 	}
-	r = http_req_parse(&a->req, a->buf, a->len, &lp->conf->http);
+	/* Only the bytes that came since the last call are scanned. */
+	r = http_req_parse_from(&a->req, &a->scan, a->buf, a->len,
+				&lp->conf->http);
 	if (r > 0) {
 		start_response(lp, c, r);
 		return true;
@@ -1064,41 +496,49 @@ static bool process(struct loop *lp, struct conn *c)
  */
 static void wait_input(struct loop *lp, struct conn *c)
 {
-	struct io_uring_sqe *sqe;
-	size_t space = lp->req_cap - (c->a ? c->a->len : 0);
+	if (c->rl == TLSX_RL_USER || !lp->br)
+		conn_poll(lp, c, false);
+	else
+		conn_kernel_recv(lp, c, lp->req_cap - (c->a ? c->a->len : 0));
+}
 
-	if (c->rl == TLSX_RL_USER || !lp->br) {
-		poll_fd(lp, c, false);
-		return;
+/* @c's request buffer, taken from the cache if it holds none. */
+static struct active *active_of(struct loop *lp, struct conn *c)
+{
+	if (!c->a)
+		c->a = act_get(lp);
+	return c->a;
+}
+
+/* While @c waits for input, an empty request buffer goes back. */
+static void active_drop_empty(struct loop *lp, struct conn *c)
+{
+	if (c->a && !c->a->len) {
+		act_put(lp, c->a);
+		c->a = NULL;
 	}
-	if (space > CONN_BUF_SIZE)
-		space = CONN_BUF_SIZE;
-	sqe = get_sqe(lp);
-	/* @len caps what the kernel puts in the buffer it picks. */
-	io_uring_prep_recv(sqe, c->fd, NULL, space, 0);
-	sqe->flags |= IOSQE_BUFFER_SELECT;
-	sqe->buf_group = CONN_BUF_GROUP;
-	set_op(c, sqe, OP_RECV_BUF);
+}
+
+/* @n request bytes are in c->a: the header timeout runs from the first. */
+static void bytes_arrived(struct loop *lp, struct conn *c, size_t n)
+{
+	if (c->state == CS_IDLE && !c->discard) {
+		c->state = CS_HEAD;
+		timer_arm(&lp->timers, &c->timer, TIMER_HEADER, lp->now_ms);
+	}
+	c->a->len += n;
 }
 
 /* @n request bytes arrived: into the connection's buffer. */
 static bool take_bytes(struct loop *lp, struct conn *c, const void *p,
 		       size_t n)
 {
-	struct active *a = c->a;
+	struct active *a = active_of(lp, c);
 
-	if (!a) {
-		a = c->a = act_get(lp);
-		if (!a)
-			return false;
-	}
-	if (c->state == CS_IDLE && !c->discard) {
-		/* The header timeout runs from the first byte. */
-		c->state = CS_HEAD;
-		timer_arm(&lp->timers, &c->timer, TIMER_HEADER, lp->now_ms);
-	}
+	if (!a)
+		return false;
 	memcpy(a->buf + a->len, p, n);
-	a->len += n;
+	bytes_arrived(lp, c, n);
 	return true;
 }
 
@@ -1116,10 +556,7 @@ static void user_read_or_wait(struct loop *lp, struct conn *c)
 		conn_read(lp, c);
 		return;
 	}
-	if (c->a && !c->a->len) {
-		act_put(lp, c->a);
-		c->a = NULL;
-	}
+	active_drop_empty(lp, c);
 	wait_input(lp, c);
 }
 
@@ -1135,10 +572,9 @@ static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
 	bool ok = true;
 
 	if (res > 0 && bid >= 0)
-		ok = take_bytes(lp, c, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
-				res);
+		ok = take_bytes(lp, c, conn_kernel_buf(lp, bid), res);
 	if (bid >= 0)
-		buf_recycle(lp, bid);
+		conn_kernel_buf_recycle(lp, bid);
 	if (res > 0) {
 		if (!ok)
 			conn_close(lp, c, false);
@@ -1147,7 +583,7 @@ static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
 		return;
 	}
 	if (res == -ENOBUFS) {
-		poll_fd(lp, c, false);
+		conn_poll(lp, c, false);
 		return;
 	}
 	if (res == -EIO) {
@@ -1155,7 +591,7 @@ static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
 		return;
 	}
 	/* 0: a TCP close without close_notify (RFC 8446 6.1). */
-	if (res < 0 && is_reset(-res))
+	if (res < 0 && conn_is_reset(-res))
 		conn_reset(lp, c);
 	else
 		conn_close(lp, c, false);
@@ -1170,25 +606,16 @@ static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
 static void conn_read(struct loop *lp, struct conn *c)
 {
 	for (;;) {
-		struct active *a = c->a;
+		struct active *a = active_of(lp, c);
 		ssize_t n;
 
 		if (!a) {
-			a = c->a = act_get(lp);
-			if (!a) {
-				conn_close(lp, c, false);
-				return;
-			}
+			conn_close(lp, c, false);
+			return;
 		}
 		n = tlsx_read(c->tls, a->buf + a->len, lp->req_cap - a->len);
 		if (n > 0) {
-			if (c->state == CS_IDLE && !c->discard) {
-				/* The header timeout runs from the first byte. */
-				c->state = CS_HEAD;
-				timer_arm(&lp->timers, &c->timer, TIMER_HEADER,
-					  lp->now_ms);
-			}
-			a->len += n;
+			bytes_arrived(lp, c, n);
 			if (process(lp, c))
 				return;
 			if (c->rl == TLSX_RL_USER && !tlsx_pending(c->tls)) {
@@ -1198,10 +625,7 @@ static void conn_read(struct loop *lp, struct conn *c)
 			continue;
 		}
 		if (n == TLSX_WANT_READ || n == TLSX_WANT_WRITE) {
-			if (!a->len) {
-				act_put(lp, a);
-				c->a = NULL;
-			}
+			active_drop_empty(lp, c);
 			wait_input(lp, c);
 			return;
 		}
@@ -1209,13 +633,13 @@ static void conn_read(struct loop *lp, struct conn *c)
 		if (!n)
 			conn_close(lp, c, true);
 		else
-			tls_failed(lp, c, n);
+			conn_tls_failed(lp, c, n);
 		return;
 	}
 }
 
 /* Waits for the next request; @first: the one after the handshake. */
-static void to_idle(struct loop *lp, struct conn *c, bool first)
+void conn_to_idle(struct loop *lp, struct conn *c, bool first)
 {
 	c->state = CS_IDLE;
 	/* Until its first request a client gets the header timeout. */
@@ -1232,10 +656,7 @@ static void to_idle(struct loop *lp, struct conn *c, bool first)
 			user_read_or_wait(lp, c);
 		return;
 	}
-	if (c->a && !c->a->len) {
-		act_put(lp, c->a);
-		c->a = NULL;
-	}
+	active_drop_empty(lp, c);
 	wait_input(lp, c);
 }
 
@@ -1258,19 +679,14 @@ static void conn_linger(struct loop *lp, struct conn *c)
 		return;
 	}
 	log_response(lp, c);
-	if (c->established) {
-		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
-
-		if (c->rl == TLSX_RL_USER ||
-		    (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)))
-			tlsx_close(c->tls);
-	}
+	if (c->established)
+		close_notify(c);
 	shutdown(c->fd, SHUT_WR);
 	c->state = CS_LINGER;
 	act_put(lp, a);
 	c->a = NULL;
 	timer_arm(&lp->timers, &c->timer, TIMER_LINGER, lp->now_ms);
-	poll_fd(lp, c, false);
+	conn_poll(lp, c, false);
 }
 
 /* CS_LINGER: input is read raw and dropped (no TLS: nothing is kept). */
@@ -1285,7 +701,7 @@ static void linger_read(struct loop *lp, struct conn *c)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
-			poll_fd(lp, c, false);
+			conn_poll(lp, c, false);
 			return;
 		}
 		conn_close(lp, c, false);
@@ -1300,11 +716,7 @@ static void send_done(struct loop *lp, struct conn *c)
 	log_response(lp, c);
 	c->requests++;
 	resp_release(&a->resp);
-	if (c->pipe) {
-		pipe_put(lp, c->pipe, !c->pipe_fill);
-		c->pipe = NULL;
-		c->pipe_fill = 0;
-	}
+	conn_kernel_pipe_release(lp, c);
 	if (a->resp.close || c->close_after || lp->stopping) {
 		conn_linger(lp, c);
 		return;
@@ -1312,6 +724,7 @@ static void send_done(struct loop *lp, struct conn *c)
 	/* Pipelining (RFC 9112 9.3.2): the next head may be here already. */
 	a->len -= a->head_len;
 	memmove(a->buf, a->buf + a->head_len, a->len);
+	a->scan = (struct http_scan)HTTP_SCAN_INIT;
 	a->head_len = 0;
 	a->parsed = false;
 	a->logged = false;
@@ -1329,7 +742,7 @@ static void send_done(struct loop *lp, struct conn *c)
 		wait_input(lp, c);
 		return;
 	}
-	to_idle(lp, c, false);
+	conn_to_idle(lp, c, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1347,7 +760,7 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 		bid = flags >> IORING_CQE_BUFFER_SHIFT;
 	if (c->state == CS_CLOSING) {
 		if (bid >= 0)
-			buf_recycle(lp, bid);
+			conn_kernel_buf_recycle(lp, bid);
 		finish_close(lp, c);
 		return;
 	}
@@ -1356,11 +769,11 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 		recv_buf_done(lp, c, res, bid);
 		break;
 	case OP_RECV:
-		hs_recv_done(lp, c, res);
+		conn_hs_recv_done(lp, c, res);
 		break;
 	case OP_SEND:
 		if (c->state == CS_HANDSHAKE)
-			hs_pend_done(lp, c, res);
+			conn_hs_pend_done(lp, c, res);
 		else
 			send_complete(lp, c, res, false);
 		break;
@@ -1368,7 +781,7 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 		send_complete(lp, c, res, true);
 		break;
 	case OP_SPLICE_IN:
-		splice_in_done(lp, c, res);
+		conn_kernel_splice_in_done(lp, c, res);
 		break;
 	case OP_POLL_IN:
 		if (res < 0) {
@@ -1376,7 +789,7 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 			break;
 		}
 		if (c->state == CS_HANDSHAKE)
-			hs_read(lp, c);
+			conn_hs_read(lp, c);
 		else if (c->state == CS_LINGER)
 			linger_read(lp, c);
 		else
@@ -1388,7 +801,7 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 			break;
 		}
 		if (c->state == CS_HANDSHAKE) {
-			hs_pend_send(lp, c);
+			conn_hs_pend_send(lp, c);
 			break;
 		}
 		send_more(lp, c);
@@ -1448,12 +861,5 @@ void conn_pool_free(struct loop *lp)
 		lp->act_free = a->next;
 		free(a);
 	}
-	while (lp->pipes) {
-		struct pipe_pair *p = lp->pipes;
-
-		lp->pipes = p->next;
-		close(p->rd);
-		close(p->wr);
-		free(p);
-	}
+	conn_kernel_pipes_free(lp);
 }

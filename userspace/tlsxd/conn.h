@@ -2,7 +2,8 @@
 /*
  * conn.h - one connection of a worker and the worker's loop state they
  * share (worker.c owns the ring; conn.c runs a connection's life:
- * handshake, request, response, keep-alive, close).
+ * handshake, request, response, keep-alive, close, with the record
+ * layers' files behind it: conn_priv.h).
  *
  * Every completion names its connection by user_data: the conn pointer,
  * an op tag in its low 3 bits and the connection's generation in the top
@@ -106,6 +107,7 @@ struct loop {
 struct active {
 	struct active *next;		/* in the cache */
 	struct http_req req;
+	struct http_scan scan;		/* the head in buf so far */
 	struct resp resp;
 	size_t len;			/* bytes in buf */
 	size_t head_len;		/* the head being answered */

@@ -11,7 +11,10 @@
  *     it inside the bound.  Every limit is a property of a prefix that
  *     only becomes true as bytes arrive, and the scan reports the one
  *     that became true first, so a head fed in pieces gets the same
- *     answer as the head whole: 0 until then.
+ *     answer as the head whole: 0 until then.  Where it stopped is kept
+ *     in a struct http_scan, and the next call goes on from there: every
+ *     byte is looked at once however the head is split (a client sending
+ *     a byte at a time costs linear work, not quadratic).
  *  2. Once the empty line is there, the request line and every field
  *     line are parsed; the first line in error decides the status, then
  *     what only the whole head can tell (Host missing, Content-Length
@@ -136,61 +139,74 @@ static bool line_over(const char *p, size_t n, size_t max)
 enum scan_phase { SCAN_LEADING, SCAN_REQUEST_LINE, SCAN_FIELDS };
 
 /*
- * Finds the head in @buf[0..@len): returns 1 with *@rl (the request
- * line's offset) and *@end (the head's length through its empty line),
- * 0 when incomplete, or minus a limit's status.
+ * Finds the head in @buf[0..@len), going on from *@sc: returns 1 with
+ * sc->rl (the request line's offset) and *@end (the head's length
+ * through its empty line), 0 when incomplete (*@sc: where to go on), or
+ * minus a limit's status.  Every check of a line looks at its start and
+ * length only, so a line found in part is judged again in O(1) when
+ * more of it has come, and memchr() only reads bytes not read before.
  */
 static int head_scan(const char *buf, size_t len,
-		     const struct http_limits *lim, size_t *rl, size_t *end)
+		     const struct http_limits *lim, struct http_scan *sc,
+		     size_t *end)
 {
 	size_t bytes_max = lim->header_bytes_max;
-	size_t region, pos = 0, fields = 0;
-	enum scan_phase phase = SCAN_LEADING;
+	size_t region, pos = sc->line, seen = sc->seen;
+	int ret = 0;
 
 	/* The length is returned as an int. */
 	if (bytes_max > INT_MAX)
 		bytes_max = INT_MAX;
 	region = len < bytes_max ? len : bytes_max;
 	while (pos < region) {
-		const char *lf = memchr(buf + pos, '\n', region - pos);
+		const char *lf = memchr(buf + seen, '\n', region - seen);
 		size_t eol = lf ? (size_t)(lf - buf) : region;
 		size_t n = eol - pos;
 		bool empty = n == 0 || (n == 1 && buf[pos] == '\r');
 
-		if (phase == SCAN_LEADING) {
+		sc->scanned += (lf ? eol + 1 : region) - seen;
+		seen = eol;
+		if (sc->phase == SCAN_LEADING) {
 			/* RFC 9112 2.2: empty lines before the request line. */
 			if (empty) {
 				if (!lf)
 					break;
-				pos = eol + 1;
+				pos = seen = eol + 1;
 				continue;
 			}
-			phase = SCAN_REQUEST_LINE;
-			*rl = pos;
+			sc->phase = SCAN_REQUEST_LINE;
+			sc->rl = pos;
 		}
-		if (phase == SCAN_REQUEST_LINE) {
-			if (line_over(buf + pos, n, lim->request_line_max))
-				return -414;
+		if (sc->phase == SCAN_REQUEST_LINE) {
+			if (line_over(buf + pos, n, lim->request_line_max)) {
+				ret = -414;
+				break;
+			}
 			if (!lf)
 				break;
-			phase = SCAN_FIELDS;
-			pos = eol + 1;
+			sc->phase = SCAN_FIELDS;
+			pos = seen = eol + 1;
 			continue;
 		}
 		if (!lf)
 			break;
 		if (empty) {
 			*end = eol + 1;
-			return 1;
+			ret = 1;
+			break;
 		}
-		if (++fields > lim->header_count_max)
-			return -431;
-		pos = eol + 1;
+		if (++sc->fields > lim->header_count_max) {
+			ret = -431;
+			break;
+		}
+		pos = seen = eol + 1;
 	}
+	sc->line = pos;
+	sc->seen = seen;
 	/* No end inside the bound, and a byte past it: too long a head. */
-	if (len > bytes_max)
-		return -431;
-	return 0;
+	if (!ret && len > bytes_max)
+		ret = -431;
+	return ret;
 }
 
 /* ---- pass 2: the request line ----------------------------------------- */
@@ -613,25 +629,29 @@ static size_t next_line(const char *buf, size_t *pos, size_t end,
 	return n;
 }
 
-int http_req_parse(struct http_req *req, const char *buf, size_t len,
-		   const struct http_limits *lim)
+int http_req_parse_from(struct http_req *req, struct http_scan *scan,
+			const char *buf, size_t len,
+			const struct http_limits *lim)
 {
 	static const struct http_limits defaults = HTTP_LIMITS_DEFAULT;
 	struct field_state st = { .q_gzip = -1, .q_br = -1, .q_any = -1 };
 	struct http_str authority;
-	size_t rl = 0, end = 0, pos, n;
+	size_t end = 0, pos, n;
 	const char *line;
 	int ret;
 
 	if (!lim)
 		lim = &defaults;
-	memset(req, 0, sizeof(*req));
-	ret = head_scan(buf, len, lim, &rl, &end);
+	/* Fewer bytes than last time: not a continuation, start over. */
+	if (scan->seen > len)
+		*scan = (struct http_scan)HTTP_SCAN_INIT;
+	ret = head_scan(buf, len, lim, scan, &end);
 	if (ret <= 0)
 		return ret;
+	memset(req, 0, sizeof(*req));
 
 	/* Inside the head every line ends with LF: head_scan() saw them. */
-	pos = rl;
+	pos = scan->rl;
 	n = next_line(buf, &pos, end, &line);
 	if (memchr(line, '\r', n))
 		return -400;
@@ -667,4 +687,12 @@ int http_req_parse(struct http_req *req, const char *buf, size_t len,
 	req->accept_gzip = (st.q_gzip >= 0 ? st.q_gzip : st.q_any) > 0;
 	req->accept_br = (st.q_br >= 0 ? st.q_br : st.q_any) > 0;
 	return (int)end;
+}
+
+int http_req_parse(struct http_req *req, const char *buf, size_t len,
+		   const struct http_limits *lim)
+{
+	struct http_scan scan = HTTP_SCAN_INIT;
+
+	return http_req_parse_from(req, &scan, buf, len, lim);
 }

@@ -101,6 +101,36 @@ int http_req_parse(struct http_req *req, const char *buf, size_t len,
 		   const struct http_limits *lim);
 
 /*
+ * Where a scan of an incomplete head stopped, for http_req_parse_from():
+ * HTTP_SCAN_INIT for a new head, and again whenever the bytes it has
+ * seen change (the buffer shifted, a head answered).  The offsets are
+ * the parser's; @scanned counts the bytes it has looked for LF in, over
+ * every call (each byte once: a caller or a test may check it).
+ */
+struct http_scan {
+	uint32_t line;		/* the offset of the line not yet ended */
+	uint32_t seen;		/* bytes from 0 looked at (>= line) */
+	uint32_t rl;		/* the request line's offset */
+	uint32_t fields;	/* field lines ended so far */
+	uint8_t phase;
+	uint64_t scanned;
+};
+
+#define HTTP_SCAN_INIT	{ 0 }
+
+/*
+ * http_req_parse() for a head that arrives in pieces: @buf[0..@len)
+ * holds what came so far (the bytes of earlier calls unchanged, more
+ * after them), and *@scan what the last call found, so only the new
+ * bytes are scanned; the head's fields are parsed once, when it is
+ * whole.  Returns what http_req_parse() returns for the same bytes.  A
+ * @len below what *@scan has seen starts over.
+ */
+int http_req_parse_from(struct http_req *req, struct http_scan *scan,
+			const char *buf, size_t len,
+			const struct http_limits *lim);
+
+/*
  * Iterates the comma-separated elements of @s (RFC 9110 5.6.1): stores
  * the next one (OWS trimmed, a quoted string kept whole) in *@elem and
  * advances *@pos (start at 0).  Empty elements are skipped.  false when

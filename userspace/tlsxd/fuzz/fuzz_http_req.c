@@ -12,7 +12,11 @@
  *    method matches its string;
  *  - the input cut at the split offset, in a buffer of exactly that size
  *    (so ASan sees any read past it), parses to 0 or to the same result,
- *    and then to the same fields.
+ *    and then to the same fields;
+ *  - http_req_parse_from() given the head in up to four growing pieces
+ *    (cut where the hash says, each in a buffer of exactly its size) with
+ *    one struct http_scan answers 0 or the same, the last piece the same
+ *    with the same fields, having looked at each byte once at most.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +112,37 @@ static void check_same(const struct http_req *a, const char *abuf,
 		abort();
 }
 
+/* @buf[0..@len) in up to four growing pieces, resumed; @ret the whole's. */
+static void check_resumed(const struct http_req *whole, const char *buf,
+			  size_t len, const struct http_limits *lim, int ret,
+			  uint32_t h)
+{
+	struct http_scan sc = HTTP_SCAN_INIT;
+	struct http_req part;
+	size_t n = 0, k;
+	int pret = 0;
+	char *copy;
+
+	for (k = 0; k < 4 && n < len && !pret; k++) {
+		/* The last piece is the whole. */
+		n = k == 3 ? len : n + (h >> (8 * k) & 0xff) % (len - n + 1);
+		copy = malloc(n ? n : 1);
+		if (!copy)
+			return;
+		memcpy(copy, buf, n);
+		pret = http_req_parse_from(&part, &sc, copy, n, lim);
+		if (pret && pret != ret)
+			abort();
+		if (pret > 0)
+			check_same(whole, buf, &part, copy);
+		free(copy);
+	}
+	if (n == len && pret != ret)
+		abort();
+	if (sc.scanned > len)
+		abort();
+}
+
 static bool status_ok(int ret)
 {
 	switch (ret) {
@@ -155,6 +190,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (pret > 0)
 			check_same(&whole, buf + off, &part, copy);
 		free(copy);
+		check_resumed(&whole, buf + off, len, lim, ret, h);
 
 		if (ret <= 0)
 			break;

@@ -6,7 +6,9 @@
  * IORING_OP_SPLICE through a pooled pipe), driven on a real io_uring
  * over a loopback TCP connection with no record layer under it: the
  * kernel's tls would seal exactly these bytes.  conn.c is included so
- * that its static steps can be driven without a handshake.
+ * that its static steps can be driven without a handshake; the record
+ * layers' files (conn_kernel.c, conn_hs.c, conn_user.c) come from
+ * libtlsxd.a and call back into it.
  *
  *  - every byte arrives in order: a head alone, files of 0, 1, 16383,
  *    16384, 16385 bytes and 3 MiB after their head, and a multipart
@@ -17,6 +19,7 @@
  *    pool (empty) when done;
  *  - a reader that resets mid-body: CLIENT_RESET once, the connection
  *    freed, the loop not spinning (bounded completions).
+ *  - a 16 KiB head given a byte at a time: each byte scanned once.
  *
  * Each for sendfile and splice (FIXTURE_VARIANT).
  */
@@ -125,6 +128,7 @@ struct send_case {
 	enum send_end end;
 	bool waits;		/* must wait on POLLOUT, and never spin */
 	bool recv;		/* requests_by_recv_with_provided_buffers() */
+	bool byte_head;		/* head_a_byte_at_a_time_scanned_once() */
 };
 
 /* Each case twice: file bodies by sendfile(2), and by IORING_OP_SPLICE. */
@@ -338,6 +342,8 @@ static void check_all(struct __test_metadata *_metadata,
 /* Below: the one case that reads requests rather than sending. */
 static void requests_by_recv_with_provided_buffers(
 	struct __test_metadata *_metadata, struct _test_data_send *self);
+static void head_a_byte_at_a_time_scanned_once(
+	struct __test_metadata *_metadata, struct _test_data_send *self);
 
 /*
  * The cases: each a struct send_case, and a variant for each of them
@@ -375,6 +381,7 @@ static const struct send_case reset_mid_body = {
 	.reset_after = 256 * 1024, .end = END_RESET,
 };
 static const struct send_case recv_requests = { .recv = true };
+static const struct send_case byte_head = { .byte_head = true };
 
 FIXTURE_VARIANT_ADD(send, sendfile_head_alone) { false, &head_alone };
 FIXTURE_VARIANT_ADD(send, splice_head_alone) { true, &head_alone };
@@ -414,6 +421,9 @@ FIXTURE_VARIANT_ADD(send, sendfile_requests_by_recv_with_provided_buffers) {
 	false, &recv_requests };
 FIXTURE_VARIANT_ADD(send, splice_requests_by_recv_with_provided_buffers) {
 	true, &recv_requests };
+/* The body path plays no part in reading a head: once. */
+FIXTURE_VARIANT_ADD(send, head_a_byte_at_a_time_scanned_once) {
+	false, &byte_head };
 
 TEST_F(send, response)
 {
@@ -427,6 +437,10 @@ TEST_F(send, response)
 
 	if (k->recv) {
 		requests_by_recv_with_provided_buffers(_metadata, self);
+		return;
+	}
+	if (k->byte_head) {
+		head_a_byte_at_a_time_scanned_once(_metadata, self);
 		return;
 	}
 	tcp_pair(_metadata, &self->cfd, &self->sfd, k->sndbuf);
@@ -545,7 +559,7 @@ static void requests_by_recv_with_provided_buffers(
 	wr.req = req;
 	ASSERT_EQ(0, pthread_create(&wt, NULL, writer_main, &wr));
 	ASSERT_EQ(0, pthread_create(&rt, NULL, reader_main, &r));
-	to_idle(&self->lp, c, true);
+	conn_to_idle(&self->lp, c, true);
 	run_loop(self, c);
 	pthread_join(wt, NULL);
 	pthread_join(rt, NULL);
@@ -566,6 +580,50 @@ static void requests_by_recv_with_provided_buffers(
 	close(self->srv.site.root_fd);
 	unlink(path);
 	rmdir(dir);
+}
+
+/*
+ * A head arriving a byte at a time (a slow client, or one that sends a
+ * byte per record): conn.c resumes the parser's scan, so the bytes it
+ * scans add up to the head's length, not to the square of it.  A head of
+ * header_bytes_max (16 KiB) with header_count_max fields, given one byte
+ * per take_bytes() + process() as recv_buf_done() does, all but its last
+ * byte so that no response starts.
+ */
+static void head_a_byte_at_a_time_scanned_once(
+	struct __test_metadata *_metadata, struct _test_data_send *self)
+{
+	size_t cap = self->conf.http.header_bytes_max, len, i;
+	char *head = malloc(cap);
+	struct conn *c;
+
+	ASSERT_NE(NULL, head);
+	len = sprintf(head, "GET / HTTP/1.1\r\nHost: h\r\n");
+	for (i = 0; i < self->conf.http.header_count_max - 2; i++)
+		len += sprintf(head + len, "X-%02zu: %0150zu\r\n", i, i);
+	ASSERT_GT(cap, len + 8);
+	len += sprintf(head + len, "Y: ");
+	memset(head + len, 'y', cap - len - 4);
+	memcpy(head + cap - 4, "\r\n\r\n", 4);
+	len = cap;
+
+	self->lp.req_cap = cap + 1024;
+	c = conn_new(self, -1);
+	act_put(&self->lp, c->a);
+	c->a = NULL;
+	c->state = CS_IDLE;
+	for (i = 0; i < len - 1; i++) {
+		ASSERT_TRUE(take_bytes(&self->lp, c, head + i, 1));
+		ASSERT_FALSE(process(&self->lp, c)) TH_LOG("byte %zu", i);
+	}
+	TH_LOG("%zu bytes, one per call: %llu scanned", len - 1,
+	       (unsigned long long)c->a->scan.scanned);
+	EXPECT_EQ(CS_HEAD, c->state);
+	EXPECT_EQ(len - 1, c->a->len);
+	EXPECT_EQ(len - 1, c->a->scan.scanned);
+	conn_close(&self->lp, c, false);
+	EXPECT_EQ(0, self->lp.nconns);
+	free(head);
 }
 
 TEST_HARNESS_MAIN

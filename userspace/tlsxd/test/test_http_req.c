@@ -12,6 +12,8 @@
  *    read past it), returns 0 or the whole head's answer, 0 for every
  *    prefix shorter than a valid head, and the same answer from the
  *    first non-zero one on;
+ *  - http_req_parse_from() resumed after every split gives the same, and
+ *    a 16 KiB head fed a byte per call has each byte scanned once;
  *  - http_list_next() and http_str_ieq().
  */
 #include <stdlib.h>
@@ -766,60 +768,176 @@ static bool prefixes_agree(const char *s, size_t len,
 	return true;
 }
 
+/* Valid and invalid heads for the incremental tests, with their answer. */
+static const struct {
+	const char *s;
+	int want;	/* 1: the whole length */
+	bool tight;	/* under lim below, else the defaults */
+} heads[] = {
+	{ "GET / HTTP/1.1\r\nHost: h\r\n\r\n", 1, false },
+	{ "\r\n\r\nHEAD /x HTTP/1.0\r\n\r\n", 1, false },
+	{ "GET /x HTTP/1.1\nHost: h\nRange: bytes=0-\n\n", 1, false },
+	{ "GET http://a/ HTTP/1.1\r\nHost: h\r\n"
+	  "Accept-Encoding: gzip;q=0.5, br\r\n"
+	  "If-None-Match: \"a\"\r\nConnection: close\r\n\r\n",
+	  1, false },
+	/* Pipelined: the first head's length. */
+	{ "GET /a HTTP/1.1\r\nHost: h\r\n\r\nGET /b HTTP/1.1\r\n",
+	  28, false },
+	{ "GET / HTTP/1.1\r\n\r\n", -400, false },
+	{ "GET / HTTP/2.0\r\nHost: h\r\n\r\n", -505, false },
+	{ "GET / HTTP/1.1\r\nHost: h\r\nExpect: x\r\n\r\n",
+	  -417, false },
+	{ "GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: c\r\n\r\n",
+	  -413, false },
+	{ "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\n",
+	  -413, false },
+	{ "GET / HTTP/1.1\r\nHost: h\r\nX-A: a\rb\r\n\r\n",
+	  -400, false },
+	{ "GET / HTTP/1.1\r\nHost: h\r\n x\r\n\r\n", -400, false },
+	/* Limits (those below): line, count, bytes. */
+	{ "GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1\r\n\r\n",
+	  -414, true },
+	{ "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",
+	  -431, true },
+	{ H11("X: " P20 P20 P20 "p\r\n"), -431, true },
+	/* The line limit is crossed first, then the byte limit. */
+	{ CRLF10 CRLF4 "GET /" A20 A20 A20 " HTTP/1.1\r\n\r\n",
+	  -414, true },
+	/* The byte limit first, in the request line's middle. */
+	{ CRLF10 CRLF10 CRLF10 "GET /" A20 A20 A20 " HTTP/1.1\r\n\r\n",
+	  -431, true },
+};
+
+/* The tight limits heads[] marked so. */
+static const struct http_limits tight = { 32, 80, 3, 0 };
+
 TEST(incremental)
 {
-	static const struct {
-		const char *s;
-		int want;	/* 1: the whole length */
-		bool tight;	/* under lim below, else the defaults */
-	} t[] = {
-		{ "GET / HTTP/1.1\r\nHost: h\r\n\r\n", 1, false },
-		{ "\r\n\r\nHEAD /x HTTP/1.0\r\n\r\n", 1, false },
-		{ "GET /x HTTP/1.1\nHost: h\nRange: bytes=0-\n\n", 1, false },
-		{ "GET http://a/ HTTP/1.1\r\nHost: h\r\n"
-		  "Accept-Encoding: gzip;q=0.5, br\r\n"
-		  "If-None-Match: \"a\"\r\nConnection: close\r\n\r\n",
-		  1, false },
-		/* Pipelined: the first head's length. */
-		{ "GET /a HTTP/1.1\r\nHost: h\r\n\r\nGET /b HTTP/1.1\r\n",
-		  28, false },
-		{ "GET / HTTP/1.1\r\n\r\n", -400, false },
-		{ "GET / HTTP/2.0\r\nHost: h\r\n\r\n", -505, false },
-		{ "GET / HTTP/1.1\r\nHost: h\r\nExpect: x\r\n\r\n",
-		  -417, false },
-		{ "GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: c\r\n\r\n",
-		  -413, false },
-		{ "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\n",
-		  -413, false },
-		{ "GET / HTTP/1.1\r\nHost: h\r\nX-A: a\rb\r\n\r\n",
-		  -400, false },
-		{ "GET / HTTP/1.1\r\nHost: h\r\n x\r\n\r\n", -400, false },
-		/* Limits (those below): line, count, bytes. */
-		{ "GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1\r\n\r\n",
-		  -414, true },
-		{ "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",
-		  -431, true },
-		{ H11("X: " P20 P20 P20 "p\r\n"), -431, true },
-		/* The line limit is crossed first, then the byte limit. */
-		{ CRLF10 CRLF4 "GET /" A20 A20 A20 " HTTP/1.1\r\n\r\n",
-		  -414, true },
-		/* The byte limit first, in the request line's middle. */
-		{ CRLF10 CRLF10 CRLF10 "GET /" A20 A20 A20 " HTTP/1.1\r\n\r\n",
-		  -431, true },
-	};
-	struct http_limits lim = { 32, 80, 3, 0 };
 	unsigned int i;
 	int w;
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		size_t len = strlen(t[i].s);
+	for (i = 0; i < ARRAY_SIZE(heads); i++) {
+		size_t len = strlen(heads[i].s);
 
-		EXPECT_TRUE(prefixes_agree(t[i].s, len,
-					   t[i].tight ? &lim : &def, &w))
+		EXPECT_TRUE(prefixes_agree(heads[i].s, len,
+					   heads[i].tight ? &tight : &def, &w))
 			TH_LOG("head %u", i);
-		EXPECT_EQ(t[i].want == 1 ? (int)len : t[i].want, w)
+		EXPECT_EQ(heads[i].want == 1 ? (int)len : heads[i].want, w)
 			TH_LOG("head %u", i);
 	}
+}
+
+/*
+ * http_req_parse_from(): every head of heads[] cut at every offset, the
+ * first part then the whole given with one struct http_scan, gives what
+ * http_req_parse() gives the whole (the status, or the length and the
+ * same fields), each byte looked at once at most.
+ */
+TEST(resumed_at_every_split)
+{
+	unsigned int i;
+	size_t cut;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++) {
+		const struct http_limits *lim = heads[i].tight ? &tight : &def;
+		size_t len = strlen(heads[i].s);
+		struct http_req whole, req;
+		int want = http_req_parse(&whole, heads[i].s, len, lim);
+
+		for (cut = 0; cut <= len; cut++) {
+			struct http_scan sc = HTTP_SCAN_INIT;
+			int first = http_req_parse_from(&req, &sc, heads[i].s,
+							cut, lim);
+
+			if (first) {
+				/* A limit crossed, or a head before the cut. */
+				EXPECT_EQ(want, first) TH_LOG("%u at %zu", i, cut);
+				continue;
+			}
+			ASSERT_EQ(want, http_req_parse_from(&req, &sc,
+							    heads[i].s, len,
+							    lim))
+				TH_LOG("head %u cut at %zu", i, cut);
+			EXPECT_GE(len, sc.scanned) TH_LOG("%u at %zu", i, cut);
+			if (want <= 0)
+				continue;
+			EXPECT_EQ(whole.header_count, req.header_count);
+			EXPECT_EQ(whole.method, req.method);
+			EXPECT_EQ(whole.keep_alive, req.keep_alive);
+			EXPECT_EQ(whole.accept_gzip, req.accept_gzip);
+			EXPECT_EQ(whole.target.p, req.target.p);
+			EXPECT_EQ(whole.target.len, req.target.len);
+			EXPECT_EQ(whole.host.len, req.host.len);
+		}
+	}
+}
+
+/* Feeds @len bytes of @buf one at a time; returns the last answer. */
+static int byte_at_a_time(const char *buf, size_t len,
+			  const struct http_limits *lim, struct http_scan *sc,
+			  unsigned int *early)
+{
+	struct http_req req;
+	size_t n;
+	int ret = 0;
+
+	*early = 0;
+	for (n = 1; n <= len; n++) {
+		ret = http_req_parse_from(&req, sc, buf, n, lim);
+		if (ret && n < len)
+			(*early)++;
+	}
+	return ret;
+}
+
+/*
+ * A client sending a head a byte at a time: a 16 KiB head (the default
+ * header_bytes_max) of 8 KiB request line and 100 fields, fed one byte
+ * per call.  Rescanning the head on each call would look at about
+ * 16384^2 / 2 = 134 M bytes; resuming looks at each byte once.
+ */
+TEST(resumed_byte_at_a_time_scans_each_byte_once)
+{
+	size_t cap = def.header_bytes_max, len, i;
+	char *buf = malloc(cap + 1);
+	struct http_scan sc = HTTP_SCAN_INIT;
+	unsigned int early;
+
+	ASSERT_NE(NULL, buf);
+	/* A request line of exactly request_line_max (8192) bytes. */
+	len = sprintf(buf, "GET /");
+	memset(buf + len, 'a', def.request_line_max - 14);
+	len += def.request_line_max - 14;
+	len += sprintf(buf + len, " HTTP/1.1\r\n");
+	ASSERT_EQ(def.request_line_max + 2, len);
+	len += sprintf(buf + len, "Host: h\r\n");
+	/* 99 more fields, then filler, up to exactly 16384 bytes. */
+	for (i = 1; i < 99; i++)
+		len += sprintf(buf + len, "X-%03zu: %058zu\r\n", i, i);
+	ASSERT_GT(cap - 2, len + 10);
+	i = cap - 2 - len;
+	len += sprintf(buf + len, "Y: ");
+	memset(buf + len, 'b', i - 5);
+	len += i - 5;
+	len += sprintf(buf + len, "\r\n\r\n");
+	ASSERT_EQ(cap, len);
+
+	EXPECT_EQ((int)len, byte_at_a_time(buf, len, &def, &sc, &early));
+	EXPECT_EQ(0, early);
+	TH_LOG("%zu bytes fed one at a time: %llu scanned", len,
+	       (unsigned long long)sc.scanned);
+	EXPECT_EQ(len, sc.scanned);
+
+	/* A head over the bound: 431 at its 16385th byte, no rescan. */
+	buf[len - 2] = 'c';
+	buf[len - 1] = 'c';
+	buf[len++] = 'c';
+	sc = (struct http_scan)HTTP_SCAN_INIT;
+	EXPECT_EQ(-431, byte_at_a_time(buf, len, &def, &sc, &early));
+	EXPECT_EQ(0, early);
+	EXPECT_EQ(len - 1, sc.scanned);
+	free(buf);
 }
 
 TEST(list_next)

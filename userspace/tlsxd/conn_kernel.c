@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * conn_kernel.c - a connection on the kernel's record layers (tlsx.ko or
+ * the kernel's tls, after tlsx_conn_handoff()): the socket seals what it
+ * is given, so tlsxd moves plaintext with plain socket calls and no byte
+ * of a body passes through userspace:
+ *
+ *   bodies     a file segment by sendfile(2) from the page cache, or by
+ *              IORING_OP_SPLICE file -> pipe -> socket (--body splice);
+ *              the head and memory segments by IORING_OP_SEND, with
+ *              MSG_MORE / SPLICE_F_MORE while more of the plan follows so
+ *              that head and body share records;
+ *   requests   IORING_OP_RECV into a buffer the kernel picks from the
+ *              worker's provided-buffer ring when bytes arrive: an idle
+ *              connection holds none (conn.c copies them out at once).
+ *              Control records (KeyUpdate, alerts) are libtlsx's: a
+ *              receive that meets one fails with -EIO and conn.c hands
+ *              it to tlsx_read().
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <unistd.h>
+
+#include "conn_priv.h"
+
+/* Pipes kept for reuse, per worker. */
+#define PIPE_POOL_MAX	256
+
+/* ------------------------------------------------------------------ */
+/* The receive buffer ring                                             */
+/* ------------------------------------------------------------------ */
+
+const void *conn_kernel_buf(struct loop *lp, unsigned int bid)
+{
+	return lp->br_bufs + (size_t)bid * CONN_BUF_SIZE;
+}
+
+void conn_kernel_buf_recycle(struct loop *lp, unsigned int bid)
+{
+	io_uring_buf_ring_add(lp->br, lp->br_bufs + (size_t)bid * CONN_BUF_SIZE,
+			      CONN_BUF_SIZE, bid,
+			      io_uring_buf_ring_mask(CONN_BUF_COUNT), 0);
+	io_uring_buf_ring_advance(lp->br, 1);
+}
+
+int conn_bufs_init(struct loop *lp)
+{
+	struct io_uring_buf_reg reg = { 0 };
+	size_t ring_size = CONN_BUF_COUNT * sizeof(struct io_uring_buf);
+	unsigned int i;
+	void *ring;
+	int ret;
+
+	/* The ring is shared with the kernel: page-aligned. */
+	ring = mmap(NULL, ring_size, PROT_READ | PROT_WRITE,
+		    MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+	if (ring == MAP_FAILED)
+		return -ENOMEM;
+	lp->br_bufs = malloc((size_t)CONN_BUF_COUNT * CONN_BUF_SIZE);
+	if (!lp->br_bufs) {
+		munmap(ring, ring_size);
+		return -ENOMEM;
+	}
+	reg.ring_addr = (unsigned long)ring;
+	reg.ring_entries = CONN_BUF_COUNT;
+	reg.bgid = CONN_BUF_GROUP;
+	ret = io_uring_register_buf_ring(&lp->ring, &reg, 0);
+	if (ret) {
+		munmap(ring, ring_size);
+		free(lp->br_bufs);
+		lp->br_bufs = NULL;
+		return ret;
+	}
+	lp->br = ring;
+	io_uring_buf_ring_init(lp->br);
+	for (i = 0; i < CONN_BUF_COUNT; i++)
+		io_uring_buf_ring_add(lp->br,
+				      lp->br_bufs + (size_t)i * CONN_BUF_SIZE,
+				      CONN_BUF_SIZE, i,
+				      io_uring_buf_ring_mask(CONN_BUF_COUNT), i);
+	io_uring_buf_ring_advance(lp->br, CONN_BUF_COUNT);
+	return 0;
+}
+
+/* After io_uring_queue_exit(): the kernel has let go of the ring. */
+void conn_bufs_free(struct loop *lp)
+{
+	if (lp->br)
+		munmap(lp->br, CONN_BUF_COUNT * sizeof(struct io_uring_buf));
+	lp->br = NULL;
+	free(lp->br_bufs);
+	lp->br_bufs = NULL;
+}
+
+void conn_kernel_recv(struct loop *lp, struct conn *c, size_t len)
+{
+	struct io_uring_sqe *sqe = conn_sqe(lp);
+
+	if (len > CONN_BUF_SIZE)
+		len = CONN_BUF_SIZE;
+	/* @len caps what the kernel puts in the buffer it picks. */
+	io_uring_prep_recv(sqe, c->fd, NULL, len, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = CONN_BUF_GROUP;
+	conn_set_op(c, sqe, OP_RECV_BUF);
+}
+
+/* ------------------------------------------------------------------ */
+/* The pipe pool (splice bodies)                                       */
+/* ------------------------------------------------------------------ */
+
+static struct pipe_pair *pipe_get(struct loop *lp)
+{
+	struct pipe_pair *p = lp->pipes;
+	int fds[2];
+
+	if (p) {
+		lp->pipes = p->next;
+		lp->npipes--;
+		return p;
+	}
+	p = malloc(sizeof(*p));
+	if (!p)
+		return NULL;
+	if (pipe2(fds, O_NONBLOCK | O_CLOEXEC)) {
+		free(p);
+		return NULL;
+	}
+	p->rd = fds[0];
+	p->wr = fds[1];
+	fcntl(p->wr, F_SETPIPE_SZ, SPLICE_CHUNK);
+	return p;
+}
+
+/* A pipe still holding bytes of a response cut short is not reused. */
+static void pipe_put(struct loop *lp, struct pipe_pair *p, bool empty)
+{
+	if (!empty || lp->npipes >= PIPE_POOL_MAX) {
+		close(p->rd);
+		close(p->wr);
+		free(p);
+		return;
+	}
+	p->next = lp->pipes;
+	lp->pipes = p;
+	lp->npipes++;
+}
+
+void conn_kernel_pipe_release(struct loop *lp, struct conn *c)
+{
+	if (!c->pipe)
+		return;
+	pipe_put(lp, c->pipe, !c->pipe_fill);
+	c->pipe = NULL;
+	c->pipe_fill = 0;
+}
+
+void conn_kernel_pipes_free(struct loop *lp)
+{
+	while (lp->pipes) {
+		struct pipe_pair *p = lp->pipes;
+
+		lp->pipes = p->next;
+		close(p->rd);
+		close(p->wr);
+		free(p);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Bodies                                                              */
+/* ------------------------------------------------------------------ */
+
+static bool more_after(const struct active *a, uint64_t n)
+{
+	int i;
+
+	if (a->poff + n < conn_piece_len(a, a->piece))
+		return true;
+	for (i = a->piece + 1; i < (int)a->resp.nseg; i++)
+		if (a->resp.seg[i].len)
+			return true;
+	return false;
+}
+
+/* The kernel modes, a file segment by sendfile(2) on the socket. */
+static enum step kernel_sendfile(struct loop *lp, struct conn *c,
+				 size_t *budget)
+{
+	struct active *a = c->a;
+	const struct resp_seg *s = &a->resp.seg[a->piece];
+	uint64_t want = s->len - a->poff;
+	off_t off = s->off + a->poff;
+	ssize_t n;
+
+	if (want > *budget)
+		want = *budget;
+	n = sendfile(c->fd, a->resp.fd, &off, want);
+	if (n < 0 && errno == EINTR)
+		return STEP_PROGRESS;
+	if (n < 0 && errno == EAGAIN) {
+		conn_poll(lp, c, true);
+		return STEP_WAIT;
+	}
+	if (n <= 0) {
+		/* 0: the file shrank under us; else the peer went. */
+		if (n < 0 && conn_is_reset(errno))
+			conn_reset(lp, c);
+		else
+			conn_close(lp, c, false);
+		return STEP_CLOSED;
+	}
+	conn_advance(a, n);
+	*budget = (size_t)n >= *budget ? 0 : *budget - n;
+	return STEP_PROGRESS;
+}
+
+/* The kernel modes, a file segment through the pipe, both by the ring. */
+static enum step kernel_splice(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+	const struct resp_seg *s = &a->resp.seg[a->piece];
+	struct io_uring_sqe *sqe;
+
+	if (!c->pipe) {
+		c->pipe = pipe_get(lp);
+		if (!c->pipe) {
+			size_t budget = SEND_BUDGET;
+
+			return kernel_sendfile(lp, c, &budget);
+		}
+	}
+	sqe = conn_sqe(lp);
+	if (!c->pipe_fill) {
+		uint64_t want = s->len - a->poff;
+
+		if (want > SPLICE_CHUNK)
+			want = SPLICE_CHUNK;
+		io_uring_prep_splice(sqe, a->resp.fd, s->off + a->poff,
+				     c->pipe->wr, -1, want, 0);
+		conn_set_op(c, sqe, OP_SPLICE_IN);
+	} else {
+		io_uring_prep_splice(sqe, c->pipe->rd, -1, c->fd, -1,
+				     c->pipe_fill,
+				     more_after(a, c->pipe_fill) ?
+				     SPLICE_F_MORE : 0);
+		conn_set_op(c, sqe, OP_SPLICE_OUT);
+	}
+	return STEP_WAIT;
+}
+
+/* The kernel modes: memory by IORING_OP_SEND, files as configured. */
+enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget)
+{
+	struct active *a = c->a;
+	const struct resp_seg *s = a->piece >= 0 ? &a->resp.seg[a->piece] :
+			      NULL;
+	struct io_uring_sqe *sqe;
+	const char *p;
+	uint64_t len;
+
+	if (s && !s->mem)
+		return lp->splice ? kernel_splice(lp, c) :
+				    kernel_sendfile(lp, c, budget);
+	p = s ? s->mem : a->resp.head;
+	len = conn_piece_len(a, a->piece) - a->poff;
+	if (!len) {
+		conn_advance(a, 0);
+		return STEP_PROGRESS;
+	}
+	sqe = conn_sqe(lp);
+	/* MSG_MORE: the head and the body share records. */
+	io_uring_prep_send(sqe, c->fd, p + a->poff, len,
+			   MSG_NOSIGNAL | (more_after(a, len) ? MSG_MORE : 0));
+	conn_set_op(c, sqe, OP_SEND);
+	return STEP_WAIT;
+}
+
+void conn_kernel_splice_in_done(struct loop *lp, struct conn *c, int res)
+{
+	if (res <= 0) {
+		/* 0: the file shrank under us. */
+		conn_close(lp, c, false);
+		return;
+	}
+	c->pipe_fill = res;
+	kernel_splice(lp, c);
+}
