@@ -77,7 +77,7 @@ static void *reader_main(void *arg)
 		since += n;
 		if (r->stall && r->len >= r->reset_after) {
 			/* Never reads again; the server must give up. */
-			usleep(2000 * 1000);
+			usleep(3000 * 1000);
 			break;
 		}
 		if (r->reset_after && r->len >= r->reset_after) {
@@ -186,8 +186,13 @@ FIXTURE_SETUP(send)
 	self->lp.gather = malloc(self->lp.gather_cap);
 	self->lp.splice = variant->splice;
 	{
-		/* The send timeout: 300 ms; the others do not run here. */
-		unsigned int to[TIMER_KINDS] = { 1000, 1000, 1000, 300, 1000 };
+		/*
+		 * The send timeout: 1.5 s, far above a reader thread's
+		 * longest wait for a CPU on a loaded 2-vCPU machine (300 ms
+		 * was not: a starved reader was cut); the others do not run
+		 * here.
+		 */
+		unsigned int to[TIMER_KINDS] = { 1000, 1000, 1000, 1500, 1000 };
 
 		timers_init(&self->lp.timers, to);
 	}
@@ -365,12 +370,12 @@ static const struct send_case full_socket = {
 };
 /*
  * The send timeout counts time without progress, not the response's:
- * a reader slower than the timeout in total (12 pauses of 100 ms, the
- * timeout 300 ms) gets everything; one that stops is cut.
+ * a reader slower than the timeout in total (12 pauses of 150 ms, the
+ * timeout 1.5 s) gets everything; one that stops is cut.
  */
 static const struct send_case slow_reader = {
 	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
-	.slow_every = FILE_SIZE / 12, .pause_ms = 100,
+	.slow_every = FILE_SIZE / 12, .pause_ms = 150,
 };
 static const struct send_case stalled_reader = {
 	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
