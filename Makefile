@@ -484,21 +484,36 @@ vm_selftests = $(foreach t,$(notdir $(SELFTESTS)),$(if $(and \
 	$(filter stress,$(t)),$(filter-out 6.12,$(1))),\
 	'env STRESS_SECONDS=$(VM_STRESS_SHORT) /tlsx/selftests/$(t)',\
 	/tlsx/selftests/$(t)))
+# The kernels boot at once (VM_JOBS, default one per kernel: each guest
+# spends much of its time waiting on its tests' timers, so two share the
+# machine's CPUs well); each kernel's console is printed whole when it
+# ends (make -O) and kept in $(B)/results/vm-SERIES.log.  VM_JOBS=1
+# boots them one after the other.
+VM_JOBS ?= $(words $(VM_KERNELS))
 test-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) $(SELFTESTS) \
 		$(TLSXD_VM_DEPS)
 	@mkdir -p $(B)/results
-	@rc=0; $(foreach k,$(VM_KERNELS), \
-		echo "==== test-vm: kernel $(k)"; \
-		rm -f $(B)/results/vm-$(k).sum; \
-		tools/vm/run --kernel $(k) --load tls --load tlsx \
-			--timeout $(VM_TIMEOUT) $(TLSXD_VM_ARGS) \
-			--summary $(B)/results/vm-$(k).sum -- \
-			run-tests $(call vm_selftests,$(k)) \
-			$(TLSXD_VM_TESTS) || rc=1;) \
+	@rm -f $(foreach k,$(VM_KERNELS),$(B)/results/vm-$(k).sum)
+	@rc=0; $(MAKE) --no-print-directory -j$(VM_JOBS) -O \
+		$(addprefix test-vm-kernel-,$(VM_KERNELS)) || rc=1; \
 	tools/run-tests --total $(addprefix $(B)/results/vm-,\
 		$(addsuffix .sum,$(VM_KERNELS))) > $(B)/results/vm.total; \
 	echo "test-vm ($(VM_KERNELS)): $$(cat $(B)/results/vm.total)"; \
 	exit $$rc
+
+# One kernel's boot: every selftest and tlsxd's VM tests.
+define vm_suite
+.PHONY: test-vm-kernel-$(1)
+test-vm-kernel-$(1): $(call VM_TEST_MODULE,$(1)) $(SELFTESTS) $(TLSXD_VM_DEPS)
+	@mkdir -p $(B)/results
+	@echo "==== test-vm: kernel $(1)"
+	@set -o pipefail; tools/vm/run --kernel $(1) --load tls --load tlsx \
+		--timeout $(VM_TIMEOUT) $(TLSXD_VM_ARGS) \
+		--summary $(B)/results/vm-$(1).sum -- \
+		run-tests $(call vm_selftests,$(1)) $(TLSXD_VM_TESTS) 2>&1 | \
+		tee $(B)/results/vm-$(1).log
+endef
+$(foreach k,$(VM_KERNELS),$(eval $(call vm_suite,$(k))))
 
 $(TLSXD_VM_CERT):
 	@mkdir -p $(@D)
@@ -523,11 +538,19 @@ test-vm-tlsxd: $(TEST_MODULE) $(TLSXD_VM_DEPS)
 		$(TLSXD_VM_FILES) --summary $(B)/results/vm-tlsxd.sum -- \
 		run-tests /tlsx/tlsxd/vm-tests
 
+# Everything is built first (one make, every CPU), so that the unit tests
+# and the VM suites then run side by side (TEST_JOBS) without building a
+# file twice at once: a guest spends most of its time waiting on its
+# tests' timers (about 0.3 CPU each, measured), so the unit tests keep
+# their CPU.  Each part's output is printed whole when it ends (make -O).
+# TEST_JOBS=1 runs them one after the other.
+TEST_JOBS ?= 2
 test:
 	@rm -f $(B)/results/unit.sum $(B)/results/vm-*.sum $(B)/results/pkg.sum
+	@$(MAKE) --no-print-directory -j$(shell nproc) all || true
 	@$(MAKE) --no-print-directory check-deps || true
-	@$(MAKE) --no-print-directory test-unit || true
-	@$(MAKE) --no-print-directory test-vm || true
+	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) -O test-unit test-vm \
+		|| true
 	@$(MAKE) --no-print-directory test-pkg || true
 	@tools/run-tests --total $(B)/results/unit.sum \
 		$(addprefix $(B)/results/vm-,$(addsuffix .sum,$(VM_KERNELS))) \
