@@ -39,9 +39,10 @@
  * MUST ("the client certificate included in the response MUST contain
  * all of the specified extension OIDs that the client recognizes"), its
  * one allowance being for OIDs the client does not recognise; and a
- * chain the server has said it does not want would only draw
- * unsupported_certificate or bad_certificate, where an empty
- * Certificate leaves the server its choice (4.4.2.4).  Sets
+ * chain the server has said it does not want is likely to draw an alert
+ * (tlsx's server: certificate_unknown for a leaf without clientAuth),
+ * where an empty Certificate leaves the server its choice (4.4.2.4).
+ * Sets
  * hs->own_chain and hs->own_sig_scheme; 0, or decode_error
  * (illegal_parameter for oid_filters naming one OID twice or
  * anyExtendedKeyUsage) for a malformed list.
