@@ -57,35 +57,6 @@
 /* server.c's enum sv_state, for the few tests that look. */
 #define SV_EXPECT_SECOND_CLIENT_HELLO	1
 
-/* --- injected randomness: the given bytes in order, then a counter ------- */
-
-struct feed {
-	u8 bytes[256];
-	size_t len, pos;
-};
-
-static int feed_rand(void *ctx, void *buf, size_t len)
-{
-	struct feed *f = ctx;
-	u8 *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = f->pos < f->len ? f->bytes[f->pos++] : (u8)(f->pos++);
-	return 0;
-}
-
-static void feed_add(struct feed *f, const char *hex)
-{
-	f->len += unhex(hex, f->bytes + f->len, sizeof(f->bytes) - f->len);
-}
-
-static void feed_add_bytes(struct feed *f, const u8 *p, size_t n)
-{
-	memcpy(f->bytes + f->len, p, n);
-	f->len += n;
-}
-
 /* --- RFC 8448 ------------------------------------------------------------- */
 
 static u8 rfc_cert[1024], rfc_cv[256];
