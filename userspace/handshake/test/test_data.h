@@ -15,18 +15,22 @@
 #include "handshake/cert.h"
 
 /*
- * test/data/@name, next to this file (make runs from the top), in a
- * static buffer the next call overwrites.
+ * test/data/@name, next to this file (make runs from the top), in one
+ * of four static buffers used in turn: four paths can be held at once
+ * (a chain and its key in one call), the fifth call overwrites the
+ * first.  Test-only: not thread-safe.
  */
 static inline const char *data(const char *name)
 {
-	static char buf[256];
+	static char buf[4][256];
+	static unsigned int turn;
 	const char *slash = strrchr(__FILE__, '/');
 	int dir = slash ? (int)(slash - __FILE__) : 0;
+	char *b = buf[turn++ % 4];
 
-	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
+	snprintf(b, sizeof(buf[0]), "%.*s%sdata/%s", dir, __FILE__,
 		 slash ? "/" : "", name);
-	return buf;
+	return b;
 }
 
 /*
