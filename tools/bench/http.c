@@ -51,6 +51,9 @@
  * pinned process cannot move off a CPU another tenant is using).  Where
  * the generator costs more per request than the server, no placement
  * makes the rate the server's: the row says so (docs/perf-http.md).
+ * --server-cpu F caps each server at F CPUs (http_cap.c) and
+ * --load-threads N gives the generator N threads: with F well below N,
+ * the same cap for both servers, a row's rate is the capped server's.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -107,9 +110,10 @@ struct side {
 	double busy[MAX_ROUNDS];	/* server CPU s per second */
 	double lbusy[MAX_ROUNDS];	/* load generator CPU s per second */
 	double lcost[MAX_ROUNDS];	/* its CPU s per request (bulk: GB) */
+	double thr[MAX_ROUNDS];		/* --server-cpu: periods throttled */
 	double units;			/* the last run's requests or GB */
 	double lcpu;			/* the last run's generator CPU s */
-	struct bench_stats r, g, b, lb, lc;
+	struct bench_stats r, g, b, lb, lc, th;
 	char why[HB_WHY_LEN];	/* the last failed run */
 };
 
@@ -279,13 +283,15 @@ static int run_idle(const struct hb_opts *o, const struct hb_row *row,
 static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		   struct side *sd, bool keep)
 {
+	unsigned long long p0 = 0, p1 = 0, th0 = 0, th1 = 0;
 	size_t nd = sd->nd;
 	double c0, c1;
 	uint64_t t0;
-	int r;
+	int r, capped;
 
 	if (!sd->srv->ok)
 		return -1;
+	capped = !hb_cap_stat(sd->srv->kind, &p0, &th0);
 	c0 = hb_server_cpu(sd->srv);
 	t0 = bench_now_ns();
 	switch (row->kind) {
@@ -300,6 +306,8 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		break;
 	}
 	c1 = hb_server_cpu(sd->srv);
+	if (capped && hb_cap_stat(sd->srv->kind, &p1, &th1))
+		capped = 0;
 	if (sd->nd > nd && (c0 < 0 || c1 < 0)) {
 		sd->nd = nd;
 		snprintf(sd->why, HB_WHY_LEN, "the server's /proc/PID/stat");
@@ -318,6 +326,8 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		sd->busy[nd] = (c1 - c0) / wall;
 		sd->lbusy[nd] = sd->lcpu / wall;
 		sd->lcost[nd] = sd->lcpu / sd->units;
+		sd->thr[nd] = capped && p1 > p0 ?
+			      (double)(th1 - th0) / (double)(p1 - p0) : 0;
 		/* The CPU clock ticks at 100 Hz: below one, half a tick. */
 		if (c1 - c0 <= 0)
 			c1 = c0 + 0.5 / (double)sysconf(_SC_CLK_TCK);
@@ -335,17 +345,28 @@ static const char *gen_name(const struct hb_opts *o, const struct hb_row *row)
 	return row->kind == ROW_KEEPALIVE && o->ka_wrk ? "wrk" : "h2load";
 }
 
+/* The most CPU a server can use: its workers, or the --server-cpu cap. */
+static double server_cpus(const struct hb_opts *o)
+{
+	if (o->server_cpu > 0 && o->server_cpu < o->workers)
+		return o->server_cpu;
+	return o->workers;
+}
+
 /*
  * Which side limited the rate: the server when it used 95% of its
- * workers' CPUs; else the load generator when it used 95% of its one
- * thread's; else neither (the machine's other work took the CPUs), and
- * then the costs per request say which would limit it with a CPU each.
+ * workers' CPUs (or of its --server-cpu cap); else the load generator
+ * when it used 95% of its threads' CPUs; else neither (the machine's
+ * other work took the CPUs), and then the costs per request say which
+ * would limit it with a CPU each.
  */
 static const char *verdict(const struct hb_opts *o, const struct side *sd)
 {
-	if (sd->b.median >= 0.95 * o->workers)
-		return "the server was the bottleneck";
-	if (sd->lb.median >= 0.95)
+	if (sd->b.median >= 0.95 * server_cpus(o))
+		return o->server_cpu > 0 ?
+		       "the server was the bottleneck (at its CPU cap)" :
+		       "the server was the bottleneck";
+	if (sd->lb.median >= 0.95 * o->load_threads)
 		return "the LOAD GENERATOR was the bottleneck, not the server";
 	if (sd->lc.median * sd->g.median > 1)
 		return "neither used 95% of a CPU; the generator costs more per request";
@@ -367,6 +388,8 @@ static void print_side(const struct hb_opts *o, const struct hb_row *row,
 	printf("%-15s %-6s %26s %-6s", row->name, sd->srv->name, a, row->unit);
 	if (row->kind != ROW_IDLE)
 		printf("  server CPU %3.0f%%", sd->b.median * 100);
+	if (row->kind != ROW_IDLE && o->server_cpu > 0)
+		printf(" (throttled %.0f%%)", sd->th.median * 100);
 	if (row->kind == ROW_BULK)
 		printf("  CPU %.0f ms/GB [%.0f-%.0f]", 1e3 / sd->g.median,
 		       1e3 / sd->g.max, 1e3 / sd->g.min);
@@ -496,6 +519,7 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 		sd->g = bench_summarize(sd->per_cpu, sd->nd);
 		sd->lb = bench_summarize(sd->lbusy, sd->nd);
 		sd->lc = bench_summarize(sd->lcost, sd->nd);
+		sd->th = bench_summarize(sd->thr, sd->nd);
 	}
 	both = nr > 0;
 	if (both) {
@@ -557,6 +581,9 @@ static void print_cpus(const cpu_set_t *set)
 
 static void print_pin(const struct hb_opts *o)
 {
+	if (o->server_cpu > 0)
+		printf("# each server capped at %.2f CPU (%s, 10 ms periods); load generator threads: %u\n",
+		       o->server_cpu, hb_cap_kind(), o->load_threads);
 	if (!o->pin) {
 		puts("# nothing pinned: the servers and the load generator share the CPUs");
 		return;
@@ -593,6 +620,9 @@ void bench_http_usage(void)
 		"  --pin S:L           servers on CPUs S, the load generator on CPUs L\n"
 		"                      (lists: 1, 0-1, 0,2; e.g. 1:0)\n"
 		"  --no-pin            nothing pinned, the default: the scheduler places them all\n"
+		"  --server-cpu F      cap each server at F CPUs (cgroup CPU bandwidth; root),\n"
+		"                      so that a generator with more CPU keeps it busy\n"
+		"  --load-threads N    the load generator's threads (-t N; 1)\n"
 		"  --record-layer RL   passed to tlsxd (tlsx, tls, user)\n"
 		"  --tlsxd-arg ARG     one more argument for tlsxd (repeatable)\n"
 		"  --ktls              nginx with kTLS (ssl_conf_command Options KTLS)\n"
@@ -679,6 +709,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "wrk-path", required_argument, NULL, 'P' },
 		{ "pin", required_argument, NULL, 'X' },
 		{ "no-pin", no_argument, NULL, 'x' },
+		{ "server-cpu", required_argument, NULL, 'S' },
+		{ "load-threads", required_argument, NULL, 't' },
 		{ "record-layer", required_argument, NULL, 'R' },
 		{ "tlsxd-arg", required_argument, NULL, 'A' },
 		{ "ktls", no_argument, NULL, 'K' },
@@ -747,6 +779,14 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			break;
 		case 'x':
 			o->pin = false;
+			break;
+		case 'S':
+			o->server_cpu = atof(optarg);
+			/* CFS takes a quota of 1 ms at least: 0.1 of 10 ms. */
+			bad |= o->server_cpu < 0.1 || o->server_cpu > 256;
+			break;
+		case 't':
+			bad |= parse_uint(optarg, 1, 64, &o->load_threads);
 			break;
 		case 'R':
 			o->record_layer = optarg;
@@ -818,6 +858,7 @@ int bench_http(int argc, char **argv)
 		.conn_batch = 200, .bulk_requests = 16, .idle_conns = 1000, .port = 18443,
 		.dir = "build/bench-http", .tlsxd = "build/bin/tlsxd",
 		.nginx = "/usr/sbin/nginx", .h2load = "h2load", .wrk = "wrk",
+		.load_threads = 1,
 	};
 	struct hb_server srv[2] = {
 		[HB_TLSXD] = { .kind = HB_TLSXD, .name = "tlsxd" },
@@ -836,7 +877,7 @@ int bench_http(int argc, char **argv)
 	}
 	srv[HB_TLSXD].port = o.port;
 	srv[HB_NGINX].port = o.port + 1;
-	if (hb_prepare(&o, why)) {
+	if (hb_prepare(&o, why) || hb_cap_setup(&o, why)) {
 		fprintf(stderr, "http: %s\n", why);
 		return 1;
 	}
@@ -848,8 +889,8 @@ int bench_http(int argc, char **argv)
 		}
 		fputs("row,tlsxd_per_s,nginx_per_s,ratio\n", csv);
 	}
-	printf("# tlsx-bench http: tlsxd vs nginx, %u worker(s) each, load: %s -t 1\n"
-	       "# (new connections, bulk: h2load --h1 -t 1), %d rounds alternating,\n"
+	printf("# tlsx-bench http: tlsxd vs nginx, %u worker(s) each, load: %s -t %u\n"
+	       "# (new connections, bulk: h2load --h1), %d rounds alternating,\n"
 	       "# %.1f s runs, %u keep-alive clients (%u request(s) in flight each),\n"
 	       "# new connections in runs of %u clients x 1 request, bulk %u x 64 MiB\n"
 	       "# on 1 connection; idle-conn-mem: server RSS per idle connection, %u\n"
@@ -858,7 +899,8 @@ int bench_http(int argc, char **argv)
 	       "# ratio: median [min-max] of per-round tlsxd/nginx, above 1 = tlsxd better;\n"
 	       "# CPU: a process's CPU time over the run's wall time (median), for the\n"
 	       "# server and for the load generator\n",
-	       o.workers, o.ka_wrk ? "wrk" : "h2load --h1", o.rounds,
+	       o.workers, o.ka_wrk ? "wrk" : "h2load --h1", o.load_threads,
+	       o.rounds,
 	       o.duration, o.clients, o.pipeline, o.conn_batch,
 	       o.bulk_requests, o.idle_conns, o.ktls ? "on" : "off",
 	       o.access_log ? "on" : "off");
@@ -884,6 +926,7 @@ int bench_http(int argc, char **argv)
 		fprintf(stderr, "http: no row matches '%s'\n", o.only);
 	for (k = 0; k < 2; k++)
 		hb_server_stop(&srv[k]);
+	hb_cap_remove();
 	if (csv)
 		fclose(csv);
 	return fails || !ran ? 1 : 0;

@@ -47,6 +47,9 @@ struct hb_opts {
 	bool pin;
 	cpu_set_t pin_srv;
 	cpu_set_t pin_load;
+	/* --server-cpu: each server capped at this many CPUs; 0: not. */
+	double server_cpu;
+	unsigned int load_threads;	/* the generator's: h2load/wrk -t */
 };
 
 /* Formats a message into @why (HB_WHY_LEN bytes); returns -1. */
@@ -109,6 +112,26 @@ double hb_server_cpu(const struct hb_server *s);
 
 /* The bytes resident (RSS) in the same processes; -1 on error. */
 long hb_server_rss(const struct hb_server *s);
+
+/*
+ * --server-cpu (http_cap.c): a cgroup per server kind capped at
+ * @o->server_cpu CPUs; nothing when it is 0.  -1 with @why (no cgroup
+ * CPU controller, not root).
+ */
+int hb_cap_setup(const struct hb_opts *o, char *why);
+
+/* Which interface the cap uses, for the report. */
+const char *hb_cap_kind(void);
+
+/* In a server's child before exec: joins its kind's cgroup (0 if none). */
+int hb_cap_join(enum hb_kind kind);
+
+/* The cgroup's CFS periods so far and how many were throttled. */
+int hb_cap_stat(enum hb_kind kind, unsigned long long *periods,
+		unsigned long long *throttled);
+
+/* Removes the cgroups (after the servers stopped). */
+void hb_cap_remove(void);
 
 /* A load generator's summary of one run. */
 struct hb_load {

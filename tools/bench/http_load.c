@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * http_load.c - the load generators of "tlsx-bench http", both third
- * party, one thread each (the machine has 2 vCPUs: one for the server's
- * worker, one for the load), their summaries parsed from their output:
+ * party, one thread each by default (the machine has 2 vCPUs: one for
+ * the server's worker, one for the load; --load-threads N for more,
+ * with the servers capped by --server-cpu), their summaries parsed from
+ * their output:
  *
  * h2load (nghttp2-client) over HTTP/1.1 (--h1 -t 1), every row:
  *
@@ -260,8 +262,9 @@ static int run_gen(const struct hb_opts *o, enum gen gen,
 		   struct hb_load *l, char *why)
 {
 	static char out[OUT_MAX + 1], copy[OUT_MAX + 1];
-	char *argv[ARGS_MAX];
-	size_t n = 0, len;
+	char *argv[ARGS_MAX], threads[16];
+	size_t n = 0, len, i;
+	unsigned int nt;
 	double cpu;
 	int st, bad;
 
@@ -269,8 +272,18 @@ static int run_gen(const struct hb_opts *o, enum gen gen,
 	argv[n++] = (char *)(gen == GEN_WRK ? o->wrk : o->h2load);
 	if (gen == GEN_H2LOAD)
 		argv[n++] = "--h1";
+	/*
+	 * --load-threads, but no more threads than the run's clients
+	 * (-c): h2load refuses more, and a thread without a connection
+	 * does nothing (bulk runs have one).
+	 */
+	nt = o->load_threads;
+	for (i = 0; args[i] && args[i + 1]; i++)
+		if (!strcmp(args[i], "-c") && strtoul(args[i + 1], NULL, 10) < nt)
+			nt = (unsigned int)strtoul(args[i + 1], NULL, 10);
+	snprintf(threads, sizeof(threads), "%u", nt ? nt : 1);
 	argv[n++] = "-t";
-	argv[n++] = "1";
+	argv[n++] = threads;
 	while (*args && n + 1 < ARGS_MAX)
 		argv[n++] = (char *)*args++;
 	argv[n] = NULL;

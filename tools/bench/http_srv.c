@@ -14,7 +14,8 @@
  * both or off for both.  Everything either writes stays in the
  * directory: nginx runs as the current user with its pid file,
  * temporary paths and logs there.  With --pin both run on the CPUs
- * given (sched_setaffinity before exec).
+ * given (sched_setaffinity before exec); with --server-cpu each in its
+ * capped cgroup (http_cap.c), joined before exec.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -419,6 +420,8 @@ int hb_server_start(struct hb_server *s, const struct hb_opts *o)
 		if (o->pin && sched_setaffinity(0, sizeof(o->pin_srv),
 						&o->pin_srv))
 			_exit(126);
+		if (hb_cap_join(s->kind))
+			_exit(125);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);

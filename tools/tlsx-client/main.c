@@ -62,8 +62,11 @@ static void print_help(FILE *f)
 "  --sess-in FILE       resume the session saved in FILE\n"
 "  --ign-eof            at EOF on stdin, send nothing: wait for the peer\n"
 "                       to close\n"
-"  --cert/--key         the client certificate, if the server asks\n"
-"  --ca FILE            replaces the system bundle\n"
+"  --cert/--key         repeatable: the client's chains; a server's\n"
+"                       CertificateRequest gets the first, in the order\n"
+"                       given, that its CAs and signature algorithms\n"
+"                       allow (none: an empty Certificate)\n"
+"  (without --ca, below, the system bundle is trusted)\n"
 "%s", tool_common_help);
 }
 

@@ -17,7 +17,8 @@
 const char tool_common_help[] =
 "  --ca FILE            trust anchors (PEM bundle or directory)\n"
 "  --cert FILE --key FILE\n"
-"                       a certificate chain (PEM, leaf first) and its key\n"
+"                       a certificate chain (PEM, leaf first) and its key;\n"
+"                       repeatable (the Nth --key is the Nth --cert's)\n"
 "  --alpn LIST          ALPN protocols, comma-separated (\"h2,http/1.1\")\n"
 "  --suites LIST        cipher suites, ':'-separated, in preference order\n"
 "  --groups LIST        groups (X25519, P-256), in preference order\n"
@@ -261,9 +262,15 @@ int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o)
 	unsigned int i;
 	int rc;
 
-	if (o->n_cert != o->n_key) {
-		tool_err("each --cert needs its --key (%u certificates, %u keys)",
-			 o->n_cert, o->n_key);
+	/* The Nth --key is the Nth --cert's; the first left over is named. */
+	if (o->n_cert > o->n_key) {
+		tool_err("--cert %s has no --key (%u --cert, %u --key)",
+			 o->cert[o->n_key], o->n_cert, o->n_key);
+		return 1;
+	}
+	if (o->n_key > o->n_cert) {
+		tool_err("--key %s has no --cert (%u --cert, %u --key)",
+			 o->key[o->n_cert], o->n_cert, o->n_key);
 		return 1;
 	}
 	for (i = 0; i < o->n_cert; i++) {

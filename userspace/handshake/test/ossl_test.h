@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ossl_test.h - what the tests against OpenSSL's libssl share
- * (test_client_ossl.c, test_server.c): test/data/ paths, the suites and
- * groups with OpenSSL's names, the certificate x signature scheme
- * variants of their "matrix" fixture, an OpenSSL end on memory BIOs,
- * and the leaf an OpenSSL end was sent (peer_leaf()).
+ * (test_client_ossl.c, test_server.c): test/data/ (test_data.h), the
+ * suites and groups with OpenSSL's names, the certificate x signature
+ * scheme variants of their "matrix" fixture, an OpenSSL end on memory
+ * BIOs, and the leaf an OpenSSL end was sent (peer_leaf()).
  * Include after "kselftest_harness.h".  Test-only.
  */
 #ifndef TLSX_OSSL_TEST_H
@@ -15,18 +15,7 @@
 #include <openssl/ssl.h>
 
 #include "handshake/hs_impl.h"
-
-/* test/data/@name, next to this file (make runs from the top). */
-static inline const char *data(const char *name)
-{
-	static char buf[256];
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-
-	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
-		 slash ? "/" : "", name);
-	return buf;
-}
+#include "handshake/test/test_data.h"
 
 /* The leaf @ssl's peer sent: "subject CN|issuer CN", "|" for none. */
 static inline void peer_leaf(SSL *ssl, char *buf, size_t len)

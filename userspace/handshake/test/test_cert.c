@@ -33,36 +33,21 @@
 #include "x509/x509_verify.h"
 #include "handshake/alert.h"
 #include "handshake/cert.h"
+#include "handshake/test/test_data.h"
 
 static const char *const types[] = { "p256", "ed25519", "rsa", "rsapss" };
 
-/* test/data/@name, next to this file (make runs from the top). */
-static const char *data(const char *name)
-{
-	static char buf[200];
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-
-	snprintf(buf, sizeof(buf), "%.*s%sdata/%s", dir, __FILE__,
-		 slash ? "/" : "", name);
-	return buf;
-}
-
 /* The whole of test/data/@name, NUL-terminated; aborts if unreadable. */
-static char *slurp(const char *name, size_t *len)
+static char *must_slurp(const char *name, size_t *len)
 {
-	FILE *f = fopen(data(name), "rb");
-	char *p = malloc(1 << 20);
-	size_t n;
+	size_t n = 0;
+	char *p = slurp_data(name, &n);
 
-	if (!f || !p) {
+	if (!p) {
 		fprintf(stderr, "test_cert: cannot read %s (run from the top of the tree)\n",
 			data(name));
 		abort();
 	}
-	n = fread(p, 1, (1 << 20) - 1, f);
-	fclose(f);
-	p[n] = '\0';
 	if (len)
 		*len = n;
 	return p;
@@ -72,7 +57,7 @@ static char *slurp(const char *name, size_t *len)
 static size_t cert_der(const char *name, u8 *out, size_t max)
 {
 	size_t len, der_len;
-	char *pem = slurp(name, &len);
+	char *pem = must_slurp(name, &len);
 
 	if (pem_find(pem, len, "CERTIFICATE", out, max, &der_len))
 		abort();
@@ -279,8 +264,8 @@ TEST(chain_load_der_key)
 TEST(chain_load_mem_combined)
 {
 	size_t cl, kl;
-	char *cert = slurp("p256-chain.pem", &cl);
-	char *key = slurp("p256-leaf.key", &kl);
+	char *cert = must_slurp("p256-chain.pem", &cl);
+	char *key = must_slurp("p256-leaf.key", &kl);
 	char *both = malloc(cl + kl + 1);
 	struct tlsx_cert_chain c;
 	const char *err = NULL;
@@ -303,8 +288,8 @@ TEST(chain_free_wipes)
 	static const struct tlsx_cert_chain zero;
 	struct tlsx_cert_chain c;
 	size_t cl, kl;
-	char *cert = slurp("rsa-chain.pem", &cl);
-	char *key = slurp("rsa-leaf.key", &kl);
+	char *cert = must_slurp("rsa-chain.pem", &cl);
+	char *key = must_slurp("rsa-leaf.key", &kl);
 
 	ASSERT_EQ(0, tlsx_cert_chain_load_mem(&c, cert, cl, key, kl, NULL));
 	tlsx_cert_chain_free(&c);
@@ -377,7 +362,7 @@ static int load_mem(const char *pem, const char **err)
 	static char msg[sizeof(((struct tlsx_cert_chain *)0)->err)];
 	struct tlsx_cert_chain c;
 	size_t kl;
-	char *key = slurp("p256-leaf.key", &kl);
+	char *key = must_slurp("p256-leaf.key", &kl);
 	int ret;
 
 	*err = NULL;
@@ -429,7 +414,7 @@ TEST(chain_load_malformed)
 TEST(chain_load_malformed_second)
 {
 	size_t l;
-	char *leaf = slurp("p256-leaf.pem", &l), *pem = malloc(l + 128);
+	char *leaf = must_slurp("p256-leaf.pem", &l), *pem = malloc(l + 128);
 	const char *err = NULL;
 
 	snprintf(pem, l + 128, "%s-----BEGIN CERTIFICATE-----\nMI!B\n"
@@ -446,7 +431,7 @@ static void key_fails(struct __test_metadata *_metadata, const char *key,
 		      int ret, const char *msg)
 {
 	size_t cl;
-	char *cert = slurp("p256-chain.pem", &cl);
+	char *cert = must_slurp("p256-chain.pem", &cl);
 	struct tlsx_cert_chain c;
 	const char *err = NULL;
 
@@ -490,7 +475,7 @@ TEST(chain_load_bad_keys)
 TEST(chain_load_too_many)
 {
 	size_t l;
-	char *one = slurp("p256-leaf.pem", &l), *many = malloc(10 * l + 1);
+	char *one = must_slurp("p256-leaf.pem", &l), *many = malloc(10 * l + 1);
 	const char *err = NULL;
 	int i;
 
@@ -507,13 +492,14 @@ TEST(chain_load_too_many)
 TEST(chain_load_out_of_order)
 {
 	size_t a, b;
-	char *leaf = slurp("p256-leaf.pem", &a), *in = slurp("p256-int.pem", &b);
+	char *leaf = must_slurp("p256-leaf.pem", &a);
+	char *in = must_slurp("p256-int.pem", &b);
 	char *pem = malloc(a + b + 1);
 	const char *err = NULL;
 
 	/* Leaf, then its issuer's issuer: 4.4.2's order broken. */
 	free(in);
-	in = slurp("p256-root.pem", &b);
+	in = must_slurp("p256-root.pem", &b);
 	memcpy(pem, leaf, a);
 	memcpy(pem + a, in, b + 1);
 	EXPECT_EQ(-EINVAL, load_mem(pem, &err));
@@ -562,7 +548,7 @@ TEST(chain_self_signed_counts_no_signature)
 	BIO *bio = BIO_new(BIO_s_mem());
 	struct tlsx_cert_chain c;
 	size_t kl;
-	char *key = slurp("p256-leaf.key", &kl), *pem;
+	char *key = must_slurp("p256-leaf.key", &kl), *pem;
 	long len;
 
 	if (f)
@@ -642,8 +628,8 @@ TEST(chain_matches)
 	};
 	struct tlsx_cert_chain c;
 	size_t cl, kl, i;
-	char *cert = slurp("p256-chain.pem", &cl);
-	char *key = slurp("p256-leaf.key", &kl);
+	char *cert = must_slurp("p256-chain.pem", &cl);
+	char *key = must_slurp("p256-leaf.key", &kl);
 
 	ASSERT_EQ(0, tlsx_cert_chain_load_mem(&c, cert, cl, key, kl, NULL));
 	for (i = 0; i < ARRAY_SIZE(v); i++)
@@ -673,9 +659,9 @@ TEST(trust_load_file)
 TEST(trust_load_skips_unusable)
 {
 	size_t a, b, c, skipped;
-	char *p384 = slurp("p384-root.pem", &a);
-	char *p256 = slurp("p256-root.pem", &b);
-	char *key = slurp("p256-leaf.key", &c);
+	char *p384 = must_slurp("p384-root.pem", &a);
+	char *p256 = must_slurp("p256-root.pem", &b);
+	char *key = must_slurp("p256-leaf.key", &c);
 	static const char bad[] = "-----BEGIN CERTIFICATE-----\nMII*\n"
 				  "-----END CERTIFICATE-----\n";
 	char *all = malloc(a + b + c + sizeof(bad));
@@ -726,8 +712,8 @@ static void put(const char *dir, const char *name, const char *text)
 TEST(trust_load_dir)
 {
 	char dir[] = "/tmp/tlsx_trust_XXXXXX", cmd[128];
-	char *p256 = slurp("p256-root.pem", NULL);
-	char *rsa = slurp("rsa-root.pem", NULL);
+	char *p256 = must_slurp("p256-root.pem", NULL);
+	char *rsa = must_slurp("rsa-root.pem", NULL);
 	size_t n = strlen(p256) + strlen(rsa) + 1;
 	char *both = malloc(n);
 	struct tlsx_trust t;

@@ -51,37 +51,6 @@
 #include "handshake/test/hs_test.h"
 #include "handshake/test/rfc8448.h"
 
-/* --- injected randomness: the given bytes in order, then a counter ------- */
-
-struct feed {
-	u8 bytes[256];
-	size_t len, pos;
-	unsigned int calls;
-};
-
-static int feed_rand(void *ctx, void *buf, size_t len)
-{
-	struct feed *f = ctx;
-	u8 *p = buf;
-	size_t i;
-
-	f->calls++;
-	for (i = 0; i < len; i++)
-		p[i] = f->pos < f->len ? f->bytes[f->pos++] : (u8)(f->pos++);
-	return 0;
-}
-
-static void feed_add(struct feed *f, const char *hex)
-{
-	f->len += unhex(hex, f->bytes + f->len, sizeof(f->bytes) - f->len);
-}
-
-static void feed_add_bytes(struct feed *f, const u8 *p, size_t n)
-{
-	memcpy(f->bytes + f->len, p, n);
-	f->len += n;
-}
-
 /* --- the OpenSSL verifier behind the seam -------------------------------- */
 
 static struct evp_pkey_st *peer_key;

@@ -28,33 +28,10 @@
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/client_impl.h"
+#include "handshake/test/hs_pair_test.h"
+#include "handshake/test/test_data.h"
 
-#define DATA "userspace/handshake/test/data/"
 #define NAME "www.example.com"
-
-static char *slurp(const char *name, size_t *len)
-{
-	char path[256];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), DATA "%s", name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 /* Concatenates the PEM files @names (NULL-terminated) into *@len bytes. */
 static char *cat(const char *const *names, size_t *len)
@@ -63,7 +40,7 @@ static char *cat(const char *const *names, size_t *len)
 	size_t n, total = 0;
 
 	for (; *names; names++) {
-		one = slurp(*names, &n);
+		one = slurp_data(*names, &n);
 		grown = one ? realloc(all, total + n + 1) : NULL;
 		if (!grown) {
 			free(one);
@@ -77,26 +54,6 @@ static char *cat(const char *const *names, size_t *len)
 	}
 	*len = total;
 	return all;
-}
-
-static int load_chain(struct tlsx_cert_chain *c, const char *leaf,
-		      const char *inter, const char *key)
-{
-	const char *names[3];
-	size_t pl, kl;
-	char *pem, *k;
-	int ret = -1;
-
-	names[0] = leaf;
-	names[1] = inter;
-	names[2] = NULL;
-	pem = cat(names, &pl);
-	k = slurp(key, &kl);
-	if (pem && k)
-		ret = tlsx_cert_chain_load_mem(c, pem, pl, k, kl, NULL);
-	free(pem);
-	free(k);
-	return ret;
 }
 
 static int load_trust(struct tlsx_trust *t, const char *const *roots)
@@ -142,15 +99,6 @@ static const u8 *leaf_der(int which, size_t *len)
 
 /* --- tlsx client against tlsx server --------------------------------- */
 
-struct pair {
-	struct tlsx_hs_config ccfg, scfg;
-	struct tlsx_trust ctrust, strust;
-	struct tlsx_hs *c, *s;
-	int cret, sret;
-	u8 c_in[65536], s_in[65536], out[TLSX_HS_OUT_MIN];
-	size_t c_in_len, s_in_len;
-};
-
 static struct pair pair;
 
 /*
@@ -195,46 +143,6 @@ static int pair_setup(struct pair *p, const u16 *schemes, unsigned int n,
 	if (!p->s || !p->c)
 		return -1;
 	return tlsx_hs_set_server_name(p->c, NAME);
-}
-
-static void pair_run(struct pair *p)
-{
-	size_t used, n;
-	int i;
-
-	p->cret = p->sret = TLSX_HS_WANT_READ;
-	for (i = 0; i < 20; i++) {
-		if (p->cret == TLSX_HS_WANT_READ) {
-			p->cret = tlsx_hs_step(p->c, p->c_in, p->c_in_len,
-					       &used, p->out, sizeof(p->out),
-					       &n);
-			memmove(p->c_in, p->c_in + used, p->c_in_len - used);
-			p->c_in_len -= used;
-			memcpy(p->s_in + p->s_in_len, p->out, n);
-			p->s_in_len += n;
-		}
-		if (p->sret == TLSX_HS_WANT_READ) {
-			p->sret = tlsx_hs_step(p->s, p->s_in, p->s_in_len,
-					       &used, p->out, sizeof(p->out),
-					       &n);
-			memmove(p->s_in, p->s_in + used, p->s_in_len - used);
-			p->s_in_len -= used;
-			memcpy(p->c_in + p->c_in_len, p->out, n);
-			p->c_in_len += n;
-		}
-		if (p->cret != TLSX_HS_WANT_READ &&
-		    p->sret != TLSX_HS_WANT_READ)
-			return;
-	}
-}
-
-static void pair_free(struct pair *p)
-{
-	tlsx_hs_free(p->c);
-	tlsx_hs_free(p->s);
-	tlsx_trust_free(&p->ctrust);
-	tlsx_trust_free(&p->strust);
-	memset(p, 0, sizeof(*p));
 }
 
 static const char *const p256_root[] = { "p256-root.pem", NULL };

@@ -440,19 +440,17 @@ FIXTURE_TEARDOWN(client_auth)
 
 TEST_F(client_auth, server_verifies_our_chain)
 {
-	char root[64], chain[256], key[64];
+	char root[64], chain[64], key[64];
 	struct server_opts o = { .cert = "p256" };
 	X509 *peer;
 
 	snprintf(root, sizeof(root), "%s-root.pem", variant->cert);
-	snprintf(key, sizeof(key), "%s-chain.pem", variant->cert);
-	/* data() returns one static buffer: the chain's path copied. */
-	snprintf(chain, sizeof(chain), "%s", data(key));
+	snprintf(chain, sizeof(chain), "%s-chain.pem", variant->cert);
 	snprintf(key, sizeof(key), "%s-leaf.key", variant->cert);
 	o.verify = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
 	o.client_ca = root;
 	ASSERT_EQ(0, server_setup(&conn, &o));
-	ASSERT_EQ(0, tlsx_cert_chain_load(&conn.chain, chain, data(key),
+	ASSERT_EQ(0, tlsx_cert_chain_load(&conn.chain, data(chain), data(key),
 					  NULL));
 	conn.have_chain = true;
 	conn.cfg.chains[0] = &conn.chain;
@@ -561,16 +559,14 @@ out:
 	SSL_CTX_free(ctx);
 }
 
-/* test/data/@name-chain.pem and its key (data() is one static buffer). */
+/* test/data/@name-chain.pem and its key. */
 static int load_pair(struct tlsx_cert_chain *c, const char *name)
 {
-	char chain[256], key[256], file[64];
+	char chain[64], key[64];
 
-	snprintf(file, sizeof(file), "%s-chain.pem", name);
-	snprintf(chain, sizeof(chain), "%s", data(file));
-	snprintf(file, sizeof(file), "%s-leaf.key", name);
-	snprintf(key, sizeof(key), "%s", data(file));
-	return tlsx_cert_chain_load(c, chain, key, NULL);
+	snprintf(chain, sizeof(chain), "%s-chain.pem", name);
+	snprintf(key, sizeof(key), "%s-leaf.key", name);
+	return tlsx_cert_chain_load(c, data(chain), data(key), NULL);
 }
 
 FIXTURE(client_choice) {

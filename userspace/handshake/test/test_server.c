@@ -49,92 +49,13 @@
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/hs_impl.h"
+#include "handshake/test/hs_pair_test.h"
 #include "handshake/test/hs_test.h"
 #include "handshake/test/ossl_test.h"
 #include "handshake/test/rfc8448.h"
 
 /* server.c's enum sv_state, for the few tests that look. */
 #define SV_EXPECT_SECOND_CLIENT_HELLO	1
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n = -1;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END))
-		n = ftell(f);
-	if (n > 0 && !fseek(f, 0, SEEK_SET)) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
-		}
-		if (p) {
-			p[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	fclose(f);
-	return p;
-}
-
-/* A chain from PEM files: @certs (one or two files, concatenated), @key. */
-static int load_chain(struct tlsx_cert_chain *c, const char *cert1,
-		      const char *cert2, const char *key)
-{
-	char *a, *b = NULL, *k, *both;
-	size_t al, bl = 0, kl;
-	int ret = -1;
-
-	a = slurp(data(cert1), &al);
-	if (cert2)
-		b = slurp(data(cert2), &bl);
-	k = slurp(data(key), &kl);
-	both = malloc(al + bl + 1);
-	if (a && k && both && (!cert2 || b)) {
-		memcpy(both, a, al);
-		if (b)
-			memcpy(both + al, b, bl);
-		ret = tlsx_cert_chain_load_mem(c, both, al + bl, k, kl, NULL);
-	}
-	free(a);
-	free(b);
-	free(k);
-	free(both);
-	return ret;
-}
-
-/* --- injected randomness: the given bytes in order, then a counter ------- */
-
-struct feed {
-	u8 bytes[256];
-	size_t len, pos;
-};
-
-static int feed_rand(void *ctx, void *buf, size_t len)
-{
-	struct feed *f = ctx;
-	u8 *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = f->pos < f->len ? f->bytes[f->pos++] : (u8)(f->pos++);
-	return 0;
-}
-
-static void feed_add(struct feed *f, const char *hex)
-{
-	f->len += unhex(hex, f->bytes + f->len, sizeof(f->bytes) - f->len);
-}
-
-static void feed_add_bytes(struct feed *f, const u8 *p, size_t n)
-{
-	memcpy(f->bytes + f->len, p, n);
-	f->len += n;
-}
 
 /* --- RFC 8448 ------------------------------------------------------------- */
 
@@ -2261,79 +2182,7 @@ TEST(mem_size_of_a_server)
 
 /* --- tlsx's client against tlsx's server ------------------------------------ */
 
-struct pair {
-	struct tlsx_hs_config ccfg, scfg;
-	struct tlsx_cert_chain client_chain;
-	struct tlsx_trust ctrust, strust;
-	struct tlsx_hs *c, *s;
-	int cret, sret;
-	u8 c_in[65536], s_in[65536];
-	size_t c_in_len, s_in_len;
-	u8 out[TLSX_HS_OUT_MIN];
-	bool inplace;		/* both step with tlsx_hs_step_inplace() */
-	bool one_record;	/* each step given one record at most */
-	size_t gathered;	/* largest message either gathered */
-};
-
 static struct pair pair;
-
-/* One party's step, and the message it is gathering noted. */
-static int pair_step(struct pair *p, struct tlsx_hs *hs, u8 *in, size_t len,
-		     size_t *used, size_t *n)
-{
-	size_t rec = len >= 5 ? 5 + (size_t)get_unaligned_be16(in + 3) : 0;
-	int ret;
-
-	/* One record (its header says how long), or what there is. */
-	if (p->one_record && rec && len > rec)
-		len = rec;
-	ret = p->inplace ?
-		  tlsx_hs_step_inplace(hs, in, len, used, p->out,
-				       sizeof(p->out), n) :
-		  tlsx_hs_step(hs, in, len, used, p->out, sizeof(p->out), n);
-	if (hs->msg && hs->msg_cap > p->gathered)
-		p->gathered = hs->msg_cap;
-	return ret;
-}
-
-static void pair_run(struct pair *p)
-{
-	size_t used, n;
-	int i;
-
-	p->cret = p->sret = TLSX_HS_WANT_READ;
-	for (i = 0; i < (p->one_record ? 2000 : 20); i++) {
-		if (p->cret == TLSX_HS_WANT_READ) {
-			p->cret = pair_step(p, p->c, p->c_in, p->c_in_len,
-					    &used, &n);
-			memmove(p->c_in, p->c_in + used, p->c_in_len - used);
-			p->c_in_len -= used;
-			memcpy(p->s_in + p->s_in_len, p->out, n);
-			p->s_in_len += n;
-		}
-		if (p->sret == TLSX_HS_WANT_READ) {
-			p->sret = pair_step(p, p->s, p->s_in, p->s_in_len,
-					    &used, &n);
-			memmove(p->s_in, p->s_in + used, p->s_in_len - used);
-			p->s_in_len -= used;
-			memcpy(p->c_in + p->c_in_len, p->out, n);
-			p->c_in_len += n;
-		}
-		if (p->cret != TLSX_HS_WANT_READ &&
-		    p->sret != TLSX_HS_WANT_READ)
-			return;
-	}
-}
-
-static void pair_free(struct pair *p)
-{
-	tlsx_hs_free(p->c);
-	tlsx_hs_free(p->s);
-	tlsx_cert_chain_free(&p->client_chain);
-	tlsx_trust_free(&p->ctrust);
-	tlsx_trust_free(&p->strust);
-	memset(p, 0, sizeof(*p));
-}
 
 static int pair_setup(struct pair *p, bool hrr, bool client_auth)
 {
