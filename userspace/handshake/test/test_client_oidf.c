@@ -25,54 +25,8 @@
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/client_impl.h"
-
-#define DATA "userspace/handshake/test/data/"
-
-static char *slurp(const char *name, size_t *len)
-{
-	char path[256];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), DATA "%s", name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
-/* @leaf then p256-int.pem, with the p256 leaf's key (they all share it). */
-static int load_chain(struct tlsx_cert_chain *c, const char *leaf)
-{
-	size_t ll, il, kl;
-	char *l = slurp(leaf, &ll), *i = slurp("p256-int.pem", &il);
-	char *k = slurp("p256-leaf.key", &kl), *pem = NULL;
-	int ret = -1;
-
-	if (l && i && k)
-		pem = malloc(ll + il);
-	if (pem) {
-		memcpy(pem, l, ll);
-		memcpy(pem + ll, i, il);
-		ret = tlsx_cert_chain_load_mem(c, pem, ll + il, k, kl, NULL);
-	}
-	free(pem);
-	free(l);
-	free(i);
-	free(k);
-	return ret;
-}
+#include "handshake/test/hs_pair_test.h"
+#include "handshake/test/test_data.h"
 
 /*
  * The client's chains, all P-256 under p256-int, told apart by their
@@ -101,8 +55,10 @@ static int load_all(void)
 	static bool done;
 	unsigned int i;
 
+	/* All with the p256 leaf's key, under p256-int. */
 	for (i = 0; !done && i < N_CHAINS; i++)
-		if (load_chain(&chains[i], leaves[i]))
+		if (load_chain(&chains[i], leaves[i], "p256-int.pem",
+			       "p256-leaf.key"))
 			return -1;
 	done = true;
 	return 0;
@@ -451,23 +407,14 @@ TEST_F(bad, refused)
 
 /* --- tlsx client against tlsx server ------------------------------------ */
 
-struct pair {
-	struct tlsx_hs_config ccfg, scfg;
-	struct tlsx_trust ctrust, strust;
-	struct hs_test_hooks hooks;
-	struct tlsx_hs *c, *s;
-	int cret, sret;
-	u8 c_in[65536], s_in[65536], out[TLSX_HS_OUT_MIN];
-	size_t c_in_len, s_in_len;
-	u8 cr_exts[64];
-};
-
 static struct pair pair;
+static struct hs_test_hooks hooks;
+static u8 cr_exts[64];
 
 static int load_trust(struct tlsx_trust *t)
 {
 	size_t len;
-	char *pem = slurp("p256-root.pem", &len);
+	char *pem = slurp_data("p256-root.pem", &len);
 	int ret = pem ? tlsx_trust_load_mem(t, pem, len, NULL) : -1;
 
 	free(pem);
@@ -505,55 +452,15 @@ static int pair_setup(struct pair *p, const struct filt *f, unsigned int n)
 		return -1;
 	if (n) {
 		blen = filters_build(body, sizeof(body), f, n);
-		tlsx_wr_init(&w, p->cr_exts, sizeof(p->cr_exts));
+		tlsx_wr_init(&w, cr_exts, sizeof(cr_exts));
 		tlsx_wr_u16(&w, 48);
 		tlsx_wr_vec(&w, 2, body, blen);
-		if (!blen || tlsx_wr_finish(&w, &p->hooks.cr_exts_len))
+		if (!blen || tlsx_wr_finish(&w, &hooks.cr_exts_len))
 			return -1;
-		p->hooks.cr_exts = p->cr_exts;
-		p->s->test = &p->hooks;
+		hooks.cr_exts = cr_exts;
+		p->s->test = &hooks;
 	}
 	return tlsx_hs_set_server_name(p->c, "www.example.com");
-}
-
-static void pair_run(struct pair *p)
-{
-	size_t used, n;
-	int i;
-
-	p->cret = p->sret = TLSX_HS_WANT_READ;
-	for (i = 0; i < 20; i++) {
-		if (p->cret == TLSX_HS_WANT_READ) {
-			p->cret = tlsx_hs_step(p->c, p->c_in, p->c_in_len,
-					       &used, p->out, sizeof(p->out),
-					       &n);
-			memmove(p->c_in, p->c_in + used, p->c_in_len - used);
-			p->c_in_len -= used;
-			memcpy(p->s_in + p->s_in_len, p->out, n);
-			p->s_in_len += n;
-		}
-		if (p->sret == TLSX_HS_WANT_READ) {
-			p->sret = tlsx_hs_step(p->s, p->s_in, p->s_in_len,
-					       &used, p->out, sizeof(p->out),
-					       &n);
-			memmove(p->s_in, p->s_in + used, p->s_in_len - used);
-			p->s_in_len -= used;
-			memcpy(p->c_in + p->c_in_len, p->out, n);
-			p->c_in_len += n;
-		}
-		if (p->cret != TLSX_HS_WANT_READ &&
-		    p->sret != TLSX_HS_WANT_READ)
-			return;
-	}
-}
-
-static void pair_free(struct pair *p)
-{
-	tlsx_hs_free(p->c);
-	tlsx_hs_free(p->s);
-	tlsx_trust_free(&p->ctrust);
-	tlsx_trust_free(&p->strust);
-	memset(p, 0, sizeof(*p));
 }
 
 /* The server verifies client chains for clientAuth: C_SERVER fails. */
