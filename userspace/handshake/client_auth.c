@@ -31,14 +31,29 @@
  * RSA chain: there a chain that fits is preferred and, failing one, the
  * first whose key fits goes, as the server does and as OpenSSL 3.0's
  * client does (test_client_ossl.c's client_choice compares).
- * oid_filters (4.2.5) is not matched: tlsx reads no certificate
- * extension OIDs it could match.  Sets hs->own_chain and
- * hs->own_sig_scheme; 0 or decode_error for a malformed list.
+ *
+ * oid_filters (4.2.5, oid_filter.c) narrows the candidates to the chains
+ * whose leaf has every keyUsage bit and extendedKeyUsage purpose it asks
+ * for (other OIDs are skipped, as 4.2.5 requires).  A chain that misses
+ * them is not sent, as with certificate_authorities: 4.2.5 puts it as a
+ * MUST ("the client certificate included in the response MUST contain
+ * all of the specified extension OIDs that the client recognizes"), its
+ * one allowance being for OIDs the client does not recognise; and a
+ * chain the server has said it does not want is likely to draw an alert
+ * (tlsx's server: certificate_unknown for a leaf without clientAuth),
+ * where an empty Certificate leaves the server its choice (4.4.2.4).
+ * Sets
+ * hs->own_chain and hs->own_sig_scheme; 0, or decode_error
+ * (illegal_parameter for oid_filters naming one OID twice or
+ * anyExtendedKeyUsage) for a malformed list.
  */
 static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	enum tlsx_ext_id ca = TLSX_EXT_CERTIFICATE_AUTHORITIES;
+	const u8 *oidf = exts->ext[TLSX_EXT_OID_FILTERS].data;
+	size_t oidf_len = exts->ext[TLSX_EXT_OID_FILTERS].len;
+	bool filters = exts->present & TLSX_EXT_BIT(TLSX_EXT_OID_FILTERS);
 	unsigned int i, cert_algs, n = cfg->n_chains < TLSX_HS_MAX_CHAINS ?
 				       cfg->n_chains : TLSX_HS_MAX_CHAINS;
 	struct hs_chain_choice pick;
@@ -54,6 +69,8 @@ static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
 	if (!ret && (exts->present & TLSX_EXT_BIT(ca)))
 		ret = hs_open_authorities(exts->ext[ca].data, exts->ext[ca].len,
 					  &cas);
+	if (!ret && filters)
+		ret = hs_oid_filters_check(oidf, oidf_len);
 	if (ret || !n)
 		return ret;
 	if (exts->present & TLSX_EXT_BIT(ca)) {
@@ -63,6 +80,11 @@ static int client_pick_chain(struct tlsx_hs *hs, const struct tlsx_exts *exts)
 			    hs_chain_issued_by(cfg->chains[i], cas))
 				candidates |= 1u << i;
 	}
+	for (i = 0; filters && i < n; i++)
+		if (!cfg->chains[i] ||
+		    !hs_oid_filters_match(oidf, oidf_len,
+					  &cfg->chains[i]->leaf))
+			candidates &= ~(1u << i);
 	hs_pick_chain(hs, cfg->chains, n, candidates, hs->peer_sig_schemes,
 		      hs->n_peer_sig_schemes, cert_algs, &pick);
 	strict = exts->present &

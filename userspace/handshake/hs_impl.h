@@ -120,7 +120,10 @@ struct hs_test_hooks {
 	 * sent as the HelloRetryRequest's cookie and must come back as is
 	 * (the RFC's server had its own format); ee_groups is the body of
 	 * EncryptedExtensions' supported_groups (the RFC's server lists
-	 * groups tlsx does not implement).
+	 * groups tlsx does not implement).  cr_exts are whole extensions
+	 * (type, length, body) added as they are to the CertificateRequest
+	 * (test_client_oidf.c's oid_filters, which tlsx's server does not
+	 * send).
 	 */
 	int (*cert_sign)(struct tlsx_hs *hs, u16 scheme, const u8 *th,
 			 size_t th_len, u8 *sig, size_t cap, size_t *sig_len);
@@ -128,6 +131,8 @@ struct hs_test_hooks {
 	size_t hrr_cookie_len;
 	const u8 *ee_groups;
 	size_t ee_groups_len;
+	const u8 *cr_exts;
+	size_t cr_exts_len;
 };
 
 extern const struct tlsx_hs_role tlsx_hs_client_role;
@@ -399,6 +404,16 @@ int hs_read_cert_sigs(const struct tlsx_exts *ext, unsigned int *algs);
 int hs_open_authorities(const u8 *data, size_t len, struct tlsx_rd *list);
 /* Whether a certificate of @c is issued by a name of @list. */
 bool hs_chain_issued_by(const struct tlsx_cert_chain *c, struct tlsx_rd list);
+/*
+ * oid_filters (4.2.5, oid_filter.c): the body @data checked, 0 or the
+ * alert (decode_error, illegal_parameter); and whether @leaf has every
+ * recognised extension (keyUsage, extendedKeyUsage) and value a checked
+ * body asks for.
+ */
+struct tlsx_x509;
+int hs_oid_filters_check(const u8 *data, size_t len);
+bool hs_oid_filters_match(const u8 *data, size_t len,
+			  const struct tlsx_x509 *leaf);
 
 /*
  * peer_chain.c: with cfg->keep_peer_chain, copies the accepted chain

@@ -58,6 +58,8 @@ int sv_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 	tlsx_wr_close(&w);
 	tlsx_wr_close(&w);
 	sv_write_authorities(hs, &w);
+	if (hs->test && hs->test->cr_exts)
+		tlsx_wr_bytes(&w, hs->test->cr_exts, hs->test->cr_exts_len);
 	tlsx_wr_close(&w);
 	return hs_msg_end(hs, o, &w);
 }

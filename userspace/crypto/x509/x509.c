@@ -352,6 +352,8 @@ static int parse_eku(struct tlsx_x509 *crt, struct der_cursor *c)
 		return err;
 	if (der_empty(&seq))
 		return -EBADMSG;
+	crt->eku.p = seq.p;
+	crt->eku.len = seq.len;
 	while (!der_empty(&seq)) {
 		if (++n > X509_MAX_EKUS)
 			return fail(crt, -E2BIG, "too many key purposes");
@@ -368,6 +370,19 @@ static int parse_eku(struct tlsx_x509 *crt, struct der_cursor *c)
 			crt->ext_key_usage |= X509_EKU_OTHER;
 	}
 	return 0;
+}
+
+bool tlsx_x509_has_eku(const struct tlsx_x509 *crt, const struct der_span *oid)
+{
+	struct der_cursor c;
+	struct der_span one;
+
+	der_init(&c, crt->eku.p, crt->eku.len);
+	/* parse_eku() read these: no error but the end. */
+	while (!der_read_oid(&c, &one))
+		if (der_oid_equal(&one, oid->p, oid->len))
+			return true;
+	return false;
 }
 
 /* BasicConstraints ::= SEQUENCE { cA DEFAULT FALSE, pathLen OPTIONAL } */

@@ -79,6 +79,13 @@ struct tlsx_x509 {
 	unsigned int ext;		/* X509_EXT_* present */
 	unsigned int key_usage;		/* X509_KU_*, when X509_EXT_KEY_USAGE */
 	unsigned int ext_key_usage;	/* X509_EKU_* */
+	/*
+	 * extendedKeyUsage's KeyPurposeIds, their encodings back to back as
+	 * in the certificate (checked well-formed; empty when absent): what
+	 * a CertificateRequest's oid_filters names purposes by (RFC 8446
+	 * 4.2.5), any OID and not only the X509_EKU_* ones.
+	 */
+	struct der_span eku;
 	bool ca;			/* basicConstraints cA */
 	int path_len;			/* -1: no limit */
 	unsigned int n_dns, n_ip;
@@ -95,6 +102,14 @@ struct tlsx_x509 {
  * -E2BIG when a bounded count is exceeded.  crt->error says which.
  */
 int tlsx_x509_parse(struct tlsx_x509 *crt, const u8 *der, size_t len);
+
+/*
+ * Whether @crt's extendedKeyUsage lists the KeyPurposeId whose OID
+ * contents are @oid, compared byte for byte (RFC 5280 4.2.1.12).  No
+ * extendedKeyUsage lists none (anyExtendedKeyUsage is one OID among
+ * others here: the caller decides what it stands for).
+ */
+bool tlsx_x509_has_eku(const struct tlsx_x509 *crt, const struct der_span *oid);
 
 /* The hash a signature algorithm signs with (0 for Ed25519, none). */
 enum tlsx_hash_alg tlsx_sig_alg_hash(enum tlsx_sig_alg alg);

@@ -8,12 +8,17 @@
  * extension block.  Checked: the result is one of the alerts ext.h
  * promises, and on success every extension recorded lies inside the
  * block, is allowed in that message, was requested in a response
- * (cookie aside in HelloRetryRequest), and the block is consumed.
+ * (cookie aside in HelloRetryRequest), and the block is consumed.  A
+ * CertificateRequest's oid_filters goes on to oid_filter.c, checked and
+ * matched against two leaves: no alert but its own, no match without a
+ * clean check.
  */
 #include <stdlib.h>
 
+#include "x509/x509.h"
 #include "handshake/ext.h"
 #include "handshake/alert.h"
+#include "handshake/hs_impl.h"
 
 static void check(enum tlsx_hs_ctx ctx, u32 requested, const u8 *p,
 		  size_t len, const struct tlsx_exts *x)
@@ -36,6 +41,34 @@ static void check(enum tlsx_hs_ctx ctx, u32 requested, const u8 *p,
 			abort();
 	}
 	if (x->present >> TLSX_EXT_COUNT)
+		abort();
+}
+
+static void check_oid_filters(const struct tlsx_exts *x)
+{
+	/* id-kp-clientAuth, id-kp-emailProtection */
+	static const u8 purposes[] = {
+		0x06, 0x08, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x02,
+		0x06, 0x08, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x04
+	};
+	const u8 *p = x->ext[TLSX_EXT_OID_FILTERS].data;
+	size_t len = x->ext[TLSX_EXT_OID_FILTERS].len;
+	struct tlsx_x509 leaf;
+	int ret;
+
+	ret = hs_oid_filters_check(p, len);
+	if (ret && ret != TLSX_ALERT_DECODE_ERROR &&
+	    ret != TLSX_ALERT_ILLEGAL_PARAMETER)
+		abort();
+	/* A leaf with neither extension, then one with both. */
+	memset(&leaf, 0, sizeof(leaf));
+	if (hs_oid_filters_match(p, len, &leaf) && ret)
+		abort();
+	leaf.ext = X509_EXT_KEY_USAGE | X509_EXT_EXT_KEY_USAGE;
+	leaf.key_usage = X509_KU_DIGITAL_SIGNATURE | X509_KU_KEY_AGREEMENT;
+	leaf.eku.p = purposes;
+	leaf.eku.len = sizeof(purposes);
+	if (hs_oid_filters_match(p, len, &leaf) && ret)
 		abort();
 }
 
@@ -62,6 +95,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		if (tlsx_rd_left(&r))
 			abort();
 		check(ctx, requested, data + 1, size - 1, &x);
+		if (ctx == TLSX_CTX_CR &&
+		    (x.present & TLSX_EXT_BIT(TLSX_EXT_OID_FILTERS)))
+			check_oid_filters(&x);
 	}
 	return 0;
 }

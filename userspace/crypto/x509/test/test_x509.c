@@ -101,6 +101,33 @@ static unsigned int openssl_key_usage(u32 ku)
 }
 
 /*
+ * The KeyPurposeIds kept (c->eku), in order and byte for byte, against
+ * OpenSSL's decoding of the extension; each found by tlsx_x509_has_eku().
+ */
+static bool eku_is_openssl(const struct tlsx_x509 *c, X509 *x)
+{
+	EXTENDED_KEY_USAGE *eku;
+	const ASN1_OBJECT *o;
+	struct der_cursor cur;
+	struct der_span oid;
+	bool ok;
+	int i;
+
+	eku = X509_get_ext_d2i(x, NID_ext_key_usage, NULL, NULL);
+	ok = eku && sk_ASN1_OBJECT_num(eku) > 0;
+	der_init(&cur, c->eku.p, c->eku.len);
+	for (i = 0; ok && i < sk_ASN1_OBJECT_num(eku); i++) {
+		o = sk_ASN1_OBJECT_value(eku, i);
+		ok = !der_read_oid(&cur, &oid) &&
+		     (size_t)OBJ_length(o) == oid.len &&
+		     !memcmp(OBJ_get0_data(o), oid.p, oid.len) &&
+		     tlsx_x509_has_eku(c, &oid);
+	}
+	sk_ASN1_OBJECT_pop_free(eku, ASN1_OBJECT_free);
+	return ok && der_empty(&cur);
+}
+
+/*
  * Every field of @c against OpenSSL's view of the same DER; returns the
  * number of mismatches and logs each through @_metadata.
  */
@@ -201,6 +228,9 @@ static int compare_with_openssl(struct __test_metadata *_metadata,
 		      !!(c->ext_key_usage & X509_EKU_CLIENT_AUTH));
 		CHECK(!!(xku & XKU_ANYEKU) ==
 		      !!(c->ext_key_usage & X509_EKU_ANY));
+		CHECK(eku_is_openssl(c, x));
+	} else {
+		CHECK(!c->eku.len);
 	}
 	CHECK(!!(flags & EXFLAG_BCONS) == !!(c->ext & X509_EXT_BASIC));
 	CHECK(!!(flags & EXFLAG_CA) == c->ca);
@@ -265,6 +295,7 @@ TEST(fields_match_openssl)
 TEST(known_fields)
 {
 	struct x509_test_cert *c = malloc(sizeof(*c));
+	struct der_span oid;
 	char cn[64];
 
 	ASSERT_NE(NULL, c);
@@ -281,6 +312,16 @@ TEST(known_fields)
 	EXPECT_EQ(X509_KU_DIGITAL_SIGNATURE, c->crt.key_usage);
 	EXPECT_EQ(X509_EKU_SERVER_AUTH | X509_EKU_CLIENT_AUTH,
 		  c->crt.ext_key_usage);
+	/* id-kp-serverAuth, id-kp-clientAuth, not id-kp-emailProtection */
+	oid.p = (const u8 *)"\x2b\x06\x01\x05\x05\x07\x03\x01";
+	oid.len = 8;
+	EXPECT_TRUE(tlsx_x509_has_eku(&c->crt, &oid));
+	oid.p = (const u8 *)"\x2b\x06\x01\x05\x05\x07\x03\x02";
+	EXPECT_TRUE(tlsx_x509_has_eku(&c->crt, &oid));
+	oid.p = (const u8 *)"\x2b\x06\x01\x05\x05\x07\x03\x04";
+	EXPECT_FALSE(tlsx_x509_has_eku(&c->crt, &oid));
+	oid.len = 7;	/* a prefix is another OID */
+	EXPECT_FALSE(tlsx_x509_has_eku(&c->crt, &oid));
 	EXPECT_FALSE(c->crt.ca);
 	EXPECT_EQ(31536000, c->crt.not_after - c->crt.not_before);
 	ASSERT_EQ(0, tlsx_x509_cn_string(&c->crt.issuer_cn, cn, sizeof(cn)));
@@ -293,6 +334,9 @@ TEST(known_fields)
 	EXPECT_TRUE(c->crt.ca);
 	EXPECT_EQ(0, c->crt.path_len);
 	EXPECT_EQ(X509_KU_KEY_CERT_SIGN | X509_KU_CRL_SIGN, c->crt.key_usage);
+	/* No extendedKeyUsage: no purpose listed. */
+	oid.len = 8;
+	EXPECT_FALSE(tlsx_x509_has_eku(&c->crt, &oid));
 
 	ASSERT_EQ(0, x509_test_load(c, "p256-ca"));
 	EXPECT_EQ(TLSX_SIG_ECDSA_SHA256, c->crt.sig_alg);
