@@ -605,8 +605,11 @@ bench-hs: $(BENCH)
 	$(BENCH) handshake $(BENCH_HS_ARGS)
 
 # tlsxd against nginx over HTTPS with h2load (or wrk: --wrk), the load
-# generator's CPU beside the server's (docs/perf-http.md);
-# BENCH_HTTP_ARGS="--rounds 7 --pin 1:0 --csv FILE" and so on.
+# generator's CPU beside the server's (docs/perf-http.md).  By default
+# each server is capped at 0.2 CPU with h2load on two threads, so that
+# on a 2-CPU machine the rates are the servers' (root: cgroups);
+# BENCH_HTTP_ARGS="--rounds 7 --csv FILE" and so on replaces that.
+BENCH_HTTP_ARGS ?= --server-cpu 0.2 --load-threads 2
 bench-http: $(BENCH) $(TLSXD)
 	$(BENCH) http $(BENCH_HTTP_ARGS)
 
