@@ -8,9 +8,12 @@
 #ifndef TLSX_HS_TEST_DATA_H
 #define TLSX_HS_TEST_DATA_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "handshake/cert.h"
 
@@ -33,33 +36,54 @@ static inline const char *data(const char *name)
 	return b;
 }
 
+/* The most slurp() reads: test files are small, a runaway one is not. */
+#define SLURP_MAX	(64 << 20)
+
 /*
  * The whole of @path, NUL-terminated (the caller frees it), its length
- * in *@len; NULL when it cannot be read or is empty (*@len untouched).
+ * in *@len unless @len is NULL; an empty file gives "" and 0.  Read to
+ * its end, not by its size, so that /proc files and a log still being
+ * written come whole.  NULL when it cannot be opened or read, or holds
+ * SLURP_MAX bytes or more (*@len untouched).
  */
 static inline char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4096, n = 0;
+	char *p = NULL, *q;
+	ssize_t r;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END))
-		n = ftell(f);
-	if (n > 0 && !fseek(f, 0, SEEK_SET)) {
-		p = malloc((size_t)n + 1);
-		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-			free(p);
-			p = NULL;
+	p = malloc(cap);
+	while (p) {
+		if (n + 1 == cap) {
+			q = cap < SLURP_MAX ? realloc(p, cap * 2) : NULL;
+			if (!q)
+				goto fail;
+			p = q;
+			cap *= 2;
 		}
-		if (p) {
-			p[n] = 0;
-			*len = (size_t)n;
-		}
+		r = read(fd, p + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (!r)
+			break;
+		n += (size_t)r;
 	}
-	fclose(f);
+	close(fd);
+	if (!p)
+		return NULL;
+	p[n] = '\0';
+	if (len)
+		*len = n;
 	return p;
+fail:
+	free(p);
+	close(fd);
+	return NULL;
 }
 
 /* slurp() of test/data/@name. */

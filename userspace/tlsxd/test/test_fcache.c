@@ -26,6 +26,8 @@
 #include "tlsxd/resp.h"
 #include "tlsxd/stats.h"
 
+#include "site_test.h"
+
 #define NOW	1800000000
 #define MTIME	1700000000
 
@@ -50,8 +52,8 @@ static bool fd_open(int fd)
 }
 
 FIXTURE(fc) {
-	char root[64];
-	char outside[64];
+	char root[SITE_DIR_MAX];
+	char outside[SITE_DIR_MAX];
 	struct mime_table *mime;
 	struct site site;
 	struct fcache *fc;
@@ -60,57 +62,25 @@ FIXTURE(fc) {
 	int fds0;
 };
 
-static void put_at(struct __test_metadata *_metadata, const char *dir,
-		   const char *name, const char *data, time_t mtime)
-{
-	struct timespec ts[2] = { { mtime, 0 }, { mtime, 0 } };
-	char path[1024];
-	size_t len = strlen(data);
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)len, write(fd, data, len));
-	ASSERT_EQ(0, futimens(fd, ts));
-	close(fd);
-}
-
-static void in(char *out, const char *dir, const char *name)
-{
-	snprintf(out, 256, "%s/%s", dir, name);
-}
-
 FIXTURE_SETUP(fc)
 {
 	char p[256];
 
 	self->fds0 = count_fds();
-	snprintf(self->root, sizeof(self->root), "/tmp/test_fcache.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->root));
-	snprintf(self->outside, sizeof(self->outside),
-		 "/tmp/test_fcache_out.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->outside));
-	put_at(_metadata, self->outside, "secret.txt", "SECRET\n", MTIME);
-	put_at(_metadata, self->root, "a.txt", "first\n", MTIME);
-	put_at(_metadata, self->root, "b.txt", "bbb\n", MTIME);
-	put_at(_metadata, self->root, "c.txt", "ccc\n", MTIME);
-	put_at(_metadata, self->root, "d.txt", "ddd\n", MTIME);
-	put_at(_metadata, self->root, "e.txt", "eee\n", MTIME);
-	put_at(_metadata, self->root, "x.txt", "plain x\n", MTIME);
-	put_at(_metadata, self->root, "x.txt.gz", "GZIPPED", MTIME);
-	in(p, self->root, "dir");
+	site_dirs_make(_metadata, self->root, self->outside, "test_fcache");
+	site_put(_metadata, self->outside, "secret.txt", "SECRET\n", MTIME);
+	site_put(_metadata, self->root, "a.txt", "first\n", MTIME);
+	site_put(_metadata, self->root, "b.txt", "bbb\n", MTIME);
+	site_put(_metadata, self->root, "c.txt", "ccc\n", MTIME);
+	site_put(_metadata, self->root, "d.txt", "ddd\n", MTIME);
+	site_put(_metadata, self->root, "e.txt", "eee\n", MTIME);
+	site_put(_metadata, self->root, "x.txt", "plain x\n", MTIME);
+	site_put(_metadata, self->root, "x.txt.gz", "GZIPPED", MTIME);
+	site_path(p, self->root, "dir");
 	ASSERT_EQ(0, mkdir(p, 0755));
-	put_at(_metadata, p, "index.html", "<p>index</p>\n", MTIME);
+	site_put(_metadata, p, "index.html", "<p>index</p>\n", MTIME);
 
-	self->mime = mime_load(NULL, NULL);
-	ASSERT_NE(NULL, self->mime);
-	self->site.root_fd = open(self->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	ASSERT_LE(0, self->site.root_fd);
-	self->site.mime = self->mime;
-	self->site.index = "index.html";
-	self->site.server = "tlsxd/0.1";
-	self->site.ranges_max = 4;
+	site_open(_metadata, &self->site, &self->mime, self->root);
 	self->site.precompressed = true;
 	self->r.fd = -1;
 	self->fc = fcache_new(4);
@@ -120,37 +90,13 @@ FIXTURE_SETUP(fc)
 
 FIXTURE_TEARDOWN(fc)
 {
-	char cmd[300];
-
 	resp_release(&self->r);
 	fcache_set_thread(NULL);
 	fcache_free(self->fc);
-	close(self->site.root_fd);
-	mime_free(self->mime);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", self->root,
-		 self->outside);
-	if (system(cmd))
-		TH_LOG("could not remove %s", self->root);
+	site_close(&self->site, self->mime);
+	site_dirs_remove(_metadata, self->root, self->outside);
 	/* Nothing the cache opened outlives it. */
 	EXPECT_EQ(self->fds0, count_fds());
-}
-
-static struct http_str S(const char *s)
-{
-	struct http_str h = { s, s ? (uint32_t)strlen(s) : 0 };
-
-	return h;
-}
-
-static void req_get(struct http_req *q, const char *target)
-{
-	memset(q, 0, sizeof(*q));
-	q->method = HTTP_M_GET;
-	q->method_str = S("GET");
-	q->target = S(target);
-	q->version_minor = 1;
-	q->keep_alive = true;
-	q->host = S("localhost");
 }
 
 /* Plans a GET of @target into @r (released first). */
@@ -250,7 +196,7 @@ TEST_F(fc, modified_in_place_gives_new_bytes_and_etag)
 	resp_release(&self->r);
 
 	/* New size and mtime, same inode. */
-	put_at(_metadata, self->root, "a.txt", "second, longer\n", MTIME + 10);
+	site_put(_metadata, self->root, "a.txt", "second, longer\n", MTIME + 10);
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	ASSERT_TRUE(body_is(&self->r, "second, longer\n"));
 	ASSERT_TRUE(head_field(&self->r, "ETag", tag2, sizeof(tag2)));
@@ -262,7 +208,7 @@ TEST_F(fc, modified_in_place_gives_new_bytes_and_etag)
 	resp_release(&self->r);
 
 	/* Same size, only the mtime differs: a new ETag all the same. */
-	put_at(_metadata, self->root, "a.txt", "SECOND, LONGER\n", MTIME + 20);
+	site_put(_metadata, self->root, "a.txt", "SECOND, LONGER\n", MTIME + 20);
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	ASSERT_TRUE(body_is(&self->r, "SECOND, LONGER\n"));
 	ASSERT_TRUE(head_field(&self->r, "ETag", tag3, sizeof(tag3)));
@@ -271,7 +217,7 @@ TEST_F(fc, modified_in_place_gives_new_bytes_and_etag)
 
 	/* A chmod alone changes ctime and mode: dropped too. */
 	resp_release(&self->r);
-	in(p, self->root, "a.txt");
+	site_path(p, self->root, "a.txt");
 	ASSERT_EQ(0, chmod(p, 0600));
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	EXPECT_EQ(3, stats(self).stale);
@@ -285,9 +231,9 @@ TEST_F(fc, replaced_by_rename_serves_the_new_file)
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	ASSERT_TRUE(head_field(&self->r, "ETag", tag1, sizeof(tag1)));
 	/* Held by a response while replaced: it keeps its old bytes. */
-	put_at(_metadata, self->root, "a.new", "renamed\n", MTIME);
-	in(p, self->root, "a.new");
-	in(q, self->root, "a.txt");
+	site_put(_metadata, self->root, "a.new", "renamed\n", MTIME);
+	site_path(p, self->root, "a.new");
+	site_path(q, self->root, "a.txt");
 	ASSERT_EQ(0, rename(p, q));
 	{
 		struct resp r2 = { .fd = -1 };
@@ -314,7 +260,7 @@ TEST_F(fc, deleted_is_404)
 
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	resp_release(&self->r);
-	in(p, self->root, "a.txt");
+	site_path(p, self->root, "a.txt");
 	ASSERT_EQ(0, unlink(p));
 	EXPECT_EQ(404, plan(self, "/a.txt", &self->r));
 	EXPECT_EQ(-1, self->r.fd);
@@ -327,8 +273,8 @@ TEST_F(fc, symlink_out_of_the_root_is_refused)
 
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	resp_release(&self->r);
-	in(p, self->root, "a.txt");
-	in(q, self->outside, "secret.txt");
+	site_path(p, self->root, "a.txt");
+	site_path(q, self->outside, "secret.txt");
 	ASSERT_EQ(0, unlink(p));
 	ASSERT_EQ(0, symlink(q, p));
 	/* statx follows it; the inode differs; openat2 refuses: 403. */
@@ -343,8 +289,8 @@ TEST_F(fc, symlink_to_a_hard_link_of_the_cached_inode_is_refused)
 	char p[256], q[256];
 
 	/* outside/h.txt and root/a.txt: one inode, two names. */
-	in(p, self->root, "a.txt");
-	in(q, self->outside, "h.txt");
+	site_path(p, self->root, "a.txt");
+	site_path(q, self->outside, "h.txt");
 	ASSERT_EQ(0, link(p, q));
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	resp_release(&self->r);
@@ -362,7 +308,7 @@ TEST_F(fc, directory_swapped_in_is_redirected)
 
 	ASSERT_EQ(200, plan(self, "/a.txt", &self->r));
 	resp_release(&self->r);
-	in(p, self->root, "a.txt");
+	site_path(p, self->root, "a.txt");
 	ASSERT_EQ(0, unlink(p));
 	ASSERT_EQ(0, mkdir(p, 0755));
 	EXPECT_EQ(301, plan(self, "/a.txt", &self->r));
@@ -391,7 +337,7 @@ TEST_F(fc, sibling_cached_and_dropped_when_deleted)
 	/* x.txt and x.txt.gz, each its own entry. */
 	EXPECT_EQ(2, stats(self).entries);
 	resp_release(&self->r);
-	in(p, self->root, "x.txt.gz");
+	site_path(p, self->root, "x.txt.gz");
 	ASSERT_EQ(0, unlink(p));
 	resp_plan(&self->site, &q, NOW, 0, self->buf, sizeof(self->buf),
 		  &self->r);
@@ -447,9 +393,9 @@ TEST_F(fc, absent_siblings_remembered_until_one_appears)
 	char p[256];
 	int i;
 
-	in(p, self->root, "sub");
+	site_path(p, self->root, "sub");
 	ASSERT_EQ(0, mkdir(p, 0755));
-	put_at(_metadata, p, "page.txt", "the page\n", MTIME);
+	site_put(_metadata, p, "page.txt", "the page\n", MTIME);
 	wait_settled(p);
 
 	ASSERT_EQ(200, plan_enc(self, "/sub/page.txt"));
@@ -469,8 +415,8 @@ TEST_F(fc, absent_siblings_remembered_until_one_appears)
 	EXPECT_EQ(3, s1.hits);		/* page.txt itself */
 	EXPECT_EQ(0, s1.neg_stale);
 
-	in(p, self->root, "sub/page.txt.gz");
-	put_at(_metadata, self->root, "sub/page.txt.gz", "GZ-PAGE", MTIME);
+	site_path(p, self->root, "sub/page.txt.gz");
+	site_put(_metadata, self->root, "sub/page.txt.gz", "GZ-PAGE", MTIME);
 	ASSERT_EQ(200, plan_enc(self, "/sub/page.txt"));
 	EXPECT_STREQ("gzip", self->r.encoding);
 	EXPECT_TRUE(body_is(&self->r, "GZ-PAGE"));
@@ -486,7 +432,7 @@ TEST_F(fc, absent_sibling_at_the_root_then_br_appears)
 	EXPECT_EQ(2, stats(self).neg_stored);
 	ASSERT_EQ(200, plan_enc(self, "/a.txt"));
 	EXPECT_EQ(2, stats(self).neg_hits);
-	put_at(_metadata, self->root, "a.txt.br", "BR-A", MTIME);
+	site_put(_metadata, self->root, "a.txt.br", "BR-A", MTIME);
 	ASSERT_EQ(200, plan_enc(self, "/a.txt"));
 	EXPECT_STREQ("br", self->r.encoding);
 	EXPECT_TRUE(body_is(&self->r, "BR-A"));
@@ -495,7 +441,7 @@ TEST_F(fc, absent_sibling_at_the_root_then_br_appears)
 /* A directory changed a moment ago: nothing is remembered yet. */
 TEST_F(fc, absence_in_a_fresh_directory_not_remembered)
 {
-	put_at(_metadata, self->root, "fresh.txt", "fresh\n", MTIME);
+	site_put(_metadata, self->root, "fresh.txt", "fresh\n", MTIME);
 	ASSERT_EQ(200, plan_enc(self, "/fresh.txt"));
 	ASSERT_EQ(200, plan_enc(self, "/fresh.txt"));
 	EXPECT_EQ(0, stats(self).neg_stored);
@@ -615,7 +561,7 @@ TEST_F(fc, a_long_path_is_served_uncached)
 		strcat(target, "/segment_");
 		ASSERT_EQ(0, mkdir(p, 0755));
 	}
-	put_at(_metadata, p, "f.txt", "deep\n", MTIME);
+	site_put(_metadata, p, "f.txt", "deep\n", MTIME);
 	strcat(target, "/f.txt");
 	ASSERT_LT(FCACHE_KEY_MAX, strlen(target) - 1);
 	ASSERT_EQ(200, plan(self, target, &self->r));

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "handshake/test/test_data.h"
 #include "tlsxd/log.h"
 
 /* 2000-10-10 13:55:36 UTC: the combined format's own example. */
@@ -78,27 +79,6 @@ static void tmpname(char *path, size_t cap)
 	if (fd < 0)
 		abort();
 	close(fd);
-}
-
-/* The whole file, NUL-terminated (free it); its length in *@len. */
-static char *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	char *p;
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0 || fstat(fd, &st))
-		abort();
-	p = malloc((size_t)st.st_size + 1);
-	n = read(fd, p, (size_t)st.st_size);
-	close(fd);
-	if (n != st.st_size)
-		abort();
-	p[n] = '\0';
-	if (len)
-		*len = (size_t)n;
-	return p;
 }
 
 static void utc(void)

@@ -28,6 +28,8 @@
 #include "tlsxd/range.h"
 #include "tlsxd/resp.h"
 
+#include "site_test.h"
+
 #define NOW	1800000000	/* after every mtime we set */
 #define MTIME	1700000000
 
@@ -119,8 +121,8 @@ static char *body_of(const struct resp *r, size_t *len)
 }
 
 FIXTURE(site) {
-	char root[64];
-	char outside[64];
+	char root[SITE_DIR_MAX];
+	char outside[SITE_DIR_MAX];
 	struct mime_table *mime;
 	struct site site;
 	char *big;		/* big.bin's bytes */
@@ -130,119 +132,61 @@ FIXTURE(site) {
 	char etag_small[ETAG_MAX];
 };
 
-static void put_file(struct __test_metadata *_metadata, const char *dir,
-		     const char *name, const void *data, size_t len)
-{
-	char path[256];
-	struct timespec ts[2] = { { MTIME, 0 }, { MTIME, 0 } };
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)len, write(fd, data, len));
-	ASSERT_EQ(0, futimens(fd, ts));
-	close(fd);
-}
-
-static void sub(char *out, const char *dir, const char *name)
-{
-	snprintf(out, 256, "%s/%s", dir, name);
-}
-
 FIXTURE_SETUP(site)
 {
 	char p[256], q[256];
 	struct stat st;
 	size_t i;
 
-	snprintf(self->root, sizeof(self->root), "/tmp/test_resp.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->root));
-	snprintf(self->outside, sizeof(self->outside),
-		 "/tmp/test_resp_out.XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->outside));
-	put_file(_metadata, self->outside, "secret.txt", "secret\n", 7);
+	site_dirs_make(_metadata, self->root, self->outside, "test_resp");
+	site_put(_metadata, self->outside, "secret.txt", "secret\n", MTIME);
 
-	put_file(_metadata, self->root, "small.txt", "hello, world\n", 13);
-	put_file(_metadata, self->root, "empty.txt", "", 0);
+	site_put(_metadata, self->root, "small.txt", "hello, world\n", MTIME);
+	site_put(_metadata, self->root, "empty.txt", "", MTIME);
 	self->big = malloc(100000);
 	ASSERT_NE(NULL, self->big);
 	for (i = 0; i < 100000; i++)
 		self->big[i] = 'a' + (i * 7 + i / 26) % 26;
-	put_file(_metadata, self->root, "big.bin", self->big, 100000);
-	put_file(_metadata, self->root, "x.txt", "plain x\n", 8);
-	put_file(_metadata, self->root, "x.txt.gz", "GZIPPED", 7);
-	put_file(_metadata, self->root, "x.txt.br", "BROTLI", 6);
-	put_file(_metadata, self->root, "y.css", "y {}\n", 5);
-	put_file(_metadata, self->root, "y.css.gz", "GZ-Y", 4);
-	put_file(_metadata, self->root, "z.js", "z()\n", 4);
-	sub(p, self->root, "z.js.br");	/* a directory: not a sibling */
+	site_put_len(_metadata, self->root, "big.bin", self->big, 100000, MTIME);
+	site_put(_metadata, self->root, "x.txt", "plain x\n", MTIME);
+	site_put(_metadata, self->root, "x.txt.gz", "GZIPPED", MTIME);
+	site_put(_metadata, self->root, "x.txt.br", "BROTLI", MTIME);
+	site_put(_metadata, self->root, "y.css", "y {}\n", MTIME);
+	site_put(_metadata, self->root, "y.css.gz", "GZ-Y", MTIME);
+	site_put(_metadata, self->root, "z.js", "z()\n", MTIME);
+	site_path(p, self->root, "z.js.br");	/* a directory: not a sibling */
 	ASSERT_EQ(0, mkdir(p, 0755));
-	put_file(_metadata, self->root, ".hidden", "hidden\n", 7);
-	sub(p, self->root, "dir");
+	site_put(_metadata, self->root, ".hidden", "hidden\n", MTIME);
+	site_path(p, self->root, "dir");
 	ASSERT_EQ(0, mkdir(p, 0755));
-	put_file(_metadata, p, "index.html", "<p>index</p>\n", 13);
-	sub(p, self->root, "noindex");
+	site_put(_metadata, p, "index.html", "<p>index</p>\n", MTIME);
+	site_path(p, self->root, "noindex");
 	ASSERT_EQ(0, mkdir(p, 0755));
-	put_file(_metadata, p, "other.txt", "o\n", 2);
-	sub(p, self->root, "a b");
+	site_put(_metadata, p, "other.txt", "o\n", MTIME);
+	site_path(p, self->root, "a b");
 	ASSERT_EQ(0, mkdir(p, 0755));
-	sub(p, self->root, "fifo");
+	site_path(p, self->root, "fifo");
 	ASSERT_EQ(0, mkfifo(p, 0644));
-	sub(p, self->root, "out.txt");
-	sub(q, self->outside, "secret.txt");
+	site_path(p, self->root, "out.txt");
+	site_path(q, self->outside, "secret.txt");
 	ASSERT_EQ(0, symlink(q, p));
-	sub(p, self->root, "in.txt");
+	site_path(p, self->root, "in.txt");
 	ASSERT_EQ(0, symlink("small.txt", p));
 
-	self->mime = mime_load(NULL, NULL);
-	ASSERT_NE(NULL, self->mime);
-	self->site.root_fd = open(self->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	ASSERT_LE(0, self->site.root_fd);
-	self->site.mime = self->mime;
-	self->site.index = "index.html";
-	self->site.server = "tlsxd/0.1";
-	self->site.ranges_max = 4;
-	self->site.allow_hidden = false;
-	self->site.precompressed = false;
+	site_open(_metadata, &self->site, &self->mime, self->root);
 	self->r.fd = -1;
 
-	sub(p, self->root, "small.txt");
+	site_path(p, self->root, "small.txt");
 	ASSERT_EQ(0, stat(p, &st));
 	etag_make(&st, self->etag_small);
 }
 
 FIXTURE_TEARDOWN(site)
 {
-	char cmd[300];
-
 	resp_release(&self->r);
-	close(self->site.root_fd);
-	mime_free(self->mime);
+	site_close(&self->site, self->mime);
 	free(self->big);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", self->root,
-		 self->outside);
-	if (system(cmd))
-		TH_LOG("could not remove %s", self->root);
-}
-
-static struct http_str S(const char *s)
-{
-	struct http_str h = { s, s ? (uint32_t)strlen(s) : 0 };
-
-	return h;
-}
-
-/* A GET of @target over HTTP/1.1, keep-alive, nothing else. */
-static void req_get(struct http_req *q, const char *target)
-{
-	memset(q, 0, sizeof(*q));
-	q->method = HTTP_M_GET;
-	q->method_str = S("GET");
-	q->target = S(target);
-	q->version_minor = 1;
-	q->keep_alive = true;
-	q->host = S("localhost");
+	site_dirs_remove(_metadata, self->root, self->outside);
 }
 
 /* Plans @q into self->r and splits its head into self->h. */
@@ -695,7 +639,7 @@ TEST_F(site, directories)
 	EXPECT_HEAD("HTTP/1.1 403 Forbidden",
 		    "Server,Date,Content-Type,Content-Length");
 	/* An index that is not a regular file. */
-	sub(p, self->root, "noindex/index.html");
+	site_path(p, self->root, "noindex/index.html");
 	ASSERT_EQ(0, mkdir(p, 0755));
 	req_get(&q, "/noindex/");
 	PLAN(&q);
@@ -799,7 +743,7 @@ TEST_F(site, precompressed)
 	ASSERT_STREQ("Accept-Encoding", field(&self->h, "Vary"));
 	ASSERT_STREQ("text/plain; charset=utf-8",
 		     field(&self->h, "Content-Type"));
-	sub(p, self->root, "x.txt.br");
+	site_path(p, self->root, "x.txt.br");
 	ASSERT_EQ(0, stat(p, &st));
 	etag_make(&st, etag);
 	ASSERT_STREQ(etag, field(&self->h, "ETag"));
@@ -842,7 +786,7 @@ TEST_F(site, precompressed)
 		    FILE_FIELDS ",Content-Range,Content-Encoding,Vary");
 	ASSERT_STREQ("bytes 0-3/7", field(&self->h, "Content-Range"));
 	EXPECT_BODY("GZIP", 4);
-	sub(p, self->root, "x.txt.gz");
+	site_path(p, self->root, "x.txt.gz");
 	ASSERT_EQ(0, stat(p, &st));
 	etag_make(&st, etag);
 	q.range = S(NULL);
@@ -982,7 +926,7 @@ TEST_F(site, future_mtime_clamped)
 	struct http_req q;
 	int fd;
 
-	sub(p, self->root, "small.txt");
+	site_path(p, self->root, "small.txt");
 	fd = open(p, O_WRONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, futimens(fd, ts));

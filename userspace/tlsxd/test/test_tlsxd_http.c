@@ -55,6 +55,7 @@
 
 #include "kselftest_harness.h"
 #include "handshake/tlsx.h"
+#include "handshake/test/test_data.h"
 
 #define MIB		(1024 * 1024)
 #define HUGE_SIZE	(64ull * MIB)
@@ -414,41 +415,6 @@ static int free_port(void)
 	if (fd >= 0)
 		close(fd);
 	return port;
-}
-
-/* The whole of a (small) file, NUL-terminated; NULL if unreadable. */
-static char *slurp(const char *path, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	ssize_t r;
-	char *p = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !p) {
-		free(p);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	for (;;) {
-		if (cap - n < 4096) {
-			char *q = realloc(p, cap * 2);
-
-			if (!q)
-				break;
-			p = q;
-			cap *= 2;
-		}
-		r = read(fd, p + n, cap - n - 1);
-		if (r <= 0)
-			break;
-		n += r;
-	}
-	close(fd);
-	p[n] = 0;
-	if (len)
-		*len = n;
-	return p;
 }
 
 static bool log_has(const struct srv *s, const char *needle)

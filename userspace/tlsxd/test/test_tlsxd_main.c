@@ -43,6 +43,7 @@
 
 #include "kselftest_harness.h"
 #include "handshake/tlsx.h"
+#include "handshake/test/test_data.h"
 
 #define OUT_MAX		(64 * 1024)
 #define WAIT_MS		10000
@@ -66,20 +67,6 @@ static const char *tlsxd_bin(void)
 		*slash = '\0';
 	snprintf(path, sizeof(path), "%s/../bin/tlsxd", exe);
 	return path;
-}
-
-/* userspace/handshake/test/data/@name, from this file's place. */
-static const char *hs_data(const char *name)
-{
-	static char buf[4][256];
-	static unsigned int k;
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-	char *b = buf[k++ % 4];
-
-	snprintf(b, sizeof(buf[0]), "%.*s%s../../handshake/test/data/%s", dir,
-		 __FILE__, slash ? "/" : "", name);
-	return b;
 }
 
 /* A port bind(2) picked, released (see test_tlsxd_server.c). */
@@ -338,8 +325,8 @@ FIXTURE_SETUP(d)
 	/* Copies: SIGHUP tests change them. */
 	snprintf(self->cert, sizeof(self->cert), "%s/cert.pem", self->root);
 	snprintf(self->key, sizeof(self->key), "%s/key.pem", self->root);
-	copy_file(hs_data("p256-chain.pem"), self->cert);
-	copy_file(hs_data("p256-leaf.key"), self->key);
+	copy_file(data("p256-chain.pem"), self->cert);
+	copy_file(data("p256-leaf.key"), self->key);
 	snprintf(self->pid_file, sizeof(self->pid_file), "%s/pid",
 		 self->root);
 	self->port = free_port();
@@ -658,7 +645,7 @@ TEST_F(d, sighup_keeps_the_old_config_when_the_new_fails)
 	EXPECT_EQ(0x0403, sig);		/* ecdsa_secp256r1_sha256 */
 
 	/* A broken chain: the reload fails, the old one serves on. */
-	copy_file(hs_data("p256-leaf.key"), self->cert);
+	copy_file(data("p256-leaf.key"), self->cert);
 	kill(self->p.pid, SIGHUP);
 	EXPECT_TRUE(wait_for(&self->p,
 			     "SIGHUP: the new configuration failed, the old one stays: ",
@@ -668,8 +655,8 @@ TEST_F(d, sighup_keeps_the_old_config_when_the_new_fails)
 	EXPECT_EQ(0x0403, sig);
 
 	/* Another good chain and key: reloaded, and that key signs now. */
-	copy_file(hs_data("ed25519-chain.pem"), self->cert);
-	copy_file(hs_data("ed25519-leaf.key"), self->key);
+	copy_file(data("ed25519-chain.pem"), self->cert);
+	copy_file(data("ed25519-leaf.key"), self->key);
 	kill(self->p.pid, SIGHUP);
 	EXPECT_TRUE(wait_for(&self->p,
 			     "SIGHUP: certificates and ticket keys reloaded",

@@ -26,21 +26,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "handshake/test/test_data.h"
 #include "tlsxd/server.h"
-
-/* userspace/handshake/test/data/@name, from this file's place. */
-static const char *hs_data(const char *name)
-{
-	static char buf[4][256];
-	static unsigned int k;
-	const char *slash = strrchr(__FILE__, '/');
-	int dir = slash ? (int)(slash - __FILE__) : 0;
-	char *b = buf[k++ % 4];
-
-	snprintf(b, sizeof(buf[0]), "%.*s%s../../handshake/test/data/%s", dir,
-		 __FILE__, slash ? "/" : "", name);
-	return b;
-}
 
 /*
  * Two TCP ports nothing uses now, chosen by bind(2) to port 0 on every
@@ -266,7 +253,7 @@ TEST(tls_build)
 	char err[256], tk[] = "/tmp/test_server.tk.XXXXXX", buf[80] = { 1 };
 	int fd;
 
-	cfg = build(hs_data("p256-chain.pem"), hs_data("p256-leaf.key"),
+	cfg = build(data("p256-chain.pem"), data("p256-leaf.key"),
 		    NULL, err, sizeof(err));
 	ASSERT_NE(NULL, cfg) TH_LOG("%s", err);
 	/* Frozen: a setter is refused. */
@@ -274,18 +261,18 @@ TEST(tls_build)
 	tlsx_config_free(cfg);
 
 	/* The key of another certificate. */
-	cfg = build(hs_data("p256-chain.pem"), hs_data("rsa-leaf.key"), NULL,
+	cfg = build(data("p256-chain.pem"), data("rsa-leaf.key"), NULL,
 		    err, sizeof(err));
 	EXPECT_EQ(NULL, cfg);
 	EXPECT_NE('\0', err[0]);
 
 	/* Not a chain at all: libtlsx's message names the file. */
-	cfg = build(hs_data("p256-leaf.key"), hs_data("p256-leaf.key"), NULL,
+	cfg = build(data("p256-leaf.key"), data("p256-leaf.key"), NULL,
 		    err, sizeof(err));
 	EXPECT_EQ(NULL, cfg);
 	EXPECT_NE(NULL, strstr(err, "p256-leaf.key")) TH_LOG("%s", err);
 
-	cfg = build("/nonexistent.pem", hs_data("p256-leaf.key"), NULL, err,
+	cfg = build("/nonexistent.pem", data("p256-leaf.key"), NULL, err,
 		    sizeof(err));
 	EXPECT_EQ(NULL, cfg);
 	EXPECT_NE(NULL, strstr(err, "/nonexistent.pem")) TH_LOG("%s", err);
@@ -295,12 +282,12 @@ TEST(tls_build)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(80, write(fd, buf, 80));
 	close(fd);
-	cfg = build(hs_data("p256-chain.pem"), hs_data("p256-leaf.key"), tk,
+	cfg = build(data("p256-chain.pem"), data("p256-leaf.key"), tk,
 		    err, sizeof(err));
 	EXPECT_NE(NULL, cfg) TH_LOG("%s", err);
 	tlsx_config_free(cfg);
 	ASSERT_EQ(0, truncate(tk, 79));
-	cfg = build(hs_data("p256-chain.pem"), hs_data("p256-leaf.key"), tk,
+	cfg = build(data("p256-chain.pem"), data("p256-leaf.key"), tk,
 		    err, sizeof(err));
 	EXPECT_EQ(NULL, cfg);
 	EXPECT_NE('\0', err[0]);
@@ -316,9 +303,9 @@ TEST(tls_get_set_references)
 	memset(&s, 0, sizeof(s));
 	pthread_mutex_init(&s.tls_lock, NULL);
 	EXPECT_EQ(NULL, server_tls_get(&s));
-	a = build(hs_data("p256-chain.pem"), hs_data("p256-leaf.key"), NULL,
+	a = build(data("p256-chain.pem"), data("p256-leaf.key"), NULL,
 		  err, sizeof(err));
-	b = build(hs_data("ed25519-chain.pem"), hs_data("ed25519-leaf.key"),
+	b = build(data("ed25519-chain.pem"), data("ed25519-leaf.key"),
 		  NULL, err, sizeof(err));
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
@@ -368,8 +355,8 @@ TEST(tls_swap_under_getters)
 
 	memset(&s, 0, sizeof(s));
 	pthread_mutex_init(&s.tls_lock, NULL);
-	server_tls_set(&s, build(hs_data("p256-chain.pem"),
-				 hs_data("p256-leaf.key"), NULL, err,
+	server_tls_set(&s, build(data("p256-chain.pem"),
+				 data("p256-leaf.key"), NULL, err,
 				 sizeof(err)));
 	for (i = 0; i < 2; i++) {
 		r[i].s = &s;
@@ -380,7 +367,7 @@ TEST(tls_swap_under_getters)
 	for (i = 0; i < 50; i++) {
 		struct tlsx_config *cfg;
 
-		cfg = build(hs_data("p256-chain.pem"), hs_data("p256-leaf.key"),
+		cfg = build(data("p256-chain.pem"), data("p256-leaf.key"),
 			    NULL, err, sizeof(err));
 		ASSERT_NE(NULL, cfg);
 		server_tls_set(&s, cfg);
