@@ -577,8 +577,10 @@ test-compat: $(foreach k,$(COMPAT_KERNELS),$(call VM_TEST_MODULE,$(k))) | $(KSRC
 	@rc=0; $(foreach k,$(COMPAT_KERNELS), \
 		COMPAT_KERNEL=$(k) tools/compat/run $(ULP) || rc=1;) exit $$rc
 
+# DEBUG_KVER=6.1 for a 6.1 debug kernel (build/debug-kernel-6.1).
+DEBUG_KVER ?= 6.12
 test-debug: | $(KSRC)
-	@tools/debug-kernel/run
+	@DEBUG_KVER=$(DEBUG_KVER) tools/debug-kernel/run
 
 # tlsx against the kernel's tls, one boot per kernel (ratios in one boot).
 bench-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) \
