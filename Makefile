@@ -199,7 +199,7 @@ help:
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx] [KVER=6.1]  kernel's tls.c selftest in the VM (6.12's, or 6.1's on 6.1)"
-	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
+	@echo "make test-debug [DEBUG_KVER=6.1] [SKIP_FAULTS=1]  selftests on a KASAN/lockdep/kmemleak kernel (6.12; or 6.1, no failslab there)"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
 	@echo "KDIR=...        6.12 kernel build tree (default: $(KDIR))"
 	@echo "KDIR_6_1=...    6.1 kernel build tree (default: $(KDIR_6_1))"
