@@ -199,7 +199,7 @@ help:
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx] [KVER=6.1]  kernel's tls.c selftest in the VM (6.12's, or 6.1's on 6.1)"
-	@echo "make test-debug  selftests on a KASAN/lockdep/kmemleak kernel"
+	@echo "make test-debug [DEBUG_KVER=6.1] [SKIP_FAULTS=1]  selftests on a KASAN/lockdep/kmemleak kernel (6.12; or 6.1, no failslab there)"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
 	@echo "KDIR=...        6.12 kernel build tree (default: $(KDIR))"
 	@echo "KDIR_6_1=...    6.1 kernel build tree (default: $(KDIR_6_1))"
@@ -577,8 +577,10 @@ test-compat: $(foreach k,$(COMPAT_KERNELS),$(call VM_TEST_MODULE,$(k))) | $(KSRC
 	@rc=0; $(foreach k,$(COMPAT_KERNELS), \
 		COMPAT_KERNEL=$(k) tools/compat/run $(ULP) || rc=1;) exit $$rc
 
+# DEBUG_KVER=6.1 for a 6.1 debug kernel (build/debug-kernel-6.1).
+DEBUG_KVER ?= 6.12
 test-debug: | $(KSRC)
-	@tools/debug-kernel/run
+	@DEBUG_KVER=$(DEBUG_KVER) tools/debug-kernel/run
 
 # tlsx against the kernel's tls, one boot per kernel (ratios in one boot).
 bench-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) \
