@@ -28,6 +28,7 @@
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/client_impl.h"
+#include "handshake/test/cr_test.h"
 #include "handshake/test/hs_pair_test.h"
 #include "handshake/test/test_data.h"
 
@@ -342,31 +343,13 @@ static size_t cr_build(u8 *buf, size_t cap, const u8 *sigs, size_t sigs_len,
 		       const u8 *cert_sigs, size_t cert_len, const u8 *cas,
 		       size_t cas_len)
 {
-	struct tlsx_wr w;
-	size_t len;
+	const struct cr_ext exts[] = {
+		{ 13, sigs, sigs_len },		/* signature_algorithms */
+		{ 50, cert_sigs, cert_len },	/* signature_algorithms_cert */
+		{ 47, cas, cas_len },		/* certificate_authorities */
+	};
 
-	tlsx_wr_init(&w, buf, cap);
-	tlsx_wr_u8(&w, TLSX_HT_CERTIFICATE_REQUEST);
-	tlsx_wr_open(&w, 3);
-	tlsx_wr_vec(&w, 1, NULL, 0);	/* certificate_request_context */
-	tlsx_wr_open(&w, 2);
-	if (sigs) {
-		tlsx_wr_u16(&w, 13);
-		tlsx_wr_vec(&w, 2, sigs, sigs_len);
-	}
-	if (cert_sigs) {
-		tlsx_wr_u16(&w, 50);
-		tlsx_wr_vec(&w, 2, cert_sigs, cert_len);
-	}
-	if (cas) {
-		tlsx_wr_u16(&w, 47);
-		tlsx_wr_vec(&w, 2, cas, cas_len);
-	}
-	tlsx_wr_close(&w);
-	tlsx_wr_close(&w);
-	if (tlsx_wr_finish(&w, &len))
-		return 0;
-	return len;
+	return cr_build_exts(buf, cap, exts, 3);
 }
 
 /* A client holding @c1 then @c2, fed the request; the alert or 0. */

@@ -25,6 +25,7 @@
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/client_impl.h"
+#include "handshake/test/cr_test.h"
 #include "handshake/test/hs_pair_test.h"
 #include "handshake/test/test_data.h"
 
@@ -145,23 +146,12 @@ static const u8 both_sigs[] = { 0x00, 0x04, 0x04, 0x03, 0x08, 0x04 };
 /* A CertificateRequest with oid_filters' body @body (NULL: absent). */
 static size_t cr_build(u8 *buf, size_t cap, const u8 *body, size_t len)
 {
-	struct tlsx_wr w;
-	size_t out;
+	const struct cr_ext exts[] = {
+		{ 13, both_sigs, sizeof(both_sigs) },	/* signature_algorithms */
+		{ 48, body, len },			/* oid_filters */
+	};
 
-	tlsx_wr_init(&w, buf, cap);
-	tlsx_wr_u8(&w, TLSX_HT_CERTIFICATE_REQUEST);
-	tlsx_wr_open(&w, 3);
-	tlsx_wr_vec(&w, 1, NULL, 0);	/* certificate_request_context */
-	tlsx_wr_open(&w, 2);
-	tlsx_wr_u16(&w, 13);		/* signature_algorithms */
-	tlsx_wr_vec(&w, 2, both_sigs, sizeof(both_sigs));
-	if (body) {
-		tlsx_wr_u16(&w, 48);	/* oid_filters */
-		tlsx_wr_vec(&w, 2, body, len);
-	}
-	tlsx_wr_close(&w);
-	tlsx_wr_close(&w);
-	return tlsx_wr_finish(&w, &out) ? 0 : out;
+	return cr_build_exts(buf, cap, exts, 2);
 }
 
 /* A client holding @c[0..3) (-1 ends them) fed @msg; the alert or 0. */
