@@ -35,6 +35,7 @@
 #include "handshake/cert.h"
 #include "handshake/hs_impl.h"
 #include "handshake/ticket.h"
+#include "handshake/test/test_data.h"
 
 /* 2027-01-01 00:00:00 UTC: inside the test certificates' validity. */
 #define FZ_NOW		1798761600LL
@@ -87,42 +88,25 @@ struct fz_fixtures {
 
 static struct fz_fixtures fz;
 
-/* @dir/@name, for the data directory found relative to this file. */
+/*
+ * test/data/@name, whole (test_data.h's slurp()), from the top of the
+ * tree or from up to two levels below it, where the fuzzers may be run.
+ */
 static inline char *fz_slurp(const char *name, size_t *len)
 {
-	static const char *const dirs[] = {
-		"userspace/handshake/test/data/",
-		"../userspace/handshake/test/data/",
-		"../../userspace/handshake/test/data/",
-	};
+	static const char *const up[] = { "", "../", "../../" };
 	char path[512];
 	unsigned int i;
-	FILE *f = NULL;
 	char *p;
-	long n;
 
-	for (i = 0; i < ARRAY_SIZE(dirs) && !f; i++) {
-		snprintf(path, sizeof(path), "%s%s", dirs[i], name);
-		f = fopen(path, "rb");
+	for (i = 0; i < ARRAY_SIZE(up); i++) {
+		snprintf(path, sizeof(path),
+			 "%suserspace/handshake/test/data/%s", up[i], name);
+		p = slurp(path, len);
+		if (p)
+			return p;
 	}
-	if (!f)
-		return NULL;
-	n = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
-	if (n <= 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return NULL;
-	}
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	if (p) {
-		p[n] = 0;
-		*len = (size_t)n;
-	}
-	fclose(f);
-	return p;
+	return NULL;
 }
 
 static inline int fz_chain(struct tlsx_cert_chain *c, const char *leaf,
