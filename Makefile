@@ -432,12 +432,14 @@ $(TEST_MODULE_6_1): $(KBUILD_SRCS)
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
 # tlsxd (skipped while tlsxd is not built).
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD)
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
+		$(BENCH)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
-		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)'
+		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
+		'tools/bench/test-opts $(B)/bin/tlsx-bench'
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)

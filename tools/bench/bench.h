@@ -18,6 +18,24 @@ struct bench_cmd {
 	void (*usage)(void);
 };
 
+/*
+ * Option values (opts.c): 0 when @arg is a whole number (or, for
+ * bench_opt_double(), a decimal) from @lo to @hi, stored in *@v; -1
+ * otherwise, *@v untouched.
+ */
+int bench_opt_uint(const char *arg, unsigned long lo, unsigned long hi,
+		   unsigned long *v);
+int bench_opt_int(const char *arg, int lo, int hi, int *v);
+int bench_opt_double(const char *arg, double lo, double hi, double *v);
+struct option;
+/*
+ * "tlsx-bench CMD: bad value 'ARG' for --NAME" on stderr, NAME the entry
+ * of @lopts whose val is @val; with @arg NULL, that --NAME cannot be
+ * used as it was.
+ */
+void bench_opt_bad(const char *cmd, const struct option *lopts, int val,
+		   const char *arg);
+
 /* Subcommands (one file each). */
 int bench_crypto(int argc, char **argv);
 void bench_crypto_usage(void);

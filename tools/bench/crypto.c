@@ -394,7 +394,8 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "setkey", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, a;
+	unsigned long ul;
+	int c, a, cpu;
 
 	o->rounds = 15;
 	o->batch_ms = 2;
@@ -412,14 +413,13 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			o->setkey = true;
 			break;
 		case 'r':
-			o->rounds = atoi(optarg);
-			if (o->rounds < 1 || o->rounds > MAX_ROUNDS)
-				return -1;
+			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o->rounds))
+				goto bad;
 			break;
 		case 'b':
-			o->batch_ms = atof(optarg);
-			if (o->batch_ms <= 0)
-				return -1;
+			if (bench_opt_double(optarg, 0.001, 60000,
+					     &o->batch_ms))
+				goto bad;
 			break;
 		case 'a':
 			for (a = TLSX_AEAD_AES_128_GCM;
@@ -427,23 +427,25 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 				if (!strcmp(optarg, tlsx_aead_alg_name(a)))
 					o->alg = a;
 			if (!o->alg)
-				return -1;
+				goto bad;
 			break;
 		case 'i':
 			o->impl = tlsx_aead_impl_parse(optarg);
 			if (o->impl < TLSX_IMPL_GENERIC)
-				return -1;
+				goto bad;
 			break;
 		case 's':
-			o->size = strtoul(optarg, NULL, 0);
-			if (!o->size || o->size > (1u << 24))
-				return -1;
+			if (bench_opt_uint(optarg, 1, 1u << 24, &ul))
+				goto bad;
+			o->size = ul;
 			break;
 		case 'p': {
 			cpu_set_t set;
 
+			if (bench_opt_int(optarg, 0, CPU_SETSIZE - 1, &cpu))
+				goto bad;
 			CPU_ZERO(&set);
-			CPU_SET(atoi(optarg), &set);
+			CPU_SET(cpu, &set);
 			if (sched_setaffinity(0, sizeof(set), &set)) {
 				perror("sched_setaffinity");
 				return -1;
@@ -454,7 +456,15 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			return -1;
 		}
 	}
-	return optind == argc ? 0 : -1;
+	if (optind != argc) {
+		fprintf(stderr, "tlsx-bench crypto: unexpected argument '%s'\n",
+			argv[optind]);
+		return -1;
+	}
+	return 0;
+bad:
+	bench_opt_bad("crypto", lopts, c, optarg);
+	return -1;
 }
 
 /* Every size and implementation of one operation of @alg. */

@@ -365,10 +365,16 @@ int bench_handshake(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			o.rounds = atoi(optarg);
+			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o.rounds)) {
+				bench_opt_bad("handshake", lopts, c, optarg);
+				return 2;
+			}
 			break;
 		case 'b':
-			o.batch_ms = atof(optarg);
+			if (bench_opt_double(optarg, 0.001, 60000, &o.batch_ms)) {
+				bench_opt_bad("handshake", lopts, c, optarg);
+				return 2;
+			}
 			break;
 		case 'o':
 			o.only = optarg;
@@ -387,9 +393,16 @@ int bench_handshake(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || o.rounds < 1 || o.rounds > MAX_ROUNDS ||
-	    o.batch_ms <= 0 || (o.openssl_only && o.tlsx_only)) {
+	if (optind != argc) {
+		fprintf(stderr,
+			"tlsx-bench handshake: unexpected argument '%s'\n",
+			argv[optind]);
 		bench_handshake_usage();
+		return 2;
+	}
+	if (o.openssl_only && o.tlsx_only) {
+		fprintf(stderr, "tlsx-bench handshake: %s\n",
+			"--openssl-only and --tlsx-only exclude each other");
 		return 2;
 	}
 	if (o.csv) {

@@ -146,10 +146,16 @@ int bench_hs(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			o.rounds = atoi(optarg);
+			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o.rounds)) {
+				bench_opt_bad("hs", lopts, c, optarg);
+				return 2;
+			}
 			break;
 		case 'b':
-			o.batch_ms = atof(optarg);
+			if (bench_opt_double(optarg, 0.001, 60000, &o.batch_ms)) {
+				bench_opt_bad("hs", lopts, c, optarg);
+				return 2;
+			}
 			break;
 		case 'o':
 			o.only = optarg;
@@ -159,8 +165,9 @@ int bench_hs(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || o.rounds < 1 || o.rounds > MAX_ROUNDS ||
-	    o.batch_ms <= 0) {
+	if (optind != argc) {
+		fprintf(stderr, "tlsx-bench hs: unexpected argument '%s'\n",
+			argv[optind]);
 		bench_hs_usage();
 		return 2;
 	}

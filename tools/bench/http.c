@@ -646,10 +646,9 @@ void bench_http_usage(void)
 static int parse_uint(const char *s, unsigned int lo, unsigned int hi,
 		      unsigned int *v)
 {
-	char *end;
-	unsigned long x = strtoul(s, &end, 10);
+	unsigned long x;
 
-	if (!*s || *end || x < lo || x > hi)
+	if (bench_opt_uint(s, lo, hi, &x))
 		return -1;
 	*v = (unsigned int)x;
 	return 0;
@@ -732,6 +731,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		int was_bad = bad;
+
 		switch (c) {
 		case 'r':
 			bad |= parse_uint(optarg, 1, MAX_ROUNDS, &u);
@@ -741,8 +742,7 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			bad |= parse_uint(optarg, 1, 256, &o->workers);
 			break;
 		case 'd':
-			o->duration = atof(optarg);
-			bad |= o->duration < 0.5 || o->duration > 600;
+			bad |= bench_opt_double(optarg, 0.5, 600, &o->duration);
 			break;
 		case 'c':
 			bad |= parse_uint(optarg, 1, 10000, &o->clients);
@@ -788,9 +788,9 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			o->pin = false;
 			break;
 		case 'S':
-			o->server_cpu = atof(optarg);
 			/* CFS takes a quota of 1 ms at least: 0.1 of 10 ms. */
-			bad |= o->server_cpu < 0.1 || o->server_cpu > 256;
+			bad |= bench_opt_double(optarg, 0.1, 256,
+						&o->server_cpu);
 			break;
 		case 't':
 			bad |= parse_uint(optarg, 1, 64, &o->load_threads);
@@ -820,15 +820,28 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			o->csv = optarg;
 			break;
 		default:
-			bad = 1;
+			/* getopt_long() has said what it did not know. */
+			return -1;
+		}
+		if (bad && !was_bad) {
+			bench_opt_bad("http", lopts, c, optarg);
+			return -1;
 		}
 	}
 	/* wrk -d takes whole seconds; it does not pipeline. */
-	if (o->ka_wrk && (o->duration < 1 || o->pipeline > 1))
-		bad = 1;
+	if (o->ka_wrk && (o->duration < 1 || o->pipeline > 1)) {
+		fprintf(stderr, "tlsx-bench http: %s\n",
+			"--wrk takes a --duration of 1 s or more and no --pipeline");
+		return -1;
+	}
 	if (o->ka_wrk)
 		o->duration = (double)(long)(o->duration + 0.5);
-	return bad || optind != argc ? -1 : 0;
+	if (optind != argc) {
+		fprintf(stderr, "tlsx-bench http: unexpected argument '%s'\n",
+			argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 /*

@@ -100,6 +100,7 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		{ "rx-no-pad", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long ul;
 	int opt, mode;
 
 	*o = (struct kmod_opts){ .rounds = 3, .mib = 64, .chunk = 16384,
@@ -108,13 +109,18 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			o->rounds = atoi(optarg);
+			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o->rounds))
+				goto bad;
 			break;
 		case 'm':
-			o->mib = strtoul(optarg, NULL, 10);
+			if (bench_opt_uint(optarg, 1, 4096, &ul))
+				goto bad;
+			o->mib = ul;
 			break;
 		case 'k':
-			o->chunk = strtoul(optarg, NULL, 10);
+			if (bench_opt_uint(optarg, 1, 16384, &ul))
+				goto bad;
+			o->chunk = ul;
 			break;
 		case 'c':
 			o->cipher = optarg;
@@ -126,7 +132,8 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 			o->tls12 = 1;
 			break;
 		case 'p':
-			o->pairs = atoi(optarg);
+			if (bench_opt_int(optarg, 0, 1000000, &o->pairs))
+				goto bad;
 			break;
 		case 'f':
 			o->file = optarg;
@@ -149,12 +156,16 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		fprintf(stderr, "tlsx-bench kmod: no mode '%s'\n", o->mode);
 		return -EINVAL;
 	}
-	if (o->rounds < 1 || o->rounds > MAX_ROUNDS || !o->mib ||
-	    o->mib > 4096 || !o->chunk || o->chunk > 16384 || o->pairs < 0) {
+	if (optind != argc) {
+		fprintf(stderr, "tlsx-bench kmod: unexpected argument '%s'\n",
+			argv[optind]);
 		bench_kmod_usage();
 		return -EINVAL;
 	}
 	return 0;
+bad:
+	bench_opt_bad("kmod", lo, opt, optarg);
+	return -EINVAL;
 }
 
 /* The sendfile source: @bytes of a pattern, in the page cache. */
