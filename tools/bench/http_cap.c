@@ -116,7 +116,7 @@ static int own_cgroup(bool v2, char *path, size_t len)
 /* Is the cpu controller available to children of @dir (v2)? */
 static int v2_enable_cpu(const char *dir, char *why)
 {
-	char p[PATH_MAX], buf[512];
+	char p[PATH_MAX], buf[512], *tok, *save;
 	ssize_t n;
 	int fd;
 
@@ -128,9 +128,11 @@ static int v2_enable_cpu(const char *dir, char *why)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
-	if (strstr(buf, "cpu ") || strstr(buf, "cpu\n") ||
-	    (n >= 3 && !strcmp(buf + n - 3, "cpu")))
-		return 0;
+	/* A space-separated list of controllers: "cpuset cpu io memory". */
+	for (tok = strtok_r(buf, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save))
+		if (!strcmp(tok, "cpu"))
+			return 0;
 	/*
 	 * v2's "no internal processes" rule: a cgroup holding processes
 	 * (ours, when we run in the root of a delegated tree) cannot pass
