@@ -156,23 +156,23 @@ static int check_run(const struct hb_load *l, unsigned long want,
 static int run_keepalive(const struct hb_opts *o, const struct hb_row *row,
 			 struct side *sd, double secs, bool keep)
 {
-	char c[16], d[32], m[16];
-	const char *h2args[8] = { "-c", c, "-D", d, "-m", m, url(sd->srv, row),
-				  NULL };
-	const char *wrkargs[6] = { "-c", c, "-d", d, url(sd->srv, row), NULL };
+	char d[32], m[16];
+	const char *h2args[6] = { "-D", d, "-m", m, url(sd->srv, row), NULL };
+	const char *wrkargs[4] = { "-d", d, url(sd->srv, row), NULL };
 	unsigned long long size = hb_files[row->file].size;
 	struct hb_load l;
 	int bad;
 
-	snprintf(c, sizeof(c), "%u", o->clients);
 	snprintf(m, sizeof(m), "%u", o->pipeline);
 	if (o->ka_wrk) {
 		/* wrk takes whole seconds (parse_opts rounds --duration). */
 		snprintf(d, sizeof(d), "%.0fs", secs);
-		bad = hb_wrk(o, wrkargs, secs * 3 + 30, &l, sd->why);
+		bad = hb_wrk(o, o->clients, wrkargs, secs * 3 + 30, &l,
+			     sd->why);
 	} else {
 		snprintf(d, sizeof(d), "%.0fms", secs * 1e3);
-		bad = hb_h2load(o, h2args, secs * 3 + 30, &l, sd->why);
+		bad = hb_h2load(o, o->clients, h2args, secs * 3 + 30, &l,
+				sd->why);
 	}
 	if (bad)
 		return -1;
@@ -196,7 +196,7 @@ static int run_newconn(const struct hb_opts *o, const struct hb_row *row,
 		       struct side *sd, double secs, bool keep)
 {
 	char c[16];
-	const char *args[6] = { "-c", c, "-n", c, url(sd->srv, row), NULL };
+	const char *args[4] = { "-n", c, url(sd->srv, row), NULL };
 	unsigned long long size = hb_files[row->file].size;
 	unsigned long ok = 0;
 	double t = 0, cpu = 0;
@@ -206,7 +206,7 @@ static int run_newconn(const struct hb_opts *o, const struct hb_row *row,
 	for (i = 0; i < 1000 && t < secs; i++) {
 		struct hb_load l;
 
-		if (hb_h2load(o, args, 60, &l, sd->why) ||
+		if (hb_h2load(o, o->conn_batch, args, 60, &l, sd->why) ||
 		    check_run(&l, o->conn_batch, o->conn_batch * size,
 			      o->conn_batch * size, sd->why))
 			return -1;
@@ -225,13 +225,13 @@ static int run_bulk(const struct hb_opts *o, const struct hb_row *row,
 		    struct side *sd, unsigned int nreq, bool keep)
 {
 	char n[16];
-	const char *args[6] = { "-c", "1", "-n", n, url(sd->srv, row), NULL };
+	const char *args[4] = { "-n", n, url(sd->srv, row), NULL };
 	unsigned long long want = (unsigned long long)nreq *
 				  hb_files[row->file].size;
 	struct hb_load l;
 
 	snprintf(n, sizeof(n), "%u", nreq);
-	if (hb_h2load(o, args, 600, &l, sd->why) ||
+	if (hb_h2load(o, 1, args, 600, &l, sd->why) ||
 	    check_run(&l, nreq, want, want, sd->why))
 		return -1;
 	sd->units = (double)l.data / 1e9;

@@ -144,17 +144,19 @@ struct hb_load {
 };
 
 /*
- * Runs @o->h2load --h1 with @args (NULL-terminated, after the common
- * ones) and parses its summary.  -1 with @why when it could not run,
- * timed out (@limit_s), or printed no summary.  The caller checks the
- * counts.
+ * Runs @o->h2load --h1 -t T -c @clients with @args (NULL-terminated,
+ * after those), T being --load-threads but at most @clients, and parses
+ * its summary.  -1 with @why when it could not run, timed out
+ * (@limit_s), or printed no summary.  The caller checks the counts.
  */
-int hb_h2load(const struct hb_opts *o, const char *const *args,
-	      double limit_s, struct hb_load *out, char *why);
+int hb_h2load(const struct hb_opts *o, unsigned int clients,
+	      const char *const *args, double limit_s, struct hb_load *out,
+	      char *why);
 
-/* The same with @o->wrk -t 1 and its summary (no status classes). */
-int hb_wrk(const struct hb_opts *o, const char *const *args,
-	   double limit_s, struct hb_load *out, char *why);
+/* The same with @o->wrk and its summary (no status classes). */
+int hb_wrk(const struct hb_opts *o, unsigned int clients,
+	   const char *const *args, double limit_s, struct hb_load *out,
+	   char *why);
 
 /* Idle keep-alive connections (http_idle.c), OpenSSL's. */
 struct ssl_ctx_st;

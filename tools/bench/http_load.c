@@ -258,14 +258,14 @@ static int run_capture(const struct hb_opts *o, char *const *argv,
 enum gen { GEN_H2LOAD, GEN_WRK };
 
 static int run_gen(const struct hb_opts *o, enum gen gen,
-		   const char *const *args, double limit_s,
-		   struct hb_load *l, char *why)
+		   unsigned int clients, const char *const *args,
+		   double limit_s, struct hb_load *l, char *why)
 {
 	static char out[OUT_MAX + 1], copy[OUT_MAX + 1];
-	char *argv[ARGS_MAX], threads[16];
-	size_t n = 0, len, i;
+	char *argv[ARGS_MAX], threads[16], conns[16];
+	size_t n = 0, len = 0;
 	unsigned int nt;
-	double cpu;
+	double cpu = 0;
 	int st, bad;
 
 	memset(l, 0, sizeof(*l));
@@ -273,17 +273,17 @@ static int run_gen(const struct hb_opts *o, enum gen gen,
 	if (gen == GEN_H2LOAD)
 		argv[n++] = "--h1";
 	/*
-	 * --load-threads, but no more threads than the run's clients
-	 * (-c): h2load refuses more, and a thread without a connection
-	 * does nothing (bulk runs have one).
+	 * --load-threads, but no more threads than connections: both
+	 * generators refuse more, and a thread without a connection does
+	 * nothing (bulk runs have one).
 	 */
-	nt = o->load_threads;
-	for (i = 0; args[i] && args[i + 1]; i++)
-		if (!strcmp(args[i], "-c") && strtoul(args[i + 1], NULL, 10) < nt)
-			nt = (unsigned int)strtoul(args[i + 1], NULL, 10);
+	nt = o->load_threads < clients ? o->load_threads : clients;
 	snprintf(threads, sizeof(threads), "%u", nt ? nt : 1);
+	snprintf(conns, sizeof(conns), "%u", clients ? clients : 1);
 	argv[n++] = "-t";
 	argv[n++] = threads;
+	argv[n++] = "-c";
+	argv[n++] = conns;
 	while (*args && n + 1 < ARGS_MAX)
 		argv[n++] = (char *)*args++;
 	argv[n] = NULL;
@@ -299,14 +299,16 @@ static int run_gen(const struct hb_opts *o, enum gen gen,
 	return 0;
 }
 
-int hb_h2load(const struct hb_opts *o, const char *const *args,
-	      double limit_s, struct hb_load *l, char *why)
+int hb_h2load(const struct hb_opts *o, unsigned int clients,
+	      const char *const *args, double limit_s, struct hb_load *l,
+	      char *why)
 {
-	return run_gen(o, GEN_H2LOAD, args, limit_s, l, why);
+	return run_gen(o, GEN_H2LOAD, clients, args, limit_s, l, why);
 }
 
-int hb_wrk(const struct hb_opts *o, const char *const *args,
-	   double limit_s, struct hb_load *l, char *why)
+int hb_wrk(const struct hb_opts *o, unsigned int clients,
+	   const char *const *args, double limit_s, struct hb_load *l,
+	   char *why)
 {
-	return run_gen(o, GEN_WRK, args, limit_s, l, why);
+	return run_gen(o, GEN_WRK, clients, args, limit_s, l, why);
 }
