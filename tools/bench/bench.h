@@ -30,8 +30,7 @@ int bench_opt_double(const char *arg, double lo, double hi, double *v);
 struct option;
 /*
  * "tlsx-bench CMD: bad value 'ARG' for --NAME" on stderr, NAME the entry
- * of @lopts whose val is @val; with @arg NULL, that --NAME cannot be
- * used as it was.
+ * of @lopts whose val is @val.
  */
 void bench_opt_bad(const char *cmd, const struct option *lopts, int val,
 		   const char *arg);

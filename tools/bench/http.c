@@ -731,8 +731,6 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		int was_bad = bad;
-
 		switch (c) {
 		case 'r':
 			bad |= parse_uint(optarg, 1, MAX_ROUNDS, &u);
@@ -823,7 +821,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			/* getopt_long() has said what it did not know. */
 			return -1;
 		}
-		if (bad && !was_bad) {
+		/* The first bad value ends the parse: bad is set only here. */
+		if (bad) {
 			bench_opt_bad("http", lopts, c, optarg);
 			return -1;
 		}

@@ -61,10 +61,6 @@ void bench_opt_bad(const char *cmd, const struct option *lopts, int val,
 	for (; lopts->name; lopts++)
 		if (lopts->val == val)
 			name = lopts->name;
-	if (arg)
-		fprintf(stderr, "tlsx-bench %s: bad value '%s' for --%s\n",
-			cmd, arg, name);
-	else
-		fprintf(stderr, "tlsx-bench %s: --%s cannot be used here\n",
-			cmd, name);
+	fprintf(stderr, "tlsx-bench %s: bad value '%s' for --%s\n", cmd, arg,
+		name);
 }
