@@ -31,6 +31,13 @@ static int fail(const char *what, int r)
 	return 1;
 }
 
+/* say - names the step that failed; returns 1 for the caller's result. */
+static int say(const char *who, const char *what)
+{
+	fprintf(stderr, "pc_handshake: %s: %s\n", who, what);
+	return 1;
+}
+
 static void *serve(void *arg)
 {
 	struct server *s = arg;
@@ -41,26 +48,64 @@ static void *serve(void *arg)
 
 	s->result = 1;
 	fd = accept(s->lfd, NULL, NULL);
-	if (fd < 0)
+	if (fd < 0) {
+		perror("pc_handshake: server: accept");
 		return NULL;
+	}
 	r = tlsx_accept(s->cfg, fd, &c);
 	if (r != TLSX_DONE) {
 		fail("server handshake", r);
 		goto out;
 	}
 	n = tlsx_read(c, buf, sizeof(buf));
-	if (n != (ssize_t)strlen(ping) || memcmp(buf, ping, n))
+	if (n != (ssize_t)strlen(ping) || memcmp(buf, ping, n)) {
+		say("server", "read: not the client's ping");
 		goto out;
-	if (tlsx_write(c, pong, strlen(pong)) != (ssize_t)strlen(pong))
+	}
+	if (tlsx_write(c, pong, strlen(pong)) != (ssize_t)strlen(pong)) {
+		say("server", "write of pong failed");
 		goto out;
+	}
 	/* The client's close_notify: a read of 0. */
-	if (tlsx_read(c, buf, sizeof(buf)) != 0)
+	if (tlsx_read(c, buf, sizeof(buf)) != 0) {
+		say("server", "no close_notify from the client");
 		goto out;
-	s->result = tlsx_close(c) == TLSX_OK ? 0 : 1;
+	}
+	r = tlsx_close(c);
+	if (r != TLSX_OK) {
+		fail("server close", r);
+		goto out;
+	}
+	s->result = 0;
 out:
 	tlsx_conn_free(c);
 	close(fd);
 	return NULL;
+}
+
+/* run_client - one message each way, then close_notify; 0 when all worked. */
+static int run_client(struct tlsx_conn *c)
+{
+	struct tlsx_conn_info info;
+	char buf[16];
+	int r;
+
+	r = tlsx_conn_info(c, &info);
+	if (r != TLSX_OK)
+		return fail("tlsx_conn_info", r);
+	if (tlsx_write(c, ping, strlen(ping)) != (ssize_t)strlen(ping))
+		return say("client", "write of ping failed");
+	if (tlsx_read(c, buf, sizeof(buf)) != (ssize_t)strlen(pong) ||
+	    memcmp(buf, pong, strlen(pong)))
+		return say("client", "read: not the server's pong");
+	r = tlsx_close(c);
+	if (r != TLSX_OK)
+		return fail("client close", r);
+	if (tlsx_read(c, buf, sizeof(buf)) != 0)
+		return say("client", "no close_notify from the server");
+	printf("handshake: %s, record layer %s\n", info.suite_name,
+	       tlsx_record_layer_name(info.record_layer));
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -69,16 +114,16 @@ int main(int argc, char **argv)
 	socklen_t alen = sizeof(a);
 	struct server s = { .lfd = -1 };
 	struct tlsx_config *ccfg;
-	struct tlsx_conn_info info;
 	struct tlsx_conn *c = NULL;
 	pthread_t t;
-	char buf[16];
 	int fd, r, ok = 0;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: pc_handshake CHAIN KEY ROOT NAME\n");
 		return 2;
 	}
+	/* Line-buffered: what was printed survives a failure's exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("libtlsx %s\n", TLSX_VERSION_STRING);
 	s.cfg = tlsx_config_new(TLSX_ROLE_SERVER);
 	ccfg = tlsx_config_new(TLSX_ROLE_CLIENT);
@@ -100,24 +145,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pthread_create(&t, NULL, serve, &s))
-		return 1;
+		return say("main", "pthread_create failed");
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 		perror("pc_handshake: connect");
 		return 1;
 	}
 	r = tlsx_connect(ccfg, fd, argv[4], &c);
-	if (r != TLSX_DONE) {
+	if (r != TLSX_DONE)
 		fail("client handshake", r);
-	} else if (tlsx_conn_info(c, &info) == TLSX_OK &&
-		   tlsx_write(c, ping, strlen(ping)) == (ssize_t)strlen(ping) &&
-		   tlsx_read(c, buf, sizeof(buf)) == (ssize_t)strlen(pong) &&
-		   !memcmp(buf, pong, strlen(pong)) && tlsx_close(c) == TLSX_OK &&
-		   tlsx_read(c, buf, sizeof(buf)) == 0) {
-		printf("handshake: %s, record layer %s\n", info.suite_name,
-		       tlsx_record_layer_name(info.record_layer));
-		ok = 1;
-	}
+	else
+		ok = !run_client(c);
 	/* On a failure the server may still wait: unblock it. */
 	shutdown(fd, SHUT_RDWR);
 	pthread_join(t, NULL);
