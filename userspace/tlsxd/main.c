@@ -817,8 +817,12 @@ int main(int argc, char **argv)
 		if (conf.nlisten)
 			log_msg(LOG_INFO, "--listen ignored: %u sockets from systemd",
 				srv.nlisten);
-	} else if (server_listen(&srv, srv.nworkers, err, sizeof(err))) {
-		die(1, "%s", err);
+	} else {
+		r = server_listen(&srv, srv.nworkers, err, sizeof(err));
+		if (r < 0)
+			die(1, "%s", err);
+		if (r > 0)
+			log_msg(LOG_WARN, "%s", err);
 	}
 	if (conf.access_log) {
 		srv.alog = access_log_open(conf.access_log, err, sizeof(err));

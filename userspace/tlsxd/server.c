@@ -13,12 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fcache.h"
+#include "listen_check.h"
 #include "server.h"
+
+void (*server_listen_bound_hook)(void);
 
 void server_pause_init(struct server *s)
 {
@@ -226,11 +230,75 @@ fail:
 	return -1;
 }
 
+/*
+ * After every listener exists: another process's listener on one of
+ * our addresses, bound between listen_one()'s trial bind and ours (or
+ * joined to our SO_REUSEPORT group since), is an error.  0 when none,
+ * -1 with the error, 1 when the check cannot run (the reason in @err).
+ */
+static int listen_foreign(const struct server *s, unsigned int n, char *err,
+			  size_t errlen)
+{
+	const struct tlsxd_conf *c = s->conf;
+	struct sockaddr_storage ss;
+	struct listen_span want;
+	char found[160];
+	unsigned int i;
+	socklen_t len;
+	struct stat st;
+	ino_t *ours;
+	int nl, r = 0;
+
+	ours = calloc(n, sizeof(*ours));
+	if (!ours) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (fstat(s->listen_fds[i], &st))
+			goto cannot;
+		ours[i] = st.st_ino;
+	}
+	nl = listen_check_open();
+	if (nl < 0)
+		goto cannot;
+	for (i = 0; i < c->nlisten && !r; i++) {
+		len = sizeof(ss);
+		if (getsockname(s->listen_fds[i], (struct sockaddr *)&ss,
+				&len)) {
+			r = errno;
+			close(nl);
+			errno = r;
+			goto cannot;
+		}
+		/* tcp_socket() clears IPV6_V6ONLY on every IPv6 listener. */
+		listen_span_of((struct sockaddr *)&ss, false, &want);
+		r = listen_check(nl, &want, ours, n, found, sizeof(found));
+		if (r < 0)
+			snprintf(err, errlen,
+				 "listen %s: another process listens there too (%s): a second server on this port?",
+				 c->listen[i], found);
+		else if (r > 0)
+			snprintf(err, errlen,
+				 "cannot check for other listeners on %s: %s",
+				 c->listen[i], found);
+	}
+	close(nl);
+	free(ours);
+	return r;
+cannot:
+	snprintf(err, errlen, "cannot check for other listeners: %s",
+		 strerror(errno));
+	free(ours);
+	return 1;
+}
+
 int server_listen(struct server *s, unsigned int nworkers, char *err,
 		  size_t errlen)
 {
 	const struct tlsxd_conf *c = s->conf;
 	unsigned int w, i, n = nworkers * c->nlisten;
+	int r;
 
 	s->listen_fds = malloc(sizeof(int) * n);
 	if (!s->listen_fds) {
@@ -249,7 +317,14 @@ int server_listen(struct server *s, unsigned int nworkers, char *err,
 			s->listen_fds[w * c->nlisten + i] = fd;
 		}
 	}
-	return 0;
+	if (server_listen_bound_hook)
+		server_listen_bound_hook();
+	r = n ? listen_foreign(s, n, err, errlen) : 0;
+	if (r >= 0)
+		return r;
+	/* All of them made: close them all. */
+	w = nworkers;
+	i = 0;
 fail:
 	n = w * c->nlisten + i;		/* the ones made so far */
 	while (n--)

@@ -125,10 +125,16 @@ struct tlsx_config *server_tls_build(const struct tlsxd_conf *c, char *err,
  * non-blocking SO_REUSEPORT socket bound and listening (backlog
  * TLSXD_BACKLOG): srv->listen_fds, nlisten, listen_shared = false.  An
  * IPv6 any address (":8443", "[::]:8443") is dual-stack.  -1 with
- * "listen ADDR: bind: Address already in use" in @err.
+ * "listen ADDR: bind: Address already in use" in @err, or, when another
+ * process listens on an address of ours all the same (it bound between
+ * our trial bind and ours: listen_check.h), "listen ADDR: another
+ * process listens there too (...)".  1 when that check could not run:
+ * the listeners are made, @err says why (main warns).
  */
 int server_listen(struct server *s, unsigned int nworkers, char *err,
 		  size_t errlen);
+/* Tests only: called once every listener is bound, before the check. */
+extern void (*server_listen_bound_hook)(void);
 /* Closes and frees srv->listen_fds. */
 void server_listen_close(struct server *s);
 

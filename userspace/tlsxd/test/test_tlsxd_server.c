@@ -6,6 +6,11 @@
  *    SO_REUSEPORT, listening, all on the one port; ":PORT" is dual-stack
  *    (an IPv4 client reaches it); an address something already listens
  *    on is refused (even a SO_REUSEPORT listener of ours), nothing leaks;
+ *    one that another process binds after our trial bind (the hook) is
+ *    found by the sock_diag check and refused too, on the same address
+ *    or IPv4's any address under our dual-stack one; a disjoint one
+ *    (IPv6 ::1 beside 127.0.0.1) is not; a check that cannot run (no fd
+ *    left) is 1 with its reason, the listeners made;
  *  - server_root_open(): a directory as O_PATH; a file, a missing path;
  *  - server_tls_build(): a chain and key; a bad chain, a key that is not
  *    the leaf's, ticket keys good and bad, each with libtlsx's message;
@@ -22,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -190,6 +196,136 @@ TEST_F(srv, an_address_in_use_is_refused)
 	/* Freed: it binds now. */
 	EXPECT_EQ(0, server_listen(&self->srv, 2, err, sizeof(err)))
 		TH_LOG("%s", err);
+}
+
+/* The window's intruder: a SO_REUSEPORT listener on hook_addr:hook_port. */
+static const char *hook_addr;
+static unsigned int hook_port;
+static int hook_fd = -1;
+
+static void bind_in_the_window(void)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr *sa = (struct sockaddr *)&sin;
+	socklen_t len = sizeof(sin);
+	int on = 1;
+
+	sin.sin_port = htons((uint16_t)hook_port);
+	sin6.sin6_port = sin.sin_port;
+	if (inet_pton(AF_INET, hook_addr, &sin.sin_addr) != 1) {
+		if (inet_pton(AF_INET6, hook_addr, &sin6.sin6_addr) != 1)
+			abort();
+		sa = (struct sockaddr *)&sin6;
+		len = sizeof(sin6);
+	}
+	hook_fd = socket(sa->sa_family, SOCK_STREAM, 0);
+	if (hook_fd < 0 ||
+	    setsockopt(hook_fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) ||
+	    bind(hook_fd, sa, len) || listen(hook_fd, 1))
+		abort();
+}
+
+/*
+ * server_listen() for @srv (whose conf is @conf) on @addr, the intruder
+ * at @other:@port; its result.
+ */
+static int listen_with_intruder(struct __test_metadata *_metadata,
+				struct tlsxd_conf *conf, struct server *srv,
+				char *addr, const char *other,
+				unsigned int port, char *err, size_t errlen)
+{
+	unsigned int before = open_fds();
+	int r;
+
+	conf->listen[0] = addr;
+	conf->nlisten = 1;
+	srv->nworkers = 2;
+	hook_addr = other;
+	hook_port = port;
+	server_listen_bound_hook = bind_in_the_window;
+	r = server_listen(srv, 2, err, errlen);
+	server_listen_bound_hook = NULL;
+	if (r < 0) {
+		EXPECT_EQ(NULL, srv->listen_fds);
+		/* Ours closed, the intruder's open: one more than before. */
+		EXPECT_EQ(before + 1, open_fds());
+	}
+	return r;
+}
+
+TEST_F(srv, a_listener_in_the_window_is_refused)
+{
+	char err[256], want[256];
+	int r;
+
+	r = listen_with_intruder(_metadata, &self->conf, &self->srv,
+				 self->addr[0], "127.0.0.1", self->port[0],
+				 err, sizeof(err));
+	EXPECT_EQ(-1, r) TH_LOG("%s", err);
+	snprintf(want, sizeof(want),
+		 "listen %s: another process listens there too (127.0.0.1:%u, uid %u, inode ",
+		 self->addr[0], self->port[0], getuid());
+	EXPECT_EQ(0, strncmp(want, err, strlen(want))) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "): a second server on this port?"));
+	close(hook_fd);
+
+	/* IPv4's any address under our dual-stack ":PORT". */
+	r = listen_with_intruder(_metadata, &self->conf, &self->srv,
+				 self->addr[1], "0.0.0.0", self->port[1],
+				 err, sizeof(err));
+	EXPECT_EQ(-1, r) TH_LOG("%s", err);
+	snprintf(want, sizeof(want),
+		 "listen %s: another process listens there too (0.0.0.0:%u,",
+		 self->addr[1], self->port[1]);
+	EXPECT_EQ(0, strncmp(want, err, strlen(want))) TH_LOG("%s", err);
+	close(hook_fd);
+}
+
+TEST_F(srv, a_disjoint_listener_is_not_refused)
+{
+	char err[256];
+
+	/* ::1 takes no IPv4 address: 127.0.0.1 is still ours alone. */
+	EXPECT_EQ(0, listen_with_intruder(_metadata, &self->conf, &self->srv,
+					  self->addr[0], "::1", self->port[0],
+					  err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(0, connect_v4(self->port[0]));
+	close(hook_fd);
+}
+
+static struct rlimit nofile;
+
+/* No fd left for the sock_diag socket: the check cannot run. */
+static void no_fd_left(void)
+{
+	struct rlimit none;
+	int lowest = dup(0);	/* the number the next fd would get */
+
+	close(lowest);
+	getrlimit(RLIMIT_NOFILE, &nofile);
+	none = nofile;
+	none.rlim_cur = (rlim_t)lowest;
+	setrlimit(RLIMIT_NOFILE, &none);
+}
+
+TEST_F(srv, a_check_that_cannot_run_warns)
+{
+	char err[256];
+
+	self->conf.listen[0] = self->addr[0];
+	self->conf.nlisten = 1;
+	self->srv.nworkers = 1;
+	server_listen_bound_hook = no_fd_left;
+	EXPECT_EQ(1, server_listen(&self->srv, 1, err, sizeof(err)));
+	server_listen_bound_hook = NULL;
+	setrlimit(RLIMIT_NOFILE, &nofile);
+	EXPECT_STREQ("cannot check for other listeners: Too many open files",
+		     err);
+	/* The listener is made all the same. */
+	ASSERT_NE(NULL, self->srv.listen_fds);
+	EXPECT_EQ(0, connect_v4(self->port[0]));
 }
 
 TEST_F(srv, bad_address)
