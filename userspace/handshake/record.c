@@ -155,6 +155,12 @@ int tlsx_rec_seal(struct tlsx_rec_dir *d, u8 type, const u8 *data,
 	return 0;
 }
 
+void tlsx_rec_unseal(struct tlsx_rec_dir *d, u64 records)
+{
+	/* Only what was sealed can be taken back: never below 0. */
+	d->seq = records > d->seq ? 0 : d->seq - records;
+}
+
 int tlsx_rec_header(const u8 hdr[TLSX_REC_HDR], size_t max_body,
 		    size_t *body_len)
 {

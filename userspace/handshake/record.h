@@ -61,6 +61,16 @@ int tlsx_rec_seal(struct tlsx_rec_dir *d, u8 type, const u8 *data,
 		  size_t len, size_t pad, u8 *out, size_t cap, size_t *out_len);
 
 /*
+ * The last @records records sealed under @d were never written (urec.c:
+ * the socket took none of their bytes, and they are wiped): their
+ * sequence numbers are used again for what is sealed next.  A nonce
+ * then seals other bytes only where the first ciphertext left no copy
+ * anywhere, so nothing two ciphertexts under one nonce would tell is
+ * seen (5.3's uniqueness is of the records on the wire).
+ */
+void tlsx_rec_unseal(struct tlsx_rec_dir *d, u64 records);
+
+/*
  * Checks a record header: 0 and *@body_len, or the alert (5.1, 5.2):
  * decode_error for an unknown type or version, record_overflow for a
  * length over @max_body (TLSX_REC_MAX_CIPHER, or less under a

@@ -360,8 +360,8 @@ TLSX_API size_t tlsx_pending(const struct tlsx_conn *c);
 /*
  * Writes up to @len bytes; returns how many were taken (all of them on a
  * blocking fd), TLSX_WANT_WRITE when none could be, or an error.  On the
- * userspace layer a record sealed but not yet fully sent counts as
- * taken: tlsx_conn_flush() pushes it when nothing else is written.
+ * userspace layer a record the socket took part of counts as taken:
+ * tlsx_conn_flush() pushes its rest when nothing else is written.
  */
 TLSX_API ssize_t tlsx_write(struct tlsx_conn *c, const void *buf, size_t len);
 TLSX_API int tlsx_conn_flush(struct tlsx_conn *c);
@@ -369,7 +369,8 @@ TLSX_API int tlsx_conn_flush(struct tlsx_conn *c);
 /*
  * @count bytes of @file_fd from *@off (advanced by what was sent), as
  * sendfile(2): the kernel modes call sendfile(2); the userspace layer
- * reads (pread) and seals.  Returns as tlsx_write().
+ * reads (preadv, up to four records at a time) and seals.  Returns as
+ * tlsx_write().
  */
 TLSX_API ssize_t tlsx_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			       size_t count);

@@ -85,8 +85,17 @@ struct tlsx_hsd {
 
 /* A KeyUpdate or an alert, sealed: header, content, type, tag. */
 #define TLSX_U_CTRL_MAX	(TLSX_REC_HDR + 16 + 1 + TLSX_AEAD_TAG_LEN)
-/* The userspace layer's sending room: a record and two controls behind. */
-#define TLSX_U_TX_MAX	(TLSX_REC_MAX + 2 * TLSX_U_CTRL_MAX)
+/*
+ * Application data records sealed per write(2) by the userspace layer
+ * (tlsx_write, tlsx_sendfile): one preadv(2) and one send(2) per 64 KiB
+ * rather than a pair per 16 KiB record.
+ */
+#define TLSX_U_TX_BATCH	4
+/*
+ * The userspace layer's sending room: a batch of records, or a record
+ * pending and two controls behind it.
+ */
+#define TLSX_U_TX_MAX	(TLSX_U_TX_BATCH * TLSX_REC_MAX + 2 * TLSX_U_CTRL_MAX)
 
 /*
  * One per thread that steps a connection over its fd (tlsx_conn.c) or

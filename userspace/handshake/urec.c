@@ -19,10 +19,13 @@
  * read's end, or records not yet opened).  Nothing is read while
  * plaintext is waiting, so at most one record's plaintext is kept.
  *
- * Sending: a record is sealed in the scratch and written; on a
- * non-blocking fd what the socket did not take is kept and goes first on
- * the next call (the record's bytes were taken from the caller: they are
- * committed).  Control records (a KeyUpdate owed, an alert) are sealed
+ * Sending: up to four records are sealed in the scratch (a file's read
+ * by one preadv(2) straight into their places) and written by one
+ * send(2).  On a non-blocking fd the rest of a record the socket took
+ * part of is kept and goes first on the next call (its bytes were taken
+ * from the caller: they are committed); the records it took nothing of
+ * are dropped and their sequence numbers used again, so a connection
+ * waiting to write keeps at most one record.  Control records (a KeyUpdate owed, an alert) are sealed
  * behind a pending record when they fit: the pending bytes are brought
  * back into the scratch for that.
  *
@@ -31,6 +34,7 @@
  */
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "handshake/alert.h"
@@ -313,47 +317,144 @@ int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 }
 
 /*
- * One record of @chunk bytes from the file at *@off, read straight
- * behind the header and sealed in place; the bytes read, 0 at the end of
- * the file, or an error.
+ * The application data records one write_records() round sealed, at
+ * most TLSX_U_TX_BATCH: where each starts in u->t and the bytes of the
+ * caller's it holds, so that those the socket took none of can be taken
+ * back (unsend_tail()).
  */
-static ssize_t seal_file(struct tlsx_conn *c, int file_fd, off_t *off,
-			 size_t chunk)
+struct tx_batch {
+	size_t start[TLSX_U_TX_BATCH];
+	size_t plain[TLSX_U_TX_BATCH];
+	unsigned int n;
+};
+
+/* A record of @len bytes of application data, sealed: its size. */
+static size_t sealed_size(size_t len)
+{
+	return TLSX_REC_HDR + len + 1 + TLSX_AEAD_TAG_LEN;
+}
+
+/*
+ * Up to @nrec records of @chunk (u->max_plain_tx) bytes from @buf's @len
+ * behind what is pending: the bytes taken, or tlsx_rec_seal()'s -errno.
+ */
+static ssize_t seal_buf(struct tlsx_conn *c, const u8 *buf, size_t len,
+			unsigned int nrec, struct tx_batch *b)
 {
 	struct tlsx_urec *u = c->u;
-	ssize_t got;
-	size_t n;
+	size_t taken = 0;
 	int err;
 
-	/* Nothing is pending here: the record starts the scratch. */
+	while (b->n < nrec && taken < len) {
+		size_t chunk = len - taken;
+
+		if (chunk > u->max_plain_tx)
+			chunk = u->max_plain_tx;
+		b->start[b->n] = u->t_len;
+		err = seal(c, TLSX_CT_APPLICATION_DATA, buf + taken, chunk);
+		if (err)
+			return err;
+		b->plain[b->n++] = chunk;
+		taken += chunk;
+	}
+	return taken;
+}
+
+/*
+ * Up to @nrec records from the file at *@off (@len bytes at most), read
+ * by one preadv(2) straight into their places behind the headers and
+ * sealed there: back to back, since every record but the last is full.
+ * The bytes read, 0 at the end of the file, or an error.
+ */
+static ssize_t seal_file(struct tlsx_conn *c, int file_fd, off_t *off,
+			 size_t len, unsigned int nrec, struct tx_batch *b)
+{
+	struct tlsx_urec *u = c->u;
+	struct iovec iov[TLSX_U_TX_BATCH];
+	size_t full = sealed_size(u->max_plain_tx), left = len, at, n, base;
+	unsigned int k, cnt = 0;
+	ssize_t got;
+	int err;
+
+	/* Nothing is pending here (write_records() flushed it). */
 	err = tx_begin(c);
 	if (err)
 		return seal_failed(c, err);
+	base = u->t_len;
+	while (nrec > 1 && base + nrec * full > TLSX_U_TX_MAX)
+		nrec--;
+	for (k = 0; k < nrec && left; k++) {
+		iov[k].iov_base = u->t + base + k * full + TLSX_REC_HDR;
+		iov[k].iov_len = left < u->max_plain_tx ? left :
+						      u->max_plain_tx;
+		left -= iov[k].iov_len;
+		cnt++;
+	}
 	do {
-		got = pread(file_fd, u->t + TLSX_REC_HDR, chunk, *off);
+		got = preadv(file_fd, iov, (int)cnt, *off);
 	} while (got < 0 && errno == EINTR);
 	if (got < 0)
 		return tlsx__sys(c, errno);
 	if (!got)
 		return 0;
-	if (TLSX_REC_HDR + (size_t)got > u->t_used)
-		u->t_used = TLSX_REC_HDR + got;
-	err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
-			    u->t + TLSX_REC_HDR, got, 0, u->t, TLSX_U_TX_MAX,
-			    &n);
-	if (err)
-		return seal_failed(c, err);
-	u->t_len = n;
-	if (n > u->t_used)
-		u->t_used = n;
+	/* The plaintext read is wiped with the scratch (tx_end()). */
+	at = base + (size_t)got / u->max_plain_tx * full +
+	     TLSX_REC_HDR + (size_t)got % u->max_plain_tx;
+	if (at > u->t_used)
+		u->t_used = at;
+	for (left = (size_t)got; left;) {
+		size_t plen = left < u->max_plain_tx ? left : u->max_plain_tx;
+
+		b->start[b->n] = u->t_len;
+		err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
+				    u->t + u->t_len + TLSX_REC_HDR, plen, 0,
+				    u->t + u->t_len, TLSX_U_TX_MAX - u->t_len,
+				    &n);
+		if (err)
+			return seal_failed(c, err);
+		u->t_len += n;
+		b->plain[b->n++] = plen;
+		left -= plen;
+	}
+	if (u->t_len > u->t_used)
+		u->t_used = u->t_len;
 	*off += got;
 	return got;
 }
 
 /*
- * Seals @len bytes of application data, a record at a time, from @buf
- * or, with @file_fd >= 0, from the file at *@off, and writes each.
- * Returns the bytes taken, or an error (WANT_WRITE when nothing was).
+ * After a write(2) that stopped short: the records of @b the socket took
+ * no byte of are dropped (their sequence numbers used again, their bytes
+ * given back to the caller, the file offset moved back), so a connection
+ * waiting to write keeps at most one record's rest.  Returns the bytes
+ * given back.
+ */
+static size_t unsend_tail(struct tlsx_conn *c, struct tx_batch *b,
+			  off_t *off)
+{
+	struct tlsx_urec *u = c->u;
+	size_t back = 0;
+	unsigned int dropped = 0;
+
+	while (b->n && b->start[b->n - 1] >= u->t_off) {
+		b->n--;
+		back += b->plain[b->n];
+		dropped++;
+	}
+	if (!dropped)
+		return 0;
+	u->t_len = b->start[b->n];
+	tlsx_rec_unseal(&u->tx, dropped);
+	if (off)
+		*off -= (off_t)back;
+	return back;
+}
+
+/*
+ * Seals @len bytes of application data, up to TLSX_U_TX_BATCH records
+ * at a time, from @buf or, with @file_fd >= 0, from the file at *@off,
+ * and writes each batch with one send(2).  Returns the bytes taken, or
+ * an error (WANT_WRITE when nothing was).
  */
 static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 			     int file_fd, off_t *off)
@@ -367,12 +468,15 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 	if (err)
 		return err;
 	while (total < len) {
-		size_t chunk = len - total;
-		ssize_t got = chunk;
+		size_t want = len - total;
+		unsigned int nrec = TLSX_U_TX_BATCH;
+		struct tx_batch b = { .n = 0 };
+		ssize_t got;
 
-		if (chunk > u->max_plain_tx)
-			chunk = u->max_plain_tx;
-		err = tlsx__rekey_if_due(c, u->tx.seq, 1);
+		if (want <= (TLSX_U_TX_BATCH - 1) * u->max_plain_tx)
+			nrec = (unsigned int)((want + u->max_plain_tx - 1) /
+					      u->max_plain_tx);
+		err = tlsx__rekey_if_due(c, u->tx.seq, nrec);
 		if (err) {
 			ret = total ? (ssize_t)total : err;
 			goto out;
@@ -386,15 +490,13 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 			}
 		}
 		if (file_fd < 0) {
-			got = chunk;
-			err = seal(c, TLSX_CT_APPLICATION_DATA, buf + total,
-				   chunk);
-			if (err) {
-				ret = seal_failed(c, err);
+			got = seal_buf(c, buf + total, want, nrec, &b);
+			if (got < 0) {
+				ret = seal_failed(c, (int)got);
 				goto out;
 			}
 		} else {
-			got = seal_file(c, file_fd, off, chunk);
+			got = seal_file(c, file_fd, off, want, nrec, &b);
 			if (got < 0) {
 				ret = total ? (ssize_t)total : got;
 				goto out;
@@ -404,8 +506,11 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 		}
 		total += got;
 		err = tlsx__u_flush(c);
-		if (err == TLSX_WANT_WRITE)
-			break;
+		if (err == TLSX_WANT_WRITE) {
+			total -= unsend_tail(c, &b, off);
+			ret = total ? (ssize_t)total : TLSX_WANT_WRITE;
+			goto out;
+		}
 		if (err) {
 			ret = err;
 			goto out;

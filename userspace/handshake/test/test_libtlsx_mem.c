@@ -21,7 +21,10 @@
  *    partial record, plaintext not yet read, whole records not yet
  *    opened and bytes the socket did not take are kept each in exactly
  *    its size and freed when used up, state_bytes and tlsx_pending()
- *    saying so at every point.
+ *    saying so at every point; a write to a full socket keeps nothing,
+ *    one to a socket with a little room at most one record's rest (the
+ *    records it took none of given back, by tlsx_write and by
+ *    tlsx_sendfile, and the client still opens every byte).
  *
  * The plain build counts the heap by interposing malloc() and friends on
  * glibc's (__libc_malloc()...), tracking each live block's requested size
@@ -765,32 +768,128 @@ TEST_F(idle, whole_records_pending)
 	EXPECT_TRUE(heap_is_state(self->c, self->s));
 }
 
-/* What a full socket did not take: kept, sent by tlsx_conn_flush(), freed. */
+/* The bytes [@off, @off + @len) of @msg by tlsx_write(), or of @file. */
+static ssize_t put(struct tlsx_conn *s, int file, const u8 *msg, size_t off,
+		   size_t len)
+{
+	off_t at = (off_t)off;
+	ssize_t n;
+
+	if (file < 0)
+		return tlsx_write(s, msg + off, len);
+	n = tlsx_sendfile(s, file, &at, len);
+	/* The offset moves by what was taken, no more (none on an error). */
+	if (at != (off_t)off + (n > 0 ? n : 0))
+		return -1000;
+	return n;
+}
+
+static u8 msg[256 * 1024], got[sizeof(msg)];
+
+/*
+ * What a full socket did not take, written from @msg or, with @file >=
+ * 0, sent from @file (which holds @msg).  With no room a write takes
+ * nothing (TLSX_WANT_WRITE, nothing kept).  With a little room it takes
+ * the records the socket took part of (whole records: a multiple of
+ * 2^14 bytes), keeps at most one record's rest, and gives back the
+ * records the socket took none of, whose sequence numbers are used
+ * again: the client opens every byte, in order, once the rest has been
+ * written.  Then the connection holds what it held idle.  @b: the
+ * server's socket and the relay's end of it; @a1: the relay's end of the
+ * client's.
+ */
+static void unsent(struct __test_metadata *_metadata, struct tlsx_conn *c,
+		   struct tlsx_conn *s, const int b[2], int a1, size_t idle_s,
+		   int file)
+{
+	size_t rec = TLSX_REC_HDR + 16384 + 1 + TLSX_AEAD_TAG_LEN, kept;
+	size_t filled, sent, recvd = 0, drop, i;
+	u8 junk[8192];
+	ssize_t n;
+
+	filled = fill(b[0]);
+	EXPECT_EQ(TLSX_WANT_WRITE, put(s, file, msg, 0, 1000));
+	EXPECT_EQ(idle_s, state(s));
+	EXPECT_TRUE(heap_is_state(c, s));
+
+	/* Room for a part of a record: the relay reads some filling. */
+	ASSERT_EQ((ssize_t)sizeof(junk),
+		  recv(b[1], junk, sizeof(junk), MSG_DONTWAIT));
+	drop = filled - sizeof(junk);
+	n = put(s, file, msg, 0, sizeof(msg));
+	ASSERT_GT(n, 0);
+	ASSERT_LT(n, (ssize_t)sizeof(msg));
+	EXPECT_EQ(0, n % 16384);
+	kept = state(s) - idle_s;
+	TH_LOG("%s: %zd of %zu bytes taken, %zu kept (a record is %zu)",
+	       file < 0 ? "tlsx_write" : "tlsx_sendfile", n, sizeof(msg),
+	       kept, rec);
+	EXPECT_LE(kept, rec);
+	EXPECT_TRUE(heap_is_state(c, s));
+	sent = (size_t)n;
+
+	/* The relay drops the filling and passes the rest to the client. */
+	for (i = 0; i < 100000 && recvd < sizeof(msg); i++) {
+		if (drop) {
+			n = recv(b[1], junk,
+				 drop < sizeof(junk) ? drop : sizeof(junk),
+				 MSG_DONTWAIT);
+			if (n > 0)
+				drop -= (size_t)n;
+		} else {
+			ASSERT_GE(pass(b[1], a1, 16384), 0);
+		}
+		n = tlsx_conn_flush(s);
+		ASSERT_TRUE(n == TLSX_OK || n == TLSX_WANT_WRITE);
+		if (n == TLSX_OK && sent < sizeof(msg)) {
+			n = put(s, file, msg, sent, sizeof(msg) - sent);
+			ASSERT_TRUE(n > 0 || n == TLSX_WANT_WRITE)
+				TH_LOG("put: %zd", n);
+			if (n > 0)
+				sent += (size_t)n;
+			EXPECT_LE(state(s) - idle_s, rec);
+		}
+		n = tlsx_read(c, got + recvd, sizeof(got) - recvd);
+		ASSERT_TRUE(n > 0 || n == TLSX_WANT_READ)
+			TH_LOG("tlsx_read: %s", tlsx_strerror((int)n));
+		if (n > 0)
+			recvd += (size_t)n;
+	}
+	ASSERT_EQ(sizeof(msg), recvd);
+	EXPECT_EQ(0, memcmp(msg, got, sizeof(msg)));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(s));
+	EXPECT_EQ(idle_s, state(s));
+	EXPECT_TRUE(heap_is_state(c, s));
+}
+
+static void make_msg(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = (u8)(i * 7 + i / 16384);
+}
+
 TEST_F(idle, unsent_kept)
 {
-	size_t rec = TLSX_REC_HDR + 1000 + 1 + TLSX_AEAD_TAG_LEN, kept;
-	u8 msg[1000];
-	int i;
+	make_msg();
+	unsent(_metadata, self->c, self->s, self->b, self->a[1], self->idle_s,
+	       -1);
+}
 
-	memset(msg, 'z', sizeof(msg));
-	fill(self->b[0]);
-	ASSERT_EQ(1000, tlsx_write(self->s, msg, sizeof(msg)));
-	kept = state(self->s) - self->idle_s;
-	TH_LOG("a full socket: %zu of the record's %zu bytes kept", kept,
-	       rec);
-	EXPECT_GT(kept, 0);
-	EXPECT_LE(kept, rec);
-	EXPECT_TRUE(heap_is_state(self->c, self->s));
-	/* The relay drops the filling, then the record goes. */
-	for (i = 0; i < 1000 && tlsx_conn_flush(self->s) == TLSX_WANT_WRITE; i++) {
-		u8 junk[65536];
+/* The same from a file: the offset moves back with the records given back. */
+TEST_F(idle, unsent_kept_sendfile)
+{
+	char path[] = "/tmp/test_libtlsx_mem.XXXXXX";
+	int fd = mkstemp(path);
 
-		ASSERT_GE(recv(self->b[1], junk, sizeof(junk), MSG_DONTWAIT),
-			  0);
-	}
-	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->s));
-	EXPECT_EQ(self->idle_s, state(self->s));
-	EXPECT_TRUE(heap_is_state(self->c, self->s));
+	ASSERT_LE(0, fd);
+	unlink(path);
+	make_msg();
+	ASSERT_EQ((ssize_t)sizeof(msg), write(fd, msg, sizeof(msg)));
+	unsent(_metadata, self->c, self->s, self->b, self->a[1], self->idle_s,
+	       fd);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
