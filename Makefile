@@ -375,7 +375,7 @@ SELFTEST_LIBS_openssl := -lssl -lcrypto -ldl
 # libtlsx, static, against OpenSSL's server; the syscalls libtlsx makes
 # are counted by the test's __wrap_ functions.
 SELFTEST_WRAP_libtlsx := read write send sendmsg recvmsg setsockopt \
-	getsockopt poll sendfile pread
+	getsockopt poll sendfile pread preadv
 SELFTEST_LIBS_libtlsx := $(LIBTLSX) -lssl -lcrypto -ldl \
 	$(foreach f,$(SELFTEST_WRAP_libtlsx),-Wl,--wrap=$(f))
 $(B)/selftests/libtlsx: $(LIBTLSX)
