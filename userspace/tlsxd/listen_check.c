@@ -29,7 +29,7 @@ void listen_span_of(const struct sockaddr *sa, bool v6only,
 	static const unsigned char any6[16];
 	const struct sockaddr_in6 *sin6 = (const void *)sa;
 	const struct sockaddr_in *sin = (const void *)sa;
-	const unsigned char *a = sin6->sin6_addr.s6_addr;
+	const unsigned char *a;
 
 	memset(sp, 0, sizeof(*sp));
 	if (sa->sa_family == AF_INET) {
@@ -42,6 +42,7 @@ void listen_span_of(const struct sockaddr *sa, bool v6only,
 	if (sa->sa_family != AF_INET6)
 		return;
 	sp->port = ntohs(sin6->sin6_port);
+	a = sin6->sin6_addr.s6_addr;
 	if (!memcmp(a, v4mapped, sizeof(v4mapped))) {
 		/* Bound to ::ffff:a.b.c.d: IPv4's a.b.c.d only. */
 		memcpy(sp->a4, a + 12, 4);
@@ -115,10 +116,19 @@ static void diag_describe(const struct inet_diag_msg *m, char *out,
 		 m->idiag_inode);
 }
 
-/* One dumped listener: 1 when it is someone else's on @want. */
-static int diag_foreign(const struct nlmsghdr *h,
-			const struct listen_span *want, const ino_t *ours,
-			unsigned int nours, char *found, size_t foundlen)
+/* The spans a dump looks for, ours, and which span a foreign one hit. */
+struct check {
+	const struct listen_span *want;
+	unsigned int nwant;
+	const ino_t *ours;
+	unsigned int nours;
+	unsigned int *which;
+	char *found;
+	size_t foundlen;
+};
+
+/* One dumped listener: 1 when it is someone else's on one of our spans. */
+static int diag_foreign(const struct nlmsghdr *h, const struct check *k)
 {
 	const struct inet_diag_msg *m = NLMSG_DATA(h);
 	struct sockaddr_storage ss = { 0 };
@@ -127,8 +137,8 @@ static int diag_foreign(const struct nlmsghdr *h,
 
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
 		return 0;
-	for (i = 0; i < nours; i++)
-		if (ours[i] == (ino_t)m->idiag_inode)
+	for (i = 0; i < k->nours; i++)
+		if (k->ours[i] == (ino_t)m->idiag_inode)
 			return 0;
 	if (m->idiag_family == AF_INET) {
 		struct sockaddr_in *sin = (void *)&ss;
@@ -147,18 +157,20 @@ static int diag_foreign(const struct nlmsghdr *h,
 	}
 	listen_span_of((struct sockaddr *)&ss,
 		       m->idiag_family == AF_INET6 && diag_v6only(h, m), &sp);
-	if (!listen_spans_overlap(want, &sp))
-		return 0;
-	diag_describe(m, found, foundlen);
-	return 1;
+	for (i = 0; i < k->nwant; i++) {
+		if (listen_spans_overlap(&k->want[i], &sp)) {
+			*k->which = i;
+			diag_describe(m, k->found, k->foundlen);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* Each dump's sequence number: replies to an abandoned one are skipped. */
 static uint32_t dump_seq;
 
-static int dump_family(int nl, int family, const struct listen_span *want,
-		       const ino_t *ours, unsigned int nours, char *found,
-		       size_t foundlen)
+static int dump_family(int nl, int family, const struct check *k)
 {
 	struct {
 		struct nlmsghdr h;
@@ -185,7 +197,7 @@ static int dump_family(int nl, int family, const struct listen_span *want,
 
 	if (sendto(nl, &req, sizeof(req), 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel)) != (ssize_t)sizeof(req)) {
-		snprintf(found, foundlen, "sock_diag request: %s",
+		snprintf(k->found, k->foundlen, "sock_diag request: %s",
 			 strerror(errno));
 		return 1;
 	}
@@ -197,7 +209,7 @@ static int dump_family(int nl, int family, const struct listen_span *want,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0 || (msg.msg_flags & MSG_TRUNC)) {
-			snprintf(found, foundlen, "sock_diag dump: %s",
+			snprintf(k->found, k->foundlen, "sock_diag dump: %s",
 				 n < 0 ? strerror(errno) :
 				 n ? "truncated" : "no answer");
 			return 1;
@@ -218,25 +230,26 @@ static int dump_family(int nl, int family, const struct listen_span *want,
 
 				if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)))
 					code = -e->error;
-				snprintf(found, foundlen, "sock_diag dump: %s",
-					 strerror(code));
+				snprintf(k->found, k->foundlen,
+					 "sock_diag dump: %s", strerror(code));
 				return 1;
 			}
 			if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
-			    diag_foreign(h, want, ours, nours, found,
-					 foundlen))
+			    diag_foreign(h, k))
 				return -1;
 		}
 	}
 }
 
-int listen_check(int nl, const struct listen_span *want, const ino_t *ours,
-		 unsigned int nours, char *found, size_t foundlen)
+int listen_check(int nl, const struct listen_span *want, unsigned int nwant,
+		 const ino_t *ours, unsigned int nours, unsigned int *which,
+		 char *found, size_t foundlen)
 {
-	int r = dump_family(nl, AF_INET, want, ours, nours, found, foundlen);
+	const struct check k = { want, nwant, ours, nours, which, found,
+				 foundlen };
+	int r = dump_family(nl, AF_INET, &k);
 
 	if (!r)
-		r = dump_family(nl, AF_INET6, want, ours, nours, found,
-				foundlen);
+		r = dump_family(nl, AF_INET6, &k);
 	return r;
 }

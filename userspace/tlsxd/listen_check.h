@@ -43,12 +43,14 @@ bool listen_spans_overlap(const struct listen_span *a,
 int listen_check_open(void);
 
 /*
- * listen_check() - dumps the TCP listeners of both families on @nl and
- * looks for one overlapping @want whose inode is none of @ours[@nours].
- * 0: none; -1: one found, described in @found ("HOST:PORT, uid N,
- * inode N"); 1: the dump could not be done, the reason in @found.
+ * listen_check() - dumps the TCP listeners of both families on @nl once
+ * and looks for one overlapping any of @want[@nwant] whose inode is none
+ * of @ours[@nours].  0: none; -1: one found, *@which the span it
+ * overlaps, the listener described in @found ("HOST:PORT, uid N, inode
+ * N"); 1: the dump could not be done, the reason in @found.
  */
-int listen_check(int nl, const struct listen_span *want, const ino_t *ours,
-		 unsigned int nours, char *found, size_t foundlen);
+int listen_check(int nl, const struct listen_span *want, unsigned int nwant,
+		 const ino_t *ours, unsigned int nours, unsigned int *which,
+		 char *found, size_t foundlen);
 
 #endif

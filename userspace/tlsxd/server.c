@@ -240,14 +240,14 @@ static int listen_foreign(const struct server *s, unsigned int n, char *err,
 			  size_t errlen)
 {
 	const struct tlsxd_conf *c = s->conf;
+	struct listen_span want[CONF_LISTEN_MAX];
 	struct sockaddr_storage ss;
-	struct listen_span want;
+	unsigned int i, which = 0;
 	char found[160];
-	unsigned int i;
 	socklen_t len;
 	struct stat st;
 	ino_t *ours;
-	int nl, r = 0;
+	int nl, r;
 
 	ours = calloc(n, sizeof(*ours));
 	if (!ours) {
@@ -259,32 +259,29 @@ static int listen_foreign(const struct server *s, unsigned int n, char *err,
 			goto cannot;
 		ours[i] = st.st_ino;
 	}
+	/* Worker 0's sockets: one per address, as bound. */
+	for (i = 0; i < c->nlisten; i++) {
+		len = sizeof(ss);
+		if (getsockname(s->listen_fds[i], (struct sockaddr *)&ss,
+				&len))
+			goto cannot;
+		/* tcp_socket() clears IPV6_V6ONLY on every IPv6 listener. */
+		listen_span_of((struct sockaddr *)&ss, false, &want[i]);
+	}
 	nl = listen_check_open();
 	if (nl < 0)
 		goto cannot;
-	for (i = 0; i < c->nlisten && !r; i++) {
-		len = sizeof(ss);
-		if (getsockname(s->listen_fds[i], (struct sockaddr *)&ss,
-				&len)) {
-			r = errno;
-			close(nl);
-			errno = r;
-			goto cannot;
-		}
-		/* tcp_socket() clears IPV6_V6ONLY on every IPv6 listener. */
-		listen_span_of((struct sockaddr *)&ss, false, &want);
-		r = listen_check(nl, &want, ours, n, found, sizeof(found));
-		if (r < 0)
-			snprintf(err, errlen,
-				 "listen %s: another process listens there too (%s): a second server on this port?",
-				 c->listen[i], found);
-		else if (r > 0)
-			snprintf(err, errlen,
-				 "cannot check for other listeners on %s: %s",
-				 c->listen[i], found);
-	}
+	r = listen_check(nl, want, c->nlisten, ours, n, &which, found,
+			 sizeof(found));
 	close(nl);
 	free(ours);
+	if (r < 0)
+		snprintf(err, errlen,
+			 "listen %s: another process listens there too (%s): a second server on this port?",
+			 c->listen[which], found);
+	else if (r > 0)
+		snprintf(err, errlen, "cannot check for other listeners: %s",
+			 found);
 	return r;
 cannot:
 	snprintf(err, errlen, "cannot check for other listeners: %s",

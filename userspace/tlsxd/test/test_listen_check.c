@@ -7,8 +7,9 @@
  *    both ways round (overlap is symmetric);
  *  - listen_check() against real listeners: ours (by inode) are not
  *    reported, someone else's on an overlapping address is, with its
- *    address and inode; one on another port or a disjoint address is
- *    not; a socket that is not NETLINK_SOCK_DIAG is "cannot check" (1).
+ *    address and inode, and the span it overlaps among several; one on
+ *    another port or a disjoint address is not; a socket that is not
+ *    NETLINK_SOCK_DIAG is "cannot check" (1).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -134,12 +135,15 @@ static ino_t inode_of(int fd)
 	return fstat(fd, &st) ? 0 : st.st_ino;
 }
 
+/* Room for listen_check()'s description of a listener. */
+#define FOUND_LEN 160
+
 FIXTURE(chk) {
 	int nl, ours;
 	unsigned int port;
 	ino_t ino;
 	struct listen_span want;
-	char found[160];
+	char found[FOUND_LEN];
 };
 
 FIXTURE_SETUP(chk)
@@ -160,24 +164,45 @@ FIXTURE_TEARDOWN(chk)
 	close(self->nl);
 }
 
+/* listen_check() on @nl for one span, @ino being ours. */
+static int check(int nl, const struct listen_span *want, ino_t ino,
+		 char *found)
+{
+	unsigned int which = 99;
+	int r;
+
+	r = listen_check(nl, want, 1, &ino, 1, &which, found, FOUND_LEN);
+	if (r < 0 && which != 0)
+		return -2;	/* the hit named a span we did not give */
+	return r;
+}
+
+/* @other on @want's port is reported as "HOST:PORT, uid N, inode N". */
+static void expect_reported(struct __test_metadata *_metadata, int nl,
+			    const struct listen_span *want, ino_t ino,
+			    const char *host, int other)
+{
+	char found[FOUND_LEN], line[FOUND_LEN];
+
+	EXPECT_EQ(-1, check(nl, want, ino, found));
+	snprintf(line, sizeof(line), "%s:%u, uid %u, inode %lu", host,
+		 want->port, getuid(), (unsigned long)inode_of(other));
+	EXPECT_STREQ(line, found);
+}
+
 TEST_F(chk, ours_only_is_clean)
 {
-	EXPECT_EQ(0, listen_check(self->nl, &self->want, &self->ino, 1,
-				  self->found, sizeof(self->found)))
-		TH_LOG("%s", self->found);
+	EXPECT_EQ(0, check(self->nl, &self->want, self->ino, self->found)) TH_LOG("%s", self->found);
 	/* Again on the same socket: each dump is read to its end. */
-	EXPECT_EQ(0, listen_check(self->nl, &self->want, &self->ino, 1,
-				  self->found, sizeof(self->found)));
+	EXPECT_EQ(0, check(self->nl, &self->want, self->ino, self->found));
 }
 
 TEST_F(chk, not_ours_is_reported)
 {
 	char want[160];
-	ino_t none = 0;
 
 	/* Without our inode, our own listener is someone else's. */
-	EXPECT_EQ(-1, listen_check(self->nl, &self->want, &none, 1,
-				   self->found, sizeof(self->found)));
+	EXPECT_EQ(-1, check(self->nl, &self->want, 0, self->found));
 	snprintf(want, sizeof(want), "127.0.0.1:%u, uid %u, inode %lu",
 		 self->port, getuid(), (unsigned long)self->ino);
 	EXPECT_STREQ(want, self->found);
@@ -186,33 +211,48 @@ TEST_F(chk, not_ours_is_reported)
 TEST_F(chk, a_second_listener_in_the_group)
 {
 	unsigned int port = self->port;
-	char want[160];
 	int other = listener("127.0.0.1", &port, false);
 
 	ASSERT_LE(0, other);
-	EXPECT_EQ(-1, listen_check(self->nl, &self->want, &self->ino, 1,
-				   self->found, sizeof(self->found)));
-	snprintf(want, sizeof(want), "127.0.0.1:%u, uid %u, inode %lu",
-		 self->port, getuid(), (unsigned long)inode_of(other));
-	EXPECT_STREQ(want, self->found);
+	expect_reported(_metadata, self->nl, &self->want, self->ino,
+			"127.0.0.1", other);
 	close(other);
-	EXPECT_EQ(0, listen_check(self->nl, &self->want, &self->ino, 1,
-				  self->found, sizeof(self->found)));
+	EXPECT_EQ(0, check(self->nl, &self->want, self->ino, self->found));
 }
 
 TEST_F(chk, an_ipv6_any_listener_overlaps)
 {
 	unsigned int port = self->port;
-	char want[160];
 	int other = listener("::", &port, false);
 
 	ASSERT_LE(0, other);
-	EXPECT_EQ(-1, listen_check(self->nl, &self->want, &self->ino, 1,
-				   self->found, sizeof(self->found)));
-	snprintf(want, sizeof(want), "[::]:%u, uid %u, inode %lu",
-		 self->port, getuid(), (unsigned long)inode_of(other));
-	EXPECT_STREQ(want, self->found);
+	expect_reported(_metadata, self->nl, &self->want, self->ino,
+			"[::]", other);
 	close(other);
+}
+
+/* One dump for several spans: the hit names the span it overlaps. */
+TEST_F(chk, which_span_is_named)
+{
+	struct listen_span spans[3];
+	unsigned int which = 99, any = 0;
+	int elsewhere = listener("127.0.0.1", &any, false);
+	ino_t ours[2];
+
+	ASSERT_LE(0, elsewhere);
+	ours[0] = self->ino;
+	ours[1] = inode_of(elsewhere);
+	span("10.9.8.7", self->port, false, &spans[0]);
+	span("127.0.0.1", any, false, &spans[1]);
+	spans[2] = self->want;
+	/* Both listeners ours: clean; the second not ours: span 1. */
+	EXPECT_EQ(0, listen_check(self->nl, spans, 3, ours, 2, &which,
+				  self->found, sizeof(self->found)))
+		TH_LOG("%s", self->found);
+	EXPECT_EQ(-1, listen_check(self->nl, spans, 3, ours, 1, &which,
+				   self->found, sizeof(self->found)));
+	EXPECT_EQ(1, which);
+	close(elsewhere);
 }
 
 TEST_F(chk, disjoint_listeners_are_not_reported)
@@ -228,9 +268,7 @@ TEST_F(chk, disjoint_listeners_are_not_reported)
 	ASSERT_LE(0, loop6);
 	ASSERT_LE(0, elsewhere);
 	ASSERT_NE(self->port, any);
-	EXPECT_EQ(0, listen_check(self->nl, &self->want, &self->ino, 1,
-				  self->found, sizeof(self->found)))
-		TH_LOG("%s", self->found);
+	EXPECT_EQ(0, check(self->nl, &self->want, self->ino, self->found)) TH_LOG("%s", self->found);
 	close(v6only);
 	close(loop6);
 	close(elsewhere);
@@ -242,8 +280,7 @@ TEST_F(chk, no_diag_socket_cannot_check)
 
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, fd));
 	close(fd[1]);
-	EXPECT_EQ(1, listen_check(fd[0], &self->want, &self->ino, 1,
-				  self->found, sizeof(self->found)));
+	EXPECT_EQ(1, check(fd[0], &self->want, self->ino, self->found));
 	EXPECT_EQ(0, strncmp(self->found, "sock_diag request: ", 19))
 		TH_LOG("%s", self->found);
 	close(fd[0]);
