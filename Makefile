@@ -306,6 +306,10 @@ $(addprefix $(B)/test/,$(TLSXD_TESTS)): TEST_XLIBS = $(TLSXD_LIB)
 $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XLIBS_ASAN = $(TLSXD_LIB_ASAN)
 $(addprefix $(B)/test/,$(TLSXD_TESTS)) \
 $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
+# test_tlsxd_server opens the window between the bind and the listener
+# check inside a wrapped listen_check_open() (the daemon has no seam).
+$(B)/test/test_tlsxd_server $(B)/test-asan/test_tlsxd_server: \
+	TEST_XSYSLIBS += -Wl,--wrap=listen_check_open
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 

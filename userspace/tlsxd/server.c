@@ -22,8 +22,6 @@
 #include "listen_check.h"
 #include "server.h"
 
-void (*server_listen_bound_hook)(void);
-
 void server_pause_init(struct server *s)
 {
 	pthread_condattr_t ca;
@@ -314,8 +312,6 @@ int server_listen(struct server *s, unsigned int nworkers, char *err,
 			s->listen_fds[w * c->nlisten + i] = fd;
 		}
 	}
-	if (server_listen_bound_hook)
-		server_listen_bound_hook();
 	r = n ? listen_foreign(s, n, err, errlen) : 0;
 	if (r >= 0)
 		return r;

@@ -133,8 +133,6 @@ struct tlsx_config *server_tls_build(const struct tlsxd_conf *c, char *err,
  */
 int server_listen(struct server *s, unsigned int nworkers, char *err,
 		  size_t errlen);
-/* Tests only: called once every listener is bound, before the check. */
-extern void (*server_listen_bound_hook)(void);
 /* Closes and frees srv->listen_fds. */
 void server_listen_close(struct server *s);
 

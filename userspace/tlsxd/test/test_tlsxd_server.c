@@ -6,11 +6,12 @@
  *    SO_REUSEPORT, listening, all on the one port; ":PORT" is dual-stack
  *    (an IPv4 client reaches it); an address something already listens
  *    on is refused (even a SO_REUSEPORT listener of ours), nothing leaks;
- *    one that another process binds after our trial bind (the hook) is
- *    found by the sock_diag check and refused too, on the same address
- *    or IPv4's any address under our dual-stack one; a disjoint one
- *    (IPv6 ::1 beside 127.0.0.1) is not; a check that cannot run (no fd
- *    left) is 1 with its reason, the listeners made;
+ *    one that another process binds after our trial bind (in the
+ *    wrapped listen_check_open()) is found by the sock_diag check and
+ *    refused too, on the same address or IPv4's any address under our
+ *    dual-stack one; a disjoint one (IPv6 ::1 beside 127.0.0.1) is not;
+ *    a check that cannot run (no fd left) is 1 with its reason, the
+ *    listeners made;
  *  - server_root_open(): a directory as O_PATH; a file, a missing path;
  *  - server_tls_build(): a chain and key; a bad chain, a key that is not
  *    the leaf's, ticket keys good and bad, each with libtlsx's message;
@@ -33,6 +34,7 @@
 
 #include "kselftest_harness.h"
 #include "handshake/test/test_data.h"
+#include "tlsxd/listen_check.h"
 #include "tlsxd/server.h"
 
 /*
@@ -198,6 +200,23 @@ TEST_F(srv, an_address_in_use_is_refused)
 		TH_LOG("%s", err);
 }
 
+/*
+ * The window between our trial bind and the check: this binary links
+ * with -Wl,--wrap=listen_check_open (the Makefile), so server.c's
+ * listen_foreign() calls __wrap_listen_check_open() once every listener
+ * is bound, and @bound_hook runs there before the real sock_diag socket
+ * is opened.  The daemon itself has no such seam.
+ */
+int __real_listen_check_open(void);
+static void (*bound_hook)(void);
+
+int __wrap_listen_check_open(void)
+{
+	if (bound_hook)
+		bound_hook();
+	return __real_listen_check_open();
+}
+
 /* The window's intruder: a SO_REUSEPORT listener on hook_addr:hook_port. */
 static const char *hook_addr;
 static unsigned int hook_port;
@@ -243,9 +262,9 @@ static int listen_with_intruder(struct __test_metadata *_metadata,
 	srv->nworkers = 2;
 	hook_addr = other;
 	hook_port = port;
-	server_listen_bound_hook = bind_in_the_window;
+	bound_hook = bind_in_the_window;
 	r = server_listen(srv, 2, err, errlen);
-	server_listen_bound_hook = NULL;
+	bound_hook = NULL;
 	if (r < 0) {
 		EXPECT_EQ(NULL, srv->listen_fds);
 		/* Ours closed, the intruder's open: one more than before. */
@@ -317,9 +336,9 @@ TEST_F(srv, a_check_that_cannot_run_warns)
 	self->conf.listen[0] = self->addr[0];
 	self->conf.nlisten = 1;
 	self->srv.nworkers = 1;
-	server_listen_bound_hook = no_fd_left;
+	bound_hook = no_fd_left;
 	EXPECT_EQ(1, server_listen(&self->srv, 1, err, sizeof(err)));
-	server_listen_bound_hook = NULL;
+	bound_hook = NULL;
 	setrlimit(RLIMIT_NOFILE, &nofile);
 	EXPECT_STREQ("cannot check for other listeners: Too many open files",
 		     err);
