@@ -221,71 +221,88 @@ TEST(long_fields_are_capped)
 	free(ua);
 }
 
-TEST(buffered_until_flush)
-{
-	struct sockaddr_in sin = v4("192.0.2.1", 1);
-	struct access_log_buf *b;
+/*
+ * A log on a fresh file with one worker's buffer: what the buffered
+ * tests share.  A test that frees the buffer itself (to see what that
+ * writes) sets self->b to NULL.
+ */
+FIXTURE(buffered) {
+	struct sockaddr_in sin;
 	struct access_log *al;
+	struct access_log_buf *b;
 	struct http_req req;
-	char path[64], err[128], *text;
-	size_t len;
+	char path[64];
+};
+
+FIXTURE_SETUP(buffered)
+{
+	char err[128];
 
 	utc();
-	tmpname(path, sizeof(path));
-	al = access_log_open(path, err, sizeof(err));
-	ASSERT_NE(NULL, al);
-	b = access_log_buf_new(al);
-	ASSERT_NE(NULL, b);
-	mkreq(&req, "GET", "/", 1, NULL, NULL);
-	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 1, T0);
-	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 2, T0);
-	text = slurp(path, &len);
+	self->sin = v4("192.0.2.1", 1);
+	tmpname(self->path, sizeof(self->path));
+	self->al = access_log_open(self->path, err, sizeof(err));
+	ASSERT_NE(NULL, self->al) TH_LOG("%s", err);
+	self->b = access_log_buf_new(self->al);
+	ASSERT_NE(NULL, self->b);
+	mkreq(&self->req, "GET", "/", 1, NULL, NULL);
+}
+
+FIXTURE_TEARDOWN(buffered)
+{
+	if (self->b)
+		access_log_buf_free(self->b);
+	if (self->al)
+		access_log_close(self->al);
+	unlink(self->path);
+}
+
+/* One line of @bytes at @when into the fixture's buffer. */
+static void add(struct access_log_buf *b, const struct sockaddr_in *sin,
+		const struct http_req *req, uint64_t bytes, time_t when)
+{
+	access_log_add(b, (const struct sockaddr *)sin, req, 200, bytes, when);
+}
+
+TEST_F(buffered, buffered_until_flush)
+{
+	char *text;
+	size_t len;
+
+	add(self->b, &self->sin, &self->req, 1, T0);
+	add(self->b, &self->sin, &self->req, 2, T0);
+	text = slurp(self->path, &len);
 	EXPECT_EQ(0, len);	/* in the buffer only */
 	free(text);
-	access_log_flush(b);
-	text = slurp(path, &len);
+	access_log_flush(self->b);
+	text = slurp(self->path, &len);
 	EXPECT_NE(NULL, strstr(text, "\" 200 1 \""));
 	EXPECT_NE(NULL, strstr(text, "\" 200 2 \""));
 	free(text);
-	access_log_flush(b);	/* nothing more: no duplicate */
-	text = slurp(path, &len);
+	access_log_flush(self->b);	/* nothing more: no duplicate */
+	text = slurp(self->path, &len);
 	EXPECT_NE(NULL, strstr(text, "\" 200 2 \""));
 	EXPECT_EQ(NULL, strstr(strstr(text, "\" 200 2 \"") + 1, "\" 200 2 \""));
 	free(text);
-	access_log_buf_free(b);
-	access_log_close(al);
-	unlink(path);
 }
 
-TEST(a_second_old_line_is_flushed)
+TEST_F(buffered, a_second_old_line_is_flushed)
 {
-	struct sockaddr_in sin = v4("192.0.2.1", 1);
-	struct access_log_buf *b;
-	struct access_log *al;
-	struct http_req req;
-	char path[64], err[128], *text;
-	size_t len;
+	char *text;
 
-	utc();
-	tmpname(path, sizeof(path));
-	al = access_log_open(path, err, sizeof(err));
-	ASSERT_NE(NULL, al);
-	b = access_log_buf_new(al);
-	mkreq(&req, "GET", "/", 1, NULL, NULL);
-	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 1, T0);
-	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 2, T0 + 1);
-	text = slurp(path, &len);
+	add(self->b, &self->sin, &self->req, 1, T0);
+	add(self->b, &self->sin, &self->req, 2, T0 + 1);
+	text = slurp(self->path, NULL);
 	/* The first line went out, the second waits. */
 	EXPECT_NE(NULL, strstr(text, "\" 200 1 \""));
 	EXPECT_EQ(NULL, strstr(text, "\" 200 2 \""));
 	free(text);
-	access_log_buf_free(b);	/* writes the rest */
-	text = slurp(path, &len);
+	access_log_buf_free(self->b);	/* writes the rest */
+	self->b = NULL;
+	text = slurp(self->path, NULL);
 	EXPECT_NE(NULL, strstr(text, "\" 200 2 \""));
 	EXPECT_NE(NULL, strstr(text, "[10/Oct/2000:13:55:37 +0000]"));
 	free(text);
-	access_log_close(al);
-	unlink(path);
 }
 
 /* Counts lines of @text and checks that each is a whole log line. */
@@ -308,39 +325,29 @@ static unsigned int whole_lines(const char *text, const char *tail)
 	return n;
 }
 
-TEST(full_buffer_writes_whole_lines)
+TEST_F(buffered, full_buffer_writes_whole_lines)
 {
-	struct sockaddr_in sin = v4("192.0.2.1", 1);
-	struct access_log_buf *b;
-	struct access_log *al;
-	struct http_req req;
-	char path[64], err[128], *text, ua[201];
 	unsigned int i, n;
+	char *text, ua[201];
 	size_t len;
 
-	utc();
 	memset(ua, 'u', 200);
 	ua[200] = '\0';
-	tmpname(path, sizeof(path));
-	al = access_log_open(path, err, sizeof(err));
-	ASSERT_NE(NULL, al);
-	b = access_log_buf_new(al);
-	mkreq(&req, "GET", "/file", 1, NULL, ua);
+	mkreq(&self->req, "GET", "/file", 1, NULL, ua);
 	/* About 290 bytes a line: 200 lines are 58 KB, several buffers. */
 	for (i = 0; i < 200; i++)
-		access_log_add(b, (struct sockaddr *)&sin, &req, 200, i, T0);
-	text = slurp(path, &len);
+		add(self->b, &self->sin, &self->req, i, T0);
+	text = slurp(self->path, &len);
 	n = whole_lines(text, "uuu\"");
 	EXPECT_GT(n, 100);	/* written as the buffer filled */
 	EXPECT_LT(n, 200);	/* the last ones still buffered */
 	EXPECT_LE(len, 200 * 300);
 	free(text);
-	access_log_buf_free(b);
-	text = slurp(path, &len);
+	access_log_buf_free(self->b);
+	self->b = NULL;
+	text = slurp(self->path, &len);
 	EXPECT_EQ(200, whole_lines(text, "uuu\""));
 	free(text);
-	access_log_close(al);
-	unlink(path);
 }
 
 struct writer {
@@ -410,39 +417,29 @@ TEST(workers_never_interleave)
 	unlink(path);
 }
 
-TEST(reopen_after_rotation)
+TEST_F(buffered, reopen_after_rotation)
 {
-	struct sockaddr_in sin = v4("192.0.2.1", 1);
-	struct access_log_buf *b;
-	struct access_log *al;
-	struct http_req req;
-	char path[64], old[80], err[128], *text;
+	char old[80], *text;
 
-	utc();
-	tmpname(path, sizeof(path));
-	snprintf(old, sizeof(old), "%s.1", path);
-	al = access_log_open(path, err, sizeof(err));
-	ASSERT_NE(NULL, al);
-	b = access_log_buf_new(al);
-	mkreq(&req, "GET", "/before", 1, NULL, NULL);
-	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 1, T0);
-	access_log_flush(b);
-	ASSERT_EQ(0, rename(path, old));	/* logrotate */
-	ASSERT_EQ(0, access_log_reopen(al));
-	mkreq(&req, "GET", "/after", 1, NULL, NULL);
-	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 2, T0);
-	access_log_buf_free(b);
-	access_log_close(al);
+	snprintf(old, sizeof(old), "%s.1", self->path);
+	mkreq(&self->req, "GET", "/before", 1, NULL, NULL);
+	add(self->b, &self->sin, &self->req, 1, T0);
+	access_log_flush(self->b);
+	ASSERT_EQ(0, rename(self->path, old));	/* logrotate */
+	ASSERT_EQ(0, access_log_reopen(self->al));
+	mkreq(&self->req, "GET", "/after", 1, NULL, NULL);
+	add(self->b, &self->sin, &self->req, 2, T0);
+	access_log_buf_free(self->b);
+	self->b = NULL;
 	text = slurp(old, NULL);
+	unlink(old);
 	EXPECT_NE(NULL, strstr(text, "/before"));
 	EXPECT_EQ(NULL, strstr(text, "/after"));
 	free(text);
-	text = slurp(path, NULL);
+	text = slurp(self->path, NULL);
 	EXPECT_NE(NULL, strstr(text, "/after"));
 	EXPECT_EQ(NULL, strstr(text, "/before"));
 	free(text);
-	unlink(path);
-	unlink(old);
 }
 
 TEST(appends_and_creates_0640)
