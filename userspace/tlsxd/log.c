@@ -188,7 +188,12 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 struct access_log {
 	int fd;
 	char *path;		/* NULL for stdout: nothing to reopen */
+	uint64_t lines_lost;	/* atomic: every worker's failed writes */
+	time_t err_logged;	/* atomic: when a failure was last logged */
 };
+
+/* How often a failing access log is reported (nginx: once a minute). */
+#define ALOG_ERR_EVERY	60
 
 struct access_log_buf {
 	struct access_log *al;
@@ -291,13 +296,61 @@ struct access_log_buf *access_log_buf_new(struct access_log *al)
 	return b;
 }
 
+/*
+ * A write of @b's lines failed (a full disk, a quota, an I/O error) with
+ * @done bytes written: the lines not wholly written are lost, never the
+ * server.  They are counted, and the error log says so at the first
+ * failure and then at most once a minute, as nginx does.
+ */
+static void access_log_lost(struct access_log_buf *b, size_t done, int err)
+{
+	struct access_log *al = b->al;
+	const char *p = b->buf + done, *end = b->buf + b->len;
+	time_t now = time(NULL), last;
+	uint64_t n = 0, total;
+
+	/* A line cut by the failure counts as lost: its tail is missing. */
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
+	total = __atomic_add_fetch(&al->lines_lost, n, __ATOMIC_RELAXED);
+	last = __atomic_load_n(&al->err_logged, __ATOMIC_RELAXED);
+	if (last && now - last < ALOG_ERR_EVERY)
+		return;
+	if (!__atomic_compare_exchange_n(&al->err_logged, &last, now, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;		/* another worker reports it */
+	log_msg(LOG_ERR,
+		"access log %s: write: %s: %llu lines lost so far",
+		al->path ? al->path : "(stdout)",
+		err ? strerror(err) : "wrote nothing",
+		(unsigned long long)total);
+}
+
 void access_log_flush(struct access_log_buf *b)
 {
+	size_t done = 0;
+
 	if (!b->len)
 		return;
-	/* A failed write loses these lines, never the server. */
-	write_all(b->al->fd, b->buf, b->len);
+	while (done < b->len) {
+		ssize_t w = write(b->al->fd, b->buf + done, b->len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			access_log_lost(b, done, w < 0 ? errno : 0);
+			break;
+		}
+		done += (size_t)w;
+	}
 	b->len = 0;
+}
+
+uint64_t access_log_lines_lost(const struct access_log *al)
+{
+	return __atomic_load_n(&al->lines_lost, __ATOMIC_RELAXED);
 }
 
 void access_log_buf_free(struct access_log_buf *b)

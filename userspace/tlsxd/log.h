@@ -56,7 +56,14 @@ struct access_log_buf *access_log_buf_new(struct access_log *al);
 void access_log_add(struct access_log_buf *b, const struct sockaddr *peer,
 		    const struct http_req *req, int status,
 		    uint64_t body_bytes, time_t now);
+/*
+ * Writes the buffered lines.  A write that fails (ENOSPC, EDQUOT, EIO)
+ * loses the lines not wholly written, counts them, and says so in the
+ * error log at the first failure and then at most once a minute.
+ */
 void access_log_flush(struct access_log_buf *b);
+/* Lines lost to failed writes so far, all workers (stats: alog_lost). */
+uint64_t access_log_lines_lost(const struct access_log *al);
 void access_log_buf_free(struct access_log_buf *b);
 
 #endif

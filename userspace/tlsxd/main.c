@@ -292,6 +292,9 @@ static void log_stats(void)
 	if (!f)
 		return;
 	stats_print(f, &sum);
+	if (srv.alog)
+		fprintf(f, "alog_lost %llu\n",
+			(unsigned long long)access_log_lines_lost(srv.alog));
 	fclose(f);
 	for (line = text; line && *line; line = nl + 1) {
 		nl = strchr(line, '\n');

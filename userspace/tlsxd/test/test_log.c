@@ -582,4 +582,47 @@ TEST(error_log)
 	unlink(old);
 }
 
+/*
+ * A full disk (/dev/full: every write ENOSPC): the lines are lost and
+ * counted, the error log says so once (not at every flush), and the
+ * log stays usable.
+ */
+TEST(a_full_disk_loses_lines_not_the_server)
+{
+	struct sockaddr_in sin = v4("192.0.2.1", 1);
+	struct access_log_buf *b;
+	struct access_log *al;
+	struct http_req req;
+	char path[64], err[128], *text, *l;
+
+	utc();
+	tmpname(path, sizeof(path));
+	ASSERT_EQ(0, log_open(path, false));
+	al = access_log_open("/dev/full", err, sizeof(err));
+	ASSERT_NE(NULL, al) TH_LOG("%s", err);
+	b = access_log_buf_new(al);
+	ASSERT_NE(NULL, b);
+	mkreq(&req, "GET", "/", 1, NULL, NULL);
+	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 1, T0);
+	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 2, T0);
+	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 3, T0);
+	EXPECT_EQ(0, access_log_lines_lost(al));	/* still buffered */
+	access_log_flush(b);
+	EXPECT_EQ(3, access_log_lines_lost(al));
+	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 4, T0);
+	access_log_flush(b);
+	EXPECT_EQ(4, access_log_lines_lost(al));
+	text = slurp(path, NULL);
+	EXPECT_TRUE(error_line_ok(text, "error",
+		"access log /dev/full: write: No space left on device: 3 lines lost so far"))
+		TH_LOG("%s", text);
+	l = strchr(text, '\n');
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ('\0', l[1]);		/* once a minute, not per flush */
+	free(text);
+	access_log_buf_free(b);
+	access_log_close(al);
+	unlink(path);
+}
+
 TEST_HARNESS_MAIN
