@@ -41,19 +41,27 @@ static const char *const level_names[] = {
 	[LOG_DEBUG] = "debug",
 };
 
-static int write_all(int fd, const char *p, size_t n)
+/*
+ * Writes @n bytes of @p; how many were written (@n, or fewer when a
+ * write failed: errno says why, 0 when it wrote nothing).
+ */
+static size_t write_all(int fd, const char *p, size_t n)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(fd, p + done, n - done);
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
+		if (w <= 0) {
+			if (!w)
+				errno = 0;
+			break;
+		}
+		done += (size_t)w;
 	}
-	return 0;
+	return done;
 }
 
 int log_open(const char *path, bool debug)
@@ -330,21 +338,13 @@ static void access_log_lost(struct access_log_buf *b, size_t done, int err)
 
 void access_log_flush(struct access_log_buf *b)
 {
-	size_t done = 0;
+	size_t done;
 
 	if (!b->len)
 		return;
-	while (done < b->len) {
-		ssize_t w = write(b->al->fd, b->buf + done, b->len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			access_log_lost(b, done, w < 0 ? errno : 0);
-			break;
-		}
-		done += (size_t)w;
-	}
+	done = write_all(b->al->fd, b->buf, b->len);
+	if (done < b->len)
+		access_log_lost(b, done, errno);
 	b->len = 0;
 }
 
