@@ -88,6 +88,8 @@ static void cfg_common(struct tlsx_hs_config *cfg, const struct hsb_row *row)
 		cfg->sig_schemes[i] = row_schemes[row->key][i];
 	cfg->n_sig_schemes = i;
 	cfg->allow_psk_ke = row->mode == HSB_PSK_KE;
+	/* The server takes psk_dhe_ke when offered unless told otherwise. */
+	cfg->prefer_psk_ke = row->mode == HSB_PSK_KE;
 }
 
 /* The engine's error as text: the alert, and who sent it. */

@@ -456,6 +456,7 @@ int tlsx_trust_load_mem(struct tlsx_trust *t, const char *pem, size_t len,
 	t->der = der;
 	t->der_len = used;
 	t->certs = certs;
+	tlsx_sha256(der, used, t->digest);
 	if (skipped)
 		*skipped = bad;
 	return 0;

@@ -14,6 +14,7 @@
 #define TLSX_HS_CERT_H
 
 #include "aead/platform.h"
+#include "hash/sha2.h"
 #include "x509/x509.h"
 #include "x509/pkey.h"
 
@@ -76,6 +77,12 @@ struct tlsx_trust {
 	size_t der_len;
 	struct tlsx_x509 *certs;
 	size_t n;
+	/*
+	 * SHA-256 over the anchors' DER as loaded (der[0..der_len)): names
+	 * the set in a server's ticket context (server_psk.c) without
+	 * hashing a bundle per handshake.
+	 */
+	u8 digest[SHA256_DIGEST_SIZE];
 };
 
 #define TLSX_TRUST_SYSTEM	"/etc/ssl/certs/ca-certificates.crt"

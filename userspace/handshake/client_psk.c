@@ -11,14 +11,20 @@
  * if the new SNI value is valid for the server certificate presented in
  * the original session, and SHOULD only resume if the SNI value matches
  * the one used in the original session"): same name, a suite we offer,
- * not expired.  Otherwise a full handshake, not an error.
+ * not expired, and, when this configuration verifies the server, made
+ * by a connection that verified it (for that same name): a resumption
+ * presents no certificate (2.2), so a session from a connection with
+ * verification off would let an unverified server in.  Otherwise a full
+ * handshake, not an error.
  */
 bool client_session_usable(struct tlsx_hs *hs)
 {
+	const struct tlsx_hs_config *cfg = hs->cfg;
 	const struct tlsx_session *s = &hs->session;
+	bool verifying = cfg->trust || !cfg->insecure;
 	s64 now = hs_now(hs);
 
-	return hs->have_session &&
+	return hs->have_session && (s->peer_cert || !verifying) &&
 	       !strcmp(s->server_name, hs->server_name) &&
 	       hs_list_has(hs->suites, hs->n_suites, s->suite) &&
 	       s->lifetime && now >= s->issued &&
@@ -110,5 +116,7 @@ int client_psk_accepted(struct tlsx_hs *hs,
 	if (ret || id != 0 || hash != hs->ks.alg)
 		return TLSX_ALERT_ILLEGAL_PARAMETER;
 	hs->resumed = true;
+	/* What the session's connection verified (tlsx_hs_info). */
+	hs->peer_cert = hs->session.peer_cert;
 	return 0;
 }

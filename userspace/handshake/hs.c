@@ -236,6 +236,7 @@ int tlsx_hs_secrets(const struct tlsx_hs *hs, struct tlsx_hs_secrets *s)
 	memcpy(s->server, hs->s_ap, hs->hash_len);
 	if (hs->have_res)
 		memcpy(s->res_master, hs->res_master, hs->hash_len);
+	s->peer_verified = hs->peer_cert;
 	return 0;
 }
 

@@ -142,6 +142,14 @@ struct tlsx_hs_config {
 
 	/* Both: also allow psk_ke (resumption without (EC)DHE, 4.2.9). */
 	bool allow_psk_ke;
+	/*
+	 * Server, with allow_psk_ke: take psk_ke even when the client also
+	 * offers psk_dhe_ke.  Off (default): psk_dhe_ke whenever the client
+	 * allows it and a group is possible, for forward secrecy (E.1:
+	 * psk_ke's traffic keys fall with the PSK); psk_ke only for a
+	 * client that offers nothing else.
+	 */
+	bool prefer_psk_ke;
 
 	/* RFC 8449 record_size_limit to announce; 0: do not send it. */
 	u16 record_size_limit;
@@ -255,7 +263,13 @@ struct tlsx_hs_info {
 	u16 sig_scheme;		/* the peer's CertificateVerify; 0: none */
 	bool resumed;
 	bool hrr;		/* a HelloRetryRequest was sent or received */
-	bool peer_cert;		/* the peer presented a verified chain */
+	/*
+	 * The peer's chain was verified: in this handshake, or, resumed,
+	 * in the one that issued the session (a server's ticket, a
+	 * client's session, record it), whose chain a resumption does not
+	 * carry (tlsx_hs_peer_cert() then has none: RFC 8446 2.2).
+	 */
+	bool peer_cert;
 	u16 peer_record_size_limit;	/* 0: not announced */
 	u8 alpn[256];		/* NUL-terminated; "" when none */
 	char server_name[TLSX_HS_MAX_NAME + 1];
@@ -274,6 +288,7 @@ struct tlsx_hs_secrets {
 	u8 client[TLSX_KS_MAX_SECRET];	/* client_application_traffic_secret_0 */
 	u8 server[TLSX_KS_MAX_SECRET];
 	u8 res_master[TLSX_KS_MAX_SECRET];	/* client: for NewSessionTicket */
+	bool peer_verified;	/* tlsx_hs_info's peer_cert, for the session */
 };
 int tlsx_hs_secrets(const struct tlsx_hs *hs, struct tlsx_hs_secrets *s);
 void tlsx_hs_secrets_wipe(struct tlsx_hs_secrets *s);

@@ -5,6 +5,7 @@
  * tickets opened and their binders checked, and the NewSessionTickets
  * written after the handshake (4.6.1, tlsx_hs_tickets()).
  */
+#include "handshake/cert.h"
 #include "handshake/server_impl.h"
 
 /* Resumption: identities tried (each a ticket to open) at most. */
@@ -12,11 +13,62 @@
 
 #define SV_DEFAULT_LIFETIME	7200	/* seconds, as OpenSSL's default */
 
-/* Whether @s was made for this connection's name and protocol. */
+/*
+ * The ticket context (OpenSSL's session id context, made by the engine
+ * rather than left to the caller): a digest of what in the server's
+ * configuration decides whether the client of a session would be
+ * accepted now.  That is the client-authentication mode (verify_peer,
+ * require_peer_cert) and, when clients are verified, the anchors their
+ * chains must reach (their digest, cert.h): a ticket from a server that
+ * asked for no certificate, or took none, or trusted other CAs, must not
+ * let a client past one that requires a certificate from these
+ * (RFC 8446 4.6.1: resumption carries the original authentication; with
+ * a ticket-key file shared across configurations or kept across a
+ * change, only this binds a ticket to its issuer).  Left out on
+ * purpose: the ALPN list and the server name (each session's protocol
+ * and name are compared on their own, sv_session_fits()), and the
+ * server's own chains (a resumption does not present them again; the
+ * PSK authenticates the server, and renewing a certificate must not end
+ * every session).
+ */
+static void sv_ticket_context(const struct tlsx_hs *hs,
+			      u8 out[SHA256_DIGEST_SIZE])
+{
+	static const char label[] = "tlsx ticket context 1";
+	const struct tlsx_hs_config *cfg = hs->cfg;
+	struct tlsx_sha256 c;
+	u8 mode[2] = { cfg->verify_peer, cfg->require_peer_cert };
+
+	tlsx_sha256_init(&c);
+	tlsx_sha256_update(&c, label, sizeof(label));
+	tlsx_sha256_update(&c, mode, sizeof(mode));
+	if (cfg->verify_peer && cfg->trust)
+		tlsx_sha256_update(&c, cfg->trust->digest,
+				   sizeof(cfg->trust->digest));
+	tlsx_sha256_final(&c, out);
+}
+
+/*
+ * Whether @s was made for this connection's name and protocol, by this
+ * configuration (@ctx, sv_ticket_context()).
+ */
 static bool sv_session_fits(const struct tlsx_hs *hs,
-			    const struct tlsx_session *s, u16 suite)
+			    const struct tlsx_session *s, u16 suite,
+			    const u8 *ctx)
 {
 	enum tlsx_hash_alg hash, want;
+
+	/*
+	 * Another configuration's ticket, or one without the client
+	 * certificate this one requires: declined, so a full handshake
+	 * asks for the certificate (4.2.11 lets the server decline any
+	 * PSK; 4.4.2.4's certificate_required then applies).  The
+	 * context covers the second; it is checked on its own too, so
+	 * that no context can ever let a required certificate be skipped.
+	 */
+	if (memcmp(s->context, ctx, SHA256_DIGEST_SIZE) ||
+	    (hs->cfg->require_peer_cert && !s->peer_cert))
+		return false;
 
 	/*
 	 * 4.2.11: the server "MUST ensure that it selects a compatible PSK
@@ -73,7 +125,9 @@ int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	const u8 *id, *binder = NULL;
 	size_t id_len, b_len = 0, trunc;
 	unsigned int modes, n_ids = 0, n_binders = 0, chosen = ~0u;
+	u8 ctx[SHA256_DIGEST_SIZE];
 	enum tlsx_hash_alg hash;
+	bool ke, dhe_ke;
 	u32 age;
 	int ret;
 
@@ -102,6 +156,7 @@ int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	if (ret)
 		return ret;
 	trunc = (size_t)(r.p - h->msg);
+	sv_ticket_context(hs, ctx);
 	ret = tlsx_rd_open(&r, 2, 33, 65535, &binders);
 	if (!ret)
 		ret = tlsx_rd_done(&r);
@@ -119,7 +174,7 @@ int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 		if (chosen == ~0u && n_ids < SV_MAX_PSK_TRIES && cfg->tickets &&
 		    !tlsx_ticket_open(cfg->tickets, id, id_len, hs_now(hs),
 				      &hs->session)) {
-			if (sv_session_fits(hs, &hs->session, suite))
+			if (sv_session_fits(hs, &hs->session, suite, ctx))
 				chosen = n_ids;
 			else
 				tlsx_session_wipe(&hs->session);
@@ -150,13 +205,17 @@ int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	if (chosen == ~0u)
 		goto out;
 	/*
-	 * 4.2.9: psk_ke only when both allow it (then it is taken: no
-	 * (EC)DHE to pay for), psk_dhe_ke when the client allows it and
-	 * a group is possible; otherwise the PSK is not used.
+	 * 4.2.9: psk_dhe_ke when the client allows it and a group is
+	 * possible: its traffic keys do not fall with the PSK (forward
+	 * secrecy, E.1), so it wins over psk_ke unless the configuration
+	 * says otherwise (prefer_psk_ke).  psk_ke only when both allow it;
+	 * otherwise the PSK is not used (a full handshake, 4.2.11).
 	 */
-	if (cfg->allow_psk_ke && (modes & 1)) {
+	ke = cfg->allow_psk_ke && (modes & 1);
+	dhe_ke = (modes & 2) && have_dhe;
+	if (ke && (cfg->prefer_psk_ke || !dhe_ke)) {
 		psk->dhe = false;
-	} else if ((modes & 2) && have_dhe) {
+	} else if (dhe_ke) {
 		psk->dhe = true;
 	} else {
 		tlsx_session_wipe(&hs->session);
@@ -213,6 +272,7 @@ static int sv_ticket(struct tlsx_hs *hs, struct tlsx_wr *w, u16 nonce_v)
 	s.issued = hs_now(hs);
 	s.lifetime = life;
 	s.peer_cert = hs->peer_cert;
+	sv_ticket_context(hs, s.context);
 	memcpy(s.server_name, hs->server_name, sizeof(s.server_name));
 	memcpy(s.alpn, hs->alpn, sizeof(s.alpn));
 	ret = hs_rand(hs, &s.age_add, sizeof(s.age_add));

@@ -53,10 +53,19 @@
 #define TICKET_FILE_AES		48
 #define TICKET_MAX_KEYS		8	/* keys in a file */
 #define TICKET_MAX_RETIRED	4
-/* The state: 4 + 2 + 1+48 + 8 + 4*3 + 1 + 1+255 + 1+255 bytes at most. */
-#define TICKET_STATE_MAX	592
+/*
+ * The state: 1 + 2 + 1+48 + 8 + 4*3 + 1 + 32 + 1+255 + 1+255 bytes at
+ * most.
+ */
+#define TICKET_STATE_MAX	624
 
-#define STATE_VERSION		1
+/*
+ * 2: the configuration's context digest and, for a client, whether the
+ * server was verified.  Another version's ticket does not open (a full
+ * handshake), another version's session file does not decode: neither
+ * is ever read under the wrong layout.
+ */
+#define STATE_VERSION		2
 static const u8 session_magic[4] = { 't', 'x', 's', STATE_VERSION };
 
 struct ticket_key {
@@ -350,6 +359,7 @@ static int put_state(struct tlsx_wr *w, const struct tlsx_session *s)
 	tlsx_wr_u32(w, s->age_add);
 	tlsx_wr_u32(w, s->max_early_data);
 	tlsx_wr_u8(w, s->peer_cert);
+	tlsx_wr_bytes(w, s->context, sizeof(s->context));
 	tlsx_wr_vec(w, 1, s->server_name, name_len);
 	return tlsx_wr_vec(w, 1, s->alpn, alpn_len);
 }
@@ -357,7 +367,7 @@ static int put_state(struct tlsx_wr *w, const struct tlsx_session *s)
 /* Every field checked as put_state() requires it; 0 or -EBADMSG. */
 static int get_state(struct tlsx_rd *r, struct tlsx_session *s)
 {
-	const u8 *psk, *name, *alpn;
+	const u8 *psk, *name, *alpn, *ctx;
 	size_t psk_len, name_len, alpn_len;
 	u32 hi, lo;
 	u8 peer;
@@ -367,6 +377,7 @@ static int get_state(struct tlsx_rd *r, struct tlsx_session *s)
 	    tlsx_rd_u32(r, &hi) || tlsx_rd_u32(r, &lo) ||
 	    tlsx_rd_u32(r, &s->lifetime) || tlsx_rd_u32(r, &s->age_add) ||
 	    tlsx_rd_u32(r, &s->max_early_data) || tlsx_rd_u8(r, &peer) ||
+	    tlsx_rd_bytes(r, sizeof(s->context), &ctx) ||
 	    tlsx_rd_vec(r, 1, 0, TLSX_HS_MAX_NAME, &name, &name_len) ||
 	    tlsx_rd_vec(r, 1, 0, 255, &alpn, &alpn_len))
 		return -EBADMSG;
@@ -378,6 +389,7 @@ static int get_state(struct tlsx_rd *r, struct tlsx_session *s)
 	s->psk_len = psk_len;
 	s->issued = (s64)(((u64)hi << 32) | lo);
 	s->peer_cert = peer;
+	memcpy(s->context, ctx, sizeof(s->context));
 	memcpy(s->server_name, name, name_len);
 	s->server_name[name_len] = '\0';
 	memcpy(s->alpn, alpn, alpn_len);
@@ -557,6 +569,7 @@ int tlsx_session_from_ticket(const struct tlsx_hs_secrets *sec,
 	s->psk_len = sec->secret_len;
 	s->suite = sec->suite;
 	s->issued = now;
+	s->peer_cert = sec->peer_verified;
 	memcpy(s->ticket, ticket, ticket_len);
 	s->ticket_len = ticket_len;
 	if (name_len)

@@ -6,7 +6,7 @@
  *
  * Server: a ticket is the session state (suite, resumption PSK, issue
  * time, age_add, server name, ALPN, whether a client certificate was
- * verified) sealed with AES-256-GCM under the current ticket key, named
+ * verified, the issuing configuration's context digest) sealed with AES-256-GCM under the current ticket key, named
  * by a 16-byte key name so tlsx_ticket_open() finds the key without
  * trying each.  Rotation: tlsx_ticket_keys_rotate() makes a new current
  * key every @period seconds and keeps the previous one for opening only,
@@ -18,7 +18,8 @@
  * generation was published (ticket.c says why that is enough).
  *
  * Client: struct tlsx_session is what it keeps (ticket, PSK, suite,
- * times, the name and ALPN it was made for), built from a
+ * times, the name and ALPN it was made for, whether the server's chain
+ * was verified for that name), built from a
  * NewSessionTicket with tlsx_session_from_ticket() and saved to a file
  * with tlsx_session_encode() (tlsx-client --sess-out).
  */
@@ -40,7 +41,21 @@ struct tlsx_session {
 	u32 lifetime;			/* seconds */
 	u32 age_add;
 	u32 max_early_data;		/* as sent; tlsx sends no 0-RTT */
-	bool peer_cert;			/* server: the client was verified */
+	/*
+	 * Server: the client's chain was verified.  Client: the server's
+	 * was, against server_name (or, with verify_name_optional and no
+	 * name, against the anchors only); a session made with
+	 * verification off has it false and is never offered by a
+	 * verifying client (client_psk.c).
+	 */
+	bool peer_cert;
+	/*
+	 * Server: the digest of the configuration that issued the ticket
+	 * (server_psk.c's sv_ticket_context(), as OpenSSL's session id
+	 * context): a ticket resumes only under the same one.  Client:
+	 * zeros, not used.
+	 */
+	u8 context[SHA256_DIGEST_SIZE];
 	char server_name[TLSX_HS_MAX_NAME + 1];
 	u8 alpn[256];			/* NUL-terminated protocol */
 	u8 ticket[TLSX_TICKET_MAX];	/* client: the opaque ticket */
@@ -104,7 +119,8 @@ int tlsx_ticket_open(struct tlsx_ticket_keys *k, const u8 *t, size_t len,
  * the connection.  -EINVAL for bad arguments or a message that is not a
  * NewSessionTicket.  A lifetime of 0 is returned as it is (4.6.1: the
  * ticket "should be discarded immediately").  @now becomes ->issued;
- * @server_name and @alpn (NUL-terminated, may be NULL) are copied.
+ * @server_name and @alpn (NUL-terminated, may be NULL) are copied;
+ * ->peer_cert is @sec->peer_verified.
  * On failure *@s is wiped.
  */
 int tlsx_session_from_ticket(const struct tlsx_hs_secrets *sec,
@@ -114,7 +130,9 @@ int tlsx_session_from_ticket(const struct tlsx_hs_secrets *sec,
 
 /*
  * A session as bytes for a file, and back (versioned, checked): the
- * encoding holds the PSK, so the file is a secret.  Encode: 0, -EINVAL
+ * encoding holds the PSK, so the file is a secret.  A file of another
+ * version (version 1 had no context and no verified-server bit) is
+ * refused by its magic, never read under this layout.  Encode: 0, -EINVAL
  * for a session that is not whole (no ticket, a PSK that does not fit
  * the suite), -ENOSPC (@out then wiped).  Decode: 0 or -EBADMSG (*@s
  * then wiped).

@@ -198,8 +198,15 @@ TLSX_API int tlsx_config_set_tickets(struct tlsx_config *cfg,
 TLSX_API int tlsx_config_load_ticket_keys(struct tlsx_config *cfg,
 					  const char *path);
 
-/* Both: allow resumption without (EC)DHE, psk_ke (default: no). */
+/*
+ * Both: allow resumption without (EC)DHE, psk_ke (default: no).  A
+ * server still takes psk_dhe_ke when the client offers it too (forward
+ * secrecy: psk_ke's keys fall with the ticket's PSK), unless
+ * tlsx_config_prefer_psk_ke() says otherwise.
+ */
 TLSX_API int tlsx_config_set_psk_ke(struct tlsx_config *cfg, bool allow);
+/* Server: with psk_ke allowed, take it over psk_dhe_ke (default: no). */
+TLSX_API int tlsx_config_prefer_psk_ke(struct tlsx_config *cfg, bool prefer);
 
 /*
  * The record layer: TLSX_RL_AUTO (default) tries tlsx.ko, then kTLS,

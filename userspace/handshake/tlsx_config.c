@@ -384,6 +384,15 @@ int tlsx_config_set_psk_ke(struct tlsx_config *cfg, bool allow)
 	return err;
 }
 
+int tlsx_config_prefer_psk_ke(struct tlsx_config *cfg, bool prefer)
+{
+	int err = settable(cfg);
+
+	if (!err)
+		cfg->hs.prefer_psk_ke = prefer;
+	return err;
+}
+
 int tlsx_config_set_record_layer(struct tlsx_config *cfg,
 				 enum tlsx_record_layer rl)
 {

@@ -204,6 +204,8 @@ static inline void fz_server_config(struct tlsx_hs_config *cfg,
 		cfg->ticket_lifetime = 7200;
 	}
 	cfg->allow_psk_ke = bits & FZ_S_PSK_KE;
+	/* So that the psk_ke path stays reachable: the client offers both. */
+	cfg->prefer_psk_ke = bits & FZ_S_PSK_KE;
 	cfg->rand = fz_rand_fn;
 	cfg->rand_ctx = r;
 }

@@ -25,12 +25,15 @@
  *    keep_peer_chain or without a chain.
  * All in memory: about a second.
  */
+#include <time.h>
+
 #include "kselftest_harness.h"
 #include "handshake/cert.h"
 #include "handshake/client_impl.h"
 #include "handshake/test/cr_test.h"
 #include "handshake/test/hs_pair_test.h"
 #include "handshake/test/test_data.h"
+#include "handshake/ticket.h"
 
 #define NAME "www.example.com"
 
@@ -258,6 +261,151 @@ TEST(none_fits_server_requires)
 	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_CERTIFICATE_REQUIRED), pair.sret);
 	EXPECT_EQ(TLSX_ALERT_CERTIFICATE_REQUIRED, tlsx_hs_alert(pair.s));
 	pair_free(&pair);
+}
+
+/* --- resumption and authentication (issue 26 item 3) ---------------- */
+
+static struct tlsx_ticket_keys *tk;
+
+/*
+ * The pair as pair_setup() makes it (the client's P-256 chain, the
+ * server requiring one under @roots), with tickets; @insecure: the
+ * client does not verify the server.
+ */
+static int auth_pair(const char *const *roots, bool insecure)
+{
+	if (!tk)
+		tk = tlsx_ticket_keys_new(0, time(NULL));
+	if (!tk || pair_setup(&pair, NULL, 0, roots, true, C_P256, -1))
+		return -1;
+	pair.scfg.tickets = tk;
+	pair.scfg.tickets_per_handshake = 1;
+	if (insecure) {
+		pair.ccfg.trust = NULL;
+		pair.ccfg.insecure = true;
+	}
+	return 0;
+}
+
+/* A full handshake of auth_pair(@roots, @insecure); its session. */
+static int auth_session(const char *const *roots, bool insecure,
+			struct tlsx_session *s)
+{
+	static u8 nst[4096];
+	struct tlsx_hs_secrets cs;
+	size_t len;
+	int ret;
+
+	if (auth_pair(roots, insecure))
+		return -1;
+	pair_run(&pair);
+	ret = pair.cret || pair.sret ||
+	      tlsx_hs_tickets(pair.s, nst, sizeof(nst), &len) ||
+	      tlsx_hs_secrets(pair.c, &cs) ? -1 : 0;
+	if (!ret)
+		ret = tlsx_session_from_ticket(&cs, NAME, NULL, nst, len,
+					       time(NULL), s);
+	tlsx_hs_secrets_wipe(&cs);
+	pair_free(&pair);
+	return ret;
+}
+
+/* The second connection, offering @s. */
+static void auth_resume(struct __test_metadata *_metadata,
+			const char *const *roots, bool insecure,
+			struct tlsx_session *s, struct tlsx_hs_info *ci,
+			struct tlsx_hs_info *si)
+{
+	ASSERT_EQ(0, auth_pair(roots, insecure));
+	ASSERT_EQ(0, tlsx_hs_set_session(pair.c, s));
+	tlsx_session_wipe(s);
+	pair_run(&pair);
+	ASSERT_EQ(TLSX_HS_DONE, pair.cret);
+	ASSERT_EQ(TLSX_HS_DONE, pair.sret);
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.c, ci));
+	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, si));
+}
+
+static void auth_done(void)
+{
+	pair_free(&pair);
+	tlsx_ticket_keys_free(tk);
+	tk = NULL;
+}
+
+/*
+ * The same configurations: resumed, and both ends say the peer was
+ * verified (in the handshake that made the session), though neither
+ * has its chain (none is sent, RFC 8446 2.2; tickets do not keep it).
+ */
+TEST(resumed_both_ends_report_verified_peer)
+{
+	struct tlsx_hs_info ci, si;
+	struct tlsx_session s;
+	const u8 *der;
+	size_t len;
+
+	ASSERT_EQ(0, auth_session(p256_root, false, &s));
+	EXPECT_TRUE(s.peer_cert);
+	auth_resume(_metadata, p256_root, false, &s, &ci, &si);
+	EXPECT_TRUE(ci.resumed);
+	EXPECT_TRUE(si.resumed);
+	EXPECT_TRUE(ci.peer_cert);
+	EXPECT_TRUE(si.peer_cert);
+	EXPECT_EQ(-ENOENT, tlsx_hs_peer_cert(pair.c, 0, &der, &len));
+	EXPECT_EQ(-ENOENT, tlsx_hs_peer_cert(pair.s, 0, &der, &len));
+	auth_done();
+}
+
+/*
+ * The server now trusts another set of CAs for client certificates:
+ * the ticket's context differs, so a full handshake verifies the client
+ * against the new set.
+ */
+TEST(ticket_declined_after_client_ca_change)
+{
+	struct tlsx_hs_info ci, si;
+	struct tlsx_session s;
+
+	ASSERT_EQ(0, auth_session(p256_root, false, &s));
+	auth_resume(_metadata, both_roots, false, &s, &ci, &si);
+	EXPECT_FALSE(si.resumed);
+	EXPECT_FALSE(ci.resumed);
+	EXPECT_TRUE(si.peer_cert);
+	EXPECT_TRUE(pair.c->psk_offered);
+	auth_done();
+}
+
+/*
+ * A session made with verification off records that the server was not
+ * verified, and a verifying client does not offer it: a full handshake
+ * verifies the server.
+ */
+TEST(unverified_session_not_offered_when_verifying)
+{
+	struct tlsx_hs_info ci, si;
+	struct tlsx_session s;
+
+	ASSERT_EQ(0, auth_session(p256_root, true, &s));
+	EXPECT_FALSE(s.peer_cert);
+	auth_resume(_metadata, p256_root, false, &s, &ci, &si);
+	EXPECT_FALSE(pair.c->psk_offered);
+	EXPECT_FALSE(ci.resumed);
+	EXPECT_TRUE(ci.peer_cert);
+	auth_done();
+}
+
+/* The same session is offered (and resumes) with verification off. */
+TEST(unverified_session_offered_when_not_verifying)
+{
+	struct tlsx_hs_info ci, si;
+	struct tlsx_session s;
+
+	ASSERT_EQ(0, auth_session(p256_root, true, &s));
+	auth_resume(_metadata, p256_root, true, &s, &ci, &si);
+	EXPECT_TRUE(ci.resumed);
+	EXPECT_FALSE(ci.peer_cert);
+	auth_done();
 }
 
 /* --- the kept chain --------------------------------------------------- */

@@ -1129,6 +1129,7 @@ static struct tlsx_ticket_keys *keys;
  * @alpn2: what the second connection asks for.
  */
 static u16 resume_group2;	/* the second server's only group; 0: defaults */
+static bool resume_prefer_ke;	/* the second server sets prefer_psk_ke */
 
 static void resume(struct __test_metadata *_metadata, bool psk_ke,
 		   const char *sni2, const char *alpn2)
@@ -1173,6 +1174,7 @@ static void resume(struct __test_metadata *_metadata, bool psk_ke,
 	conn.cfg.tickets = keys;
 	conn.cfg.tickets_per_handshake = 1;
 	conn.cfg.allow_psk_ke = psk_ke;
+	conn.cfg.prefer_psk_ke = resume_prefer_ke;
 	if (resume_group2) {
 		conn.cfg.groups[0] = resume_group2;
 		conn.cfg.n_groups = 1;
@@ -1189,6 +1191,7 @@ static void resume(struct __test_metadata *_metadata, bool psk_ke,
 static void resume_done(void)
 {
 	resume_group2 = 0;
+	resume_prefer_ke = false;
 	conn_free(&conn);
 	SSL_SESSION_free(sess);
 	sess = NULL;
@@ -1212,7 +1215,12 @@ TEST(resumption_psk_dhe_ke)
 	resume_done();
 }
 
-TEST(resumption_psk_ke)
+/*
+ * psk_ke allowed on both sides, the client (OpenSSL with
+ * SSL_OP_ALLOW_NO_DHE_KEX) offering psk_ke and psk_dhe_ke: the server
+ * takes psk_dhe_ke, for forward secrecy (issue 26 item 8).
+ */
+TEST(resumption_psk_ke_allowed_takes_psk_dhe_ke)
 {
 	struct tlsx_hs_info info;
 
@@ -1220,8 +1228,143 @@ TEST(resumption_psk_ke)
 	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
 	EXPECT_TRUE(info.resumed);
 	EXPECT_TRUE(SSL_session_reused(conn.ssl));
+	EXPECT_FALSE(conn.hs->srv.psk_ke);
+	EXPECT_EQ(TLSX_GROUP_X25519, info.group);
+	resume_done();
+}
+
+/* prefer_psk_ke: the explicit choice of psk_ke over psk_dhe_ke. */
+TEST(resumption_psk_ke_preferred)
+{
+	struct tlsx_hs_info info;
+
+	resume_prefer_ke = true;
+	resume(_metadata, true, "www.example.com", NULL);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_TRUE(SSL_session_reused(conn.ssl));
 	EXPECT_TRUE(conn.hs->srv.psk_ke);
 	EXPECT_EQ(0, info.group);
+	resume_done();
+}
+
+/*
+ * Resumption and client authentication (issue 26 item 3): a ticket from
+ * a server that verified clients as @v1/@r1 (the client sending its
+ * certificate when @cert1), offered by an OpenSSL client that holds a
+ * certificate to a server with the same ticket keys (a key file kept
+ * across a configuration change) that verifies as @v2/@r2.
+ */
+static void auth_resume(struct __test_metadata *_metadata, bool v1, bool r1,
+			bool cert1, bool v2, bool r2)
+{
+	struct client_opts o = { .sni = "www.example.com", .cert = cert1 };
+
+	keys = tlsx_ticket_keys_new(0, time(NULL));
+	ASSERT_NE(NULL, keys);
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
+				     NULL));
+	if (v1)
+		conn.cfg.trust = &conn.trust;
+	conn.cfg.verify_peer = v1;
+	conn.cfg.require_peer_cert = r1;
+	conn.cfg.tickets = keys;
+	conn.cfg.tickets_per_handshake = 1;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(cert1 && v1, conn.hs->peer_cert);
+	ASSERT_EQ(0, exchange_tickets(&conn, true));
+	ASSERT_NE(NULL, sess);
+	conn_free(&conn);
+
+	o.cert = true;
+	ASSERT_EQ(0, client_setup(&conn, &o));
+	ASSERT_EQ(1, SSL_set_session(conn.ssl, sess));
+	ASSERT_EQ(0, server_setup(&conn, "p256"));
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("p256-root.pem"),
+				     NULL));
+	if (v2)
+		conn.cfg.trust = &conn.trust;
+	conn.cfg.verify_peer = v2;
+	conn.cfg.require_peer_cert = r2;
+	conn.cfg.keep_peer_chain = true;
+	conn.cfg.tickets = keys;
+	conn.cfg.tickets_per_handshake = 1;
+	ASSERT_EQ(0, server_start(&conn));
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret)
+		TH_LOG("alert %d", tlsx_hs_alert(conn.hs));
+	ASSERT_EQ(1, conn.ssl_ret);
+	EXPECT_EQ(0, exchange(&conn));
+}
+
+/*
+ * The checks after a ticket was declined: a full handshake with a
+ * CertificateRequest, answered with OpenSSL's certificate, verified.
+ */
+static void auth_resume_declined(struct __test_metadata *_metadata)
+{
+	struct tlsx_hs_info info;
+	const u8 *der;
+	size_t len;
+
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_FALSE(info.resumed);
+	EXPECT_FALSE(SSL_session_reused(conn.ssl));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_EQ(TLSX_SIG_ECDSA_SECP256R1_SHA256, info.sig_scheme);
+	EXPECT_EQ(0, tlsx_hs_peer_cert(conn.hs, 0, &der, &len));
+}
+
+/* A ticket from a server without client authentication: declined. */
+TEST(resumption_declined_when_client_cert_now_required)
+{
+	auth_resume(_metadata, false, false, true, true, true);
+	auth_resume_declined(_metadata);
+	resume_done();
+}
+
+/* Optional before (no certificate sent), required now: declined. */
+TEST(resumption_declined_optional_to_required)
+{
+	auth_resume(_metadata, true, false, false, true, true);
+	auth_resume_declined(_metadata);
+	resume_done();
+}
+
+/*
+ * Optional before, the certificate sent and verified; required now:
+ * another configuration, so declined too (the context digest).
+ */
+TEST(resumption_declined_other_client_auth_mode)
+{
+	auth_resume(_metadata, true, false, true, true, true);
+	auth_resume_declined(_metadata);
+	resume_done();
+}
+
+/*
+ * The same configuration requiring certificates: resumed, peer_cert
+ * true (the ticket says the client was verified), and no chain to hand
+ * out: a resumption carries none (RFC 8446 2.2), tickets do not keep it.
+ */
+TEST(resumption_keeps_client_auth_verdict)
+{
+	struct tlsx_hs_info info;
+	const u8 *der;
+	size_t len;
+
+	auth_resume(_metadata, true, true, true, true, true);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.resumed);
+	EXPECT_TRUE(SSL_session_reused(conn.ssl));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_EQ(0, info.sig_scheme);
+	EXPECT_EQ(-ENOENT, tlsx_hs_peer_cert(conn.hs, 0, &der, &len));
 	resume_done();
 }
 
@@ -2306,7 +2449,8 @@ TEST(tlsx_client_inplace_small_records)
  * The server's NewSessionTicket to tlsx's client, which makes a session
  * of it (ticket.c) and offers it in a second connection.
  */
-static void pair_resume(struct __test_metadata *_metadata, bool psk_ke)
+static void pair_resume(struct __test_metadata *_metadata, bool psk_ke,
+			bool prefer)
 {
 	static u8 nst[4096];
 	struct tlsx_ticket_keys *tk = tlsx_ticket_keys_new(0, time(NULL));
@@ -2334,6 +2478,7 @@ static void pair_resume(struct __test_metadata *_metadata, bool psk_ke)
 
 	pair.scfg.tickets = tk;
 	pair.scfg.allow_psk_ke = psk_ke;
+	pair.scfg.prefer_psk_ke = prefer;
 	pair.ccfg.allow_psk_ke = psk_ke;
 	ASSERT_EQ(0, pair_setup(&pair, false, false));
 	ASSERT_EQ(0, tlsx_hs_set_session(pair.c, &session));
@@ -2344,20 +2489,28 @@ static void pair_resume(struct __test_metadata *_metadata, bool psk_ke)
 	ASSERT_EQ(0, tlsx_hs_get_info(pair.s, &si));
 	EXPECT_TRUE(ci.resumed);
 	EXPECT_TRUE(si.resumed);
-	EXPECT_EQ(psk_ke, pair.s->srv.psk_ke);
-	EXPECT_EQ(psk_ke ? 0 : TLSX_GROUP_X25519, si.group);
+	/* psk_dhe_ke unless the server prefers psk_ke (issue 26 item 8). */
+	EXPECT_EQ(prefer, pair.s->srv.psk_ke);
+	EXPECT_EQ(prefer ? 0 : TLSX_GROUP_X25519, si.group);
+	EXPECT_EQ(si.group, ci.group);
 	pair_free(&pair);
 	tlsx_ticket_keys_free(tk);
 }
 
 TEST(tlsx_client_resumes_psk_dhe_ke)
 {
-	pair_resume(_metadata, false);
+	pair_resume(_metadata, false, false);
+}
+
+/* Both allow psk_ke; the client offers both modes: psk_dhe_ke. */
+TEST(tlsx_client_psk_ke_allowed_resumes_psk_dhe_ke)
+{
+	pair_resume(_metadata, true, false);
 }
 
 TEST(tlsx_client_resumes_psk_ke)
 {
-	pair_resume(_metadata, true);
+	pair_resume(_metadata, true, true);
 }
 
 TEST_HARNESS_MAIN

@@ -53,6 +53,7 @@ static void session(struct tlsx_session *s, u16 suite)
 	s->age_add = 0x12345678;
 	s->max_early_data = 0;
 	s->peer_cert = true;
+	memset(s->context, 0x77, sizeof(s->context));
 	snprintf(s->server_name, sizeof(s->server_name), "www.example.com");
 	snprintf((char *)s->alpn, sizeof(s->alpn), "h2");
 }
@@ -65,6 +66,7 @@ static bool same_state(const struct tlsx_session *a,
 	       a->lifetime == b->lifetime && a->age_add == b->age_add &&
 	       a->max_early_data == b->max_early_data &&
 	       a->peer_cert == b->peer_cert &&
+	       !memcmp(a->context, b->context, sizeof(a->context)) &&
 	       !strcmp(a->server_name, b->server_name) &&
 	       !strcmp((const char *)a->alpn, (const char *)b->alpn);
 }
@@ -150,8 +152,11 @@ TEST(layout)
 		EXPECT_EQ(0x5c, t1[i]);
 		EXPECT_EQ(0x3a, t2[i]);
 	}
-	/* version, suite, psk, times, flags, name, ALPN, then the tag. */
-	EXPECT_EQ(16 + 12 + 1 + 2 + 33 + 8 + 12 + 1 + 16 + 3 + 16, l1);
+	/*
+	 * version, suite, psk, times, flags, context, name, ALPN, then the
+	 * tag.
+	 */
+	EXPECT_EQ(16 + 12 + 1 + 2 + 33 + 8 + 12 + 1 + 32 + 16 + 3 + 16, l1);
 	EXPECT_NE(0, memcmp(t1 + 28, t2 + 28, l1 - 28));
 	tlsx_ticket_keys_free(k);
 }
@@ -321,7 +326,7 @@ static bool openssl_opens(const u8 *key, const u8 *t, size_t len)
 	     EVP_DecryptFinal_ex(c, out + outl, &outl);
 	EVP_CIPHER_CTX_free(c);
 	/* The state begins with its version, then the suite. */
-	return ok && out[0] == 1 && out[1] == 0x13;
+	return ok && out[0] == 2 && out[1] == 0x13;
 }
 
 TEST(key_file)
@@ -732,7 +737,8 @@ TEST(session_corrupt_fields)
 	ASSERT_EQ(0, tlsx_session_encode(&s, buf, sizeof(buf), &n));
 	/* magic[4] suite[2] psk_len[1]: offsets 0..6. */
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 0, 'T'));
-	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 3, 2));		/* version */
+	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 3, 1));		/* version */
+	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 3, 3));
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 5, 0x05));	/* suite */
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 6, 31));	/* psk len */
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 6, 48));
@@ -740,8 +746,8 @@ TEST(session_corrupt_fields)
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 47, 0xff));
 	/* peer_cert at 47+12 = 59 must be 0 or 1. */
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 59, 2));
-	/* a NUL inside the name (at 61). */
-	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 61, 0));
+	/* the context (60..91), then a NUL inside the name (at 93). */
+	EXPECT_EQ(-EBADMSG, decode_with(buf, n, 93, 0));
 	/* the ticket's length (the last 12 bytes: 2 + 10). */
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, n - 11, 11));
 	EXPECT_EQ(-EBADMSG, decode_with(buf, n, n - 11, 9));
@@ -753,6 +759,43 @@ TEST(session_corrupt_fields)
 	s.ticket_len = 10;
 	s.psk_len = 48;
 	EXPECT_EQ(-EINVAL, tlsx_session_encode(&s, buf, sizeof(buf), &n));
+}
+
+/*
+ * A session file of version 1 (no context, no verified-server meaning
+ * for peer_cert), well-formed as it was: refused by its magic, not read
+ * under version 2's layout.
+ */
+TEST(session_version_1_refused)
+{
+	static const u8 head[] = { 't', 'x', 's', 1, 0x13, 0x01, 32 };
+	struct tlsx_session s;
+	u8 buf[256], *p = buf;
+
+	memcpy(p, head, sizeof(head));
+	p += sizeof(head);
+	memset(p, 0xa0, 32);			/* psk */
+	p += 32;
+	memset(p, 0, 8);			/* issued */
+	p[7] = 1;
+	p += 8;
+	put_unaligned_be32(7200, p);		/* lifetime */
+	memset(p + 4, 0, 8);			/* age_add, max_early_data */
+	p += 12;
+	*p++ = 1;				/* peer_cert */
+	*p++ = 3;				/* name */
+	memcpy(p, "a.b", 3);
+	p += 3;
+	*p++ = 0;				/* ALPN */
+	*p++ = 0;				/* ticket<1..> */
+	*p++ = 4;
+	memset(p, 0xee, 4);
+	p += 4;
+	EXPECT_EQ(-EBADMSG, tlsx_session_decode(&s, buf, (size_t)(p - buf)));
+	EXPECT_EQ(0, s.psk_len);
+	/* The same bytes as version 2 would not decode either: 32 short. */
+	buf[3] = 2;
+	EXPECT_EQ(-EBADMSG, tlsx_session_decode(&s, buf, (size_t)(p - buf)));
 }
 
 TEST(session_wipe)
