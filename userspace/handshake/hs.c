@@ -394,6 +394,20 @@ static int hs_step(struct tlsx_hs *hs, const u8 *in, u8 *win, size_t in_len,
 		return -ENOSPC;
 	hs->out = &o;
 	if (!hs->started) {
+		/*
+		 * A verifying client without a name would accept any
+		 * host's chain from a trusted CA: refused before anything
+		 * is written (no alert), unless the configuration opted
+		 * out (hs.h, verify_name_optional).
+		 */
+		if (!hs->server && !hs->server_name[0] &&
+		    (hs->cfg->trust || !hs->cfg->insecure) &&
+		    !hs->cfg->verify_name_optional) {
+			hs->out = NULL;
+			hs->started = true;
+			hs->err = -EDESTADDRREQ;
+			return hs->err;
+		}
 		hs->started = true;
 		if (hs->role->start)
 			ret = hs->role->start(hs, &o);

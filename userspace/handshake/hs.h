@@ -130,6 +130,17 @@ struct tlsx_hs_config {
 	 */
 	const struct tlsx_trust *trust;
 	bool insecure;
+	/*
+	 * Client, verifying: a handshake without a server name (no
+	 * tlsx_hs_set_server_name()) checks the chain against the anchors
+	 * only, accepting any host's certificate from them.  Off (default):
+	 * such a handshake fails at its first step, before a byte is
+	 * written, with -EDESTADDRREQ: a name forgotten must not turn the
+	 * host check off silently (RFC 6125 6: the reference identity is
+	 * the caller's to give).  For callers that pin or check the
+	 * identity themselves (tlsx_hs_peer_cert()).
+	 */
+	bool verify_name_optional;
 
 	/* Server: send a CertificateRequest (4.3.2); require a chain. */
 	bool verify_peer;
@@ -189,7 +200,9 @@ enum tlsx_hs_status {
 /*
  * Errors are negative: -TLSX_HS_EALERT(a) when the engine sent (or, for
  * a received alert, got) alert @a; other negative errnos are local
- * (-ENOMEM, -ENOSPC for an @out too small: a caller bug, not sticky).
+ * (-ENOMEM, -ENOSPC for an @out too small: a caller bug, not sticky;
+ * -EDESTADDRREQ, sticky and with nothing sent, for a verifying client
+ * given no server name, see verify_name_optional).
  */
 #define TLSX_HS_EALERT_BASE	1000
 #define TLSX_HS_EALERT(a)	(TLSX_HS_EALERT_BASE + (a))
@@ -220,7 +233,13 @@ size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg);
 /* Wipes every secret and frees. */
 void tlsx_hs_free(struct tlsx_hs *hs);
 
-/* Client, before the first step: SNI and the name the chain must match. */
+/*
+ * Client, before the first step: the name the server's chain must match
+ * (a DNS name against dNSName SANs, an IPv4 or IPv6 literal against
+ * iPAddress SANs, RFC 6125 6.4, RFC 5280 4.2.1.6) and, unless it is an IP
+ * literal, which RFC 6066 3 does not permit there, the SNI sent.  A
+ * verifying client needs one (verify_name_optional).
+ */
 int tlsx_hs_set_server_name(struct tlsx_hs *hs, const char *name);
 /* Client, before the first step: a session to resume (copied). */
 int tlsx_hs_set_session(struct tlsx_hs *hs, const struct tlsx_session *s);

@@ -64,6 +64,7 @@ enum tlsx_result {
 	TLSX_E_CLOSED = -13,	/* written after tlsx_close() */
 	TLSX_E_NO_SESSION = -14,	/* no ticket received (yet) */
 	TLSX_E_NO_CERT = -15,	/* no such peer certificate */
+	TLSX_E_NO_SERVER_NAME = -16,	/* verifying, but no name to verify */
 };
 
 /* "want read", "peer sent a fatal alert", ...; never NULL. */
@@ -164,6 +165,20 @@ TLSX_API int tlsx_config_set_verify_peer(struct tlsx_config *cfg, bool verify,
 					 bool require);
 
 /*
+ * Client, verifying: a connection given no server name (tlsx_connect()
+ * with NULL, no tlsx_conn_set_server_name()) fails with
+ * TLSX_E_NO_SERVER_NAME before it sends a byte, since its chain could
+ * not be matched to any host: a certificate a trusted CA issued for any
+ * name would pass.  @optional true opts out: such a connection checks
+ * the chain against the trust anchors only, and the caller checks the
+ * identity itself (tlsx_peer_cert()).  Default false.  A name that is an
+ * IP address is matched against the certificate's iPAddress names and
+ * is not sent as SNI (RFC 6066 3).
+ */
+TLSX_API int tlsx_config_set_verify_name_optional(struct tlsx_config *cfg,
+						  bool optional);
+
+/*
  * ALPN (RFC 7301), comma-separated in preference order: "h2,http/1.1".
  * A server picks the first of its own list the client offers; "" clears.
  */
@@ -253,8 +268,10 @@ struct tlsx_conn;
  * not: a non-blocking fd is waited on with poll(2)), hands off to the
  * record layer and returns TLSX_DONE with the connection in *@out.
  * @server_name is sent as SNI and is the name the server's certificate
- * must carry (the engine's rules, handshake/hs.h); NULL only with
- * verification off.  On a handshake failure *@out is still set, to the
+ * must carry (the engine's rules, handshake/hs.h; an IP address is
+ * matched against iPAddress names and not sent as SNI); NULL only with
+ * verification off or tlsx_config_set_verify_name_optional(), else
+ * TLSX_E_NO_SERVER_NAME with nothing sent.  On a handshake failure *@out is still set, to the
  * failed connection (tlsx_conn_alert(), tlsx_conn_errno() say why; the
  * alert, if any, went out): free it.  *@out is NULL only when no
  * connection could be made (TLSX_E_NOMEM, TLSX_E_CONFIG).
@@ -416,10 +433,22 @@ struct tlsx_conn_info {
 	const char *group_name;		/* "x25519", "secp256r1", "none" */
 	uint16_t sig_scheme;		/* the peer's CertificateVerify, or 0 */
 	const char *alpn;		/* "" when none */
-	const char *server_name;	/* SNI sent or received; "" if none */
+	/*
+	 * Server: the SNI received.  Client: the name set, which the
+	 * server's chain was verified against (sent as SNI unless it is
+	 * an IP address).  "" if none.
+	 */
+	const char *server_name;
 	bool resumed;
 	bool hrr;			/* a HelloRetryRequest took place */
-	bool peer_cert;			/* the peer sent a verified chain */
+	/*
+	 * The peer's chain was verified against the trust anchors: in
+	 * this handshake, or, when resumed, in the handshake that made
+	 * the session (the server's ticket records it for the client, the
+	 * client's session for the server); a resumption carries no
+	 * chain, so then tlsx_peer_cert() has none (TLSX_E_NO_CERT).
+	 */
+	bool peer_cert;
 	enum tlsx_record_layer record_layer;
 	unsigned int peer_record_size_limit;	/* 0: none announced */
 	unsigned int hs_reads, hs_writes;	/* syscalls of the handshake */
@@ -442,7 +471,9 @@ TLSX_API int tlsx_conn_info(const struct tlsx_conn *c,
  * the client's when it asked for one (tlsx_config_set_verify_peer()) and
  * got one.  TLSX_E_NO_CERT when there is no such certificate: @index
  * past the last, no chain sent (a client's empty Certificate, a
- * resumed handshake: RFC 8446 2.2 sends none), TLSX_E_INVAL before
+ * resumed handshake: RFC 8446 2.2 sends none, and tickets do not keep
+ * the chain; tlsx_conn_info().peer_cert still says whether the original
+ * handshake verified it), TLSX_E_INVAL before
  * TLSX_DONE.  Memory: the DER the peer sent plus 144 bytes, counted in
  * tlsx_conn_info().state_bytes, bounded by the maximum handshake message.
  */

@@ -210,6 +210,19 @@ int tlsx_config_set_verify_peer(struct tlsx_config *cfg, bool verify,
 	return TLSX_OK;
 }
 
+int tlsx_config_set_verify_name_optional(struct tlsx_config *cfg,
+					 bool optional)
+{
+	int err = settable(cfg);
+
+	if (err)
+		return err;
+	if (cfg->role != TLSX_ROLE_CLIENT)
+		return config_err(cfg, "verify_name_optional: a client's setting");
+	cfg->hs.verify_name_optional = optional;
+	return TLSX_OK;
+}
+
 int tlsx_config_set_alpn(struct tlsx_config *cfg, const char *list)
 {
 	u8 wire[TLSX_HS_MAX_ALPN];

@@ -195,6 +195,8 @@ static int engine_error(struct tlsx_conn *c, int ret)
 			return TLSX_E_ALERT_RECEIVED;
 		return cert_alert(c->alert) ? TLSX_E_CERT : TLSX_E_ALERT_SENT;
 	}
+	if (ret == -EDESTADDRREQ)
+		return TLSX_E_NO_SERVER_NAME;	/* hs.h: nothing was sent */
 	return ret == -ENOMEM ? TLSX_E_NOMEM : TLSX_E_INVAL;
 }
 

@@ -692,6 +692,8 @@ const char *tlsx_strerror(int result)
 		return "no session ticket received";
 	case TLSX_E_NO_CERT:
 		return "no such peer certificate";
+	case TLSX_E_NO_SERVER_NAME:
+		return "no server name to verify the certificate against (set one, or opt out with tlsx_config_set_verify_name_optional())";
 	}
 	return "unknown error";
 }

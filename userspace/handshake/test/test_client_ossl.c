@@ -801,6 +801,125 @@ TEST(wrong_host)
 	conn_free(&conn);
 }
 
+/* --- the name to verify (issue 26 item 2) --------------------------- */
+
+/* The client trusting p256-root.pem, its engine made; no name set. */
+static void nameless_client(struct __test_metadata *_metadata,
+			    struct conn *c)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(c, &o));
+	ASSERT_EQ(0, tlsx_trust_load(&c->trust, data("p256-root.pem"),
+				     NULL));
+	c->cfg.trust = &c->trust;
+}
+
+/*
+ * Verifying without a name would take any host's chain from the CA:
+ * refused at the first step, before a byte is written, and sticky.
+ */
+TEST(verify_without_name_refused)
+{
+	size_t used = 1, n = 1;
+
+	nameless_client(_metadata, &conn);
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	EXPECT_EQ(-EDESTADDRREQ, tlsx_hs_step(conn.hs, NULL, 0, &used,
+					      conn.out, sizeof(conn.out), &n));
+	EXPECT_EQ(0, used);
+	EXPECT_EQ(0, n);
+	EXPECT_EQ(-1, tlsx_hs_alert(conn.hs));
+	EXPECT_EQ(-EDESTADDRREQ, tlsx_hs_step(conn.hs, NULL, 0, &used,
+					      conn.out, sizeof(conn.out), &n));
+	EXPECT_EQ(0, n);
+	/* Too late to set one now. */
+	EXPECT_EQ(-EINVAL, tlsx_hs_set_server_name(conn.hs, "www.example.com"));
+	conn_free(&conn);
+}
+
+/* verify_name_optional: the chain checked against the anchors only. */
+TEST(verify_name_optional_accepts_chain)
+{
+	struct tlsx_hs_info info;
+
+	nameless_client(_metadata, &conn);
+	conn.cfg.verify_name_optional = true;
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	run(&conn);
+	ASSERT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	ASSERT_EQ(1, conn.ssl_ret);
+	ASSERT_EQ(0, tlsx_hs_get_info(conn.hs, &info));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_STREQ("", conn.sni);
+	conn_free(&conn);
+}
+
+/* ...and still refuses a chain from another CA. */
+TEST(verify_name_optional_still_verifies_chain)
+{
+	nameless_client(_metadata, &conn);
+	tlsx_trust_free(&conn.trust);
+	ASSERT_EQ(0, tlsx_trust_load(&conn.trust, data("other-root.pem"),
+				     NULL));
+	conn.cfg.verify_name_optional = true;
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	run(&conn);
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNKNOWN_CA), conn.hs_ret);
+	conn_free(&conn);
+}
+
+/* Verification off needs no name (nothing is matched). */
+TEST(insecure_without_name)
+{
+	struct server_opts o = { .cert = "p256" };
+
+	ASSERT_EQ(0, server_setup(&conn, &o));
+	conn.cfg.insecure = true;
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	run(&conn);
+	EXPECT_EQ(TLSX_HS_DONE, conn.hs_ret);
+	conn_free(&conn);
+}
+
+/*
+ * An IP address as the name (RFC 6125, RFC 5280 4.2.1.6): matched
+ * against the leaf's iPAddress SANs (192.0.2.1, 2001:db8::1), and never
+ * sent as SNI (RFC 6066 3: "Literal IPv4 and IPv6 addresses are not
+ * permitted in HostName").
+ */
+static void ip_name(struct __test_metadata *_metadata, const char *ip,
+		    int want)
+{
+	nameless_client(_metadata, &conn);
+	conn.hs = tlsx_hs_new(&conn.cfg);
+	ASSERT_NE(NULL, conn.hs);
+	ASSERT_EQ(0, tlsx_hs_set_server_name(conn.hs, ip));
+	snprintf(conn.sni, sizeof(conn.sni), "unset");
+	run(&conn);
+	EXPECT_EQ(want, conn.hs_ret) TH_LOG("%s", ip);
+	EXPECT_STREQ("", conn.sni);
+	conn_free(&conn);
+}
+
+TEST(ip_san_matches)
+{
+	ip_name(_metadata, "192.0.2.1", TLSX_HS_DONE);
+	ip_name(_metadata, "2001:db8::1", TLSX_HS_DONE);
+}
+
+TEST(ip_san_mismatch)
+{
+	ip_name(_metadata, "192.0.2.2",
+		-TLSX_HS_EALERT(TLSX_ALERT_CERTIFICATE_UNKNOWN));
+	ip_name(_metadata, "2001:db8::2",
+		-TLSX_HS_EALERT(TLSX_ALERT_CERTIFICATE_UNKNOWN));
+}
+
 /* The server takes only a group we do not offer: its alert comes back. */
 TEST(no_common_group)
 {

@@ -524,6 +524,81 @@ TEST_F(vs_openssl, wrong_host)
 	EXPECT_EQ(TLSX_E_INVAL, tlsx_write(self->c, "x", 1));
 }
 
+/*
+ * No name (issue 26 item 2): with verification on, refused before a
+ * byte goes out; tlsx_config_set_verify_name_optional() opts out.
+ */
+TEST(verify_without_name_refused)
+{
+	struct tlsx_config *cfg = client_cfg(ca_pem);
+	struct tlsx_conn *c = NULL;
+	char b;
+	int cfd, sfd;
+
+	ASSERT_NE(NULL, cfg);
+	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+	/* Non-blocking first, so that a client that did go on fails here
+	 * (TLSX_WANT_READ) rather than waiting for a server there is not.
+	 */
+	set_nonblock(cfd);
+	c = tlsx_conn_new(cfg, cfd);
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(TLSX_E_NO_SERVER_NAME, tlsx_conn_step(c));
+	EXPECT_EQ(TLSX_E_NO_SERVER_NAME, tlsx_conn_step(c));
+	EXPECT_EQ(-1, tlsx_conn_alert(c));
+	tlsx_conn_free(c);
+	c = NULL;
+	EXPECT_EQ(TLSX_E_NO_SERVER_NAME, tlsx_connect(cfg, cfd, NULL, &c));
+	ASSERT_NE(NULL, c);
+	EXPECT_NE(NULL, strstr(tlsx_strerror(TLSX_E_NO_SERVER_NAME),
+			       "server name"));
+	tlsx_conn_free(c);
+	/* Not one byte reached the server. */
+	EXPECT_EQ(-1, recv(sfd, &b, 1, MSG_DONTWAIT));
+	EXPECT_EQ(EAGAIN, errno);
+	/* A server's configuration has no such setting. */
+	tlsx_config_free(cfg);
+	cfg = tlsx_config_new(TLSX_ROLE_SERVER);
+	ASSERT_NE(NULL, cfg);
+	EXPECT_EQ(TLSX_E_CONFIG, tlsx_config_set_verify_name_optional(cfg,
+								      true));
+	tlsx_config_free(cfg);
+	close(cfd);
+	close(sfd);
+}
+
+TEST_F(vs_openssl, verify_name_optional)
+{
+	struct tlsx_conn_info info;
+
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_verify_name_optional(self->cfg,
+								true));
+	ASSERT_EQ(TLSX_DONE, tlsx_connect(self->cfg, self->cfd, NULL,
+					  &self->c));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &info));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_STREQ("", info.server_name);
+	EXPECT_EQ(0, echo_and_close(self->c));
+}
+
+/* An IP address as the name: the leaf's iPAddress SAN (127.0.0.1). */
+TEST_F(vs_openssl, ip_address_name)
+{
+	struct tlsx_conn_info info;
+
+	ASSERT_EQ(TLSX_DONE, tlsx_connect(self->cfg, self->cfd, "127.0.0.1",
+					  &self->c));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &info));
+	EXPECT_TRUE(info.peer_cert);
+	EXPECT_EQ(0, echo_and_close(self->c));
+}
+
+TEST_F(vs_openssl, ip_address_mismatch)
+{
+	EXPECT_EQ(TLSX_E_CERT, tlsx_connect(self->cfg, self->cfd, "127.0.0.2",
+					    &self->c));
+}
+
 TEST_F(vs_openssl, unknown_ca)
 {
 	struct tlsx_config *other = client_cfg(other_ca_pem);
