@@ -989,6 +989,148 @@ TEST(sni_chooses_certificate)
 	tlsx_config_free(ccfg);
 }
 
+/*
+ * One handshake of @ccfg (offering @sess, @len bytes, when @len) against
+ * a tlsx server of @scfg, echoed and closed; the session after it in
+ * @sess (*@len; 0 when none came), what each end saw in *@ci and *@s.
+ */
+static int resume_round(struct tlsx_config *scfg, struct tlsx_config *ccfg,
+			unsigned char *sess, size_t cap, size_t *len,
+			struct tlsx_conn_info *ci, struct tlsx_server *s)
+{
+	struct tlsx_conn *c;
+	int cfd, ret;
+
+	memset(s, 0, sizeof(*s));
+	if (tcp_pair(&cfd, &s->fd))
+		return -1;
+	s->cfg = scfg;
+	if (pthread_create(&s->t, NULL, tlsx_server_run, s))
+		return -1;
+	c = tlsx_conn_new(ccfg, cfd);
+	ret = c ? tlsx_conn_set_server_name(c, "localhost") : -1;
+	if (!ret && *len)
+		ret = tlsx_conn_set_session(c, sess, *len);
+	if (!ret)
+		ret = tlsx_conn_handshake(c);
+	if (!ret)
+		ret = tlsx_conn_info(c, ci);
+	if (!ret)
+		ret = echo_and_close(c);
+	if (!ret && tlsx_conn_session(c, sess, cap, len))
+		*len = 0;
+	if (ret)
+		shutdown(cfd, SHUT_RDWR);
+	tlsx_conn_free(c);
+	pthread_join(s->t, NULL);
+	close(cfd);
+	close(s->fd);
+	return ret;
+}
+
+/*
+ * Issue 26 item 3: a server switched from optional to required client
+ * certificates with a persistent ticket-key file declines the tickets it
+ * issued before (a full handshake asks for the certificate); tickets of
+ * the new configuration resume, and the resumed server says the client
+ * was verified though it has no chain.
+ */
+TEST(ticket_key_file_optional_to_required)
+{
+	struct tlsx_config *opt = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *req = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *ccfg = client_cfg(ca_pem);
+	unsigned char keys[80], sess[4096];
+	struct tlsx_conn_info ci;
+	struct tlsx_server s;
+	char path[64];
+	size_t len = 0, i;
+	int fd;
+
+	ASSERT_TRUE(opt && req && ccfg);
+	for (i = 0; i < sizeof(keys); i++)
+		keys[i] = (unsigned char)(i * 11 + 3);
+	snprintf(path, sizeof(path), "%s/ticket.key", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)sizeof(keys), write(fd, keys, sizeof(keys)));
+	close(fd);
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_trust(opt, ca_pem));
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_verify_peer(opt, true, false));
+	ASSERT_EQ(TLSX_OK, tlsx_config_load_ticket_keys(opt, path));
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_trust(req, ca_pem));
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_verify_peer(req, true, true));
+	ASSERT_EQ(TLSX_OK, tlsx_config_load_ticket_keys(req, path));
+	unlink(path);
+	if (!have_server(opt))
+		SKIP(return, "the engine's server half is not merged");
+	/* Optional: the client, without a certificate yet, sends none. */
+	ASSERT_EQ(0, resume_round(opt, ccfg, sess, sizeof(sess), &len, &ci,
+				  &s));
+	EXPECT_EQ(TLSX_OK, s.ret);
+	EXPECT_FALSE(s.peer_cert);
+	ASSERT_NE(0, len);
+	/* Required now, the client has a certificate: a full handshake. */
+	tlsx_config_free(ccfg);
+	ccfg = client_cfg(ca_pem);
+	ASSERT_EQ(TLSX_OK, tlsx_config_add_cert(ccfg, leaf_pem, key_pem));
+	ASSERT_EQ(0, resume_round(req, ccfg, sess, sizeof(sess), &len, &ci,
+				  &s));
+	EXPECT_FALSE(ci.resumed);
+	EXPECT_EQ(TLSX_OK, s.ret);
+	EXPECT_TRUE(s.peer_cert);
+	EXPECT_EQ(1, s.peer_certs);
+	ASSERT_NE(0, len);
+	/* The new configuration's ticket resumes; no chain to hand out. */
+	ASSERT_EQ(0, resume_round(req, ccfg, sess, sizeof(sess), &len, &ci,
+				  &s));
+	EXPECT_TRUE(ci.resumed);
+	EXPECT_TRUE(ci.peer_cert);
+	EXPECT_EQ(TLSX_OK, s.ret);
+	EXPECT_TRUE(s.peer_cert);
+	EXPECT_EQ(0, s.peer_certs);
+	tlsx_config_free(opt);
+	tlsx_config_free(req);
+	tlsx_config_free(ccfg);
+}
+
+/*
+ * A session saved by a client with verification off is not offered by
+ * one that verifies: a full handshake, the server verified.
+ */
+TEST(unverified_session_not_offered)
+{
+	struct tlsx_config *scfg = server_cfg_with(leaf_pem, key_pem);
+	struct tlsx_config *off = tlsx_config_new(TLSX_ROLE_CLIENT);
+	struct tlsx_config *on = client_cfg(ca_pem);
+	unsigned char sess[4096];
+	struct tlsx_conn_info ci;
+	struct tlsx_server s;
+	size_t len = 0;
+
+	ASSERT_TRUE(scfg && off && on);
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_verify_peer(off, false, false));
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(0, resume_round(scfg, off, sess, sizeof(sess), &len, &ci,
+				  &s));
+	EXPECT_FALSE(ci.peer_cert);
+	ASSERT_NE(0, len);
+	ASSERT_EQ(0, resume_round(scfg, on, sess, sizeof(sess), &len, &ci,
+				  &s));
+	EXPECT_FALSE(ci.resumed);
+	EXPECT_TRUE(ci.peer_cert);
+	/* The verifying connection's session is offered again, and resumes. */
+	ASSERT_NE(0, len);
+	ASSERT_EQ(0, resume_round(scfg, on, sess, sizeof(sess), &len, &ci,
+				  &s));
+	EXPECT_TRUE(ci.resumed);
+	EXPECT_TRUE(ci.peer_cert);
+	tlsx_config_free(scfg);
+	tlsx_config_free(off);
+	tlsx_config_free(on);
+}
+
 /* 4.3.2, 4.4.2.4: a client certificate asked for, sent, verified. */
 TEST(client_certificate)
 {
