@@ -25,7 +25,10 @@ const char tool_common_help[] =
 "  --sigalgs LIST       signature schemes (RFC 8446 names)\n"
 "  --record-layer L     tlsx, tls or user (default: the first that works)\n"
 "  --record-size-limit N  announce RFC 8449 record_size_limit N\n"
-"  --psk-ke             allow resumption without (EC)DHE (psk_ke)\n"
+"  --psk-ke             allow resumption without (EC)DHE (psk_ke); a\n"
+"                       server still takes psk_dhe_ke when offered\n"
+"  --prefer-psk-ke      server, with --psk-ke: take psk_ke even when\n"
+"                       the client also offers psk_dhe_ke\n"
 "  --key-update         send a KeyUpdate (update_requested) after the\n"
 "                       handshake\n"
 "  --interactive        a stdin line \"k\" sends a KeyUpdate, \"K\" one that\n"
@@ -52,6 +55,7 @@ static const struct option common_longopts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "psk-ke", no_argument, NULL, OPT_PSK_KE },
+	{ "prefer-psk-ke", no_argument, NULL, OPT_PREFER_PSK_KE },
 	{ "cert", required_argument, NULL, OPT_CERT },
 	{ "key", required_argument, NULL, OPT_KEY },
 	{ "help", no_argument, NULL, 'h' },
@@ -188,6 +192,9 @@ int tool_common_opt(struct tool_opts *o, int opt, const char *arg)
 	case OPT_PSK_KE:
 		o->psk_ke = true;
 		return 1;
+	case OPT_PREFER_PSK_KE:
+		o->prefer_psk_ke = true;
+		return 1;
 	case OPT_CERT:
 	case OPT_KEY:
 		if ((opt == OPT_CERT ? o->n_cert : o->n_key) >= TOOL_MAX_CERTS) {
@@ -316,6 +323,11 @@ int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o)
 		rc = tlsx_config_set_psk_ke(cfg, true);
 		if (rc)
 			return cfg_fail(cfg, "--psk-ke", rc);
+	}
+	if (o->prefer_psk_ke) {
+		rc = tlsx_config_prefer_psk_ke(cfg, true);
+		if (rc)
+			return cfg_fail(cfg, "--prefer-psk-ke", rc);
 	}
 	return 0;
 }

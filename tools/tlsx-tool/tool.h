@@ -35,6 +35,7 @@ enum tool_opt {
 	OPT_QUIET,
 	OPT_TIMEOUT,
 	OPT_PSK_KE,
+	OPT_PREFER_PSK_KE,
 	OPT_CERT,
 	OPT_KEY,
 	OPT_COMMON_END,
@@ -55,6 +56,7 @@ struct tool_opts {
 	bool interactive;	/* stdin lines "k", "K", "Q" are commands */
 	bool quiet;
 	bool psk_ke;
+	bool prefer_psk_ke;	/* server: psk_ke before psk_dhe_ke */
 	unsigned int timeout;	/* seconds: handshake, then idle; 0 none */
 	const char *cert[TOOL_MAX_CERTS], *key[TOOL_MAX_CERTS];
 	unsigned int n_cert, n_key;
