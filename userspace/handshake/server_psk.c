@@ -22,9 +22,10 @@
  * chains must reach (their digest, cert.h): a ticket from a server that
  * asked for no certificate, or took none, or trusted other CAs, must not
  * let a client past one that requires a certificate from these
- * (RFC 8446 4.6.1: resumption carries the original authentication; with
- * a ticket-key file shared across configurations or kept across a
- * change, only this binds a ticket to its issuer).  Left out on
+ * (RFC 8446 2.2: a resumption presents no certificate, its peer's
+ * authentication is the original handshake's; with a ticket-key file
+ * shared across configurations or kept across a change, only this
+ * binds a ticket to its issuer).  Left out on
  * purpose: the ALPN list and the server name (each session's protocol
  * and name are compared on their own, sv_session_fits()), and the
  * server's own chains (a resumption does not present them again; the
