@@ -20,6 +20,11 @@
  *    the first usable key as the fallback; certificate_authorities
  *    matches the issuer of any certificate of a chain; malformed lists
  *    are decode_error;
+ *  - resumption (issue 26 item 3): both ends report the verdict of the
+ *    handshake that made the session and have no chain; a ticket is
+ *    declined once the server trusts other CAs for clients; a session
+ *    made without verifying the server is not offered by a verifying
+ *    client (and is, by one that does not verify);
  *  - the kept chain: the server's certificates on the client, the
  *    client's on the server, byte for byte as sent, none without
  *    keep_peer_chain or without a chain.

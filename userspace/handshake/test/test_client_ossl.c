@@ -31,6 +31,11 @@
  *    psk_dhe_ke (OpenSSL says it reused the session); a session for
  *    another name is not offered; a ticket the server cannot open gives
  *    a full handshake;
+ *  - the name to verify against (issue 26 item 2): none given while
+ *    verifying is refused at the first step with nothing sent;
+ *    verify_name_optional checks the chain against the anchors only;
+ *    an IP address matches the leaf's iPAddress SANs (and mismatches
+ *    others) and is never sent as SNI;
  *  - refusals: a TLS 1.2-only server (protocol_version), a server whose
  *    chain is not trusted (unknown_ca) or names another host
  *    (certificate_unknown), a server that asks for a group we do not

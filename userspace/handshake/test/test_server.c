@@ -28,7 +28,11 @@
  *    each after a default, a chain signed by RSA over an ECDSA key; the
  *    leaf the client saw checked); resumption
  *    (psk_dhe_ke, psk_ke, through an HRR, refused for another name or
- *    protocol or an unknown ticket, a bad binder).
+ *    protocol or an unknown ticket, a bad binder; psk_dhe_ke taken when
+ *    both modes are offered unless prefer_psk_ke; a ticket declined by
+ *    a server that now requires client certificates, or verifies them
+ *    otherwise, and a full handshake with a CertificateRequest instead;
+ *    the client-auth verdict kept on resumption).
  *  - tlsx's client against tlsx's server in memory: full, HRR, client
  *    certificate, resumption.
  *  - refusals: every ClientHello MUST of RFC 8446 4.1.2 and its
