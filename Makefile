@@ -98,6 +98,10 @@ TLSXD_STATIC_OBJS := $(patsubst %.c,$(B)/obj-static/%.o,$(TLSXD_SRCS) \
 	$(TLSXD_DIR)/main.c)
 TLSXD := $(if $(wildcard $(TLSXD_DIR)/main.c),$(B)/bin/tlsxd)
 TLSXD_STATIC := $(if $(TLSXD),$(B)/bin/tlsxd-static)
+# Test builds with a low key limit (see tlsxd-rekey below).
+TLSXD_TEST_REKEY_LIMIT := 512
+TLSXD_REKEY := $(if $(TLSXD),$(B)/bin/tlsxd-rekey)
+TLSXD_STATIC_REKEY := $(if $(TLSXD),$(B)/bin/tlsxd-static-rekey)
 TLSXD_LIBS := -luring -lsystemd -lpthread
 
 # --- unit tests: every test/test_*.c of a family is one program -------
@@ -170,7 +174,8 @@ TEST_MODULE_6_1 := $(TEST_MODULE_6_1_DIR)/tlsx.ko
 	lint bench bench-crypto fuzz clean print-kdir print-kdir-6.1 test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
-all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) selftests \
+all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) \
+	$(TLSXD_REKEY) $(TLSXD_STATIC_REKEY) selftests \
 	module module-test
 
 help:
@@ -310,14 +315,19 @@ $(addprefix $(B)/test-asan/,$(TLSXD_TESTS)): TEST_XSYSLIBS = $(TLSXD_LIBS)
 # check inside a wrapped listen_check_open() (the daemon has no seam).
 $(B)/test/test_tlsxd_server $(B)/test-asan/test_tlsxd_server: \
 	TEST_XSYSLIBS += -Wl,--wrap=listen_check_open
+# test_conn drives the kernel send path with no record layer: it checks
+# what conn_kernel.c reserves under the sending key by a wrapped
+# tlsx_conn_tx_reserve().
+$(B)/test/test_conn $(B)/test-asan/test_conn: \
+	TEST_XSYSLIBS += -Wl,--wrap=tlsx_conn_tx_reserve
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 
 # test_tlsxd_http runs the daemon (build/bin/tlsxd, found next to
 # itself); its ASan build runs the daemon built with ASan/UBSan too.
 TLSXD_ASAN := $(if $(TLSXD),$(B)/bin/tlsxd-asan)
-$(B)/test/test_tlsxd_http: | $(TLSXD)
-$(B)/test-asan/test_tlsxd_http: | $(TLSXD) $(TLSXD_ASAN)
+$(B)/test/test_tlsxd_http: | $(TLSXD) $(TLSXD_REKEY)
+$(B)/test-asan/test_tlsxd_http: | $(TLSXD) $(TLSXD_ASAN) $(TLSXD_REKEY)
 
 $(B)/bin/tlsxd-asan: $(TLSXD_DIR)/main.c $(TLSXD_LIB_ASAN) $(ENGINE_LIB_ASAN) \
 		$(LIB_ASAN)
@@ -346,6 +356,29 @@ $(B)/obj-static/%.o: %.c | $(KSRC)
 $(B)/bin/tlsxd-static: $(TLSXD_STATIC_OBJS) $(LIBTLSX)
 	@mkdir -p $(@D)
 	$(CC) -static $(TLSXD_STATIC_OBJS) $(LIBTLSX) -luring -lpthread -o $@
+
+# Test builds of tlsxd whose sending keys seal at most
+# TLSXD_TEST_REKEY_LIMIT records (RFC 8446 5.5; the suite's limit is
+# 2^24): tlsx_config_freeze() wrapped (test/rekey_limit.c), as the daemon
+# has no seam.  tlsxd-rekey for test_tlsxd_http (userspace layer),
+# tlsxd-static-rekey for tools/tlsxd/vm-tests (tlsx and tls).  512
+# (TLSXD_TEST_REKEY_LIMIT): a 1 MiB send (259 records at most) fits
+# under one key.
+TLSXD_REKEY_FLAGS = -DTLSXD_TEST_REKEY_LIMIT=$(TLSXD_TEST_REKEY_LIMIT) \
+	-Wl,--wrap=tlsx_config_freeze
+$(B)/bin/tlsxd-rekey: $(TLSXD_DIR)/main.c $(TLSXD_DIR)/test/rekey_limit.c \
+		$(TLSXD_LIB) $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TLSXD_REKEY_FLAGS) \
+		$(TLSXD_DIR)/main.c $(TLSXD_DIR)/test/rekey_limit.c \
+		$(TLSXD_LIB) $(LIBTLSX) $(TLSXD_LIBS) -o $@
+
+$(B)/bin/tlsxd-static-rekey: $(TLSXD_STATIC_OBJS) \
+		$(TLSXD_DIR)/test/rekey_limit.c $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(TLSXD_REKEY_FLAGS) -static \
+		$(TLSXD_STATIC_OBJS) $(TLSXD_DIR)/test/rekey_limit.c \
+		$(LIBTLSX) -luring -lpthread -o $@
 
 # `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
 BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
@@ -471,7 +504,8 @@ TLSXD_VM_FILES = --with-bin curl --with-bin cmp \
 	--with-file tools/tlsxd/demo:/tlsx/tlsxd/demo \
 	--with-file tools/tlsxd/vm-tests:/tlsx/tlsxd/vm-tests \
 	$(if $(wildcard /etc/mime.types),--with-file /etc/mime.types:/etc/mime.types)
-TLSXD_VM_DEPS := $(if $(TLSXD_STATIC),$(TLSXD_STATIC) $(TLSXD_VM_CERT))
+TLSXD_VM_DEPS := $(if $(TLSXD_STATIC),$(TLSXD_STATIC) $(TLSXD_STATIC_REKEY) \
+	$(TLSXD_VM_CERT))
 TLSXD_VM_ARGS = $(if $(TLSXD_STATIC),$(TLSXD_VM_FILES))
 TLSXD_VM_TESTS := $(if $(TLSXD_STATIC),/tlsx/tlsxd/vm-tests)
 NO_TLSXD = { echo "no tlsxd yet ($(TLSXD_DIR)/main.c)" >&2; exit 1; }

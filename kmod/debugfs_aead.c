@@ -210,6 +210,9 @@ int tlsx_debugfs_init(void)
 			    &tlsx_dbg_aead_fops);
 	tlsx_tx_pages_debugfs(tlsx_debugfs_dir);
 	tlsx_read_sock_debugfs(tlsx_debugfs_dir);
+	/* tlsx_seal_limit(): records a TLS 1.3 key seals, lowered (0: off). */
+	debugfs_create_u64("seal_limit", 0600, tlsx_debugfs_dir,
+			   &tlsx_test_seal_limit);
 	return 0;
 }
 

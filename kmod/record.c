@@ -70,3 +70,31 @@ int tlsx_crypto_advance(struct tlsx_crypto *c)
 	/* 2^64 records under one key: never reuse a nonce. */
 	return c->rec_seq ? 0 : -EBADMSG;
 }
+
+#ifdef TLSX_TEST_HOOKS
+u64 tlsx_test_seal_limit;
+#endif
+
+u64 tlsx_seal_limit(const struct tlsx_crypto *c)
+{
+	u64 limit = U64_MAX;
+
+	if (c->version == TLS_1_3_VERSION) {
+		switch (c->cipher_type) {
+		case TLS_CIPHER_AES_GCM_128:
+		case TLS_CIPHER_AES_GCM_256:
+			limit = 23726566;	/* floor(2^24.5) */
+			break;
+		case TLS_CIPHER_AES_CCM_128:
+			limit = 11863283;	/* floor(2^23.5) */
+			break;
+		}
+	}
+#ifdef TLSX_TEST_HOOKS
+	/* Lowered where a limit is kept, for the selftests. */
+	if (limit != U64_MAX && tlsx_test_seal_limit &&
+	    tlsx_test_seal_limit < limit)
+		limit = tlsx_test_seal_limit;
+#endif
+	return limit;
+}

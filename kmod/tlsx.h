@@ -117,6 +117,20 @@ unsigned int tlsx_aad(const struct tlsx_crypto *c, u64 seq, u8 type,
  */
 int tlsx_crypto_advance(struct tlsx_crypto *c);
 
+/*
+ * tlsx_seal_limit() - records one TLS 1.3 key may seal (RFC 8446 5.5):
+ * AES-GCM 2^24.5 full-size records, AES-CCM 2^23.5 (half), none below
+ * the sequence wrap for ChaCha20-Poly1305 and for TLS 1.2, which cannot
+ * change keys.  A safety net under libtlsx, which sends its KeyUpdate
+ * before 2^24 (2^23): TX refuses to open a data record at limit - 1
+ * (EKEYEXPIRED), leaving the last for the KeyUpdate.  A test build
+ * (TLSX_TEST_HOOKS) lowers it by debugfs tlsx/seal_limit.
+ */
+u64 tlsx_seal_limit(const struct tlsx_crypto *c);
+#ifdef TLSX_TEST_HOOKS
+extern u64 tlsx_test_seal_limit;	/* 0: off */
+#endif
+
 struct tlsx_tx;			/* tx.c */
 struct tlsx_rx;			/* rx.c */
 

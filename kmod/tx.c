@@ -702,6 +702,17 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 		}
 
 		rec = tx->open;
+		/*
+		 * RFC 8446 5.5: no record past the key's limit, and the
+		 * last one kept for the KeyUpdate (a control record) that
+		 * changes it.  The open record takes the next sequence
+		 * number: records are sealed in order.
+		 */
+		if (!rec && c->rec_seq + (type == TLSX_TYPE_DATA) >=
+			    tlsx_seal_limit(c)) {
+			ret = -EKEYEXPIRED;
+			goto end;
+		}
 		if (!rec) {
 			rec = tlsx_rec_new(sk);
 			if (!rec) {

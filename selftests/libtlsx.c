@@ -949,6 +949,92 @@ TEST_F_TIMEOUT(pair, rekey_limit, TIMEOUT)
 }
 
 /*
+ * The caller's own sends (RFC 8446 5.5, tlsx_conn_tx_reserve()): 2 MiB
+ * sent on the fd by send(2) and sendfile(2) in 16 KiB steps, each
+ * announced first, under a 40-record key.  tlsx: our KeyUpdates go
+ * before each key's limit and the peer reads every byte.  tls (no
+ * rekey): the reservation is refused before the limit (not for good:
+ * close_notify still goes) and every byte sent until then arrives.
+ * Userspace: nothing to reserve (libtlsx counts its own).
+ */
+TEST_F_TIMEOUT(pair, tx_reserve_own_sends, TIMEOUT)
+{
+	char path[] = "/tmp/libtlsx-reserve-XXXXXX";
+	const size_t step = 16384, total = 2 << 20;
+	unsigned char *data = malloc(total), *got = malloc(step);
+	struct tlsx_conn_info ci, si;
+	size_t i, sent = 0;
+	uint64_t left = 0;
+	int fd, r = TLSX_OK;
+
+	ASSERT_NE(NULL, data);
+	ASSERT_NE(NULL, got);
+	tlsx_config_free(self->ccfg);
+	tlsx_config_free(self->scfg);
+	self->ccfg = client_cfg(variant->rl, variant->suite, 40);
+	self->scfg = server_cfg(variant->rl, 40);
+	ASSERT_NE(NULL, self->ccfg);
+	ASSERT_NE(NULL, self->scfg);
+	handshake(_metadata, self, NULL, 0);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_tx_left(self->c, &left));
+	if (variant->want == TLSX_RL_USER) {
+		EXPECT_EQ(TLSX_OK, tlsx_conn_tx_reserve(self->c, total));
+		EXPECT_EQ(UINT64_MAX, left);
+		goto out;
+	}
+	EXPECT_GE(39, left);
+	/* More than one key allows at once: send less. */
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_conn_tx_reserve(self->c, 40 * 4096));
+	for (i = 0; i < total; i++)
+		data[i] = pattern(i, 11);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	unlink(path);
+	ASSERT_EQ((ssize_t)total, write(fd, data, total));
+	while (sent < total) {
+		off_t off = sent;
+		ssize_t n;
+
+		r = tlsx_conn_tx_reserve(self->c, step);
+		if (r)
+			break;
+		/* Alternately send(2) and sendfile(2), by the caller. */
+		if (sent / step % 2)
+			n = sendfile(tlsx_conn_fd(self->c), fd, &off, step);
+		else
+			n = send(tlsx_conn_fd(self->c), data + sent, step, 0);
+		ASSERT_EQ((ssize_t)step, n);
+		ASSERT_EQ((ssize_t)step, read_full(self->s, got, step));
+		ASSERT_EQ(0, memcmp(data + sent, got, step))
+			TH_LOG("at %zu", sent);
+		sent += step;
+	}
+	close(fd);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &ci));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &si));
+	TH_LOG("%zu of %zu bytes by the caller: %s, %llu KeyUpdates",
+	       sent, total, tlsx_strerror(r),
+	       (unsigned long long)ci.key_updates_sent);
+	if (variant->want == TLSX_RL_TLS) {
+		/* 40 records: 16 KiB steps of 2 records at most. */
+		EXPECT_EQ(TLSX_E_REKEY, r);
+		EXPECT_LT(0, sent);
+		EXPECT_GT(40 * step, sent);
+		EXPECT_EQ(TLSX_OK, tlsx_close(self->c));
+		EXPECT_EQ(0, tlsx_read(self->s, got, step));
+		goto out;
+	}
+	EXPECT_EQ(TLSX_OK, r);
+	EXPECT_EQ(total, sent);
+	/* 128 records or more, at most 39 a key. */
+	EXPECT_LE(total / step / 39, ci.key_updates_sent);
+	EXPECT_EQ(ci.key_updates_sent, si.key_updates_received);
+out:
+	free(data);
+	free(got);
+}
+
+/*
  * A NewSessionTicket after the handoff (sealed by the variant's layer)
  * becomes the client's session; a second handshake resumes with it, on
  * the same layer.

@@ -125,6 +125,19 @@ static void fill(unsigned char *p, size_t n, unsigned int seed)
 		p[i] = (unsigned char)((i * 131 + seed * 7 + (i >> 9)) & 0xff);
 }
 
+#define SEAL_LIMIT_FILE "/sys/kernel/debug/tlsx/seal_limit"
+
+static int seal_limit_set(unsigned long long v)
+{
+	FILE *f = fopen(SEAL_LIMIT_FILE, "w");
+	int err;
+
+	if (!f)
+		return -errno;
+	err = fprintf(f, "%llu\n", v) < 0;
+	return fclose(f) || err ? -EIO : 0;
+}
+
 FIXTURE(tx)
 {
 	int cfd;		/* TLS_TX */
@@ -133,6 +146,7 @@ FIXTURE(tx)
 	struct rec_key rk;
 	unsigned char *buf;	/* plaintext scratch */
 	unsigned char *out;
+	bool seal_limit;	/* seal_limit set: reset at teardown */
 };
 
 FIXTURE_VARIANT(tx)
@@ -274,6 +288,9 @@ FIXTURE_SETUP(tx)
 
 FIXTURE_TEARDOWN(tx)
 {
+	/* A test cut short must not leave the module's limit lowered. */
+	if (self->seal_limit)
+		seal_limit_set(0);
 	close(self->cfd);
 	close(self->sfd);
 	free(self->buf);
@@ -545,6 +562,70 @@ TEST_F(tx, record_types)
 	EXPECT_EQ('A', self->out[0]);
 	ASSERT_EQ(1, rec_read(self->sfd, &self->rk, &type, self->out));
 	EXPECT_EQ('B', self->out[0]);
+}
+
+/*
+ * RFC 8446 5.5, tlsx.ko's safety net under libtlsx: a TLS 1.3 AES key
+ * opens no data record at its limit - 1 (EKEYEXPIRED), the last record
+ * being for the KeyUpdate (a control record still goes), and a new
+ * TLS_TX starts the count again.  The test module lowers the limit
+ * (debugfs tlsx/seal_limit); ChaCha20-Poly1305, TLS 1.2 and the kernel's
+ * tls (which stops only at the sequence wrap) are not limited by it.
+ */
+TEST_F(tx, seal_limit)
+{
+	static const unsigned char ku[5] = { 24, 0, 0, 1, 0 };
+	bool limited = !strcmp(variant->ulp, "tlsx") &&
+		       variant->version == TLS_1_3_VERSION &&
+		       variant->cipher != TLS_CIPHER_CHACHA20_POLY1305;
+	struct rec_info ri;
+	unsigned char type;
+	int i;
+
+	if (access(SEAL_LIMIT_FILE, W_OK))
+		SKIP(return, "not the test module (no %s)", SEAL_LIMIT_FILE);
+	/* rec_info_init(seed 1) starts at sequence number 2: 8 records. */
+	ASSERT_EQ(0, seal_limit_set(10));
+	self->seal_limit = true;
+	fill(self->buf, 100, 3);
+	for (i = 0; i < 7; i++) {
+		ASSERT_EQ(100, send(self->cfd, self->buf, 100, 0));
+		ASSERT_EQ(100, rec_read(self->sfd, &self->rk, &type,
+					self->out));
+	}
+	errno = 0;
+	if (!limited) {
+		/* Not limited: data goes on past it. */
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(100, send(self->cfd, self->buf, 100, 0));
+			ASSERT_EQ(100, rec_read(self->sfd, &self->rk, &type,
+						self->out));
+		}
+		EXPECT_EQ(0, seal_limit_set(0));
+		return;
+	}
+	/* Sequence number 9, the key's last: no data, ... */
+	EXPECT_EQ(-1, send(self->cfd, self->buf, 100, 0));
+	EXPECT_EQ(EKEYEXPIRED, errno);
+	EXPECT_EQ(-1, send(self->cfd, self->buf, 100, MSG_DONTWAIT));
+	EXPECT_FALSE(readable(self->sfd, 100));
+	/* ... but the KeyUpdate, and then the next key. */
+	ASSERT_EQ(5, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, ku, 5, 0));
+	ASSERT_EQ(5, rec_read(self->sfd, &self->rk, &type, self->out));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(-1, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, ku, 5, 0));
+	EXPECT_EQ(EKEYEXPIRED, errno);
+	rec_info_init(&ri, variant->version, variant->cipher, 2);
+	EXPECT_EQ(0, setsockopt(self->cfd, SOL_TLS, TLS_TX, &ri, ri.len));
+	tlsx_aead_wipe(&self->rk.aead);
+	EXPECT_EQ(0, rec_key_init(&self->rk, &ri));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(100, send(self->cfd, self->buf, 100, 0));
+		ASSERT_EQ(100, rec_read(self->sfd, &self->rk, &type,
+					self->out));
+		EXPECT_EQ(0, memcmp(self->buf, self->out, 100));
+	}
+	EXPECT_EQ(0, seal_limit_set(0));
 }
 
 /* A large non-data send is split like data, every record of its type. */

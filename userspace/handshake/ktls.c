@@ -306,3 +306,81 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 			return c->err;
 	}
 }
+
+/*
+ * Sends the caller makes itself (tlsx.h: tlsx_conn_tx_reserve()).  Kept
+ * apart from libtlsx's own send paths above, which count in k_tx_bound
+ * too: the caller's reservations add to it, so the kernel's count is read
+ * only when the bound nears the limit.
+ */
+u64 tlsx_tx_records_max(u64 len)
+{
+	/*
+	 * A record ends when full (2^14), at the end of a send without
+	 * MSG_MORE, or when its page list is full: never more than one per
+	 * page, and @len bytes touch at most len / 4096 + 2 pages; one more
+	 * for a record a MSG_MORE send left open.
+	 */
+	return len / 4096 + 3;
+}
+
+static int k_usable(const struct tlsx_conn *c)
+{
+	if (!c || !c->established)
+		return TLSX_E_INVAL;
+	if (c->err)
+		return c->err;
+	return c->tx_closed ? TLSX_E_CLOSED : TLSX_OK;
+}
+
+int tlsx_conn_tx_reserve(struct tlsx_conn *c, u64 len)
+{
+	u64 records = tlsx_tx_records_max(len), seq;
+	int err = k_usable(c);
+
+	if (err)
+		return err;
+	if (c->rl == TLSX_RL_USER)
+		return TLSX_OK;
+	/* One record stays for the KeyUpdate, or on tls close_notify. */
+	if (records > c->rekey_limit - 1)
+		return TLSX_E_INVAL;
+	if (c->rl == TLSX_RL_TLS) {
+		if (c->k_tx_bound + records + 1 > c->rekey_limit) {
+			err = kernel_tx_seq(c, &seq);
+			if (err)
+				return tlsx__sys(c, -err);
+			c->k_tx_bound = seq;
+			/* 6.12's tls cannot rekey: end before the limit. */
+			if (seq + records + 1 > c->rekey_limit)
+				return TLSX_E_REKEY;
+		}
+	} else {
+		err = tlsx__k_tx_room(c, records);
+		if (err)
+			return err;
+	}
+	c->k_tx_bound += records;
+	return TLSX_OK;
+}
+
+int tlsx_conn_tx_left(struct tlsx_conn *c, u64 *records)
+{
+	u64 seq;
+	int err = k_usable(c);
+
+	if (err)
+		return err;
+	if (!records)
+		return TLSX_E_INVAL;
+	if (c->rl == TLSX_RL_USER) {
+		*records = UINT64_MAX;
+		return TLSX_OK;
+	}
+	err = kernel_tx_seq(c, &seq);
+	if (err)
+		return tlsx__sys(c, -err);
+	c->k_tx_bound = seq;
+	*records = seq + 1 < c->rekey_limit ? c->rekey_limit - 1 - seq : 0;
+	return TLSX_OK;
+}

@@ -400,6 +400,42 @@ TLSX_API ssize_t tlsx_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			       size_t count);
 
 /*
+ * Sends the caller makes itself in a kernel mode (tlsx or tls): bytes it
+ * gives the socket directly (send(2), sendfile(2), splice(2), io_uring)
+ * pass no libtlsx call, so libtlsx's count of the records sealed under
+ * the sending key does not see them, and one key must seal no more than
+ * its limit (RFC 8446 5.5: 2^24 records for AES-GCM here, 2^23 for
+ * AES-CCM; tlsx_config_set_rekey_limit()).  Before each such send of up
+ * to @len bytes, tlsx_conn_tx_reserve() counts the records it can make
+ * (tlsx_tx_records_max()) and makes room for them:
+ *   tlsx    our KeyUpdate (4.6.3) goes first when the kernel's own count
+ *           would pass the limit; TLSX_WANT_WRITE when it did not fit in
+ *           the socket (wait for POLLOUT and call again, send nothing);
+ *   tls     6.12's tls cannot change keys: TLSX_E_REKEY when the send
+ *           could pass the limit (room stays for close_notify).  Send
+ *           nothing more: tlsx_close() and a new connection.  Not sticky.
+ *   user    TLSX_OK: tlsx_write() and tlsx_sendfile() count their own.
+ * TLSX_E_INVAL when @len could not fit under a fresh key: send less.
+ * The kernel's count is read (getsockopt) only near the limit.
+ */
+TLSX_API int tlsx_conn_tx_reserve(struct tlsx_conn *c, uint64_t len);
+
+/*
+ * Records one send of @len bytes can make at most, on either kernel
+ * layer: one per 4 KiB page it touches (a record may end at any page
+ * of a sendfile or splice), and the record a MSG_MORE left open.
+ */
+TLSX_API uint64_t tlsx_tx_records_max(uint64_t len);
+
+/*
+ * Records the kernel may still seal under the current sending key before
+ * it must change (or, on tls, before the connection must end, keeping
+ * one for close_notify), from the kernel's own count; UINT64_MAX on the
+ * userspace layer, which changes keys by itself.
+ */
+TLSX_API int tlsx_conn_tx_left(struct tlsx_conn *c, uint64_t *records);
+
+/*
  * Sends a KeyUpdate (RFC 8446 4.6.3) and changes our sending key;
  * @request_peer asks the peer to change its own.  TLSX_E_REKEY on the
  * kernel's tls (6.12 cannot rekey).

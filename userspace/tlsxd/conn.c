@@ -155,7 +155,11 @@ static void log_response(struct loop *lp, struct conn *c)
 /* Nothing in flight: everything goes back. */
 static void finish_close(struct loop *lp, struct conn *c)
 {
+	struct tlsx_conn_info info;
+
 	timer_disarm(&c->timer);
+	if (c->tls && !tlsx_conn_info(c->tls, &info))
+		stats_add(lp->st, STAT_KEY_UPDATES, info.key_updates_sent);
 	if (c->tls)
 		tlsx_conn_free(c->tls);
 	c->tls = NULL;
@@ -425,6 +429,42 @@ static void start_error(struct loop *lp, struct conn *c, int status)
 	begin_send(lp, c);
 }
 
+/*
+ * The kernel's tls cannot change keys (6.12): keep-alive ends before the
+ * sending key's record limit (RFC 8446 5.5), as a server ends it after
+ * keepalive_requests.  The response that nears the limit says
+ * "Connection: close" (planned again with it); one that no longer fits
+ * is not started: the connection closes as an idle one may (RFC 9112
+ * 9.6) and the client sends the request again on a new one (9.3.1).
+ * Only a connection's first response goes on when it cannot fit whole:
+ * it is cut short at the limit (conn_kernel.c).  false: @c closed.
+ */
+static bool key_plan_keeps_alive(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+
+	switch (conn_kernel_key_plan(c)) {
+	case KEY_FITS:
+		return true;
+	case KEY_FULL:
+		if (c->requests) {
+			stats_add(lp->st, STAT_KEY_LIMIT_CLOSE, 1);
+			resp_release(&a->resp);
+			conn_close(lp, c, true);
+			return false;
+		}
+		break;
+	case KEY_LAST:
+		stats_add(lp->st, STAT_KEY_LIMIT_CLOSE, 1);
+		break;
+	}
+	resp_release(&a->resp);
+	resp_plan(&lp->srv->site, &a->req, lp->now, RESP_F_CLOSE, a->rbuf,
+		  sizeof(a->rbuf), &a->resp);
+	a->resp.close = true;
+	return true;
+}
+
 static void start_response(struct loop *lp, struct conn *c, size_t head_len)
 {
 	struct active *a = c->a;
@@ -445,6 +485,9 @@ static void start_response(struct loop *lp, struct conn *c, size_t head_len)
 		flags |= RESP_F_CLOSE;
 	resp_plan(&lp->srv->site, &a->req, lp->now, flags, a->rbuf,
 		  sizeof(a->rbuf), &a->resp);
+	if (!(flags & RESP_F_CLOSE) && c->kernel_tx &&
+	    !key_plan_keeps_alive(lp, c))
+		return;
 	if (flags & RESP_F_CLOSE)
 		a->resp.close = true;
 	begin_send(lp, c);

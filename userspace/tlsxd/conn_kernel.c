@@ -10,6 +10,12 @@
  *              the head and memory segments by IORING_OP_SEND, with
  *              MSG_MORE / SPLICE_F_MORE while more of the plan follows so
  *              that head and body share records;
+ *   keys       each of those sends passes no libtlsx call, so it is
+ *              announced first (tlsx_conn_tx_reserve()): on tlsx our
+ *              KeyUpdate goes before the sending key's record limit
+ *              (RFC 8446 5.5); on the kernel's tls, which cannot rekey,
+ *              keep-alive ends before it (conn_kernel_key_plan()) and
+ *              only a response that alone passes it is cut short;
  *   requests   IORING_OP_RECV into a buffer the kernel picks from the
  *              worker's provided-buffer ring when bytes arrive: an idle
  *              connection holds none (conn.c copies them out at once).
@@ -24,6 +30,8 @@
 #include <unistd.h>
 
 #include "conn_priv.h"
+#include "log.h"
+#include "stats.h"
 
 /* Pipes kept for reuse, per worker. */
 #define PIPE_POOL_MAX	256
@@ -173,6 +181,69 @@ void conn_kernel_pipes_free(struct loop *lp)
 /* Bodies                                                              */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Room under the sending key for a send of @len bytes (RFC 8446 5.5):
+ * STEP_PROGRESS to send it; STEP_WAIT when our KeyUpdate met a full
+ * socket (sent on POLLOUT); STEP_CLOSED when the connection ends.
+ */
+static enum step key_room(struct loop *lp, struct conn *c, uint64_t len)
+{
+	int r = tlsx_conn_tx_reserve(c->tls, len);
+
+	if (!r)
+		return STEP_PROGRESS;
+	if (r == TLSX_WANT_WRITE) {
+		conn_poll(lp, c, true);
+		return STEP_WAIT;
+	}
+	if (r == TLSX_E_REKEY) {
+		/*
+		 * The last resort (conn_kernel_key_plan() closes keep-alive
+		 * before this): a response larger than what the key may
+		 * still seal.  Nothing passes the limit; the client sees a
+		 * body shorter than its Content-Length.
+		 */
+		stats_add(lp->st, STAT_KEY_LIMIT_CUT, 1);
+		log_msg(LOG_WARN, "response cut short after %llu body bytes: the sending key's record limit (RFC 8446 5.5) is reached and the kernel's tls cannot change keys; connection closed",
+			(unsigned long long)c->a->body_sent);
+		conn_close(lp, c, true);
+		return STEP_CLOSED;
+	}
+	conn_tls_failed(lp, c, r);
+	return STEP_CLOSED;
+}
+
+/* Records the sends of @len bytes of one piece can make, at most. */
+static uint64_t piece_records(uint64_t len)
+{
+	/* Sent at most SEND_BUDGET (= SPLICE_CHUNK) bytes at a time. */
+	uint64_t full = len / SEND_BUDGET, rest = len % SEND_BUDGET;
+
+	return full * tlsx_tx_records_max(SEND_BUDGET) +
+	       (rest || !full ? tlsx_tx_records_max(rest) : 0);
+}
+
+enum key_plan conn_kernel_key_plan(struct conn *c)
+{
+	const struct active *a = c->a;
+	uint64_t need = piece_records(a->resp.head_len), left;
+	unsigned int i;
+
+	if (c->rl != TLSX_RL_TLS)
+		return KEY_FITS;
+	for (i = 0; i < a->resp.nseg; i++)
+		need += piece_records(a->resp.seg[i].len);
+	/* An error here is the sends' to report. */
+	if (tlsx_conn_tx_left(c->tls, &left))
+		return KEY_FITS;
+	if (need > left)
+		return KEY_FULL;
+	/* The next response as large as this one would not fit. */
+	if (left - need < need)
+		return KEY_LAST;
+	return KEY_FITS;
+}
+
 static bool more_after(const struct active *a, uint64_t n)
 {
 	int i;
@@ -193,10 +264,14 @@ static enum step kernel_sendfile(struct loop *lp, struct conn *c,
 	const struct resp_seg *s = &a->resp.seg[a->piece];
 	uint64_t want = s->len - a->poff;
 	off_t off = s->off + a->poff;
+	enum step r;
 	ssize_t n;
 
 	if (want > *budget)
 		want = *budget;
+	r = key_room(lp, c, want);
+	if (r != STEP_PROGRESS)
+		return r;
 	n = sendfile(c->fd, a->resp.fd, &off, want);
 	if (n < 0 && errno == EINTR)
 		return STEP_PROGRESS;
@@ -232,16 +307,21 @@ static enum step kernel_splice(struct loop *lp, struct conn *c)
 			return kernel_sendfile(lp, c, &budget);
 		}
 	}
-	sqe = conn_sqe(lp);
 	if (!c->pipe_fill) {
 		uint64_t want = s->len - a->poff;
 
 		if (want > SPLICE_CHUNK)
 			want = SPLICE_CHUNK;
+		sqe = conn_sqe(lp);
 		io_uring_prep_splice(sqe, a->resp.fd, s->off + a->poff,
 				     c->pipe->wr, -1, want, 0);
 		conn_set_op(c, sqe, OP_SPLICE_IN);
 	} else {
+		enum step r = key_room(lp, c, c->pipe_fill);
+
+		if (r != STEP_PROGRESS)
+			return r;
+		sqe = conn_sqe(lp);
 		io_uring_prep_splice(sqe, c->pipe->rd, -1, c->fd, -1,
 				     c->pipe_fill,
 				     more_after(a, c->pipe_fill) ?
@@ -260,6 +340,7 @@ enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget)
 	struct io_uring_sqe *sqe;
 	const char *p;
 	uint64_t len;
+	enum step r;
 
 	if (s && !s->mem)
 		return lp->splice ? kernel_splice(lp, c) :
@@ -270,6 +351,12 @@ enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget)
 		conn_advance(a, 0);
 		return STEP_PROGRESS;
 	}
+	/* A size tlsx_conn_tx_reserve() takes under any key limit. */
+	if (len > SEND_BUDGET)
+		len = SEND_BUDGET;
+	r = key_room(lp, c, len);
+	if (r != STEP_PROGRESS)
+		return r;
 	sqe = conn_sqe(lp);
 	/* MSG_MORE: the head and the body share records. */
 	io_uring_prep_send(sqe, c->fd, p + a->poff, len,

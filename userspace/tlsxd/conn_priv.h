@@ -90,6 +90,14 @@ void conn_hs_pend_done(struct loop *lp, struct conn *c, int res);
  * segment by sendfile(2) (taking from *@budget) or through the pipe.
  */
 enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget);
+/*
+ * Before a response on the kernel's tls, which cannot change keys: does
+ * it fit under the sending key's record limit (RFC 8446 5.5)?  KEY_LAST:
+ * yes, but the connection ends after it; KEY_FULL: no.  KEY_FITS on the
+ * other layers (tlsx sends a KeyUpdate when due: conn_kernel_send()).
+ */
+enum key_plan { KEY_FITS, KEY_LAST, KEY_FULL };
+enum key_plan conn_kernel_key_plan(struct conn *c);
 /* OP_SPLICE_IN completed: @res bytes in the pipe, now to the socket. */
 void conn_kernel_splice_in_done(struct loop *lp, struct conn *c, int res);
 /* The response is over: its pipe back to the pool (a full one closed). */

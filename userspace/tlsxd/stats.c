@@ -51,6 +51,9 @@ const char *const stats_names[STAT_COUNT] = {
 	[STAT_FC_NEG_HITS]	= "fcache_neg_hits",
 	[STAT_FC_NEG_STORED]	= "fcache_neg_stored",
 	[STAT_FC_NEG_STALE]	= "fcache_neg_stale",
+	[STAT_KEY_UPDATES]	= "key_updates_sent",
+	[STAT_KEY_LIMIT_CLOSE]	= "key_limit_close",
+	[STAT_KEY_LIMIT_CUT]	= "key_limit_cut",
 };
 
 /*

@@ -60,6 +60,10 @@ enum stat_id {
 	STAT_FC_NEG_HITS,	/* a failing openat2 saved */
 	STAT_FC_NEG_STORED,
 	STAT_FC_NEG_STALE,
+	/* Sending keys (RFC 8446 5.5), conn_kernel.c. */
+	STAT_KEY_UPDATES,	/* KeyUpdates sent, by closed connections */
+	STAT_KEY_LIMIT_CLOSE,	/* tls: keep-alive ended before the limit */
+	STAT_KEY_LIMIT_CUT,	/* tls: a response cut short at the limit */
 	STAT_COUNT
 };
 

@@ -19,7 +19,12 @@
  *    pool (empty) when done;
  *  - a reader that resets mid-body: CLIENT_RESET once, the connection
  *    freed, the loop not spinning (bounded completions).
- *  - a 16 KiB head given a byte at a time: each byte scanned once.
+ *  - a 16 KiB head given a byte at a time: each byte scanned once;
+ *  - every byte announced to libtlsx before it is sent (the sending
+ *    key's record limit, RFC 8446 5.5: tlsx_conn_tx_reserve(), wrapped
+ *    here: Makefile); a reservation that must wait for our KeyUpdate
+ *    (TLSX_WANT_WRITE) waits on POLLOUT and goes on; one refused on the
+ *    kernel's tls (TLSX_E_REKEY) ends the response there, counted.
  *
  * Each for sendfile and splice (FIXTURE_VARIANT).
  */
@@ -113,6 +118,7 @@ enum send_end {
 	END_SERVED,		/* every byte in order, the connection freed */
 	END_SEND_TIMEOUT,	/* the reader stalled: cut by the send timeout */
 	END_RESET,		/* the reader reset mid-body */
+	END_KEY_CUT,		/* reservations refused: cut at the limit */
 };
 
 /* A case: the response's plan, the reader, the end (the table below). */
@@ -129,7 +135,33 @@ struct send_case {
 	bool waits;		/* must wait on POLLOUT, and never spin */
 	bool recv;		/* requests_by_recv_with_provided_buffers() */
 	bool byte_head;		/* head_a_byte_at_a_time_scanned_once() */
+	int key_err;		/* reserving past key_at returns it */
+	uint64_t key_at;	/* bytes */
 };
+
+/*
+ * tlsx_conn_tx_reserve() (-Wl,--wrap: there is no record layer here):
+ * the bytes announced; past g_key_at, g_key_err (TLSX_WANT_WRITE once).
+ */
+static uint64_t g_reserved;
+static unsigned int g_key_refused;
+static int g_key_err;
+static uint64_t g_key_at;
+
+int __wrap_tlsx_conn_tx_reserve(struct tlsx_conn *c, uint64_t len)
+{
+	int err = g_key_err;
+
+	(void)c;
+	if (err && g_reserved + len > g_key_at) {
+		g_key_refused++;
+		if (err == TLSX_WANT_WRITE)
+			g_key_err = 0;
+		return err;
+	}
+	g_reserved += len;
+	return TLSX_OK;
+}
 
 /* Each case twice: file bodies by sendfile(2), and by IORING_OP_SPLICE. */
 FIXTURE_VARIANT(send) {
@@ -326,6 +358,8 @@ static void check_all(struct __test_metadata *_metadata,
 	size_t i;
 
 	ASSERT_EQ(self->expect_len, r->len);
+	/* Each send was announced first: at least every byte. */
+	EXPECT_LE(self->expect_len, g_reserved);
 	for (i = 0; i < r->len; i++)
 		if (r->got[i] != self->expect[i])
 			break;
@@ -385,6 +419,16 @@ static const struct send_case reset_mid_body = {
 	.sndbuf = 4096, .file = true, .file_len = FILE_SIZE,
 	.reset_after = 256 * 1024, .end = END_RESET,
 };
+/* Our KeyUpdate met a full socket: the send waits for POLLOUT. */
+static const struct send_case key_update_waits = {
+	.file = true, .file_len = FILE_SIZE,
+	.key_err = TLSX_WANT_WRITE, .key_at = FILE_SIZE / 3,
+};
+/* The kernel's tls at the limit: the response is cut there. */
+static const struct send_case key_limit_cut = {
+	.file = true, .file_len = FILE_SIZE, .end = END_KEY_CUT,
+	.key_err = TLSX_E_REKEY, .key_at = FILE_SIZE / 2,
+};
 static const struct send_case recv_requests = { .recv = true };
 static const struct send_case byte_head = { .byte_head = true };
 
@@ -422,6 +466,14 @@ FIXTURE_VARIANT_ADD(send, sendfile_reset_mid_body_counted_once_and_freed) {
 	false, &reset_mid_body };
 FIXTURE_VARIANT_ADD(send, splice_reset_mid_body_counted_once_and_freed) {
 	true, &reset_mid_body };
+FIXTURE_VARIANT_ADD(send, sendfile_key_update_waits_on_pollout) {
+	false, &key_update_waits };
+FIXTURE_VARIANT_ADD(send, splice_key_update_waits_on_pollout) {
+	true, &key_update_waits };
+FIXTURE_VARIANT_ADD(send, sendfile_key_limit_cuts_the_response) {
+	false, &key_limit_cut };
+FIXTURE_VARIANT_ADD(send, splice_key_limit_cuts_the_response) {
+	true, &key_limit_cut };
 FIXTURE_VARIANT_ADD(send, sendfile_requests_by_recv_with_provided_buffers) {
 	false, &recv_requests };
 FIXTURE_VARIANT_ADD(send, splice_requests_by_recv_with_provided_buffers) {
@@ -448,6 +500,8 @@ TEST_F(send, response)
 		head_a_byte_at_a_time_scanned_once(_metadata, self);
 		return;
 	}
+	g_key_err = k->key_err;
+	g_key_at = k->key_at;
 	tcp_pair(_metadata, &self->cfd, &self->sfd, k->sndbuf);
 	c = conn_new(self, self->sfd);
 	if (k->file)
@@ -466,6 +520,18 @@ TEST_F(send, response)
 		check_all(_metadata, self, &r, variant,
 			  k->file_len || k->multipart);
 		EXPECT_EQ(0, self->w.stats.v[STAT_TO_SEND]);
+		EXPECT_EQ(!!k->key_err, g_key_refused);
+		break;
+	case END_KEY_CUT:
+		/* Nothing past the last reservation went. */
+		EXPECT_EQ(g_reserved, r.len);
+		EXPECT_LT(r.len, self->expect_len);
+		free(r.got);
+		EXPECT_EQ(1, g_key_refused);
+		EXPECT_EQ(1, self->w.stats.v[STAT_KEY_LIMIT_CUT]);
+		EXPECT_EQ(0, self->lp.nconns);
+		EXPECT_EQ(1, self->w.stats.v[STAT_REQUESTS]);
+		EXPECT_EQ(0, self->lp.npipes);
 		break;
 	case END_SEND_TIMEOUT:
 		free(r.got);

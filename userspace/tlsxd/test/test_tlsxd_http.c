@@ -2811,6 +2811,68 @@ TEST_F(http, key_update_between_requests)
 	EXPECT_EQ(3, info.key_updates_received);
 }
 
+/*
+ * The sending key's limit (RFC 8446 5.5) on the userspace layer:
+ * tlsxd-rekey (Makefile: 512 records a key) serves 24 MiB over one
+ * keep-alive connection; its record layer sends a KeyUpdate before each
+ * key's 512th record, and every byte arrives under the new keys.  The
+ * kernel layers' cases are in tools/tlsxd/vm-tests.
+ */
+FIXTURE(rekey) {
+	struct srv srv;
+	struct tlsx_config *cfg;
+	struct cl c;
+	struct rsp r;
+};
+
+FIXTURE_SETUP(rekey)
+{
+	static const char *const extra[] = { "--workers", "1", NULL };
+	char *slash = strrchr(g_tlsxd, '/');
+
+	self->cfg = cl_config(NULL);
+	ASSERT_NE(NULL, self->cfg);
+	/* The test build next to the daemon (build/bin/tlsxd-rekey). */
+	ASSERT_NE(NULL, slash);
+	snprintf(slash + 1, sizeof(g_tlsxd) - (slash + 1 - g_tlsxd), "%s",
+		 "tlsxd-rekey");
+	srv_start(_metadata, &self->srv, g_cert, g_key, extra);
+}
+
+FIXTURE_TEARDOWN(rekey)
+{
+	cl_close(&self->c);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+}
+
+TEST_F_TIMEOUT(rekey, userspace_layer_rekeys_past_the_limit, 120)
+{
+	static const char req[] = "GET /mib.bin HTTP/1.1\r\nHost: x\r\n\r\n";
+	struct tlsx_conn_info info;
+	int i, n = 24;
+
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, cl_send(&self->c, req, sizeof(req) - 1));
+		rsp_free(&self->r);
+		ASSERT_EQ(0, cl_response(&self->c, &self->r, false))
+			TH_LOG("response %d", i);
+		ASSERT_EQ(200, self->r.status);
+		ASSERT_EQ(MIB, self->r.body_len);
+		ASSERT_TRUE(same_as_file(self->r.body, self->r.body_len, 6, 0))
+			TH_LOG("response %d", i);
+	}
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c.tc, &info));
+	/* 64 full records a MiB: a key per 8 MiB at most. */
+	EXPECT_LE((uint64_t)n * MIB / 16384 / 512, info.key_updates_received);
+	EXPECT_EQ(0, info.key_updates_sent);
+	ksft_print_msg("%d MiB: %llu KeyUpdates from tlsxd\n", n,
+		       (unsigned long long)info.key_updates_received);
+}
+
 /* --keepalive-requests 3: the third answer closes. */
 FIXTURE(options) {
 	struct srv srv;
