@@ -290,17 +290,15 @@ static int pm_header(struct tlsx_conn *c)
 	return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
 }
 
-static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
-			   bool record_end)
+static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len)
 {
 	int err;
 
 	/*
 	 * 5.1: no zero-length fragments of Handshake (5.4: padded or not).
-	 * The kernel's reads (record_end false) give 0 bytes only for an
-	 * empty record: tlsx_read() takes no empty buffer.
+	 * The kernel's reads (which cannot tell a record's end) give 0
+	 * bytes only for an empty record: tlsx_read() takes no empty buffer.
 	 */
-	(void)record_end;
 	if (!len)
 		return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
 	if (!c->pm) {
@@ -382,7 +380,7 @@ int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 
 	switch (type) {
 	case TLSX_CT_HANDSHAKE:
-		return handshake_bytes(c, data, len, record_end);
+		return handshake_bytes(c, data, len);
 	case TLSX_CT_ALERT:
 		/*
 		 * 5.4: an alert record with no content (padded or not; the
