@@ -11,8 +11,8 @@
  *  - hs_record.c owns the records: it checks headers, opens protected
  *    records, drops the compatibility ChangeCipherSpec where RFC 8446 5
  *    allows it, turns a received alert into the error, reassembles
- *    handshake messages (bounded by max_msg) and hands each whole
- *    message to the role's handler.  It enforces 5.1's alignment rule:
+ *    handshake messages (bounded per type: hs_msg_max()) and hands each
+ *    whole message to the role's handler.  It enforces 5.1's alignment rule:
  *    a handler that changes the read key (hs_set_read_secret()) must
  *    have been given the last bytes of its record.  On error hs.c's one
  *    exit writes the alert record (hs_send_alert(), protected once a
