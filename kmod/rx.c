@@ -283,6 +283,45 @@ static int tlsx_open_run(struct sock *sk, struct tlsx_rx *rx,
 }
 
 /*
+ * Whether the handshake record @rec ends a KeyUpdate: its messages are
+ * followed across records (rx->hs_*), since 5.1 lets a message span
+ * records ("MUST NOT be interleaved" only with other types) and a
+ * KeyUpdate may come behind a NewSessionTicket.  Its first byte alone
+ * would pause reading after the first fragment of a split KeyUpdate,
+ * with its rest held behind the pause for good.  Userspace refuses a
+ * KeyUpdate that does not end its record (5.1), so where it ends is
+ * where the next key begins.  Bounded: one step per header byte, one per
+ * message body.
+ */
+static bool tlsx_rx_hs_ends_key_update(struct tlsx_rx *rx,
+				       const struct tlsx_rec *rec)
+{
+	unsigned int i = 0, n;
+	bool ended = false;
+
+	while (i < rec->len) {
+		if (rx->hs_hdr_len < sizeof(rx->hs_hdr)) {
+			rx->hs_hdr[rx->hs_hdr_len++] =
+				*tlsx_rec_addr(rec, rec->off + i++);
+			if (rx->hs_hdr_len < sizeof(rx->hs_hdr))
+				continue;
+			rx->hs_left = (u32)rx->hs_hdr[1] << 16 |
+				      (u32)rx->hs_hdr[2] << 8 | rx->hs_hdr[3];
+		} else {
+			n = min_t(unsigned int, rx->hs_left, rec->len - i);
+			i += n;
+			rx->hs_left -= n;
+		}
+		if (!rx->hs_left) {
+			if (rx->hs_hdr[0] == TLSX_HS_KEY_UPDATE)
+				ended = true;
+			rx->hs_hdr_len = 0;
+		}
+	}
+	return ended;
+}
+
+/*
  * After @rec's ciphertext (@clen bytes at the prepend offset) was opened
  * into its pages: find the TLS 1.3 content type, step the sequence, note
  * a KeyUpdate.  @nopad_check: kTLS would have tried to decrypt this
@@ -319,8 +358,8 @@ static int tlsx_rx_finish(struct sock *sk, struct tlsx_rx *rx,
 		return err;
 
 	if (c->version == TLS_1_3_VERSION &&
-	    rec->type == TLSX_TYPE_HANDSHAKE && rec->len &&
-	    *tlsx_rec_addr(rec, rec->off) == TLSX_HS_KEY_UPDATE) {
+	    rec->type == TLSX_TYPE_HANDSHAKE &&
+	    tlsx_rx_hs_ends_key_update(rx, rec)) {
 		WRITE_ONCE(rx->key_update_pending, true);
 		tlsx_stat_inc(sk, TLSX_STAT_RX_REKEY_RECEIVED);
 	}

@@ -37,6 +37,15 @@ struct tlsx_rx {
 	 * is installed (the records after it are under that key).
 	 */
 	bool key_update_pending;
+	/*
+	 * The handshake message being read (RFC 8446 5.1: one may span
+	 * records): its header, hs_hdr_len bytes of it so far, then the
+	 * hs_left bytes of its body still to come; so that a KeyUpdate is
+	 * seen in the record where it ends, split or behind another one.
+	 */
+	u8 hs_hdr[4];
+	u8 hs_hdr_len;
+	u32 hs_left;
 	/* A record failed authentication: every read fails as in kTLS. */
 	bool failed;
 	/*

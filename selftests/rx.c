@@ -889,6 +889,52 @@ TEST_F(rx, key_update)
 	EXPECT_EQ(0, memcmp(out, "new", 3));
 }
 
+/*
+ * A KeyUpdate split over two records (RFC 8446 5.1 lets a message span
+ * records) and behind a NewSessionTicket in the first: reading pauses
+ * where it ends.  Judged by a record's first byte, the first record
+ * (a ticket's) was no KeyUpdate, nor the second (its rest), and the data
+ * under the next key failed to open; a KeyUpdate split at its start
+ * paused after its first fragment, its rest held for good.
+ */
+TEST_F(rx, key_update_split)
+{
+	static const unsigned char nst_ku[] = { 4, 0, 0, 2, 0xaa, 0xbb,
+						24, 0 };
+	static const unsigned char rest[] = { 0, 1, 0 };
+	struct rec_info next;
+	unsigned char out[100];
+	int type;
+
+	if (!is13(variant->version))
+		SKIP(return, "TLS 1.3 only");
+	if (!strcmp(variant->ulp, "tls"))
+		SKIP(return, "kTLS 6.12 has no RX rekey (6.14 has)");
+
+	send_rec(_metadata, self, REC_TYPE_HANDSHAKE, nst_ku, sizeof(nst_ku),
+		 0);
+	send_rec(_metadata, self, REC_TYPE_HANDSHAKE, rest, sizeof(rest), 0);
+	rec_info_init(&next, variant->version, variant->cipher, 2);
+	ASSERT_EQ(0, rec_key_init(&self->rk, &next));
+	send_rec(_metadata, self, REC_TYPE_DATA, "new", 3, 0);
+	usleep(50000);
+
+	EXPECT_EQ(sizeof(nst_ku), recv_type(self->fd, out, sizeof(out), 0,
+					    &type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(sizeof(rest), recv_type(self->fd, out, sizeof(out), 0,
+					  &type));
+	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
+	EXPECT_EQ(0, memcmp(out, rest, sizeof(rest)));
+	EXPECT_EQ(-1, recv(self->fd, out, sizeof(out), MSG_DONTWAIT));
+	EXPECT_EQ(EKEYEXPIRED, errno);
+
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_TLS, TLS_RX, &next, next.len));
+	EXPECT_EQ(3, recv_type(self->fd, out, sizeof(out), 0, &type));
+	EXPECT_EQ(REC_TYPE_DATA, type);
+	EXPECT_EQ(0, memcmp(out, "new", 3));
+}
+
 TEST_F(rx, poll_whole_record_only)
 {
 	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };

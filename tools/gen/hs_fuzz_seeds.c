@@ -258,10 +258,135 @@ static void ticket_seeds(void)
 		   fz.session.ticket_len, true);
 }
 
+/*
+ * fuzz_server/large-hello: the "full" handshake's ClientHello with a
+ * LARGE_SHARE-byte key share for a group tlsx does not know put first in
+ * its key_share (RFC 8446 4.2.8: ignored, the X25519 share after it is
+ * used), over three records, then the CCS and the client Finished the
+ * server expects on that transcript (computed from the server's state,
+ * as test_conformance.c does): a hello over 2^14, gathered across
+ * records, that reaches DONE.  @full is the "full" seed.
+ */
+#define LARGE_SHARE	40000
+#define UNKNOWN_GROUP	0x6399	/* Kyber768Draft00, obsolete */
+
+static u8 big_ch[TLSX_HS_MSG_HDR + 2048 + 2 + 4 + LARGE_SHARE];
+
+static void large_hello_seed(const struct seed *full)
+{
+	const u8 *ch = full->buf + FZ_CHUNK_HDR, *e;
+	size_t ch_len = (size_t)full->buf[1] << 8 | full->buf[2];
+	size_t off, ext_end, n, used, out_len, at = 0, fl, el, add;
+	u8 fin[TLSX_HS_MSG_HDR + TLSX_KS_MAX_SECRET], th[TLSX_KS_MAX_SECRET];
+	struct tlsx_hs_config cfg;
+	struct fz_rand r = { 0 };
+	struct tlsx_hs *hs;
+	static struct seed s;
+	static u8 out[TLSX_HS_OUT_MIN];
+	int ret = -1;
+
+	if (ch_len > 2048 || ch[0] != TLSX_HT_CLIENT_HELLO)
+		goto bad;
+	/* legacy_version, random, session id, suites, compression. */
+	off = TLSX_HS_MSG_HDR + 2 + 32;
+	off += 1 + ch[off];
+	off += 2 + get_unaligned_be16(ch + off);
+	off += 1 + ch[off];
+	ext_end = off + 2 + get_unaligned_be16(ch + off);
+	memcpy(big_ch, ch, off + 2);
+	n = off + 2;
+	/*
+	 * The extensions copied, the unknown group put first in
+	 * supported_groups (4.2.8: a share only for a listed group) and its
+	 * share first in key_share.
+	 */
+	for (e = ch + off + 2; e + 4 <= ch + ext_end; e += 4 + el) {
+		u16 type = get_unaligned_be16(e);
+
+		el = get_unaligned_be16(e + 2);
+		add = type == 10 ? 2 : type == 51 ? 4 + LARGE_SHARE : 0;
+		put_unaligned_be16(type, big_ch + n);
+		put_unaligned_be16((u16)(el + add), big_ch + n + 2);
+		n += 4;
+		if (add) {
+			/* The list's own length, then the new entry. */
+			put_unaligned_be16((u16)(get_unaligned_be16(e + 4) +
+						 add), big_ch + n);
+			put_unaligned_be16(UNKNOWN_GROUP, big_ch + n + 2);
+			n += 4;
+			if (type == 51) {
+				put_unaligned_be16(LARGE_SHARE, big_ch + n);
+				memset(big_ch + n + 2, 0x5a, LARGE_SHARE);
+				n += 2 + LARGE_SHARE;
+			}
+			memcpy(big_ch + n, e + 6, el - 2);
+			n += el - 2;
+		} else {
+			memcpy(big_ch + n, e + 4, el);
+			n += el;
+		}
+	}
+	put_unaligned_be16((u16)(n - off - 2), big_ch + off);
+	big_ch[1] = (u8)((n - 4) >> 16);
+	put_unaligned_be16((u16)(n - 4), big_ch + 2);
+
+	s.len = 0;
+	for (at = 0; at < n; at += fl) {
+		fl = n - at < TLSX_REC_MAX_PLAIN ? n - at : TLSX_REC_MAX_PLAIN;
+		seed_chunk(&cap, &s, FZ_KIND_PLAIN | TLSX_CT_HANDSHAKE,
+			   big_ch + at, fl);
+	}
+	seed_chunk(&cap, &s, FZ_KIND_PLAIN | TLSX_CT_CHANGE_CIPHER_SPEC,
+		   (const u8 *)"\x01", 1);
+
+	/* The server on that hello, for the Finished it will expect. */
+	hs = fz_server(&cfg, 0, &r);
+	if (!hs)
+		goto bad;
+	for (at = 0; at < n; at += fl) {
+		u8 rec[TLSX_REC_MAX];
+
+		fl = n - at < TLSX_REC_MAX_PLAIN ? n - at : TLSX_REC_MAX_PLAIN;
+		rec[0] = TLSX_CT_HANDSHAKE;
+		rec[1] = 3;
+		rec[2] = 3;
+		put_unaligned_be16((u16)fl, rec + 3);
+		memcpy(rec + TLSX_REC_HDR, big_ch + at, fl);
+		ret = tlsx_hs_step(hs, rec, TLSX_REC_HDR + fl, &used, out,
+				   sizeof(out), &out_len);
+		if (ret != TLSX_HS_WANT_READ)
+			break;
+	}
+	if (ret == TLSX_HS_WANT_READ && hs->hash_len) {
+		fin[0] = TLSX_HT_FINISHED;
+		fin[1] = 0;
+		fin[2] = 0;
+		fin[3] = (u8)hs->hash_len;
+		ret = tlsx_transcript_peek(&hs->ts, hs->hash, NULL, 0, th);
+		if (!ret)
+			ret = tlsx_finished_mac(hs->hash, hs->c_hs, th, fin + 4);
+		if (!ret)
+			seed_chunk(&cap, &s, TLSX_CT_HANDSHAKE, fin,
+				   TLSX_HS_MSG_HDR + hs->hash_len);
+	} else {
+		ret = -1;
+	}
+	tlsx_hs_free(hs);
+	if (ret || cap.overflow || replay(true, 0, &s) != TLSX_HS_DONE)
+		goto bad;
+	write_seed("fuzz_server", "large-hello", 0, s.buf, s.len, true);
+	return;
+bad:
+	fprintf(stderr, "hs-fuzz-seeds: large-hello does not replay (%d)\n",
+		ret);
+	exit(1);
+}
+
 int main(void)
 {
 	fz_init();
 	handshake("full", 0, 0, false);
+	large_hello_seed(&cap.to_server);
 	handshake("hrr", 0, FZ_S_P256, true);
 	handshake("client-auth", FZ_C_CHAIN, FZ_S_VERIFY, false);
 	handshake("client-auth-hrr", FZ_C_CHAIN, FZ_S_VERIFY | FZ_S_P256,

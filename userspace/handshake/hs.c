@@ -100,8 +100,12 @@ size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg)
 {
 	size_t kept = cfg->keep_peer_chain ?
 		      sizeof(struct tlsx_peer_chain) + hs_max_msg(cfg) : 0;
+	size_t msg = hs_max_msg(cfg);
 
-	return tlsx_hs_mem_size(cfg) + TLSX_HS_MSG_HDR + hs_max_msg(cfg) + kept;
+	/* hs_record.c hs_msg_max(): a server's ClientHello. */
+	if (cfg->server && msg < TLSX_HS_MAX_CLIENT_HELLO)
+		msg = TLSX_HS_MAX_CLIENT_HELLO;
+	return tlsx_hs_mem_size(cfg) + TLSX_HS_MSG_HDR + msg + kept;
 }
 
 struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)

@@ -75,6 +75,11 @@ struct tlsx_session;		/* handshake/ticket.h */
 
 /* Default bound on one handshake message (the certificate chain). */
 #define TLSX_HS_DEFAULT_MAX_MSG	(16 * 1024)
+/*
+ * A server takes a ClientHello of any length its structure allows
+ * (RFC 8446 4.1.2), whatever max_msg says: 131,396 bytes of body.
+ */
+#define TLSX_HS_MAX_CLIENT_HELLO	131396
 /* An output buffer this large always holds one flight. */
 #define TLSX_HS_OUT_MIN		(2 * TLSX_HS_DEFAULT_MAX_MSG + 4096)
 
@@ -165,7 +170,12 @@ struct tlsx_hs_config {
 	/* RFC 8449 record_size_limit to announce; 0: do not send it. */
 	u16 record_size_limit;
 
-	/* Largest handshake message accepted; 0: TLSX_HS_DEFAULT_MAX_MSG. */
+	/*
+	 * Largest handshake message body accepted; 0:
+	 * TLSX_HS_DEFAULT_MAX_MSG.  Not a server's ClientHello
+	 * (TLSX_HS_MAX_CLIENT_HELLO), nor Finished, KeyUpdate and
+	 * EndOfEarlyData, which have tighter bounds of their own.
+	 */
 	size_t max_msg;
 
 	/*
@@ -216,18 +226,22 @@ struct tlsx_hs;
  * handshake message that lies within one record, the usual case (a
  * ClientHello, a Finished, a flight packed in records), is parsed where
  * it lies; only one that spans records (a certificate chain over 2^14
- * bytes, or a peer that splits messages) is gathered in a second
- * allocation, 4 + its length, at most 4 + max_msg, freed (wiped) as soon
- * as it was handled; -ENOMEM (internal_error) when that fails.  So a
- * connection holds tlsx_hs_mem_size() bytes in the usual case and never
- * more than tlsx_hs_mem_peak(): with the defaults about 7 KB (inplace)
- * or 24 KB, against 40 KB for one allocation sized for the worst case.
+ * bytes, a ClientHello over 2^14, or a peer that splits messages) is
+ * gathered in a second allocation, grown with what arrives (at most
+ * twice what came) to 4 + its length, at most 4 + max_msg (4 +
+ * TLSX_HS_MAX_CLIENT_HELLO for a server's ClientHello), freed (wiped)
+ * as soon as it was handled; -ENOMEM (internal_error) when that fails.
+ * So a connection holds tlsx_hs_mem_size() bytes in the usual case and
+ * never more than tlsx_hs_mem_peak(): with the defaults about 7 KB
+ * (inplace) or 24 KB for a client; a server's peak is the 131 KB
+ * ClientHello only a client that sent one makes it reach.
  */
 struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg);
 size_t tlsx_hs_mem_size(const struct tlsx_hs_config *cfg);
 /*
- * The most a connection holds at once: mem_size + 4 + max_msg, and with
- * keep_peer_chain another max_msg + sizeof(struct tlsx_peer_chain).
+ * The most a connection holds at once: mem_size + 4 + max_msg (a
+ * server: + 4 + the larger of max_msg and TLSX_HS_MAX_CLIENT_HELLO), and
+ * with keep_peer_chain another max_msg + sizeof(struct tlsx_peer_chain).
  */
 size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg);
 /* Wipes every secret and frees. */

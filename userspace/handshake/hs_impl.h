@@ -11,8 +11,8 @@
  *  - hs_record.c owns the records: it checks headers, opens protected
  *    records, drops the compatibility ChangeCipherSpec where RFC 8446 5
  *    allows it, turns a received alert into the error, reassembles
- *    handshake messages (bounded by max_msg) and hands each whole
- *    message to the role's handler.  It enforces 5.1's alignment rule:
+ *    handshake messages (bounded per type: hs_msg_max()) and hands each
+ *    whole message to the role's handler.  It enforces 5.1's alignment rule:
  *    a handler that changes the read key (hs_set_read_secret()) must
  *    have been given the last bytes of its record.  On error hs.c's one
  *    exit writes the alert record (hs_send_alert(), protected once a
@@ -256,9 +256,10 @@ struct tlsx_hs {
 	/*
 	 * A handshake message that spans records (5.1 allows it) is gathered
 	 * here: its header in hdr while the header itself is split, then the
-	 * whole message in msg, allocated once the header gives its length
-	 * (4 + at most max_msg bytes) and wiped and freed as soon as the
-	 * role has handled it.  msg_len bytes of it have come so far; 0: no
+	 * message in msg, msg_cap bytes allocated, grown with what arrives
+	 * up to msg_need (4 + its length, at most its type's bound:
+	 * hs_record.c hs_msg_max()) and wiped and freed as soon as the role
+	 * has handled it.  msg_len bytes of it have come so far; 0: no
 	 * message is open.  A message that lies within one record is handled
 	 * where it lies and never copied.
 	 */
@@ -266,6 +267,7 @@ struct tlsx_hs {
 	u8 *msg;
 	size_t msg_len;
 	size_t msg_cap;
+	size_t msg_need;
 	/* cfg->inplace: only tlsx_hs_step_inplace(), rec[] not allocated. */
 	bool inplace;
 	/*

@@ -11,6 +11,9 @@
 
 #include "handshake/hs_impl.h"
 
+/* The first allocation of a gathered message, at least (hs_msg_room()). */
+#define HS_GATHER_MIN	256
+
 /* --- output ------------------------------------------------------------- */
 
 /* The largest content of one record we send (5.1, RFC 8449 4). */
@@ -177,7 +180,20 @@ void hs_send_alert(struct tlsx_hs *hs, struct hs_out *o, u8 alert)
 /* An alert record's body: the handshake ends, nothing is sent back. */
 static int hs_alert_in(struct tlsx_hs *hs, const u8 *body, size_t len)
 {
-	/* 6: struct { AlertLevel level; AlertDescription description; } */
+	/*
+	 * 5.4: "Implementations MUST NOT send Handshake and Alert records
+	 * that have a zero-length TLSInnerPlaintext.content; if such a
+	 * message is received, the receiving implementation MUST terminate
+	 * the connection with an "unexpected_message" alert" (padding or
+	 * not: the padding is not content).
+	 */
+	if (!len)
+		return TLSX_ALERT_UNEXPECTED_MESSAGE;
+	/*
+	 * 6: struct { AlertLevel level; AlertDescription description; };
+	 * 5.1: one alert per record, never fragmented: a record that does
+	 * not hold exactly one cannot be parsed.
+	 */
 	if (len != 2)
 		return TLSX_ALERT_DECODE_ERROR;
 	/*
@@ -212,19 +228,87 @@ void hs_msg_free(struct tlsx_hs *hs)
 	}
 	hs->msg = NULL;
 	hs->msg_cap = 0;
+	hs->msg_need = 0;
 	hs->msg_len = 0;
+}
+
+/*
+ * The largest body the peer may give a handshake message of @type (4),
+ * checked at its header, before a byte of it is gathered: max_msg (the
+ * configuration's, default 16 KiB), which bounds what is the peer's
+ * choice of size and ours to limit (its Certificate chain,
+ * CertificateRequest, CertificateVerify, EncryptedExtensions, a
+ * ServerHello), but for a server's ClientHello: TLSX_HS_MAX_CLIENT_HELLO,
+ * 131,396 bytes, the most its structure can hold (4.1.2: 2 + 32 + 1 +
+ * 32 + 2 + (2^16 - 2) + 1 + (2^8 - 1) + 2 + (2^16 - 1)), also OpenSSL's
+ * CLIENT_HELLO_MAX_LENGTH.  That one is not ours to choose: a hello with
+ * many extensions, groups or schemes, or a large key share for a group
+ * we do not know (4.2.8: the server ignores it), is legal, and refusing
+ * it fails the client.  Memory stays what the peer sent (hs_msg_room()).
+ *
+ * No tighter bound here for Finished (Hash.length), KeyUpdate (1) or
+ * EndOfEarlyData (0): the role refuses them where they are unexpected
+ * with unexpected_message, which comes first (test_malformed.c), and
+ * checks their exact length where they are expected; until then they
+ * hold what the peer sent, under max_msg.  After the handshake
+ * (tlsx_io.c handshake_bytes()) KeyUpdate's one byte is checked at its
+ * header.  Anything longer than its bound cannot be the message:
+ * decode_error (6.2: "the length of the message was incorrect").
+ */
+static size_t hs_msg_max(const struct tlsx_hs *hs, u8 type)
+{
+	if (type == TLSX_HT_CLIENT_HELLO && hs->server)
+		return TLSX_HS_MAX_CLIENT_HELLO;
+	return hs->max_msg;
+}
+
+/*
+ * Makes room in hs->msg for @more bytes after its msg_len, growing with
+ * what has come rather than to what the header announced: a peer that
+ * announces a long message and sends it slowly (or never) holds only
+ * what it sent, at most twice that (doubling keeps the copies linear),
+ * never more than the message (msg_need).  The old buffer is wiped: a
+ * protected message is plaintext here.
+ */
+static int hs_msg_room(struct tlsx_hs *hs, size_t more)
+{
+	size_t want = hs->msg_len + more, cap;
+	u8 *m;
+
+	if (want <= hs->msg_cap)
+		return 0;
+	cap = hs->msg_cap * 2;
+	if (cap < want)
+		cap = want;
+	if (cap < HS_GATHER_MIN)
+		cap = HS_GATHER_MIN;
+	if (cap > hs->msg_need)
+		cap = hs->msg_need;
+	m = malloc(cap);
+	if (!m)
+		return -ENOMEM;
+	if (hs->msg) {
+		memcpy(m, hs->msg, hs->msg_len);
+		memzero_explicit(hs->msg, hs->msg_cap);
+		free(hs->msg);
+	}
+	hs->msg = m;
+	hs->msg_cap = cap;
+	return 0;
 }
 
 /*
  * The next bytes of a message that spans records, from @data[0..@len):
  * *@took says how many were taken (all of them, or up to the message's
- * end).  The buffer is allocated once the header is whole, of exactly
- * the message's size, which max_msg bounds.
+ * end).  Its length is checked once the header is whole (hs_msg_max());
+ * the buffer grows with what arrives (hs_msg_room()) up to the
+ * message's size, 4 + its length.
  */
 static int hs_gather(struct tlsx_hs *hs, const u8 *data, size_t len,
 		     size_t *took)
 {
 	size_t take, mlen;
+	int ret;
 
 	*took = 0;
 	if (hs->msg_len < TLSX_HS_MSG_HDR) {
@@ -238,17 +322,23 @@ static int hs_gather(struct tlsx_hs *hs, const u8 *data, size_t len,
 			return 0;
 		/* See hs_messages(): a message longer than we take. */
 		mlen = hs_msg_body_len(hs->hdr);
-		if (mlen > hs->max_msg)
+		if (mlen > hs_msg_max(hs, hs->hdr[0]))
 			return TLSX_ALERT_DECODE_ERROR;
-		hs->msg = malloc(TLSX_HS_MSG_HDR + mlen);
-		if (!hs->msg)
-			return -ENOMEM;
-		hs->msg_cap = TLSX_HS_MSG_HDR + mlen;
+		hs->msg_need = TLSX_HS_MSG_HDR + mlen;
+		hs->msg_len = 0;
+		ret = hs_msg_room(hs, TLSX_HS_MSG_HDR + (len - take < mlen ?
+						       len - take : mlen));
+		if (ret)
+			return ret;
 		memcpy(hs->msg, hs->hdr, TLSX_HS_MSG_HDR);
+		hs->msg_len = TLSX_HS_MSG_HDR;
 	}
-	take = hs->msg_cap - hs->msg_len;
+	take = hs->msg_need - hs->msg_len;
 	if (take > len - *took)
 		take = len - *took;
+	ret = hs_msg_room(hs, take);
+	if (ret)
+		return ret;
 	memcpy(hs->msg + hs->msg_len, data + *took, take);
 	hs->msg_len += take;
 	*took += take;
@@ -276,14 +366,9 @@ static int hs_messages(struct tlsx_hs *hs, const u8 *data, size_t len,
 		m = data + off;
 		mlen = 0;
 		if (!hs->msg_len && len - off >= TLSX_HS_MSG_HDR) {
-			/*
-			 * Our bound (a certificate chain too long for
-			 * max_msg): the RFC names no alert; the length is
-			 * out of the range this endpoint takes, 6.2's
-			 * decode_error.
-			 */
+			/* Its type's bound (hs_msg_max()): decode_error. */
 			mlen = hs_msg_body_len(m);
-			if (mlen > hs->max_msg)
+			if (mlen > hs_msg_max(hs, m[0]))
 				return TLSX_ALERT_DECODE_ERROR;
 			mlen += TLSX_HS_MSG_HDR;
 		}
@@ -293,10 +378,10 @@ static int hs_messages(struct tlsx_hs *hs, const u8 *data, size_t len,
 				return ret;
 			off += took;
 			/* Not whole: all of @data was taken, wait for more. */
-			if (!hs->msg || hs->msg_len < hs->msg_cap)
+			if (!hs->msg || hs->msg_len < hs->msg_need)
 				break;
 			m = hs->msg;
-			mlen = hs->msg_cap;
+			mlen = hs->msg_need;
 		} else {
 			off += mlen;
 		}
@@ -442,8 +527,14 @@ int hs_record(struct tlsx_hs *hs, const u8 *rec, u8 *wrec,
 	default:	/* application_data: tlsx_rec_header() checked */
 		if (hs->rd.set)
 			return hs_protected(hs, rec, wrec, rec_len, o);
-		/* 4.2.10: after a HelloRetryRequest, early data is skipped. */
-		if (hs->early_skip >= len) {
+		/*
+		 * 4.2.10: after a HelloRetryRequest, early data is skipped.
+		 * Not an empty record (a 0-RTT record holds at least its
+		 * type and tag: an empty one is application data before any
+		 * key, issue 26 item 6), nor one between the fragments of a
+		 * message (5.1: no interleaving): unexpected_message.
+		 */
+		if (len && !hs->msg_len && hs->early_skip >= len) {
 			hs->early_skip -= len;
 			return 0;
 		}

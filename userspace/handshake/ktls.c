@@ -295,8 +295,11 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 			/* 6.1: a TCP close before close_notify. */
 			return tlsx__fail(c, TLSX_E_EOF);
 		}
-		if (type == TLSX_CT_APPLICATION_DATA)
-			return n;
+		if (type == TLSX_CT_APPLICATION_DATA) {
+			/* 5.1: not inside a handshake message. */
+			err = tlsx__hs_interleaved(c);
+			return err ? err : n;
+		}
 		err = tlsx__control(c, type, buf, n, false);
 		if (err)
 			return err;

@@ -231,7 +231,11 @@ TLSX_API int tlsx_config_prefer_psk_ke(struct tlsx_config *cfg, bool prefer);
 TLSX_API int tlsx_config_set_record_layer(struct tlsx_config *cfg,
 					  enum tlsx_record_layer rl);
 
-/* Largest handshake message accepted (the peer's chain); default 16 KiB. */
+/*
+ * Largest handshake message accepted (the peer's chain); default 16 KiB.
+ * Not the ClientHello: a server takes one of any length RFC 8446 4.1.2
+ * allows (131,396 bytes), held only as it arrives.
+ */
 TLSX_API int tlsx_config_set_max_handshake_message(struct tlsx_config *cfg,
 						   size_t bytes);
 

@@ -173,6 +173,7 @@ struct tlsx_conn *tlsx__conn_alloc(int fd, bool server);
 int tlsx__fail(struct tlsx_conn *c, int err);
 int tlsx__sys(struct tlsx_conn *c, int err);
 int tlsx__abort(struct tlsx_conn *c, int alert);
+int tlsx__hs_interleaved(struct tlsx_conn *c);
 int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		  bool record_end);
 int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);

@@ -252,13 +252,54 @@ static size_t pm_body_len(const struct tlsx_conn *c)
 	return (size_t)c->pm[1] << 16 | (size_t)c->pm[2] << 8 | c->pm[3];
 }
 
-static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
-			   bool record_end)
+/*
+ * 5.1: "Handshake messages MUST NOT be interleaved with other record
+ * types.  That is, if a handshake message is split over two or more
+ * records, there MUST NOT be any other records between them": a record
+ * of application data (empty or not) or an alert while a message is
+ * half-read is unexpected_message.  The read paths call this before
+ * they hand out application data (urec.c, ktls.c).
+ */
+int tlsx__hs_interleaved(struct tlsx_conn *c)
+{
+	if (c->pm_len || c->pm_skip)
+		return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	return TLSX_OK;
+}
+
+/*
+ * A post-handshake message's header: refused at once where its type or
+ * length cannot be right, so nothing is gathered for it.  Each type's
+ * bound: KeyUpdate one byte (4.6.3); a NewSessionTicket, to a client,
+ * any length (one over PM_MAX is skipped); no other type comes after
+ * the handshake (no post_handshake_auth offered; 4.6.1: a ticket only
+ * from a server).
+ */
+static int pm_header(struct tlsx_conn *c)
+{
+	switch (c->pm[0]) {
+	case TLSX_HS_KEY_UPDATE:
+		if (pm_body_len(c) != 1)
+			return tlsx__abort(c, TLSX_ALERT_DECODE_ERROR);
+		return TLSX_OK;
+	case TLSX_HS_NEW_SESSION_TICKET:
+		if (!c->server)
+			return TLSX_OK;
+		break;
+	}
+	return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
+static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len)
 {
 	int err;
 
-	/* 5.1: no zero-length fragments of Handshake. */
-	if (!len && record_end)
+	/*
+	 * 5.1: no zero-length fragments of Handshake (5.4: padded or not).
+	 * The kernel's reads (which cannot tell a record's end) give 0
+	 * bytes only for an empty record: tlsx_read() takes no empty buffer.
+	 */
+	if (!len)
 		return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
 	if (!c->pm) {
 		c->pm = malloc(PM_MAX);
@@ -286,6 +327,12 @@ static int handshake_bytes(struct tlsx_conn *c, const u8 *data, size_t len,
 		len -= take;
 		if (c->pm_len < 4)
 			continue;
+		/* The header is whole with this take: judged once. */
+		if (c->pm_len - take < 4) {
+			err = pm_header(c);
+			if (err)
+				return err;
+		}
 		need = 4 + pm_body_len(c);
 		if (need > PM_MAX) {
 			if (c->pm[0] != TLSX_HS_NEW_SESSION_TICKET || c->server)
@@ -329,10 +376,23 @@ static int alert(struct tlsx_conn *c, const u8 a[2])
 int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		  bool record_end)
 {
+	int err;
+
 	switch (type) {
 	case TLSX_CT_HANDSHAKE:
-		return handshake_bytes(c, data, len, record_end);
+		return handshake_bytes(c, data, len);
 	case TLSX_CT_ALERT:
+		/*
+		 * 5.4: an alert record with no content (padded or not; the
+		 * kernel's reads give 0 bytes only for one) is
+		 * unexpected_message; 5.1: so is one inside a handshake
+		 * message.
+		 */
+		if (!len)
+			return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+		err = tlsx__hs_interleaved(c);
+		if (err)
+			return err;
 		if (record_end) {
 			/* 5.1: one alert per record, never fragmented. */
 			if (len != 2)

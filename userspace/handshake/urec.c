@@ -554,8 +554,11 @@ static int open_record(struct tlsx_conn *c, u8 *rec, size_t body, u8 **data,
 			    &type, data, len);
 	if (err)
 		return tlsx__abort(c, err);
-	if (type == TLSX_CT_APPLICATION_DATA)
-		return 1;
+	if (type == TLSX_CT_APPLICATION_DATA) {
+		/* 5.1: not inside a handshake message, even empty. */
+		err = tlsx__hs_interleaved(c);
+		return err < 0 ? err : 1;
+	}
 	err = tlsx__control(c, type, *data, *len, true);
 	return err < 0 ? err : 0;
 }

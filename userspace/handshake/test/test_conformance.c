@@ -61,7 +61,12 @@ struct cho {
 	const struct cx *ext;	/* NULL: good[] */
 	size_t unknown_suites;	/* as many unknown suites before these */
 	size_t pad;		/* a padding extension this long, last */
+	size_t big_share;	/* a key share this long for BIG_GROUP, first */
+	size_t n_compression;	/* legacy_compression_methods; 0: 1 (null) */
 };
+
+/* A group tlsx does not know (Kyber768Draft00, obsolete): 4.2.8 ignores it. */
+#define BIG_GROUP	0x6399
 
 /* The ClientHello message (header included) @o says, at @m; its length. */
 static size_t ch_msg(u8 *m, size_t cap, const struct cho *o)
@@ -86,8 +91,28 @@ static size_t ch_msg(u8 *m, size_t cap, const struct cho *o)
 		tlsx_wr_u16(&w, (u16)(0xc100 + i));
 	tlsx_wr_bytes(&w, tmp + 2, n - 2);
 	tlsx_wr_close(&w);
-	tlsx_wr_u16(&w, 0x0100);	/* legacy_compression_methods: null */
+	/* legacy_compression_methods: null, then others if asked. */
+	tlsx_wr_u8(&w, (u8)(o->n_compression ? o->n_compression : 1));
+	for (i = 0; i < (o->n_compression ? o->n_compression : 1); i++)
+		tlsx_wr_u8(&w, (u8)i);
 	tlsx_wr_open(&w, 2);
+	if (o->big_share) {
+		u8 *p;
+
+		/* key_share: BIG_GROUP's share, then RFC 8448's X25519. */
+		n = unhex(S3_C_PUB, tmp, sizeof(tmp));
+		tlsx_wr_u16(&w, 51);
+		tlsx_wr_open(&w, 2);
+		tlsx_wr_open(&w, 2);
+		tlsx_wr_u16(&w, BIG_GROUP);
+		tlsx_wr_u16(&w, (u16)o->big_share);
+		if (!tlsx_wr_reserve(&w, o->big_share, &p))
+			memset(p, 0x5a, o->big_share);
+		tlsx_wr_u16(&w, TLSX_GROUP_X25519);
+		tlsx_wr_vec(&w, 2, tmp, n);
+		tlsx_wr_close(&w);
+		tlsx_wr_close(&w);
+	}
 	for (e = o->ext ? o->ext : good; e->body; e++) {
 		tlsx_wr_u16(&w, e->type);
 		n = unhex(e->body, tmp, sizeof(tmp));
@@ -470,7 +495,9 @@ TEST(rec_legacy_record_version_of_first_hello)
 }
 
 /* 5: application data before the handshake is done (no 0-RTT offered):
- * in the clear before anything, and protected under the handshake key.
+ * in the clear before anything, empty or not (issue 26 item 6: an empty
+ * one was skipped as if it were declined early data), and protected
+ * under the handshake key, empty with padding too.
  */
 TEST(rec_application_data_before_finished)
 {
@@ -478,6 +505,19 @@ TEST(rec_application_data_before_finished)
 
 	ASSERT_EQ(0, cf_new());
 	cf_add_rec(TLSX_CT_APPLICATION_DATA, "474554");
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+
+	ASSERT_EQ(0, cf_new());
+	cf_add_rec(TLSX_CT_APPLICATION_DATA, "");
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	cf_seal_raw(TLSX_CT_APPLICATION_DATA, NULL, 0, 100);
 	cf_step();
 	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
 	cf_free();
@@ -670,6 +710,7 @@ TEST(rec_other_record_between_fragments)
 		{ "15", "015a" },	/* warning user_canceled */
 		{ "15", "0100" },	/* close_notify */
 		{ "14", "01" },		/* ChangeCipherSpec */
+		{ "17", "" },		/* empty application data */
 	};
 	static u8 m[4096];
 	size_t i, n;
@@ -862,12 +903,12 @@ TEST(alert_user_canceled_then_close_notify)
 	cf_free();
 }
 
-/* 6: an alert record is one Alert, two bytes: anything else is a record
- * that cannot be parsed (decode_error), as are zero-length alerts (5.1).
+/* 6, 5.1: an alert record is one Alert, two bytes: one or three bytes
+ * is a record that cannot be parsed (decode_error).
  */
 TEST(alert_malformed)
 {
-	static const char *const bodies[] = { "", "02", "022800" };
+	static const char *const bodies[] = { "02", "022800" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bodies); i++) {
@@ -877,6 +918,43 @@ TEST(alert_malformed)
 		cf_step();
 		EXPECT_TRUE(cf_failed_with(TLSX_ALERT_DECODE_ERROR))
 			TH_LOG("alert body '%s'", bodies[i]);
+		cf_free();
+	}
+}
+
+/*
+ * 5.4: "Implementations MUST NOT send Handshake and Alert records that
+ * have a zero-length TLSInnerPlaintext.content; if such a message is
+ * received, the receiving implementation MUST terminate the connection
+ * with an "unexpected_message" alert": an empty alert, in the clear
+ * before and after the ServerHello, and protected with 0, 2 and 30
+ * bytes of padding (tlsfuzzer's test-tls13-empty-alert.py).
+ */
+TEST(alert_empty)
+{
+	static const size_t pads[] = { 0, 2, 30 };
+	size_t i;
+
+	ASSERT_EQ(0, cf_new());
+	cf_add_rec(TLSX_CT_ALERT, "");
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	cf_add_rec(TLSX_CT_ALERT, "");
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+
+	for (i = 0; i < ARRAY_SIZE(pads); i++) {
+		ASSERT_EQ(0, cf_new());
+		ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+		cf_seal_raw(TLSX_CT_ALERT, NULL, 0, pads[i]);
+		cf_step();
+		EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE))
+			TH_LOG("padding %zu", pads[i]);
 		cf_free();
 	}
 }
@@ -960,6 +1038,97 @@ TEST(ch_large)
 	EXPECT_TRUE(cf_out_is_sh());
 	EXPECT_EQ(0, cf_key());
 	EXPECT_EQ(TLSX_HS_DONE, cf_complete());
+	cf_free();
+}
+
+/*
+ * The largest ClientHello TLS 1.3 allows (4.1.2; compression_methods is
+ * one byte), 131,142 bytes of body: 32,767 cipher suites, and
+ * extensions of 2^16 - 1 bytes, most of them a 60,000-byte key share for
+ * a group the server does not know (4.2.8: ignored, the X25519 share
+ * after it is used) and padding to fill.  In records of 2^14 bytes, as
+ * one step each: accepted, a ServerHello, the handshake completes.  The
+ * message is gathered in an allocation that grows with what came
+ * (never more than twice that) and is gone once the hello is handled.
+ * Then a hello of 131,396 bytes, the structure's most (255 compression
+ * methods), passes the framing to the role, which refuses its
+ * compression methods (4.1.2: illegal_parameter), and one announcing a
+ * byte more is decode_error at its header, before anything is
+ * allocated.  (Before: decode_error for anything over 16 KiB.)
+ */
+static u8 big_m[4 + TLSX_HS_MAX_CLIENT_HELLO + 16];
+static u8 big_in[sizeof(big_m) + 16 * 5];
+
+/* Steps the records of big_in[0..@len) one by one; the last return. */
+static int big_steps(struct __test_metadata *_metadata, size_t stop)
+{
+	size_t pos = 0, rec, used;
+	int ret = TLSX_HS_WANT_READ;
+
+	while (ret == TLSX_HS_WANT_READ && pos < stop) {
+		rec = 5 + get_unaligned_be16(big_in + pos + 3);
+		ret = tlsx_hs_step(cf.hs, big_in + pos, rec, &used, cf.out,
+				   sizeof(cf.out), &cf.out_len);
+		cf.ret = ret;
+		if (ret != TLSX_HS_WANT_READ)
+			break;
+		EXPECT_EQ(rec, used);
+		pos += rec;
+		if (cf.hs->msg) {
+			EXPECT_LE(cf.hs->msg_cap, cf.hs->msg_need);
+			EXPECT_LE(cf.hs->msg_cap, 2 * cf.hs->msg_len);
+		}
+	}
+	return ret;
+}
+
+TEST(ch_largest)
+{
+	static const struct cx ext[] = {
+		X_VERSIONS, { 10, "00066399001d0017" }, X_SIGALGS, X_END
+	};
+	struct cho o = { .unknown_suites = 32766, .ext = ext,
+			 .big_share = 60000, .pad = 1 };
+	size_t n, len;
+
+	n = ch_msg(big_m, sizeof(big_m), &o);
+	o.pad += 4 + 131142 - n;
+	n = ch_msg(big_m, sizeof(big_m), &o);
+	ASSERT_EQ(4 + 131142, n);
+	ASSERT_EQ(0, cf_new());
+	len = records(big_in, TLSX_CT_HANDSHAKE, 0x0301, big_m, n,
+		      TLSX_REC_MAX_PLAIN);
+	EXPECT_EQ(TLSX_HS_WANT_READ, big_steps(_metadata, len));
+	EXPECT_TRUE(cf_out_is_sh());
+	EXPECT_EQ(TLSX_GROUP_X25519, cf.hs->group);
+	EXPECT_EQ(NULL, cf.hs->msg);
+	EXPECT_EQ(0, cf.hs->msg_cap);
+	ASSERT_EQ(0, cf_key());
+	EXPECT_EQ(TLSX_HS_DONE, cf_complete());
+	cf_free();
+
+	/* 131,396: the framing takes it, the role judges it. */
+	o.n_compression = 255;
+	n = ch_msg(big_m, sizeof(big_m), &o);
+	ASSERT_EQ(4 + TLSX_HS_MAX_CLIENT_HELLO, n);
+	ASSERT_EQ(0, cf_new());
+	len = records(big_in, TLSX_CT_HANDSHAKE, 0x0301, big_m, n,
+		      TLSX_REC_MAX_PLAIN);
+	EXPECT_EQ(TLSX_HS_WANT_READ, big_steps(_metadata, len - 1000));
+	EXPECT_EQ(4 + TLSX_HS_MAX_CLIENT_HELLO, cf.hs->msg_need);
+	big_steps(_metadata, len);
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_ILLEGAL_PARAMETER));
+	cf_free();
+
+	/* One byte more announced: refused at the header. */
+	big_m[1] = (TLSX_HS_MAX_CLIENT_HELLO + 1) >> 16;
+	big_m[2] = (u8)((TLSX_HS_MAX_CLIENT_HELLO + 1) >> 8);
+	big_m[3] = (u8)(TLSX_HS_MAX_CLIENT_HELLO + 1);
+	ASSERT_EQ(0, cf_new());
+	records(big_in, TLSX_CT_HANDSHAKE, 0x0301, big_m, 100, 100);
+	big_steps(_metadata, 105);
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_DECODE_ERROR));
+	EXPECT_EQ(NULL, cf.hs->msg);
 	cf_free();
 }
 

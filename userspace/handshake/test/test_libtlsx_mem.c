@@ -469,6 +469,56 @@ TEST_F(mem, partial_send_and_record)
 }
 
 /* Both ends sans-I/O, one output buffer; @inplace: no copy of the input. */
+/*
+ * A ClientHello announcing the most RFC 8446 4.1.2 allows (131,396
+ * bytes of body), sent a record of 2^14 bytes at a time: the server
+ * holds what came, not what was announced (hs_record.c grows the
+ * message it gathers with what arrives, doubling): after i records
+ * between i and 2i records' bytes more than before the first, nothing
+ * of the 131 KB up front; all of it freed with the connection.  (It
+ * was refused at 16 KiB; an allocation of the announced size would be
+ * 131,400 bytes after the first record.)
+ */
+TEST_F(mem, large_hello_grows_with_what_came)
+{
+	static u8 rec[TLSX_REC_HDR + TLSX_REC_MAX_PLAIN];
+	const long r = TLSX_REC_MAX_PLAIN;
+	struct tlsx_conn *s;
+	long before;
+	int fd[2], i;
+
+	ASSERT_EQ(0, pair(fd));
+	track_start();
+	s = tlsx_conn_new(self->scfg, fd[1]);
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(TLSX_WANT_READ, tlsx_conn_step(s));
+	before = live.bytes;
+	rec[0] = TLSX_CT_HANDSHAKE;
+	rec[1] = 3;
+	rec[2] = 1;
+	put_unaligned_be16(TLSX_REC_MAX_PLAIN, rec + 3);
+	rec[5] = 1;	/* ClientHello, uint24 length */
+	rec[6] = TLSX_HS_MAX_CLIENT_HELLO >> 16;
+	put_unaligned_be16(TLSX_HS_MAX_CLIENT_HELLO & 0xffff, rec + 7);
+	for (i = 1; i <= 4; i++) {
+		ASSERT_EQ((ssize_t)sizeof(rec), write(fd[0], rec, sizeof(rec)));
+		EXPECT_EQ(TLSX_WANT_READ, tlsx_conn_step(s));
+		/* The rest of the message: zeros. */
+		memset(rec + TLSX_REC_HDR, 0, 4);
+		if (!COUNTING)
+			continue;
+		TH_LOG("after %d records: %ld bytes more", i,
+		       live.bytes - before);
+		EXPECT_LE(i * r, live.bytes - before);
+		EXPECT_GE(2 * i * r, live.bytes - before);
+	}
+	tlsx_conn_free(s);
+	tracking = false;
+	EXPECT_EQ(0, live.bytes);
+	close(fd[0]);
+	close(fd[1]);
+}
+
 static int run_buf(struct tlsx_config *ccfg, struct tlsx_config *scfg,
 		   bool inplace, struct mem *client, struct mem *server)
 {

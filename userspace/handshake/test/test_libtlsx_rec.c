@@ -257,8 +257,8 @@ static const u8 *peer_secret(const struct pair *p)
  * sequence @seq and written straight into its socket.  @inner is the
  * TLSInnerPlaintext content, @type its type; @flip flips a tag bit.
  */
-static int inject(const struct pair *p, u64 seq, u8 type, const u8 *inner,
-		  size_t len, bool flip)
+static int inject_pad(const struct pair *p, u64 seq, u8 type,
+		      const u8 *inner, size_t len, size_t pad, bool flip)
 {
 	struct tlsx_rec_dir d = { 0 };
 	u8 rec[TLSX_REC_MAX];
@@ -268,12 +268,18 @@ static int inject(const struct pair *p, u64 seq, u8 type, const u8 *inner,
 				p->sec.secret_len))
 		return -1;
 	d.seq = seq;
-	if (tlsx_rec_seal(&d, type, inner, len, 0, rec, sizeof(rec), &n))
+	if (tlsx_rec_seal(&d, type, inner, len, pad, rec, sizeof(rec), &n))
 		return -1;
 	tlsx_rec_wipe(&d);
 	if (flip)
 		rec[n - 1] ^= 1;
 	return write(p->afd, rec, n) == (ssize_t)n ? 0 : -1;
+}
+
+static int inject(const struct pair *p, u64 seq, u8 type, const u8 *inner,
+		  size_t len, bool flip)
+{
+	return inject_pad(p, seq, type, inner, len, 0, flip);
 }
 
 static int ssl_read_all(SSL *s, u8 *buf, size_t len)
@@ -821,6 +827,89 @@ TEST_F(rec, alert_wrong_length)
 
 	ASSERT_EQ(0, inject(&self->p, 0, TLSX_CT_ALERT, a, 3, false));
 	refused(_metadata, &self->p, TLSX_ALERT_DECODE_ERROR);
+}
+
+/*
+ * 5.4: an alert record with no content, padded or not, is
+ * unexpected_message (tlsfuzzer's test-tls13-empty-alert.py); it was
+ * decode_error.
+ */
+TEST_F(rec, alert_empty)
+{
+	ASSERT_EQ(0, inject(&self->p, 0, TLSX_CT_ALERT, NULL, 0, false));
+	refused(_metadata, &self->p, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
+TEST_F(rec, alert_empty_padded)
+{
+	ASSERT_EQ(0, inject_pad(&self->p, 0, TLSX_CT_ALERT, NULL, 0, 5,
+				false));
+	refused(_metadata, &self->p, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
+/*
+ * 5.1: "if a handshake message is split over two or more records, there
+ * MUST NOT be any other records between them": a KeyUpdate split after
+ * two bytes with application data (@len bytes of it, 0: an empty record)
+ * or an alert between its fragments is unexpected_message; the
+ * application data was handed out (issue 26).
+ */
+static void key_update_split_by(struct __test_metadata *_metadata,
+				struct pair *p, u8 type, const u8 *mid,
+				size_t len)
+{
+	static const u8 ku[5] = { TLSX_HS_KEY_UPDATE, 0, 0, 1, 0 };
+
+	ASSERT_EQ(0, inject(p, 0, TLSX_CT_HANDSHAKE, ku, 2, false));
+	ASSERT_EQ(0, inject(p, 1, type, mid, len, false));
+	ASSERT_EQ(0, inject(p, 2, TLSX_CT_HANDSHAKE, ku + 2, 3, false));
+	refused(_metadata, p, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
+TEST_F(rec, key_update_split_by_data)
+{
+	key_update_split_by(_metadata, &self->p, TLSX_CT_APPLICATION_DATA,
+			    (const u8 *)"data", 4);
+}
+
+TEST_F(rec, key_update_split_by_empty_data)
+{
+	key_update_split_by(_metadata, &self->p, TLSX_CT_APPLICATION_DATA,
+			    NULL, 0);
+}
+
+TEST_F(rec, key_update_split_by_alert)
+{
+	static const u8 a[2] = { 1, TLSX_ALERT_USER_CANCELED };
+
+	key_update_split_by(_metadata, &self->p, TLSX_CT_ALERT, a, 2);
+}
+
+/*
+ * The same KeyUpdate split with nothing between: taken, and data under
+ * the peer's next key (7.2) follows.
+ */
+TEST_F(rec, key_update_split)
+{
+	static const u8 ku[5] = { TLSX_HS_KEY_UPDATE, 0, 0, 1, 0 };
+	struct tlsx_rec_dir d = { 0 };
+	u8 sec[TLSX_KS_MAX_SECRET], rec[64], buf[8];
+	size_t n;
+
+	ASSERT_EQ(0, inject(&self->p, 0, TLSX_CT_HANDSHAKE, ku, 2, false));
+	ASSERT_EQ(0, inject(&self->p, 1, TLSX_CT_HANDSHAKE, ku + 2, 3,
+			    false));
+	memcpy(sec, peer_secret(&self->p), self->p.sec.secret_len);
+	ASSERT_EQ(0, tlsx_next_traffic_secret(self->p.sec.hash, sec));
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, self->p.sec.suite, sec,
+					 self->p.sec.secret_len));
+	ASSERT_EQ(0, tlsx_rec_seal(&d, TLSX_CT_APPLICATION_DATA,
+				   (const u8 *)"next", 4, 0, rec, sizeof(rec),
+				   &n));
+	tlsx_rec_wipe(&d);
+	ASSERT_EQ((ssize_t)n, write(self->p.afd, rec, n));
+	ASSERT_EQ(4, tlsx_read(self->p.c, buf, sizeof(buf)));
+	EXPECT_EQ(0, memcmp(buf, "next", 4));
 }
 
 static int tickets_seen;

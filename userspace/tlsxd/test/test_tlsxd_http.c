@@ -2255,6 +2255,118 @@ TEST_F_TIMEOUT(timeouts, idle_keep_alive_closed, 20)
 	EXPECT_GE(srv_stat(&self->srv, "timeout_idle"), 1);
 }
 
+/* The write of @p[0..@len) to the non-blocking @fd, by @deadline. */
+static bool put_all(int fd, const uint8_t *p, size_t len, long deadline)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EAGAIN && wait_fd(fd, POLLOUT, deadline))
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+/*
+ * The largest ClientHello TLS 1.3 allows (RFC 8446 4.1.2: 131,142 bytes
+ * of body with its one compression method): 32,767 cipher suites, a
+ * 60,000-byte key share for a group tlsx does not know (4.2.8: ignored)
+ * before an X25519 one, padding to 2^16 - 1 bytes of extensions; in
+ * records of 2^14.  The server answers with its ServerHello (it sent
+ * decode_error at 16 KiB, issue 26); its handshake buffering holds one
+ * record at a time (conn_hs.c), the engine the hello as it arrives.
+ */
+TEST_F_TIMEOUT(http, largest_client_hello_answered, 30)
+{
+	/* RFC 8448's client X25519 share. */
+	static const uint8_t x25519[32] = {
+		0x99, 0x38, 0x1d, 0xe5, 0x60, 0xe4, 0xbd, 0x43,
+		0xd2, 0x3d, 0x8e, 0x43, 0x5a, 0x7d, 0xba, 0xfe,
+		0xb3, 0xc0, 0x6e, 0x51, 0xc1, 0x3c, 0xae, 0x4d,
+		0x54, 0x13, 0x69, 0x1e, 0x52, 0x9a, 0xaf, 0x2c,
+	};
+	static const uint8_t head[] = {
+		0, 43, 0, 3, 2, 3, 4,				/* versions */
+		0, 10, 0, 8, 0, 6, 0x63, 0x99, 0, 0x1d, 0, 0x17,	/* groups */
+		0, 13, 0, 12, 0, 10, 4, 3, 8, 7, 8, 4, 8, 5, 8, 6,
+	};
+	static uint8_t m[4 + 131142], rec[5 + 16384];
+	size_t n = 0, i, share = 60000, ks, pad, f;
+	long deadline = now_ms() + 20000;
+	uint8_t got[16];
+	ssize_t r = 0;
+	int fd;
+
+#define PUT16(v) do { m[n++] = (uint8_t)((v) >> 8); m[n++] = (uint8_t)(v); } while (0)
+	m[n++] = 1;			/* ClientHello, length below */
+	n += 3;
+	PUT16(0x0303);
+	memset(m + n, 0x5c, 32);
+	n += 32;
+	m[n++] = 32;
+	memset(m + n, 0, 32);
+	n += 32;
+	PUT16(2 * 32767);
+	for (i = 0; i < 32766; i++)
+		PUT16(0xc100 + i);
+	PUT16(0x1301);
+	m[n++] = 1;
+	m[n++] = 0;
+	PUT16(65535);			/* extensions */
+	memcpy(m + n, head, sizeof(head));
+	n += sizeof(head);
+	ks = 2 + 4 + share + 4 + 32;
+	PUT16(51);
+	PUT16(ks);
+	PUT16(ks - 2);
+	PUT16(0x6399);
+	PUT16(share);
+	memset(m + n, 0x5a, share);
+	n += share;
+	PUT16(0x001d);
+	PUT16(32);
+	memcpy(m + n, x25519, sizeof(x25519));
+	n += sizeof(x25519);
+	pad = sizeof(m) - n - 4;
+	PUT16(21);
+	PUT16(pad);
+	memset(m + n, 0, pad);
+	n += pad;
+#undef PUT16
+	ASSERT_EQ(sizeof(m), n);
+	m[1] = (uint8_t)((n - 4) >> 16);
+	m[2] = (uint8_t)((n - 4) >> 8);
+	m[3] = (uint8_t)(n - 4);
+
+	fd = tcp_connect(self->srv.port, 0);
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < n; i += f) {
+		f = n - i < 16384 ? n - i : 16384;
+		rec[0] = 22;
+		rec[1] = 3;
+		rec[2] = 1;
+		rec[3] = (uint8_t)(f >> 8);
+		rec[4] = (uint8_t)f;
+		memcpy(rec + 5, m + i, f);
+		ASSERT_TRUE(put_all(fd, rec, 5 + f, deadline));
+	}
+	for (i = 0; i < 6 && wait_fd(fd, POLLIN, deadline); i += r) {
+		r = read(fd, got + i, 6 - i);
+		if (r <= 0)
+			break;
+	}
+	close(fd);
+	ASSERT_EQ(6, i);
+	EXPECT_EQ(22, got[0]) TH_LOG("record type %u, %02x %02x", got[0],
+				      got[5], got[6]);
+	EXPECT_EQ(2, got[5]);		/* ServerHello */
+}
+
 /* TCP connect and say nothing. */
 TEST_F_TIMEOUT(timeouts, handshake_timeout_silent_client, 20)
 {
