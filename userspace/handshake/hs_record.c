@@ -177,7 +177,15 @@ void hs_send_alert(struct tlsx_hs *hs, struct hs_out *o, u8 alert)
 /* An alert record's body: the handshake ends, nothing is sent back. */
 static int hs_alert_in(struct tlsx_hs *hs, const u8 *body, size_t len)
 {
-	/* 6: struct { AlertLevel level; AlertDescription description; } */
+	/*
+	 * 6: struct { AlertLevel level; AlertDescription description; }
+	 * 5.1: "a record with an Alert type MUST contain exactly one
+	 * message": an empty one (padded or not) carries no message, as a
+	 * zero-length Handshake fragment: unexpected_message.  Part of one,
+	 * or more: the length is wrong, decode_error (6.2).
+	 */
+	if (!len)
+		return TLSX_ALERT_UNEXPECTED_MESSAGE;
 	if (len != 2)
 		return TLSX_ALERT_DECODE_ERROR;
 	/*

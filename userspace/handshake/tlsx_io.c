@@ -334,7 +334,14 @@ int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		return handshake_bytes(c, data, len, record_end);
 	case TLSX_CT_ALERT:
 		if (record_end) {
-			/* 5.1: one alert per record, never fragmented. */
+			/*
+			 * 5.1: one alert per record, never fragmented; an
+			 * empty record carries none: unexpected_message, as
+			 * hs_alert_in() during the handshake.
+			 */
+			if (!len && !c->alert_len)
+				return tlsx__abort(c,
+					TLSX_ALERT_UNEXPECTED_MESSAGE);
 			if (len != 2)
 				return tlsx__abort(c, TLSX_ALERT_DECODE_ERROR);
 			return alert(c, data);

@@ -867,12 +867,17 @@ TEST(alert_user_canceled_then_close_notify)
 	cf_free();
 }
 
-/* 6: an alert record is one Alert, two bytes: anything else is a record
- * that cannot be parsed (decode_error), as are zero-length alerts (5.1).
+/* 6: an alert record is one Alert, two bytes: part of one or more than
+ * one cannot be parsed (decode_error).  5.1: "a record with an Alert
+ * type MUST contain exactly one message": an empty record, in the clear
+ * or protected with padding or not, carries none: unexpected_message,
+ * as a zero-length Handshake fragment (tlsfuzzer's
+ * test-tls13-empty-alert.py).
  */
 TEST(alert_malformed)
 {
-	static const char *const bodies[] = { "", "02", "022800" };
+	static const char *const bodies[] = { "02", "022800" };
+	static const size_t pads[] = { 0, 2, 30 };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bodies); i++) {
@@ -882,6 +887,21 @@ TEST(alert_malformed)
 		cf_step();
 		EXPECT_TRUE(cf_failed_with(TLSX_ALERT_DECODE_ERROR))
 			TH_LOG("alert body '%s'", bodies[i]);
+		cf_free();
+	}
+	ASSERT_EQ(0, cf_new());
+	ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+	cf_add_rec(TLSX_CT_ALERT, "");
+	cf_step();
+	EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE));
+	cf_free();
+	for (i = 0; i < ARRAY_SIZE(pads); i++) {
+		ASSERT_EQ(0, cf_new());
+		ASSERT_EQ(0, cf_hello(&(struct cho){ 0 }));
+		cf_seal_raw(TLSX_CT_ALERT, NULL, 0, pads[i]);
+		cf_step();
+		EXPECT_TRUE(cf_failed_with(TLSX_ALERT_UNEXPECTED_MESSAGE))
+			TH_LOG("padding %zu", pads[i]);
 		cf_free();
 	}
 }

@@ -823,6 +823,17 @@ TEST_F(rec, alert_wrong_length)
 	refused(_metadata, &self->p, TLSX_ALERT_DECODE_ERROR);
 }
 
+/*
+ * 5.1: "a record with an Alert type MUST contain exactly one message":
+ * an empty one has none, as a zero-length Handshake fragment:
+ * unexpected_message (tlsfuzzer's test-tls13-empty-alert.py).
+ */
+TEST_F(rec, empty_alert_record)
+{
+	ASSERT_EQ(0, inject(&self->p, 0, TLSX_CT_ALERT, NULL, 0, false));
+	refused(_metadata, &self->p, TLSX_ALERT_UNEXPECTED_MESSAGE);
+}
+
 static int tickets_seen;
 static size_t ticket_len_seen;
 
