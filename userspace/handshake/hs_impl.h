@@ -284,8 +284,8 @@ struct tlsx_hs {
 
 /*
  * Refuses with @alert and names the cause, @why (a static string, "no
- * common cipher suite"), for tlsx_hs_reason(): the alert alone does not
- * say which of the hello's choices failed.  The first cause stands.
+ * cipher suite in common"), for tlsx_hs_reason(): the alert alone does
+ * not say which of the hello's choices failed.  The first cause stands.
  */
 static inline int hs_refuse(struct tlsx_hs *hs, int alert, const char *why)
 {
