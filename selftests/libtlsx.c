@@ -37,6 +37,8 @@
 #include <sys/uio.h>
 #include <sys/time.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -1565,6 +1567,152 @@ TEST_F_TIMEOUT(ossl, connect_resume, TIMEOUT)
 	EXPECT_EQ(0, echo(self->c, 20000, 3));
 	ossl_close(_metadata, self);
 	EXPECT_TRUE(self->o.resumed);
+}
+
+/* ---- an empty alert record from OpenSSL's side ------------------------- */
+
+static char server_secret_hex[2 * 48 + 1];
+
+static void keylog_cb(const SSL *ssl, const char *line)
+{
+	const char *p = strrchr(line, ' ');
+
+	(void)ssl;
+	if (p && !strncmp(line, "SERVER_TRAFFIC_SECRET_0 ", 24))
+		snprintf(server_secret_hex, sizeof(server_secret_hex), "%s",
+			 p + 1);
+}
+
+/* HKDF-Expand-Label(@secret, @label, "", @len): RFC 8446 7.1. */
+static int expand_label(const EVP_MD *md, const unsigned char *secret,
+			size_t secret_len, const char *label,
+			unsigned char *out, size_t len)
+{
+	EVP_PKEY_CTX *k = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
+	unsigned char info[2 + 1 + 6 + 16 + 1];
+	size_t n = 0, l = strlen(label);
+	int ok;
+
+	info[n++] = (unsigned char)(len >> 8);
+	info[n++] = (unsigned char)len;
+	info[n++] = (unsigned char)(6 + l);
+	memcpy(info + n, "tls13 ", 6);
+	n += 6;
+	memcpy(info + n, label, l);
+	n += l;
+	info[n++] = 0;
+	ok = k && EVP_PKEY_derive_init(k) > 0 &&
+	     EVP_PKEY_CTX_set_hkdf_mode(k, EVP_PKEY_HKDEF_MODE_EXPAND_ONLY) > 0 &&
+	     EVP_PKEY_CTX_set_hkdf_md(k, md) > 0 &&
+	     EVP_PKEY_CTX_set1_hkdf_key(k, secret, (int)secret_len) > 0 &&
+	     EVP_PKEY_CTX_add1_hkdf_info(k, info, (int)n) > 0 &&
+	     EVP_PKEY_derive(k, out, &len) > 0;
+	EVP_PKEY_CTX_free(k);
+	return ok ? 0 : -1;
+}
+
+/*
+ * The server's first application record (sequence 0, no tickets sent),
+ * an alert record with no alert in it: TLSInnerPlaintext is the content
+ * type alone.  The record's 22 bytes into @out, or 0.
+ */
+static size_t empty_alert_record(const char *suite, unsigned char *out)
+{
+	bool sha384 = !strcmp(suite, "TLS_AES_256_GCM_SHA384");
+	const EVP_MD *md = sha384 ? EVP_sha384() : EVP_sha256();
+	const EVP_CIPHER *ciph = sha384 ? EVP_aes_256_gcm() :
+				 strstr(suite, "CHACHA") ?
+				 EVP_chacha20_poly1305() : EVP_aes_128_gcm();
+	unsigned char secret[48], key[32], iv[12], type = 21;
+	size_t secret_len = strlen(server_secret_hex) / 2, i;
+	EVP_CIPHER_CTX *x;
+	int n, ok;
+
+	if (secret_len != (size_t)EVP_MD_get_size(md))
+		return 0;
+	for (i = 0; i < secret_len; i++)
+		if (sscanf(server_secret_hex + 2 * i, "%2hhx", &secret[i]) != 1)
+			return 0;
+	if (expand_label(md, secret, secret_len, "key", key,
+			 (size_t)EVP_CIPHER_get_key_length(ciph)) ||
+	    expand_label(md, secret, secret_len, "iv", iv, sizeof(iv)))
+		return 0;
+	/* Sequence 0: the nonce is the IV itself (5.3). */
+	out[0] = 23;
+	out[1] = 3;
+	out[2] = 3;
+	out[3] = 0;
+	out[4] = 1 + 16;
+	x = EVP_CIPHER_CTX_new();
+	ok = x && EVP_EncryptInit_ex(x, ciph, NULL, NULL, NULL) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) &&
+	     EVP_EncryptInit_ex(x, NULL, NULL, key, iv) &&
+	     EVP_EncryptUpdate(x, NULL, &n, out, 5) &&
+	     EVP_EncryptUpdate(x, out + 5, &n, &type, 1) &&
+	     EVP_EncryptFinal_ex(x, out + 6, &n) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + 6);
+	EVP_CIPHER_CTX_free(x);
+	return ok ? 22 : 0;
+}
+
+static void *ossl_accept_only(void *arg)
+{
+	struct ossl_server *o = arg;
+	SSL *s = SSL_new(o->ctx);
+
+	o->ret = -1;
+	SSL_set_fd(s, o->fd);
+	if (SSL_accept(s) == 1)
+		o->ret = 0;
+	ERR_print_errors_fp(stderr);
+	SSL_free(s);
+	return NULL;
+}
+
+/*
+ * RFC 8446 5.1: "a record with an Alert type MUST contain exactly one
+ * message".  OpenSSL's server completes the handshake (no tickets), then
+ * the test writes, under the server's application key, an alert record
+ * with nothing in it: the kernel hands libtlsx 0 bytes of type alert,
+ * which it must refuse with unexpected_message rather than read past
+ * (tlsfuzzer's test-tls13-empty-alert.py; the userspace layer's case is
+ * test_libtlsx_rec's empty_alert_record).
+ */
+TEST_F_TIMEOUT(ossl, empty_alert_record, TIMEOUT)
+{
+	struct timeval tmo = { .tv_sec = 3 };
+	unsigned char rec[32];
+	char buf[64];
+	size_t n;
+	int ret;
+
+	SSL_CTX_set_num_tickets(self->sctx, 0);
+	SSL_CTX_set_keylog_callback(self->sctx, keylog_cb);
+	server_secret_hex[0] = 0;
+	ASSERT_EQ(0, tcp_pair(&self->cfd, &self->sfd));
+	memset(&self->o, 0, sizeof(self->o));
+	self->o.ctx = self->sctx;
+	self->o.fd = self->sfd;
+	ASSERT_EQ(0, pthread_create(&self->o.t, NULL, ossl_accept_only,
+				    &self->o));
+	self->started = true;
+	self->c = tlsx_conn_new(self->ccfg, self->cfd);
+	ASSERT_NE(NULL, self->c);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(self->c, "localhost"));
+	ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(self->c));
+	pthread_join(self->o.t, NULL);
+	self->started = false;
+	ASSERT_EQ(0, self->o.ret);
+	EXPECT_EQ(variant->rl, tlsx_conn_record_layer(self->c));
+	n = empty_alert_record(variant->suite, rec);
+	ASSERT_EQ(22, n);
+	/* Read past it and wait for more: fail in 3 s, not hang. */
+	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_RCVTIMEO, &tmo,
+				sizeof(tmo)));
+	ASSERT_EQ((ssize_t)n, write(self->sfd, rec, n));
+	ret = (int)tlsx_read(self->c, buf, sizeof(buf));
+	EXPECT_EQ(TLSX_E_ALERT_SENT, ret);
+	EXPECT_EQ(10, tlsx_conn_alert(self->c));	/* unexpected_message */
 }
 
 TEST_HARNESS_MAIN

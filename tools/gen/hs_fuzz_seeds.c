@@ -229,6 +229,74 @@ static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr)
 	}
 }
 
+/* Whether 4.1.2 lets ClientHello2 change extension @type. */
+static bool may_change(u16 type)
+{
+	return type == 51 || type == 42 || type == 44 || type == 41 ||
+	       type == 21;	/* key_share, early_data, cookie, psk, padding */
+}
+
+/*
+ * The "hrr" seed's flight up to ClientHello2, with the first two of
+ * ClientHello2's extensions that 4.1.2 keeps swapped: the server's
+ * refusal of a second hello that is not the first (illegal_parameter,
+ * sv_check_second()) as a seed of its own.  From cap.to_server of the
+ * handshake just run.
+ */
+static void hrr_reordered(u8 sbits)
+{
+	static struct seed s;
+	size_t off = 0, chunk = 0, len, q, end, e, first = 0, a = 0, b = 0;
+	unsigned int hellos = 0, found = 0;
+	u8 *m = NULL, tmp[2048];
+
+	memcpy(&s, &cap.to_server, sizeof(s));
+	while (off + FZ_CHUNK_HDR <= s.len) {
+		len = (size_t)s.buf[off + 1] << 8 | s.buf[off + 2];
+		chunk = off;
+		off += FZ_CHUNK_HDR + len;
+		if (s.buf[chunk] == TLSX_CT_HANDSHAKE &&
+		    s.buf[chunk + FZ_CHUNK_HDR] == TLSX_HT_CLIENT_HELLO &&
+		    ++hellos == 2) {
+			m = s.buf + chunk + FZ_CHUNK_HDR;
+			s.len = off;		/* nothing after ClientHello2 */
+			break;
+		}
+	}
+	if (!m)
+		goto fail;
+	q = TLSX_HS_MSG_HDR + 2 + TLSX_HS_RANDOM;
+	q += 1 + m[q];
+	q += 2 + ((size_t)m[q] << 8 | m[q + 1]);
+	q += 1 + m[q];
+	end = q + 2 + ((size_t)m[q] << 8 | m[q + 1]);
+	for (e = q + 2; e + 4 <= end && found < 2;
+	     e += 4 + ((size_t)m[e + 2] << 8 | m[e + 3])) {
+		if (may_change((u16)(m[e] << 8 | m[e + 1])))
+			continue;
+		if (!found++) {
+			first = e;
+			a = 4 + ((size_t)m[e + 2] << 8 | m[e + 3]);
+		} else {
+			b = 4 + ((size_t)m[e + 2] << 8 | m[e + 3]);
+		}
+	}
+	/* Adjacent ones only: swapping them moves nothing else. */
+	if (found < 2 || first + a != e - b || a + b > sizeof(tmp))
+		goto fail;
+	memcpy(tmp, m + first + a, b);
+	memcpy(tmp + b, m + first, a);
+	memcpy(m + first, tmp, a + b);
+	if (replay(true, sbits, &s) !=
+	    -TLSX_HS_EALERT(TLSX_ALERT_ILLEGAL_PARAMETER))
+		goto fail;
+	write_seed("fuzz_server", "hrr-reordered", sbits, s.buf, s.len, true);
+	return;
+fail:
+	fprintf(stderr, "hs-fuzz-seeds: hrr-reordered: no such flight\n");
+	exit(1);
+}
+
 static void ticket_seeds(void)
 {
 	struct fz_pair *p = &fz_pair;
@@ -388,6 +456,7 @@ int main(void)
 	handshake("full", 0, 0, false);
 	large_hello_seed(&cap.to_server);
 	handshake("hrr", 0, FZ_S_P256, true);
+	hrr_reordered(FZ_S_P256);
 	handshake("client-auth", FZ_C_CHAIN, FZ_S_VERIFY, false);
 	handshake("client-auth-hrr", FZ_C_CHAIN, FZ_S_VERIFY | FZ_S_P256,
 		  true);

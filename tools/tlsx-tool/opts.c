@@ -364,18 +364,24 @@ int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc)
 	int alert = c ? tlsx_conn_alert(c) : -1;
 	const char *name = alert >= 0 ? tlsx_alert_string(alert) : NULL;
 	int err = c ? tlsx_conn_errno(c) : 0;
+	const char *why = c ? tlsx_conn_reason(c) : NULL;
 
 	switch (rc) {
 	case TOOL_E_TIMEOUT:
 		tool_err("%s: timed out (--timeout)", what);
 		break;
 	case TLSX_E_CERT:
-		tool_err("%s: certificate refused: %s", what,
-			 name ? name : "(no alert)");
+		tool_err("%s: certificate refused: %s%s%s", what,
+			 name ? name : "(no alert)", why ? ": " : "",
+			 why ? why : "");
 		break;
 	case TLSX_E_ALERT_SENT:
-		tool_err("%s: peer broke the protocol: sent alert %s", what,
-			 name ? name : "(unknown)");
+		if (why)
+			tool_err("%s: %s: sent alert %s", what, why,
+				 name ? name : "(unknown)");
+		else
+			tool_err("%s: peer broke the protocol: sent alert %s",
+				 what, name ? name : "(unknown)");
 		break;
 	case TLSX_E_ALERT_RECEIVED:
 		if (name)
@@ -391,7 +397,8 @@ int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc)
 		tool_err("%s: %s", what, err ? strerror(err) : "system call failed");
 		break;
 	default:
-		tool_err("%s: %s", what, tlsx_strerror(rc));
+		tool_err("%s: %s%s%s", what, tlsx_strerror(rc),
+			 why ? ": " : "", why ? why : "");
 		break;
 	}
 	return 1;

@@ -224,7 +224,8 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 			return ret;
 		/* Our bound, not the RFC's: the peer asks too much. */
 		if (cookie_len > TLSX_HS_MAX_COOKIE)
-			return TLSX_ALERT_HANDSHAKE_FAILURE;
+			return hs_refuse(hs, TLSX_ALERT_HANDSHAKE_FAILURE,
+					 "the HelloRetryRequest's cookie is over 512 bytes");
 	}
 	/* 4.1.4: an HRR that "would not result in any change in the
 	 * ClientHello" is illegal_parameter.

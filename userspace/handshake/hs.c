@@ -213,6 +213,11 @@ bool tlsx_hs_alert_received(const struct tlsx_hs *hs)
 	return hs->alert_received;
 }
 
+const char *tlsx_hs_reason(const struct tlsx_hs *hs)
+{
+	return hs->err && !hs->alert_received ? hs->why : NULL;
+}
+
 int tlsx_hs_get_info(const struct tlsx_hs *hs, struct tlsx_hs_info *info)
 {
 	memset(info, 0, sizeof(*info));

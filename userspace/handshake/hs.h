@@ -288,6 +288,13 @@ int tlsx_hs_step_inplace(struct tlsx_hs *hs, u8 *in, size_t in_len,
 int tlsx_hs_alert(const struct tlsx_hs *hs);
 /* Whether the alert came from the peer. */
 bool tlsx_hs_alert_received(const struct tlsx_hs *hs);
+/*
+ * Why the engine failed, in words ("no common signature scheme for the
+ * certificate"), when the alert alone does not say it; NULL if no cause
+ * was named (a malformed message: the alert says it) or the alert came
+ * from the peer.  A static string.
+ */
+const char *tlsx_hs_reason(const struct tlsx_hs *hs);
 
 /* What was negotiated, valid once tlsx_hs_step() returned DONE. */
 struct tlsx_hs_info {

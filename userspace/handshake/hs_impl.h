@@ -62,6 +62,7 @@
 #define TLSX_HS_MAX_SHARES	2	/* key shares held at once */
 #define TLSX_HS_VERSION_13	0x0304
 #define TLSX_HS_VERSION_12	0x0303
+#define TLSX_HS_VERSION_SSL3	0x0300
 
 /* RFC 8446 4.1.3: HelloRetryRequest's Random, SHA-256("HelloRetryRequest"). */
 extern const u8 tlsx_hrr_random[TLSX_HS_RANDOM];
@@ -149,6 +150,7 @@ struct tlsx_hs {
 	int err;		/* sticky: 0 or a negative error */
 	int alert;		/* sent or received; -1: none */
 	bool alert_received;
+	const char *why;	/* the failure's cause, static; NULL: none */
 	s64 now;		/* 0: time(NULL) when needed */
 
 	/* The configuration's lists, defaults filled in (tlsx_hs_new()). */
@@ -281,6 +283,18 @@ struct tlsx_hs {
  * --- helpers for both roles: hs.c (randomness, time, suite, secrets),
  * hs_record.c (output, hs_msg_free()), hs_msg.c (the shared messages).
  */
+
+/*
+ * Refuses with @alert and names the cause, @why (a static string, "no
+ * cipher suite in common"), for tlsx_hs_reason(): the alert alone does
+ * not say which of the hello's choices failed.  The first cause stands.
+ */
+static inline int hs_refuse(struct tlsx_hs *hs, int alert, const char *why)
+{
+	if (!hs->why)
+		hs->why = why;
+	return alert;
+}
 
 /* Draws @len bytes from the configuration's source (or the system's). */
 int hs_rand(struct tlsx_hs *hs, void *buf, size_t len);

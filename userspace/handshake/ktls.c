@@ -300,6 +300,14 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 			err = tlsx__hs_interleaved(c);
 			return err ? err : n;
 		}
+		/*
+		 * 5.1: a control record the kernel hands over as 0 bytes
+		 * (into a buffer that had room) was empty: an alert record
+		 * without its one alert, a zero-length Handshake fragment.
+		 * tlsx__control() cannot tell, being given pieces.
+		 */
+		if (!n && len)
+			return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
 		err = tlsx__control(c, type, buf, n, false);
 		if (err)
 			return err;

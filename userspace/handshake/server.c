@@ -221,9 +221,11 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	int ret;
 
 	ret = sv_parse_hello(&h, msg, len);
+	if (ret == TLSX_ALERT_PROTOCOL_VERSION)
+		hs_refuse(hs, ret, "a ClientHello without extensions (TLS 1.2 or older)");
 	if (ret)
 		return ret;
-	ret = sv_check_versions(&h);
+	ret = sv_check_versions(hs, &h);
 	if (ret)
 		return ret;
 	/*
@@ -233,19 +235,22 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	 * abort the handshake with an "illegal_parameter" alert."
 	 */
 	if (h.bad_compression)
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
+		return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+				 "legacy_compression_methods other than null alone");
 	ret = sv_pick_suite(hs, &h, &suite);
 	if (ret)
 		return ret;
 	if (second && suite != hs->suite)
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
+		return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+				 "the second ClientHello changes the suite");
 	/*
 	 * 9.2: "If containing a "supported_groups" extension, it MUST also
 	 * contain a "key_share" extension, and vice versa."
 	 */
 	if (sv_has(&h, TLSX_EXT_SUPPORTED_GROUPS) !=
 	    sv_has(&h, TLSX_EXT_KEY_SHARE))
-		return TLSX_ALERT_MISSING_EXTENSION;
+		return hs_refuse(hs, TLSX_ALERT_MISSING_EXTENSION,
+				 "supported_groups and key_share not both sent");
 	if (sv_has(&h, TLSX_EXT_SUPPORTED_GROUPS)) {
 		ret = sv_read_groups(hs, &h, &g);
 		if (ret)
@@ -260,7 +265,8 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		 * ClientHello"; this server never sent this one.
 		 */
 		if (sv_has(&h, TLSX_EXT_COOKIE))
-			return TLSX_ALERT_ILLEGAL_PARAMETER;
+			return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+					 "a cookie in the first ClientHello");
 		memcpy(hs->srv.ch1_digest, h.digest, sizeof(h.digest));
 		memcpy(hs->session_id, h.sid, h.sid_len);
 		hs->session_id_len = (u8)h.sid_len;
@@ -316,8 +322,10 @@ static int sv_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		/* 4.1.1: no common group: handshake_failure. */
 		if (!g.retry)
 			return sv_has(&h, TLSX_EXT_SUPPORTED_GROUPS) ?
-			       TLSX_ALERT_HANDSHAKE_FAILURE :
-			       TLSX_ALERT_MISSING_EXTENSION;
+			       hs_refuse(hs, TLSX_ALERT_HANDSHAKE_FAILURE,
+					 "no group in common") :
+			       hs_refuse(hs, TLSX_ALERT_MISSING_EXTENSION,
+					 "no supported_groups (a PSK needs psk_dhe_ke)");
 		/* Only ClientHello1 gets here without a share for it:
 		 * sv_check_second() refused a second one.
 		 */

@@ -113,7 +113,8 @@ int sv_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len)
 		 * handshake with a "certificate_required" alert."
 		 */
 		if (hs->cfg->require_peer_cert)
-			return TLSX_ALERT_CERTIFICATE_REQUIRED;
+			return hs_refuse(hs, TLSX_ALERT_CERTIFICATE_REQUIRED,
+					 "the client sent no certificate");
 		tlsx_transcript_add(&hs->ts, msg, len);
 		hs->state = EXPECT_FINISHED;
 		return 0;

@@ -79,7 +79,6 @@ int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 {
 	struct tlsx_rd r, comp, exts;
 	const u8 *fixed;
-	u16 version;
 	u8 method;
 	int ret;
 
@@ -95,7 +94,7 @@ int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 	 * opaque legacy_compression_methods<1..2^8-1>;
 	 * Extension extensions<8..2^16-1>;
 	 */
-	ret = tlsx_rd_u16(&r, &version);
+	ret = tlsx_rd_u16(&r, &h->version);
 	if (!ret)
 		ret = tlsx_rd_bytes(&r, TLSX_HS_RANDOM, &h->random);
 	if (!ret)
@@ -110,15 +109,10 @@ int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 	if (ret)
 		return ret;
 	/*
-	 * 4.2.1: "If this extension is present in the ClientHello,
-	 * servers MUST NOT use the ClientHello.legacy_version value for
-	 * version negotiation and MUST use only the "supported_versions"
-	 * extension": legacy_version (4.1.2's 0x0303) is not judged, a
-	 * 0x0301 beside supported_versions is TLS 1.3 all the same.  A
-	 * ClientHello without extensions is one from TLS 1.2 or before:
-	 * tlsx speaks only 1.3 (protocol_version, sv_check_versions()).
+	 * legacy_version is judged in sv_check_versions().  A ClientHello
+	 * without extensions is one from TLS 1.2 or before: tlsx speaks
+	 * only 1.3 (protocol_version, as sv_check_versions()).
 	 */
-	(void)version;
 	if (!tlsx_rd_left(&r))
 		return TLSX_ALERT_PROTOCOL_VERSION;
 	ret = tlsx_rd_open(&r, 2, 8, 65535, &exts);
@@ -135,20 +129,35 @@ int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len)
 }
 
 /*
+ * D.5: "Any endpoint receiving a Hello message with
+ * ClientHello.legacy_version or ServerHello.legacy_version set to
+ * 0x0300 MUST abort the handshake with a "protocol_version" alert"; a
+ * value below 0x0300 names no TLS version at all (SSL 2's ClientHello
+ * is another format), so it gets the same.  Above 0x0300, 4.2.1 rules:
+ * "If this extension is present in the ClientHello, servers MUST NOT
+ * use the ClientHello.legacy_version value for version negotiation and
+ * MUST use only the "supported_versions" extension": 4.1.2's 0x0303,
+ * and a 0x0301 or 0x0304 beside supported_versions, are TLS 1.3 all
+ * the same.
+ *
  * 4.2.1: supported_versions must offer 0x0304, else the client is a TLS
  * 1.2 one: "If this extension is not present, servers which are
  * compliant with this specification and which also support TLS 1.2 MUST
  * negotiate TLS 1.2 or prior"; tlsx does not, so protocol_version.
  */
-int sv_check_versions(const struct sv_hello *h)
+int sv_check_versions(struct tlsx_hs *hs, const struct sv_hello *h)
 {
 	struct tlsx_rd r, list;
 	bool tls13 = false;
 	u16 v;
 	int ret;
 
+	if (h->version <= TLSX_HS_VERSION_SSL3)
+		return hs_refuse(hs, TLSX_ALERT_PROTOCOL_VERSION,
+				 "legacy_version 0x0300 (SSL 3.0) or lower");
 	if (!sv_has(h, TLSX_EXT_SUPPORTED_VERSIONS))
-		return TLSX_ALERT_PROTOCOL_VERSION;
+		return hs_refuse(hs, TLSX_ALERT_PROTOCOL_VERSION,
+				 "the client does not offer TLS 1.3 (no supported_versions)");
 	sv_body(h, TLSX_EXT_SUPPORTED_VERSIONS, &r);
 	/* ProtocolVersion versions<2..254> */
 	ret = tlsx_rd_open(&r, 1, 2, 254, &list);
@@ -160,7 +169,8 @@ int sv_check_versions(const struct sv_hello *h)
 	}
 	if (ret)
 		return ret;
-	return tls13 ? 0 : TLSX_ALERT_PROTOCOL_VERSION;
+	return tls13 ? 0 : hs_refuse(hs, TLSX_ALERT_PROTOCOL_VERSION,
+				     "the client does not offer TLS 1.3");
 }
 
 /* 4.1.1: the first of our suites that the client offers. */
@@ -180,7 +190,8 @@ int sv_pick_suite(struct tlsx_hs *hs, const struct sv_hello *h,
 	 * parameters ... it MUST abort the handshake with ... a
 	 * "handshake_failure"".
 	 */
-	return TLSX_ALERT_HANDSHAKE_FAILURE;
+	return hs_refuse(hs, TLSX_ALERT_HANDSHAKE_FAILURE,
+			 "no cipher suite in common");
 }
 
 /* One bit per NamedGroup (a u16): 8 KiB, two on the stack for the walk. */
@@ -207,6 +218,18 @@ static bool sv_set_has(const struct sv_group_set *s, u16 v)
  * the client's share for it, or the group to ask for in a
  * HelloRetryRequest.  A bitmap of the client's groups keeps the cost of
  * the checks linear in what the client sent, whatever it sent.
+ *
+ * Groups this server does not do are skipped wherever they are, shares
+ * and all (4.2.8: "Servers ... MUST ignore" what they do not
+ * recognise), and so are 4.2.7's obsolete_RESERVED values (0x0001 -
+ * 0x0016, 0x001A - 0x001C, 0xFF01 - 0xFF02), the one rule for them: the
+ * RFC says TLS 1.3 implementations "MUST NOT" offer them but names no
+ * action for the server, and a client that also speaks TLS 1.2 lists
+ * its TLS 1.2 curves in the one ClientHello; OpenSSL and BoringSSL
+ * ignore them too.  So a usable group beside them gets a ServerHello
+ * (or a HelloRetryRequest), none gets handshake_failure (no group in
+ * common, 4.1.1), and a share for one that supported_groups does not
+ * list is illegal_parameter like any such share.
  */
 int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 		   struct sv_groups *g)
@@ -242,13 +265,24 @@ int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 	if (!ret)
 		ret = tlsx_rd_done(&r);
 	while (!ret && tlsx_rd_left(&list)) {
-		/* NamedGroup group; opaque key_exchange<1..2^16-1>; */
+		/*
+		 * NamedGroup group; opaque key_exchange<1..2^16-1>;
+		 * an empty key_exchange is framed soundly but is no share
+		 * of any group (4.2.8.1, 4.2.8.2 give each a fixed size):
+		 * illegal_parameter, as a share of the wrong length for a
+		 * group we do (tlsx_kx_shared()), not decode_error.
+		 */
 		ret = tlsx_rd_u16(&list, &v);
 		if (!ret)
-			ret = tlsx_rd_vec(&list, 2, 1, 65535, &share,
+			ret = tlsx_rd_vec(&list, 2, 0, 65535, &share,
 					  &share_len);
 		if (ret)
 			break;
+		if (!share_len) {
+			ret = hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+					"an empty key share");
+			break;
+		}
 		/*
 		 * 4.2.8: "Clients MUST NOT offer multiple KeyShareEntry
 		 * values for the same group.  Clients MUST NOT offer any
@@ -257,8 +291,14 @@ int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 		 * check for violations of these rules and abort the
 		 * handshake with an "illegal_parameter" alert".
 		 */
-		if (sv_set_test_and_add(shared, v) || !sv_set_has(groups, v)) {
-			ret = TLSX_ALERT_ILLEGAL_PARAMETER;
+		if (sv_set_test_and_add(shared, v)) {
+			ret = hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+					"two key shares for one group");
+			break;
+		}
+		if (!sv_set_has(groups, v)) {
+			ret = hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+					"a key share for a group not in supported_groups");
 			break;
 		}
 		g->n_shares++;
@@ -289,9 +329,53 @@ int sv_read_groups(struct tlsx_hs *hs, const struct sv_hello *h,
 }
 
 /*
+ * RFC 6066 3: HostName "contains the fully qualified DNS hostname of the
+ * server ... represented as a byte string using ASCII encoding without
+ * a trailing dot" (an IDN goes as its A-label, RFC 5890).  A DNS host
+ * name (RFC 1123 2.1) is labels of 1 to 63 letters, digits and hyphens
+ * joined by dots.  Taken besides: the underscore, which DNS names carry
+ * in practice and clients send (such a name matches no certificate and
+ * gets the default chain, as any unknown name); and one trailing dot,
+ * dropped: "example.com." is the same name, which Go and curl strip
+ * before sending and other clients do not.  The length without it is
+ * returned in @len.  Anything else (control bytes, CR, LF, spaces,
+ * quotes, backslashes, bytes over 0x7f) is refused: the name reaches
+ * logs and tlsx_conn_info() only in this syntax.
+ */
+static bool sv_host_name_ok(const u8 *name, size_t *len)
+{
+	size_t i, label = 0, n = *len;
+	u8 c;
+
+	if (n > 1 && name[n - 1] == '.')
+		n--;
+	for (i = 0; i < n; i++) {
+		c = name[i];
+		if (c == '.') {
+			if (!label)
+				return false;	/* an empty label */
+			label = 0;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_'))
+			return false;
+		if (++label > 63)
+			return false;
+	}
+	if (!label)
+		return false;
+	*len = n;
+	return true;
+}
+
+/*
  * server_name (RFC 6066 3): the host name, lower-cased into
  * hs->server_name, for sv_pick_certificate() (no alert for a name we do
- * not know, as nginx's default server).
+ * not know, as nginx's default server).  A name that is not a host name
+ * (sv_host_name_ok()) is illegal_parameter (8446 6.2: "A field in the
+ * handshake was incorrectly formatted"): it is framed soundly, so not
+ * decode_error, and is not merely unknown, so not unrecognized_name.
  */
 int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h)
 {
@@ -321,15 +405,17 @@ int sv_read_server_name(struct tlsx_hs *hs, const struct sv_hello *h)
 		 * than one name of the same name_type."
 		 */
 		if (name)
-			return TLSX_ALERT_ILLEGAL_PARAMETER;
+			return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+					 "two host names in server_name");
 		name = p;
 		name_len = len;
 	}
 	if (ret || !name)
 		return ret;
-	/* RFC 6066 3: a DNS host name, under 2^8 bytes, no NUL. */
-	if (name_len > TLSX_HS_MAX_NAME || memchr(name, 0, name_len))
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
+	/* RFC 6066 3: a DNS host name, under 2^8 bytes. */
+	if (name_len > TLSX_HS_MAX_NAME || !sv_host_name_ok(name, &name_len))
+		return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+				 "server_name is not a DNS host name");
 	for (i = 0; i < name_len; i++)
 		hs->server_name[i] = name[i] >= 'A' && name[i] <= 'Z' ?
 				     name[i] - 'A' + 'a' : name[i];
@@ -377,7 +463,8 @@ int sv_read_alpn(struct tlsx_hs *hs, const struct sv_hello *h)
 	if (ret || !cfg->alpn_len)
 		return ret;
 	if (best >= cfg->alpn_len)
-		return TLSX_ALERT_NO_APPLICATION_PROTOCOL;
+		return hs_refuse(hs, TLSX_ALERT_NO_APPLICATION_PROTOCOL,
+				 "no ALPN protocol in common");
 	memcpy(hs->alpn, cfg->alpn + best + 1, cfg->alpn[best]);
 	hs->alpn[cfg->alpn[best]] = 0;
 	return 0;
@@ -587,18 +674,26 @@ out:
 int sv_check_second(struct tlsx_hs *hs, const struct sv_hello *h,
 		    const struct sv_groups *g)
 {
+	int ret;
+
 	if (!tlsx_ct_memeq(h->digest, hs->srv.ch1_digest, sizeof(h->digest)))
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
+		return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+				 "the second ClientHello changes what 4.1.2 keeps");
 	/* 4.2.8: "a new KeyShareEntry for the group indicated". */
 	if (g->n_shares != 1 || g->share_group != hs->srv.hrr_group ||
 	    g->group != hs->srv.hrr_group)
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
+		return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+				 "the second ClientHello lacks the one key share asked for");
 	/* 4.2.10: "A client MUST NOT include the "early_data" extension in
 	 * its followup ClientHello."
 	 */
 	if (sv_has(h, TLSX_EXT_EARLY_DATA))
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
-	return sv_cookie_check(hs, h);
+		return hs_refuse(hs, TLSX_ALERT_ILLEGAL_PARAMETER,
+				 "early_data in the second ClientHello");
+	ret = sv_cookie_check(hs, h);
+	if (ret == TLSX_ALERT_ILLEGAL_PARAMETER)
+		hs_refuse(hs, ret, "the second ClientHello's cookie is not ours");
+	return ret;
 }
 
 /*
@@ -634,14 +729,16 @@ int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
 	u32 named = 0;
 
 	if (!sv_has(h, TLSX_EXT_SIGNATURE_ALGORITHMS))
-		return TLSX_ALERT_MISSING_EXTENSION;
+		return hs_refuse(hs, TLSX_ALERT_MISSING_EXTENSION,
+				 "no signature_algorithms (and no PSK taken)");
 	if (!sv_has(h, TLSX_EXT_SUPPORTED_GROUPS))
-		return TLSX_ALERT_MISSING_EXTENSION;
+		return hs_refuse(hs, TLSX_ALERT_MISSING_EXTENSION,
+				 "no supported_groups (and no PSK taken)");
 	hs->srv.chain = NULL;
 	hs->own_sig_scheme = 0;
 	/* A server configured without a certificate: ours to fix. */
 	if (!n)
-		return -EINVAL;
+		return hs_refuse(hs, -EINVAL, "no certificate configured");
 	for (i = 0; i < n; i++)
 		if (tlsx_cert_chain_matches(cfg->chains[i], name))
 			named |= 1u << i;
@@ -650,7 +747,8 @@ int sv_pick_certificate(struct tlsx_hs *hs, const struct sv_hello *h,
 		      cert_algs, &pick);
 	/* Signed otherwise than asked, it goes all the same (above). */
 	if (!pick.chain)
-		return TLSX_ALERT_HANDSHAKE_FAILURE;
+		return hs_refuse(hs, TLSX_ALERT_HANDSHAKE_FAILURE,
+				 "no signature scheme in common for the certificate");
 	hs->srv.chain = pick.chain;
 	hs->own_sig_scheme = pick.scheme;
 	return 0;

@@ -26,6 +26,7 @@ enum sv_state {
 struct sv_hello {
 	const u8 *msg;		/* the whole message, header included */
 	size_t len;
+	u16 version;		/* legacy_version */
 	const u8 *random;
 	const u8 *sid;
 	size_t sid_len;
@@ -75,8 +76,11 @@ static inline void sv_ext_begin(struct tlsx_wr *w, enum tlsx_ext_id id)
 /* The ClientHello's framing and fixed fields, its extensions walked (4.1.2). */
 int sv_parse_hello(struct sv_hello *h, const u8 *msg, size_t len);
 
-/* supported_versions must offer TLS 1.3 (4.2.1); 0 or an alert. */
-int sv_check_versions(const struct sv_hello *h);
+/*
+ * legacy_version above 0x0300 (D.5) and supported_versions offering TLS
+ * 1.3 (4.2.1); 0 or protocol_version.
+ */
+int sv_check_versions(struct tlsx_hs *hs, const struct sv_hello *h);
 
 /* The first of our suites the client offers (4.1.1) into @suite. */
 int sv_pick_suite(struct tlsx_hs *hs, const struct sv_hello *h,

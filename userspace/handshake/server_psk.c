@@ -150,7 +150,8 @@ int sv_read_psk(struct tlsx_hs *hs, const struct sv_hello *h,
 	 * handshake."  9.2 names the alert: missing_extension.
 	 */
 	if (!sv_has(h, TLSX_EXT_PSK_KEY_EXCHANGE_MODES))
-		return TLSX_ALERT_MISSING_EXTENSION;
+		return hs_refuse(hs, TLSX_ALERT_MISSING_EXTENSION,
+				 "pre_shared_key without psk_key_exchange_modes");
 	sv_body(h, TLSX_EXT_PRE_SHARED_KEY, &r);
 	/* PskIdentity identities<7..2^16-1>; PskBinderEntry binders<33..2^16-1> */
 	ret = tlsx_rd_open(&r, 2, 7, 65535, &ids);

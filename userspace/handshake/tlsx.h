@@ -463,6 +463,14 @@ TLSX_API enum tlsx_record_layer tlsx_conn_record_layer(const struct tlsx_conn *c
 TLSX_API int tlsx_conn_errno(const struct tlsx_conn *c);
 /* The alert behind TLSX_E_ALERT_SENT, _RECEIVED, TLSX_E_CERT; or -1. */
 TLSX_API int tlsx_conn_alert(const struct tlsx_conn *c);
+/*
+ * Why the handshake failed on our side, in words, where the alert alone
+ * does not say it: "no signature scheme in common for the certificate",
+ * "no cipher suite in common", "no group in common", ...; NULL when no
+ * cause was named (a malformed message: the alert names it; an alert
+ * received).  A static string, valid for the program's life.
+ */
+TLSX_API const char *tlsx_conn_reason(const struct tlsx_conn *c);
 /* "decode_error", ...; NULL for another value. */
 TLSX_API const char *tlsx_alert_string(int alert);
 

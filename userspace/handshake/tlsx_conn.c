@@ -189,6 +189,7 @@ static int engine_error(struct tlsx_conn *c, int ret)
 {
 	struct tlsx_hs *hs = c->hsd->hs;
 
+	c->reason = tlsx_hs_reason(hs);
 	if (-ret >= TLSX_HS_EALERT_BASE) {
 		c->alert = -ret - TLSX_HS_EALERT_BASE;
 		if (tlsx_hs_alert_received(hs))

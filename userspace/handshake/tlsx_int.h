@@ -133,6 +133,7 @@ struct tlsx_conn {
 	int rx_err;			/* reading only (TLSX_E_REKEY on tls) */
 	int sys_errno;
 	int alert;			/* sent or received, -1: none */
+	const char *reason;		/* the engine's tlsx_hs_reason() */
 	unsigned int hs_reads, hs_writes;
 	u64 ku_sent, ku_recv;
 	u64 rekey_limit;		/* records under one sending key */

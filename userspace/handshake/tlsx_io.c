@@ -600,6 +600,11 @@ int tlsx_conn_alert(const struct tlsx_conn *c)
 	return c->alert;
 }
 
+const char *tlsx_conn_reason(const struct tlsx_conn *c)
+{
+	return c->reason;
+}
+
 static const char *group_name(u16 group)
 {
 	switch (group) {

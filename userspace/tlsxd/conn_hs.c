@@ -26,10 +26,13 @@ static void hs_failed(struct loop *lp, struct conn *c)
 	stats_add(lp->st, STAT_HS_FAILED, 1);
 	if (log_debug_enabled()) {
 		int err = c->tls ? tlsx_conn_errno(c->tls) : 0;
+		int alert = c->tls ? tlsx_conn_alert(c->tls) : -1;
+		const char *why = c->tls ? tlsx_conn_reason(c->tls) : NULL;
+		const char *name = alert >= 0 ? tlsx_alert_string(alert) : NULL;
 
-		log_msg(LOG_DEBUG, "conn %d: handshake failed (alert %d, %s)",
-			c->fd, c->tls ? tlsx_conn_alert(c->tls) : -1,
-			err ? strerror(err) : "-");
+		log_msg(LOG_DEBUG, "conn %d: handshake failed (alert %d%s%s, %s)",
+			c->fd, alert, name ? " " : "", name ? name : "",
+			why ? why : err ? strerror(err) : "-");
 	}
 	conn_close(lp, c, false);
 }
@@ -96,14 +99,19 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 		stats_add(lp->st, rl_stat[c->rl], 1);
 	if (log_debug_enabled()) {
 		char peer[INET6_ADDRSTRLEN];
+		/* A peer's bytes, escaped (the engine checks them too). */
+		char alpn[4 * 255 + 1], sni[4 * 255 + 1];
 
 		peer_name(c, peer, sizeof(peer));
+		log_escape(alpn, sizeof(alpn), info.alpn, strlen(info.alpn));
+		log_escape(sni, sizeof(sni), info.server_name,
+			   strlen(info.server_name));
 		log_msg(LOG_DEBUG,
 			"conn %s: %s %s%s alpn \"%s\" sni \"%s\", record layer %s, state %zu + %zu bytes",
 			peer, info.suite_name, info.group_name,
-			info.resumed ? " resumed" : "", info.alpn,
-			info.server_name, tlsx_record_layer_name(c->rl),
-			info.state_bytes, sizeof(*c));
+			info.resumed ? " resumed" : "", alpn, sni,
+			tlsx_record_layer_name(c->rl), info.state_bytes,
+			sizeof(*c));
 	}
 	conn_to_idle(lp, c, true);
 }

@@ -390,6 +390,20 @@ static size_t put_escaped(char *out, const char *s, size_t len, size_t cap)
 	return n;
 }
 
+size_t log_escape(char *out, size_t cap, const char *s, size_t len)
+{
+	size_t n;
+
+	if (cap < 8) {
+		if (cap)
+			out[0] = '\0';
+		return 0;
+	}
+	n = put_escaped(out, s, len, cap - 1);
+	out[n] = '\0';
+	return n;
+}
+
 static size_t put_str(char *out, struct http_str s, size_t cap)
 {
 	if (!s.p || !s.len) {

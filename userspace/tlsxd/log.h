@@ -27,6 +27,13 @@ int log_open(const char *path, bool debug);
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 bool log_debug_enabled(void);
+/*
+ * @s[0..@len), bytes a peer sent (SNI, ALPN, a header), escaped as the
+ * access log's fields are (\xHH for control bytes, bytes >= 0x7f, '"'
+ * and '\\') into @out, NUL-terminated, cut with "..." to fit @cap
+ * (at least 8); its length.  For any such bytes in a log_msg() line.
+ */
+size_t log_escape(char *out, size_t cap, const char *s, size_t len);
 /* Reopens the error log's file (SIGHUP, logrotate); 0 or -errno. */
 int log_reopen(void);
 /*

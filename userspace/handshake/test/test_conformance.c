@@ -56,6 +56,7 @@ static const struct cx good[] = {
 
 struct cho {
 	u16 version;		/* legacy_version; 0: 0x0303 */
+	bool version_zero;	/* legacy_version 0x0000 */
 	const char *sid;	/* hex with its length byte; NULL: 32 bytes */
 	const char *suites;	/* hex with its length; NULL: 0002 1301 */
 	const struct cx *ext;	/* NULL: good[] */
@@ -81,7 +82,7 @@ static size_t ch_msg(u8 *m, size_t cap, const struct cho *o)
 	tlsx_wr_init(&w, m, cap);
 	tlsx_wr_u8(&w, TLSX_HT_CLIENT_HELLO);
 	tlsx_wr_open(&w, 3);
-	tlsx_wr_u16(&w, o->version ? o->version : 0x0303);
+	tlsx_wr_u16(&w, o->version || o->version_zero ? o->version : 0x0303);
 	tlsx_wr_bytes(&w, rnd, 32);
 	n = unhex(o->sid ? o->sid : "20" Z32, tmp, sizeof(tmp));
 	tlsx_wr_bytes(&w, tmp, n);
@@ -355,6 +356,9 @@ static int handshake(const struct cho *o)
 	return ret;
 }
 
+/* The cause refusal() last saw named (tlsx_hs_reason()), or NULL. */
+static const char *refusal_why;
+
 /* The first alert a server with default settings sends on @o. */
 static int refusal(const struct cho *o)
 {
@@ -370,6 +374,7 @@ static int refusal(const struct cho *o)
 		ret = -200;
 	else
 		ret = tlsx_hs_alert(cf.hs);
+	refusal_why = tlsx_hs_reason(cf.hs);
 	cf_free();
 	return ret;
 }
@@ -1224,17 +1229,261 @@ TEST(ch_bad_key_shares)
  * 4.2.1: "If this extension is present in the ClientHello, servers MUST
  * NOT use the ClientHello.legacy_version value for version negotiation
  * and MUST use only the "supported_versions" extension": TLS 1.3 with
- * legacy_version 0x0303, and also 0x0301, 0x0300 and 0x0304.
+ * legacy_version 0x0303, and also 0x0301, 0x0302, 0x0304 and 0xffff.
  */
 TEST(ch_legacy_version_ignored_with_supported_versions)
 {
-	static const u16 vers[] = { 0x0303, 0x0301, 0x0300, 0x0304 };
+	static const u16 vers[] = { 0x0303, 0x0301, 0x0302, 0x0304, 0xffff };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(vers); i++) {
 		EXPECT_EQ(TLSX_HS_DONE,
 			  handshake(&(struct cho){ .version = vers[i] }))
 			TH_LOG("legacy_version %04x", vers[i]);
+	}
+}
+
+/*
+ * D.5: "Any endpoint receiving a Hello message with
+ * ClientHello.legacy_version ... set to 0x0300 MUST abort the handshake
+ * with a "protocol_version" alert", supported_versions or not; below
+ * 0x0300 the same (the values tlsfuzzer's test-tls13-legacy-version.py
+ * sends).
+ */
+TEST(ch_legacy_version_ssl3_or_lower)
+{
+	static const u16 vers[] = {
+		0x0300, 0x0000, 0x0200, 0x0002, 0x0100, 0x0103, 0x0102,
+		0x0001, 0x02ff,
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vers); i++) {
+		EXPECT_EQ(TLSX_ALERT_PROTOCOL_VERSION,
+			  refusal(&(struct cho){ .version = vers[i],
+						 .version_zero = !vers[i] }))
+			TH_LOG("legacy_version %04x", vers[i]);
+		EXPECT_STREQ("legacy_version 0x0300 (SSL 3.0) or lower",
+			     refusal_why);
+	}
+}
+
+/*
+ * An empty key_exchange (KeyShareEntry's opaque key_exchange<1..2^16-1>)
+ * is illegal_parameter, as every share no group could hold: for X25519
+ * (4.2.8.2: 32 bytes), for secp256r1, and for a group the server does
+ * not do (x448), whose share would be ignored if it were a share at
+ * all.  tlsfuzzer's test-tls13-crfg-curves.py "empty x25519 key share".
+ */
+TEST(ch_empty_key_exchange)
+{
+	static const struct cx x25519[] = {
+		X_VERSIONS, X_GROUPS, { 51, "0004001d0000" }, X_SIGALGS, X_END
+	};
+	static const struct cx p256[] = {
+		X_VERSIONS, X_GROUPS, { 51, "000400170000" }, X_SIGALGS, X_END
+	};
+	static const struct cx x448_beside[] = {
+		X_VERSIONS, { 10, "0004001e001d" },
+		{ 51, "0028001e0000001d0020" S3_C_PUB }, X_SIGALGS, X_END
+	};
+
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  refusal(&(struct cho){ .ext = x25519 }));
+	EXPECT_STREQ("an empty key share", refusal_why);
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  refusal(&(struct cho){ .ext = p256 }));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  refusal(&(struct cho){ .ext = x448_beside }));
+}
+
+/*
+ * 4.2.8's MAY-abort rules, illegal_parameter (not decode_error: both
+ * are framed soundly): two shares for one group, a share for a group
+ * supported_groups does not list.
+ */
+TEST(ch_key_share_rules)
+{
+	static const struct cx twice[] = {
+		X_VERSIONS, X_GROUPS,
+		{ 51, "0048001d0020" S3_C_PUB "001d0020" S3_C_PUB },
+		X_SIGALGS, X_END
+	};
+	static const struct cx unlisted[] = {
+		X_VERSIONS, { 10, "00020017" }, X_SHARE, X_SIGALGS, X_END
+	};
+
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  refusal(&(struct cho){ .ext = twice }));
+	EXPECT_STREQ("two key shares for one group", refusal_why);
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  refusal(&(struct cho){ .ext = unlisted }));
+	EXPECT_STREQ("a key share for a group not in supported_groups",
+		     refusal_why);
+}
+
+/*
+ * 4.2.7's obsolete_RESERVED groups (0x0001 - 0x0016, 0x001A - 0x001C,
+ * 0xFF01 - 0xFF02), one rule wherever they are (server_hello.c,
+ * sv_read_groups()): skipped as groups the server does not do, their
+ * shares too.  So beside X25519 (first or last, with or without a share
+ * of their own) the handshake completes; alone, with or without a share,
+ * handshake_failure for no group in common; a share for one that
+ * supported_groups does not list, illegal_parameter (4.2.8).  As
+ * tlsfuzzer's test-tls13-obsolete-curves.py --relaxed -a
+ * handshake_failure.
+ */
+TEST(ch_obsolete_groups_ignored)
+{
+	static char g_first[32], g_last[32], g_alone[16];
+	static char s_both[256], s_both_rev[256], s_alone[96];
+	static const char s_none[] = "0000";
+	static const char share32[] = "0020" Z32;
+	struct cx both[] = {
+		X_VERSIONS, { 10, g_first }, { 51, s_both }, X_SIGALGS, X_END
+	};
+	struct cx both_rev[] = {
+		X_VERSIONS, { 10, g_last }, { 51, s_both_rev }, X_SIGALGS,
+		X_END
+	};
+	struct cx ours_share[] = {
+		X_VERSIONS, { 10, g_first }, X_SHARE, X_SIGALGS, X_END
+	};
+	struct cx alone[] = {
+		X_VERSIONS, { 10, g_alone }, { 51, s_alone }, X_SIGALGS, X_END
+	};
+	struct cx alone_no_share[] = {
+		X_VERSIONS, { 10, g_alone }, { 51, s_none }, X_SIGALGS, X_END
+	};
+	struct cx unlisted[] = {
+		X_VERSIONS, { 10, "0002001d" }, { 51, s_alone }, X_SIGALGS,
+		X_END
+	};
+	unsigned int v;
+
+	for (v = 1; v <= 0xff02; v++) {
+		if (v == 0x17)
+			v = 0x1a;
+		else if (v == 0x1d)
+			v = 0xff01;
+		snprintf(g_first, sizeof(g_first), "0004%04x001d", v);
+		snprintf(g_last, sizeof(g_last), "0004001d%04x", v);
+		snprintf(g_alone, sizeof(g_alone), "0002%04x", v);
+		snprintf(s_both, sizeof(s_both), "0048%04x%s001d0020%s", v,
+			 share32, S3_C_PUB);
+		snprintf(s_both_rev, sizeof(s_both_rev),
+			 "0048001d0020%s%04x%s", S3_C_PUB, v, share32);
+		snprintf(s_alone, sizeof(s_alone), "0024%04x%s", v, share32);
+		EXPECT_EQ(TLSX_HS_DONE, handshake(&(struct cho){ .ext = both }))
+			TH_LOG("group %04x", v);
+		EXPECT_EQ(TLSX_HS_DONE,
+			  handshake(&(struct cho){ .ext = both_rev }))
+			TH_LOG("group %04x", v);
+		EXPECT_EQ(TLSX_HS_DONE,
+			  handshake(&(struct cho){ .ext = ours_share }))
+			TH_LOG("group %04x", v);
+		EXPECT_EQ(TLSX_ALERT_HANDSHAKE_FAILURE,
+			  refusal(&(struct cho){ .ext = alone }))
+			TH_LOG("group %04x", v);
+		EXPECT_STREQ("no group in common", refusal_why);
+		EXPECT_EQ(TLSX_ALERT_HANDSHAKE_FAILURE,
+			  refusal(&(struct cho){ .ext = alone_no_share }))
+			TH_LOG("group %04x", v);
+		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+			  refusal(&(struct cho){ .ext = unlisted }))
+			TH_LOG("group %04x", v);
+	}
+}
+
+/*
+ * What the server cannot agree on is handshake_failure (4.1.1), and the
+ * engine names which choice failed (tlsx_hs_reason()): no suite, no
+ * group, no signature scheme the certificate's key can make (the P-256
+ * chain, a client offering RSA-PSS only); no TLS 1.3 at all is
+ * protocol_version, also named.
+ */
+TEST(ch_refusal_causes_named)
+{
+	static const struct cx no_group[] = {
+		X_VERSIONS, { 10, "0002001e" }, { 51, "0000" }, X_SIGALGS, X_END
+	};
+	static const struct cx rsa_only[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, { 13, "000408040805" }, X_END
+	};
+	static const struct cx tls12[] = {
+		{ 43, "020303" }, X_GROUPS, X_SHARE, X_SIGALGS, X_END
+	};
+
+	EXPECT_EQ(TLSX_ALERT_HANDSHAKE_FAILURE,
+		  refusal(&(struct cho){ .suites = "000200ff" }));
+	EXPECT_STREQ("no cipher suite in common", refusal_why);
+	EXPECT_EQ(TLSX_ALERT_HANDSHAKE_FAILURE,
+		  refusal(&(struct cho){ .ext = no_group }));
+	EXPECT_STREQ("no group in common", refusal_why);
+	EXPECT_EQ(TLSX_ALERT_HANDSHAKE_FAILURE,
+		  refusal(&(struct cho){ .ext = rsa_only }));
+	EXPECT_STREQ("no signature scheme in common for the certificate",
+		     refusal_why);
+	EXPECT_EQ(TLSX_ALERT_PROTOCOL_VERSION,
+		  refusal(&(struct cho){ .ext = tls12 }));
+	EXPECT_STREQ("the client does not offer TLS 1.3", refusal_why);
+	/* A malformed message: the alert says it all, no cause named. */
+	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
+		  refusal(&(struct cho){ .suites = "0000" }));
+	EXPECT_EQ(NULL, refusal_why);
+}
+
+/*
+ * RFC 6066 3: HostName is a DNS host name, ASCII, "without a trailing
+ * dot": letters, digits, hyphens in dot-separated labels of 1 to 63
+ * bytes (underscores taken, a trailing dot dropped: server_hello.c
+ * sv_host_name_ok()).  Taken, lower-cased: "WWW.Example.COM",
+ * "a_b.example", "example.com." (kept as "example.com"), "xn--bcher-kva.example".
+ * Refused with illegal_parameter: CR, LF, '"', a space, '\', NUL, a
+ * byte over 0x7f, "..", a leading dot, a lone dot, a 64-byte label.
+ */
+TEST(ch_server_name_syntax)
+{
+	static const char *const ok[][2] = {
+		{ "WWW.Example.COM", "www.example.com" },
+		{ "a_b.example", "a_b.example" },
+		{ "example.com.", "example.com" },
+		{ "xn--bcher-kva.example", "xn--bcher-kva.example" },
+		{ "localhost", "localhost" },
+	};
+	static const char *const bad[] = {
+		"a\r\nb", "a\nb", "a\"b", "a b", "a\\b", "a\x01b",
+		"caf\xe9", "a..b", ".a", ".", "a.b..",
+		"0123456789012345678901234567890123456789012345678901234567890123.x",
+	};
+	static char ext_hex[2 * 300], name_hex[2 * 280];
+	struct cx ext[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 0, ext_hex }, X_END
+	};
+	size_t i, j, n;
+
+	for (i = 0; i < ARRAY_SIZE(ok) + ARRAY_SIZE(bad); i++) {
+		const char *name = i < ARRAY_SIZE(ok) ? ok[i][0] :
+				   bad[i - ARRAY_SIZE(ok)];
+
+		n = strlen(name);
+		for (j = 0; j < n; j++)
+			sprintf(name_hex + 2 * j, "%02x", (u8)name[j]);
+		snprintf(ext_hex, sizeof(ext_hex), "%04zx00%04zx%s", n + 3, n,
+			 name_hex);
+		if (i < ARRAY_SIZE(ok)) {
+			ASSERT_EQ(0, cf_new());
+			EXPECT_EQ(0, cf_hello(&(struct cho){ .ext = ext }))
+				TH_LOG("%s", name);
+			EXPECT_STREQ(ok[i][1], cf.hs->server_name);
+			cf_free();
+		} else {
+			EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+				  refusal(&(struct cho){ .ext = ext }))
+				TH_LOG("%s", name);
+			EXPECT_STREQ("server_name is not a DNS host name",
+				     refusal_why);
+		}
 	}
 }
 
@@ -1523,9 +1772,6 @@ TEST(ch_vectors_too_short)
 	static const struct cx groups_empty[] = {
 		X_VERSIONS, { 10, "0000" }, X_SHARE, X_SIGALGS, X_END
 	};
-	static const struct cx share_empty_key[] = {
-		X_VERSIONS, X_GROUPS, { 51, "0004001d0000" }, X_SIGALGS, X_END
-	};
 	static const struct cx modes_empty[] = {
 		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 45, "00" }, X_END
 	};
@@ -1547,8 +1793,6 @@ TEST(ch_vectors_too_short)
 		  refusal(&(struct cho){ .ext = sig_empty }));
 	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
 		  refusal(&(struct cho){ .ext = groups_empty }));
-	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
-		  refusal(&(struct cho){ .ext = share_empty_key }));
 	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,
 		  refusal(&(struct cho){ .ext = modes_empty }));
 	EXPECT_EQ(TLSX_ALERT_DECODE_ERROR,

@@ -690,6 +690,8 @@ struct tlsx_server {
 	size_t peer_certs;		/* how many tlsx_peer_cert() gave */
 	char server_name[64];
 	unsigned int hs_reads, hs_writes;
+	int alert;			/* tlsx_conn_alert() of a failure */
+	const char *reason;		/* tlsx_conn_reason() of a failure */
 	pthread_t t;
 };
 
@@ -702,6 +704,8 @@ static void *tlsx_server_run(void *arg)
 	ssize_t n;
 
 	s->ret = tlsx_accept(s->cfg, s->fd, &c);
+	s->alert = c ? tlsx_conn_alert(c) : -1;
+	s->reason = c ? tlsx_conn_reason(c) : NULL;
 	if (s->ret) {
 		tlsx_conn_free(c);
 		return NULL;
@@ -1129,6 +1133,38 @@ TEST(unverified_session_not_offered)
 	tlsx_config_free(scfg);
 	tlsx_config_free(off);
 	tlsx_config_free(on);
+}
+
+/*
+ * A failure names its cause (tlsx_conn_reason()): an Ed25519-only server
+ * and a client without Ed25519 get handshake_failure, and the server
+ * says why, "no signature scheme in common for the certificate", not
+ * only the alert.  A handshake that works names none.
+ */
+TEST(failure_cause_named)
+{
+	struct tlsx_config *scfg = server_cfg_with(leaf2_pem, key2_pem);
+	struct tlsx_config *ccfg = client_cfg(ca_pem);
+	struct tlsx_config *no_ed = client_cfg(ca_pem);
+	struct tlsx_conn_info ci;
+	struct tlsx_server s;
+
+	ASSERT_TRUE(scfg && ccfg && no_ed);
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	ASSERT_EQ(TLSX_OK, tlsx_config_set_sig_schemes(
+			no_ed, "ecdsa_secp256r1_sha256,rsa_pss_rsae_sha256"));
+	EXPECT_EQ(0, ours_pair(scfg, ccfg, "other.test", 100, &s, &ci));
+	EXPECT_EQ(NULL, s.reason);
+	EXPECT_NE(0, ours_pair(scfg, no_ed, "other.test", 100, &s, &ci));
+	EXPECT_EQ(TLSX_E_ALERT_SENT, s.ret);
+	EXPECT_EQ(40, s.alert);			/* handshake_failure */
+	EXPECT_STREQ("no signature scheme in common for the certificate",
+		     s.reason);
+	EXPECT_EQ(40, last_client_alert);
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+	tlsx_config_free(no_ed);
 }
 
 /* 4.3.2, 4.4.2.4: a client certificate asked for, sent, verified. */

@@ -1849,17 +1849,16 @@ TEST(raw_refusals_wrong_first_message)
  * extensions plus the cookie the HRR carried (unless @no_cookie): the
  * step's result on ClientHello2.
  */
-static int second_hello(const struct ch_ext *ch2, bool no_cookie,
-			bool early_data1)
+static const char *second_why;	/* tlsx_hs_reason() of the last */
+
+/* As second_hello(), ClientHello1 with @ch1's extensions. */
+static int second_hello_after(const struct ch_ext *ch1,
+			      const struct ch_ext *ch2, bool no_cookie)
 {
-	static const struct ch_ext ch1_early[] = {
-		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, { 42, "" },
-		EXT_END
-	};
 	static u8 rec[8192], cookie_hex[1024];
 	static struct ch_ext ext2[16];
 	struct tlsx_hs_config cfg = { 0 };
-	struct ch_opts o = { .ext = early_data1 ? ch1_early : good_exts };
+	struct ch_opts o = { .ext = ch1 };
 	struct tlsx_hs *hs;
 	struct tlsx_rd r;
 	const u8 *c;
@@ -1897,8 +1896,21 @@ static int second_hello(const struct ch_ext *ch2, bool no_cookie,
 	ret = raw_step(hs, rec, len);
 	if (ret < 0)
 		ret = tlsx_hs_alert(hs);
+	second_why = tlsx_hs_reason(hs);
 	tlsx_hs_free(hs);
 	return ret;
+}
+
+static int second_hello(const struct ch_ext *ch2, bool no_cookie,
+			bool early_data1)
+{
+	static const struct ch_ext ch1_early[] = {
+		EXT_VERSIONS, EXT_GROUPS, EXT_SHARE, EXT_SIGALGS, { 42, "" },
+		EXT_END
+	};
+
+	return second_hello_after(early_data1 ? ch1_early : good_exts, ch2,
+				  no_cookie);
 }
 
 static const struct ch_ext ch2_good[] = {
@@ -1964,6 +1976,58 @@ TEST(second_hello_refusals)
 	/* A cookie that is not ours (and a duplicate cookie extension). */
 	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
 		  second_hello(bad_cookie, true, false));
+}
+
+/*
+ * 4.1.2 compares ClientHellos, not bytes: "the client MUST send the same
+ * ClientHello without modification, except" key_share replaced, early_data
+ * removed, the cookie added, pre_shared_key updated, padding added,
+ * changed or removed.  So the extensions 4.1.2 lets change may move or
+ * come and go (key_share first instead of third, the cookie in the
+ * middle, padding added), while those it keeps are kept in their order:
+ * two unknown extensions swapped are a modification the list does not
+ * allow (tlsfuzzer's test-tls13-shuffled-extentions.py expects
+ * illegal_parameter for that too), as is one dropped or changed.
+ */
+TEST(second_hello_compares_what_4_1_2_keeps)
+{
+	static const struct ch_ext ch1[] = {
+		{ 0x1234, "" }, EXT_VERSIONS, EXT_GROUPS, EXT_SHARE,
+		{ 0x5678, "00" }, { 21, "0000" }, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext moved[] = {
+		{ 51, SHARE_P256_1 }, { 0x1234, "" }, EXT_VERSIONS,
+		EXT_GROUPS, { 0x5678, "00" }, EXT_SIGALGS,
+		{ 21, "000000000000" }, EXT_END
+	};
+	static const struct ch_ext no_padding[] = {
+		{ 0x1234, "" }, EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 },
+		{ 0x5678, "00" }, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext swapped[] = {
+		{ 0x5678, "00" }, EXT_VERSIONS, EXT_GROUPS,
+		{ 51, SHARE_P256_1 }, { 0x1234, "" }, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext dropped[] = {
+		EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 },
+		{ 0x5678, "00" }, EXT_SIGALGS, EXT_END
+	};
+	static const struct ch_ext changed[] = {
+		{ 0x1234, "" }, EXT_VERSIONS, EXT_GROUPS, { 51, SHARE_P256_1 },
+		{ 0x5678, "01" }, EXT_SIGALGS, EXT_END
+	};
+
+	EXPECT_EQ(TLSX_HS_WANT_READ, second_hello_after(ch1, moved, false));
+	EXPECT_EQ(TLSX_HS_WANT_READ,
+		  second_hello_after(ch1, no_padding, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello_after(ch1, swapped, false));
+	EXPECT_STREQ("the second ClientHello changes what 4.1.2 keeps",
+		     second_why);
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello_after(ch1, dropped, false));
+	EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+		  second_hello_after(ch1, changed, false));
 }
 
 /* --- declined early data -------------------------------------------------- */

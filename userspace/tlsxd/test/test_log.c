@@ -190,6 +190,28 @@ TEST(escaping)
 	free(line);
 }
 
+/*
+ * log_escape(): a peer's bytes in an error log line (SNI, ALPN) escaped
+ * as the access log's fields, NUL-terminated, cut on a whole escape.
+ */
+TEST(log_escape_for_error_lines)
+{
+	char out[64], small[12];
+	size_t n;
+
+	n = log_escape(out, sizeof(out), "a\r\nb\"c\\d\x7f\xe9 e", 12);
+	EXPECT_STREQ("a\\x0D\\x0Ab\\x22c\\x5Cd\\x7F\\xE9 e", out);
+	EXPECT_EQ(strlen(out), n);
+	n = log_escape(out, sizeof(out), "www.example.com", 15);
+	EXPECT_STREQ("www.example.com", out);
+	/* Cut to the buffer: never half an escape, always terminated. */
+	n = log_escape(small, sizeof(small), "\n\n\n\n", 4);
+	EXPECT_LT(n, sizeof(small));
+	EXPECT_STREQ("\\x0A\\x0A...", small);
+	EXPECT_EQ(0, log_escape(small, 4, "abc", 3));
+	EXPECT_STREQ("", small);
+}
+
 TEST(long_fields_are_capped)
 {
 	struct sockaddr_in sin = v4("192.0.2.1", 1);
