@@ -191,6 +191,7 @@ help:
 	@echo "make test-vm [KVER=6.1|6.12]  module selftests in a qemu VM (tls and tlsx), on 6.12 and 6.1"
 	@echo "make demo       tlsxd in the VM: files over tlsx.ko, checked"
 	@echo "make test-vm-tlsxd  tlsxd's VM tests alone (part of test-vm)"
+	@echo "make test-vm-close  tlsx-client/-server closing, each layer, in the VM (part of test-vm)"
 	@echo "make lint       checkpatch.pl and -Werror builds"
 	@echo "make check-deps every program run comes from tools/deps's packages"
 	@echo "make install [PREFIX=/usr/local DESTDIR=]  programs, libtlsx, man pages, units"
@@ -510,6 +511,17 @@ TLSXD_VM_ARGS = $(if $(TLSXD_STATIC),$(TLSXD_VM_FILES))
 TLSXD_VM_TESTS := $(if $(TLSXD_STATIC),/tlsx/tlsxd/vm-tests)
 NO_TLSXD = { echo "no tlsxd yet ($(TLSXD_DIR)/main.c)" >&2; exit 1; }
 
+# How tlsx-client and tlsx-server close, on each record layer
+# (tools/interop/vm-close): against nginx and gnutls-cli in the guest,
+# with tlsxd's VM certificate.
+CLOSE_VM_ARGS = --with-bin /usr/sbin/nginx --with-bin gnutls-cli \
+	--with-bin cmp \
+	--with-file $(TLSXD_VM_CERT):/tlsx/interop/cert.pem \
+	--with-file $(TLSXD_VM_DIR)/key.pem:/tlsx/interop/key.pem \
+	--with-file tools/interop/vm-close:/tlsx/interop/vm-close
+CLOSE_VM_DEPS := $(HS_TOOLS) $(TLSXD_VM_CERT)
+CLOSE_VM_TESTS := /tlsx/interop/vm-close
+
 # Every selftest in one boot.  With the AES-CCM variants it outgrew
 # tools/vm/run's default 600 s with another VM on the machine; this bound
 # leaves room for a loaded machine and still ends a hung guest.
@@ -544,13 +556,15 @@ test-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) $(SELFTESTS) \
 # One kernel's boot: every selftest and tlsxd's VM tests.
 define vm_suite
 .PHONY: test-vm-kernel-$(1)
-test-vm-kernel-$(1): $(call VM_TEST_MODULE,$(1)) $(SELFTESTS) $(TLSXD_VM_DEPS)
+test-vm-kernel-$(1): $(call VM_TEST_MODULE,$(1)) $(SELFTESTS) $(TLSXD_VM_DEPS) \
+		$(CLOSE_VM_DEPS)
 	@mkdir -p $(B)/results
 	@echo "==== test-vm: kernel $(1)"
 	@set -o pipefail; tools/vm/run --kernel $(1) --load tls --load tlsx \
-		--timeout $(VM_TIMEOUT) $(TLSXD_VM_ARGS) \
+		--timeout $(VM_TIMEOUT) $(TLSXD_VM_ARGS) $(CLOSE_VM_ARGS) \
 		--summary $(B)/results/vm-$(1).sum -- \
-		run-tests $(call vm_selftests,$(1)) $(TLSXD_VM_TESTS) 2>&1 | \
+		run-tests $(call vm_selftests,$(1)) $(TLSXD_VM_TESTS) \
+		$(CLOSE_VM_TESTS) 2>&1 | \
 		tee $(B)/results/vm-$(1).log
 endef
 $(foreach k,$(VM_KERNELS),$(eval $(call vm_suite,$(k))))
@@ -570,6 +584,13 @@ demo: $(MODULE) $(TLSXD_VM_DEPS)
 		--timeout 600 $(TLSXD_VM_FILES) -- /tlsx/tlsxd/demo
 
 # tlsxd's VM tests alone (test-vm runs them after the selftests).
+# The closing cases alone (test-vm runs them after the selftests).
+.PHONY: test-vm-close
+test-vm-close: $(TEST_MODULE) $(CLOSE_VM_DEPS)
+	@mkdir -p $(B)/results
+	@tools/vm/run --load tls --load tlsx --timeout 900 $(CLOSE_VM_ARGS) \
+		--summary $(B)/results/vm-close.sum -- run-tests $(CLOSE_VM_TESTS)
+
 test-vm-tlsxd: $(TEST_MODULE) $(TLSXD_VM_DEPS)
 	@test -n "$(TLSXD_STATIC)" || $(NO_TLSXD)
 	@mkdir -p $(B)/results

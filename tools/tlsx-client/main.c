@@ -9,8 +9,16 @@
  * peer's close_notify (TLS 1.3 allows the half-close, RFC 8446 6.1), so
  * `printf 'GET / ...' | tlsx-client` prints the whole answer; with
  * --ign-eof it sends nothing at EOF and waits for the peer to close
- * (s_client -ign_eof).  Exit status 0 after a clean close, 1 with a
- * one-line message on any failure.
+ * (s_client -ign_eof).  The peer's close_notify ends the relay (ours
+ * answers it), as s_client and gnutls-cli end there.
+ *
+ * A peer that closes TCP without close_notify gets a warning (possible
+ * truncation) and exit status 0: nginx does so after the client's
+ * close_notify, and an HTTP client judges completeness by the message's
+ * framing.  --strict makes it exit status 3.  The session a
+ * NewSessionTicket gave is saved (--sess-out) whatever the end, once the
+ * handshake is done.  Exit status 1 with a one-line message on any
+ * failure.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +40,7 @@ enum {
 	OPT_SESS_OUT,
 	OPT_SESS_IN,
 	OPT_IGN_EOF,
+	OPT_STRICT,
 };
 
 static const struct option own_longopts[] = {
@@ -40,12 +49,13 @@ static const struct option own_longopts[] = {
 	{ "sess-out", required_argument, NULL, OPT_SESS_OUT },
 	{ "sess-in", required_argument, NULL, OPT_SESS_IN },
 	{ "ign-eof", no_argument, NULL, OPT_IGN_EOF },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct client_opts {
 	struct tool_opts t;
-	bool insecure, ign_eof;
+	bool insecure, ign_eof, strict;
 	const char *name, *sess_out, *sess_in;
 	const char *host, *port;
 };
@@ -60,12 +70,15 @@ static void print_help(FILE *f)
 "                       an IP address is verified against the\n"
 "                       certificate's IP addresses, not sent as SNI\n"
 "  --insecure           do not verify the server's certificate\n"
-"  --sess-out FILE      save the session (a ticket) at the end\n"
+"  --sess-out FILE      save the session (a ticket) at the end, however\n"
+"                       the connection ended after the handshake\n"
 "  --sess-in FILE       resume the session saved in FILE (one saved\n"
 "                       with --insecure, or for another name, is not\n"
 "                       offered when verifying: a full handshake)\n"
 "  --ign-eof            at EOF on stdin, send nothing: wait for the peer\n"
 "                       to close\n"
+"  --strict             exit 3 when the peer closes without close_notify\n"
+"                       (possible truncation; else a warning, exit 0)\n"
 "  --cert/--key         repeatable: the client's chains; a server's\n"
 "                       CertificateRequest gets the first, in the order\n"
 "                       given, that its CAs and signature algorithms\n"
@@ -93,6 +106,9 @@ static int client_opt(void *ctx, int opt, const char *arg)
 		break;
 	case OPT_IGN_EOF:
 		o->ign_eof = true;
+		break;
+	case OPT_STRICT:
+		o->strict = true;
 		break;
 	}
 	return 0;
@@ -275,10 +291,16 @@ static int run(const struct client_opts *o, struct tlsx_config *cfg, int fd)
 		}
 		tool_note(&o->t, "KeyUpdate sent (update_requested)");
 	}
-	ret = tool_relay(&o->t, c, o->ign_eof);
+	ret = tool_relay(&o->t, c, o->ign_eof ? TOOL_RELAY_IGN_EOF : 0);
+	if (ret == TOOL_RELAY_TRUNCATED)
+		ret = o->strict ? TOOL_RELAY_TRUNCATED : 0;
 	tool_print_counters(&o->t, c);
-	if (!ret && o->sess_out)
-		ret = save_session(o, c);
+	/*
+	 * The session is the handshake's and its tickets': an exchange
+	 * that ended badly afterwards does not make it unusable.
+	 */
+	if (o->sess_out && save_session(o, c) && !ret)
+		ret = 1;
 out:
 	tlsx_conn_free(c);
 	return ret;

@@ -355,7 +355,14 @@ static int serve(const struct server_opts *o, struct tlsx_config *cfg, int fd)
 		ret = tool_echo(&o->t, c);
 		break;
 	default:
-		ret = tool_relay(&o->t, c, false);
+		/*
+		 * A client that half-closes first (gnutls-cli at its EOF)
+		 * still gets our stdin (6.1); a close without close_notify
+		 * is a warning, as on the client.
+		 */
+		ret = tool_relay(&o->t, c, TOOL_RELAY_OUTLIVE);
+		if (ret == TOOL_RELAY_TRUNCATED)
+			ret = 0;
 		break;
 	}
 	tool_print_counters(&o->t, c);

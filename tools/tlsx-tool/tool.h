@@ -146,11 +146,20 @@ int tool_write_all(struct tlsx_conn *c, const void *buf, size_t len);
 /*
  * The s_client-style loop: stdin to the connection, the connection to
  * stdout, until the peer's close_notify.  At EOF on stdin, close_notify
- * goes out and reading goes on until the peer's (unless @ign_eof: then
- * the connection stays open for reading and no close_notify is sent
- * until the peer's arrives).  0, or 1 after printing the error.
+ * goes out and reading goes on until the peer's (with
+ * TOOL_RELAY_IGN_EOF: then the connection stays open for reading and no
+ * close_notify is sent until the peer's arrives).  After the peer's
+ * close_notify, with TOOL_RELAY_OUTLIVE, stdin is still sent until its
+ * EOF (RFC 8446 6.1 half-close), then close_notify; without, ours
+ * answers the peer's at once.  0; TOOL_RELAY_TRUNCATED after warning
+ * that the peer closed TCP without close_notify (what came before is
+ * on stdout); or 1 after printing the error.
  */
-int tool_relay(const struct tool_opts *o, struct tlsx_conn *c, bool ign_eof);
+#define TOOL_RELAY_IGN_EOF	0x1
+#define TOOL_RELAY_OUTLIVE	0x2
+#define TOOL_RELAY_TRUNCATED	3
+int tool_relay(const struct tool_opts *o, struct tlsx_conn *c,
+	       unsigned int flags);
 
 /* Echoes what arrives until the peer's close_notify: 0, or 1. */
 int tool_echo(const struct tool_opts *o, struct tlsx_conn *c);
