@@ -950,6 +950,68 @@ TEST_F_TIMEOUT(pair, key_update_owed, TIMEOUT)
 }
 
 /*
+ * Issue 26 item 4, in every layer that rekeys: a peer's KeyUpdates without
+ * data between them.  20 of them, then data: the server's non-blocking
+ * tlsx_read() returns TLSX_WANT_READ after 16 (back to the event loop;
+ * the rest waits in the kernel, POLLIN says so), then the data.  Then
+ * 33 more (past 32 in a row): unexpected_message and TLSX_E_FLOOD,
+ * which the client reads as the server's alert.  (tls cannot rekey.)
+ */
+TEST_F_TIMEOUT(pair, key_update_bounds, TIMEOUT)
+{
+	struct tlsx_conn_info info;
+	char buf[16];
+	ssize_t n = 0;
+	int i, wants = 0;
+
+	if (variant->want == TLSX_RL_TLS)
+		SKIP(return, "6.12's tls cannot rekey");
+	tlsx_config_free(self->ccfg);
+	self->ccfg = client_cfg(TLSX_RL_USER, variant->suite, 0);
+	ASSERT_NE(NULL, self->ccfg);
+	handshake(_metadata, self, NULL, 0);
+	EXPECT_EQ(0, transfer(self->s, self->c, 100, 0));	/* tickets */
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ(TLSX_OK, tlsx_conn_key_update(self->c, false));
+	ASSERT_EQ(1, tlsx_write(self->c, "x", 1));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->c));
+	fcntl(self->sfd, F_SETFL, fcntl(self->sfd, F_GETFL) | O_NONBLOCK);
+	for (i = 0; i < 100; i++) {
+		n = tlsx_read(self->s, buf, sizeof(buf));
+		if (n != TLSX_WANT_READ)
+			break;
+		wants++;
+		/* The userspace layer may hold the rest: nothing to poll. */
+		if (!tlsx_pending(self->s))
+			ASSERT_EQ(0, wait_fd(self->sfd, POLLIN));
+	}
+	ASSERT_EQ(1, n);
+	EXPECT_EQ('x', buf[0]);
+	EXPECT_LE(1, wants);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &info));
+	EXPECT_EQ(20, info.key_updates_received);
+
+	/* A byte of data between does not earn KeyUpdates: 12 left. */
+	for (i = 0; i < 33; i++)
+		ASSERT_EQ(TLSX_OK, tlsx_conn_key_update(self->c, false));
+	ASSERT_EQ(1, tlsx_write(self->c, "x", 1));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->c));
+	for (i = 0; i < 100; i++) {
+		n = tlsx_read(self->s, buf, sizeof(buf));
+		if (n != TLSX_WANT_READ)
+			break;
+		if (!tlsx_pending(self->s))
+			ASSERT_EQ(0, wait_fd(self->sfd, POLLIN));
+	}
+	EXPECT_EQ(TLSX_E_FLOOD, n);
+	EXPECT_EQ(ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(self->s));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &info));
+	EXPECT_EQ(32, info.key_updates_received);
+	EXPECT_EQ(TLSX_E_ALERT_RECEIVED, tlsx_read(self->c, buf, sizeof(buf)));
+	EXPECT_EQ(ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(self->c));
+}
+
+/*
  * The peer's KeyUpdate arriving: a client on the userspace layer (which
  * can rekey) asks for one; the server is on the variant's layer.  On
  * tlsx and user the data after it opens under the next key and the
