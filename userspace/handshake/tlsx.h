@@ -415,7 +415,7 @@ TLSX_API enum tlsx_record_layer tlsx_conn_record_layer(const struct tlsx_conn *c
 
 /* errno of the system call behind TLSX_E_SYSCALL; 0 if none. */
 TLSX_API int tlsx_conn_errno(const struct tlsx_conn *c);
-/* The alert behind TLSX_E_ALERT_SENT, _RECEIVED, TLSX_E_CERT; or -1. */
+/* The alert behind TLSX_E_ALERT_SENT, _RECEIVED, _CERT, _FLOOD; or -1. */
 TLSX_API int tlsx_conn_alert(const struct tlsx_conn *c);
 /* "decode_error", ...; NULL for another value. */
 TLSX_API const char *tlsx_alert_string(int alert);
