@@ -517,6 +517,7 @@ static bool owed_write_wait(struct loop *lp, struct conn *c)
 	if (!ret)
 		return false;
 	if (ret == TLSX_WANT_WRITE) {
+		stats_add(lp->st, STAT_TLS_OWED_WAIT, 1);
 		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 		conn_poll(lp, c, true);
 	} else {
