@@ -32,7 +32,7 @@
 
 /*
  * What a peer may make us do without sending application data (RFC 8446
- * sets no limit; these are OpenSSL's, which real peers live with):
+ * sets no limit; the run's is OpenSSL's, which real peers live with):
  *
  * RX_PER_CALL: records (kernel: pieces of records) without application
  * data one tlsx_read() works through before it returns TLSX_WANT_READ,
