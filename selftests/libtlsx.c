@@ -815,6 +815,204 @@ TEST_F_TIMEOUT(pair, key_update, TIMEOUT)
 	EXPECT_EQ(3, si.key_updates_received);
 }
 
+static int wait_fd(int fd, short events);
+
+struct drain_job {
+	struct tlsx_conn *c;
+	unsigned char *buf;
+	size_t len;
+	ssize_t ret;
+};
+
+static void *drain_run(void *arg)
+{
+	struct drain_job *j = arg;
+
+	j->ret = read_full(j->c, j->buf, j->len);
+	return NULL;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Issue 26 item 1: the server's send side full (the client does not
+ * read), the client asks for KeyUpdates (from the userspace layer, which
+ * can send them whatever the server's layer): the server's tlsx_read()
+ * on its non-blocking socket returns at once, its reply owed
+ * (tlsx_conn_want_write(), then TLSX_WANT_WRITE: nothing more is read
+ * until it goes); once the client reads, tlsx_conn_flush() sends the one
+ * reply, and data flows under the new keys.  Before, libtlsx waited in
+ * poll(2) for room: this test hung.  On tls (no rekey) the read ends
+ * with TLSX_E_REKEY, at once too.
+ */
+TEST_F_TIMEOUT(pair, key_update_owed, TIMEOUT)
+{
+	static unsigned char big[65536];
+	struct tlsx_conn_info info;
+	struct drain_job j = { 0 };
+	size_t total = 0;
+	long long t0, took;
+	unsigned int fill_ku = 0;
+	char buf[16];
+	ssize_t n = 0;
+	pthread_t t;
+	int i, round, ret = 0;
+
+	tlsx_config_free(self->ccfg);
+	self->ccfg = client_cfg(TLSX_RL_USER, variant->suite, 0);
+	ASSERT_NE(NULL, self->ccfg);
+	handshake(_metadata, self, NULL, 0);
+	EXPECT_EQ(0, transfer(self->s, self->c, 100, 0));	/* tickets */
+	/* The requests first: they wait in the server's socket. */
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(TLSX_OK, tlsx_conn_key_update(self->c, true));
+	ASSERT_EQ(1, tlsx_write(self->c, "x", 1));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->c));
+	fcntl(self->sfd, F_SETFL, fcntl(self->sfd, F_GETFL) | O_NONBLOCK);
+	/* Full: until a write after a pause takes nothing. */
+	for (round = 0; round < 200; round++) {
+		bool took_any = false;
+
+		while ((n = tlsx_write(self->s, big, sizeof(big))) > 0) {
+			total += n;
+			took_any = true;
+		}
+		ASSERT_EQ(TLSX_WANT_WRITE, n);
+		/*
+		 * A kernel may take a small record where a large one did
+		 * not: a few of our own KeyUpdates (control records, as
+		 * the reply is), fewer than the peer's bound on them.
+		 */
+		while (variant->want != TLSX_RL_TLS && fill_ku < 16) {
+			ret = tlsx_conn_key_update(self->s, false);
+			if (ret)
+				break;
+			fill_ku++;
+			took_any = true;
+		}
+		if (!took_any && round)
+			break;
+		usleep(50000);
+	}
+	ASSERT_GT(200, round);
+
+	t0 = now_ms();
+	if (variant->want == TLSX_RL_TLS) {
+		EXPECT_EQ(TLSX_E_REKEY, tlsx_read(self->s, buf, sizeof(buf)));
+		EXPECT_GT(2000, now_ms() - t0);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		n = tlsx_read(self->s, buf, sizeof(buf));
+		if (n == 1)
+			EXPECT_EQ('x', buf[0]);
+		if (n == TLSX_WANT_WRITE)
+			break;
+	}
+	took = now_ms() - t0;
+	TH_LOG("%zu bytes and %u KeyUpdates unread by the client; the server's reads took %lld ms",
+	       total, fill_ku, took);
+	EXPECT_EQ(TLSX_WANT_WRITE, n);
+	EXPECT_GT(2000, took);
+	EXPECT_TRUE(tlsx_conn_want_write(self->s));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &info));
+	EXPECT_EQ(5, info.key_updates_received);
+
+	/* The client reads: the one reply goes, then data under it. */
+	j.c = self->c;
+	j.len = total;
+	j.buf = malloc(total);
+	ASSERT_NE(NULL, j.buf);
+	ASSERT_EQ(0, pthread_create(&t, NULL, drain_run, &j));
+	while ((ret = tlsx_conn_flush(self->s)) == TLSX_WANT_WRITE)
+		ASSERT_EQ(0, wait_fd(self->sfd, POLLOUT));
+	EXPECT_EQ(TLSX_OK, ret);
+	EXPECT_FALSE(tlsx_conn_want_write(self->s));
+	pthread_join(t, NULL);
+	free(j.buf);
+	EXPECT_EQ((ssize_t)total, j.ret);
+	while ((n = tlsx_write(self->s, "y", 1)) == TLSX_WANT_WRITE)
+		ASSERT_EQ(0, wait_fd(self->sfd, POLLOUT));
+	ASSERT_EQ(1, n);
+	ASSERT_EQ(1, read_full(self->c, buf, 1));
+	EXPECT_EQ('y', buf[0]);
+	/* One reply for the five requests. */
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &info));
+	EXPECT_EQ(fill_ku + 1, info.key_updates_sent);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->c, &info));
+	EXPECT_EQ(fill_ku + 1, info.key_updates_received);
+	fcntl(self->sfd, F_SETFL, fcntl(self->sfd, F_GETFL) & ~O_NONBLOCK);
+	EXPECT_EQ(0, transfer(self->c, self->s, 30000, 4));
+}
+
+/*
+ * Issue 26 item 4, in every layer that rekeys: a peer's KeyUpdates without
+ * data between them.  20 of them, then data: the server's non-blocking
+ * tlsx_read() returns TLSX_WANT_READ after 16 (back to the event loop;
+ * the rest waits in the kernel, POLLIN says so), then the data.  Then
+ * 33 more (past 32 in a row): unexpected_message and TLSX_E_FLOOD,
+ * which the client reads as the server's alert.  (tls cannot rekey.)
+ */
+TEST_F_TIMEOUT(pair, key_update_bounds, TIMEOUT)
+{
+	struct tlsx_conn_info info;
+	char buf[16];
+	ssize_t n = 0;
+	int i, wants = 0;
+
+	if (variant->want == TLSX_RL_TLS)
+		SKIP(return, "6.12's tls cannot rekey");
+	tlsx_config_free(self->ccfg);
+	self->ccfg = client_cfg(TLSX_RL_USER, variant->suite, 0);
+	ASSERT_NE(NULL, self->ccfg);
+	handshake(_metadata, self, NULL, 0);
+	EXPECT_EQ(0, transfer(self->s, self->c, 100, 0));	/* tickets */
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ(TLSX_OK, tlsx_conn_key_update(self->c, false));
+	ASSERT_EQ(1, tlsx_write(self->c, "x", 1));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->c));
+	fcntl(self->sfd, F_SETFL, fcntl(self->sfd, F_GETFL) | O_NONBLOCK);
+	for (i = 0; i < 100; i++) {
+		n = tlsx_read(self->s, buf, sizeof(buf));
+		if (n != TLSX_WANT_READ)
+			break;
+		wants++;
+		/* The userspace layer may hold the rest: nothing to poll. */
+		if (!tlsx_pending(self->s))
+			ASSERT_EQ(0, wait_fd(self->sfd, POLLIN));
+	}
+	ASSERT_EQ(1, n);
+	EXPECT_EQ('x', buf[0]);
+	EXPECT_LE(1, wants);
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &info));
+	EXPECT_EQ(20, info.key_updates_received);
+
+	/* A byte of data between does not earn KeyUpdates: 12 left. */
+	for (i = 0; i < 33; i++)
+		ASSERT_EQ(TLSX_OK, tlsx_conn_key_update(self->c, false));
+	ASSERT_EQ(1, tlsx_write(self->c, "x", 1));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_flush(self->c));
+	for (i = 0; i < 100; i++) {
+		n = tlsx_read(self->s, buf, sizeof(buf));
+		if (n != TLSX_WANT_READ)
+			break;
+		if (!tlsx_pending(self->s))
+			ASSERT_EQ(0, wait_fd(self->sfd, POLLIN));
+	}
+	EXPECT_EQ(TLSX_E_FLOOD, n);
+	EXPECT_EQ(ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(self->s));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &info));
+	EXPECT_EQ(32, info.key_updates_received);
+	EXPECT_EQ(TLSX_E_ALERT_RECEIVED, tlsx_read(self->c, buf, sizeof(buf)));
+	EXPECT_EQ(ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(self->c));
+}
+
 /*
  * The peer's KeyUpdate arriving: a client on the userspace layer (which
  * can rekey) asks for one; the server is on the variant's layer.  On

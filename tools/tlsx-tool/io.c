@@ -89,8 +89,13 @@ ssize_t tool_read(const struct tool_opts *o, struct tlsx_conn *c, void *buf,
 		return TLSX_E_SYSCALL;
 	for (;;) {
 		n = tlsx_read(c, buf, len);
-		if (n != TLSX_WANT_READ)
+		/* A bounded call returned with records still kept. */
+		if (n == TLSX_WANT_READ && tlsx_pending(c))
+			continue;
+		if (n != TLSX_WANT_READ && n != TLSX_WANT_WRITE)
 			break;
+		/* WANT_WRITE: a KeyUpdate the peer asked for is owed. */
+		p.events = n == TLSX_WANT_READ ? POLLIN : POLLOUT;
 		n = poll(&p, 1, idle_ms(o));
 		if (n < 0 && errno != EINTR) {
 			n = TLSX_E_SYSCALL;
@@ -137,8 +142,9 @@ static int write_fd(int fd, const char *p, size_t len)
 
 /*
  * Everything readable now, to stdout.  0 when more may come, 1 at the
- * peer's close_notify, or an error.  A KeyUpdate the peer asked for is
- * answered by the flush after it (libtlsx sends it with our next write).
+ * peer's close_notify, or an error.  A KeyUpdate the peer asked for that
+ * the socket had no room for (TLSX_WANT_WRITE) is paid by a blocking
+ * flush, as our writes block; the flush after the loop pushes the rest.
  */
 static int drain(struct tlsx_conn *c, bool can_send)
 {
@@ -150,6 +156,16 @@ static int drain(struct tlsx_conn *c, bool can_send)
 		return TLSX_E_SYSCALL;
 	for (;;) {
 		n = tlsx_read(c, buf, sizeof(buf));
+		if (n == TLSX_WANT_READ && tlsx_pending(c))
+			continue;
+		if (n == TLSX_WANT_WRITE && can_send) {
+			set_nonblock(fd, false);
+			ret = tlsx_conn_flush(c);
+			if (ret)
+				return ret;
+			set_nonblock(fd, true);
+			continue;
+		}
 		if (n <= 0)
 			break;
 		if (write_fd(STDOUT_FILENO, buf, (size_t)n)) {

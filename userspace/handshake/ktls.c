@@ -8,7 +8,9 @@
  * Receiving: recvmsg() into the caller's buffer with room for the cmsg.
  * A data record's bytes are the caller's; any other record (the kernel
  * returns it alone, in as many calls as the buffer needs) goes to
- * tlsx__control() and the read goes on.  After a KeyUpdate tlsx.ko holds
+ * tlsx__control() and the read goes on, at most RX_PER_CALL times per
+ * call (tlsx_io.c); empty data records are the kernel's, which reads
+ * past them.  After a KeyUpdate tlsx.ko holds
  * the next records (EKEYEXPIRED) until the new TLS_RX, which
  * tlsx__control() sets before the next recvmsg.
  *
@@ -21,7 +23,6 @@
  * record's worth, as 6.12 has no option for the record size.
  */
 #include <linux/tls.h>
-#include <poll.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -97,20 +98,21 @@ int tlsx__k_tx_room(struct tlsx_conn *c, size_t records)
 	return tlsx__rekey_if_due(c, seq, records);
 }
 
-/* Waits until @fd is writable (control records go out whole). */
-static int wait_out(struct tlsx_conn *c)
-{
-	struct pollfd p = { .fd = c->fd, .events = POLLOUT };
-
-	while (poll(&p, 1, -1) < 0)
-		if (errno != EINTR)
-			return tlsx__sys(c, errno);
-	return TLSX_OK;
-}
-
+/*
+ * One control record: TLSX_WANT_WRITE when the socket has no room.  Both
+ * kernels take a record that fits one (2^14 bytes, and a control record
+ * always does) whole or not at all: tlsx.ko's and tls's sendmsg wait for
+ * send buffer room before they copy a byte into a new record, and with
+ * MSG_DONTWAIT or a non-blocking socket return EAGAIN then, having taken
+ * nothing; once copied, the record is sealed and queued, and goes when
+ * TCP has room.  So a control record is never cut (5.1: a KeyUpdate ends
+ * its record) and nothing here waits: a blocking socket blocks in the
+ * kernel, as a write does.
+ */
 int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
-			size_t len)
+			size_t len, int flags)
 {
+	size_t total = len;
 	char cbuf[CMSG_SPACE(1)] = { 0 };
 	struct iovec iov;
 	struct msghdr msg = {
@@ -118,7 +120,6 @@ int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	int err;
 
 	cm->cmsg_level = SOL_TLS;
 	cm->cmsg_type = TLS_SET_RECORD_TYPE;
@@ -129,16 +130,16 @@ int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 
 		iov.iov_base = (void *)data;
 		iov.iov_len = len;
-		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
+		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL | flags);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
 				return tlsx__sys(c, errno);
-			err = wait_out(c);
-			if (err)
-				return err;
-			continue;
+			/* Part of a record cannot be resumed: see above. */
+			if (len != total)
+				return tlsx__sys(c, errno);
+			return TLSX_WANT_WRITE;
 		}
 		c->k_tx_bound++;
 		data += n;
@@ -315,6 +316,10 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 			return 0;
 		if (c->err)
 			return c->err;
+		/* A bounded number per call (tlsx_io.c RX_PER_CALL). */
+		err = tlsx__rx_nodata(c, false);
+		if (err)
+			return err;
 	}
 }
 

@@ -65,6 +65,7 @@ enum tlsx_result {
 	TLSX_E_NO_SESSION = -14,	/* no ticket received (yet) */
 	TLSX_E_NO_CERT = -15,	/* no such peer certificate */
 	TLSX_E_NO_SERVER_NAME = -16,	/* verifying, but no name to verify */
+	TLSX_E_FLOOD = -17,	/* records without data past the bounds */
 };
 
 /* "want read", "peer sent a fatal alert", ...; never NULL. */
@@ -368,8 +369,19 @@ TLSX_API int tlsx_conn_handoff(struct tlsx_conn *c);
  * non-blocking fd, or an error: TLSX_E_EOF for a TCP close without
  * close_notify (a truncation, RFC 8446 6.1), TLSX_E_ALERT_RECEIVED for
  * the peer's fatal alert, TLSX_E_ALERT_SENT when the peer sent what the
- * RFC forbids (the alert went out).  Control records (KeyUpdate,
+ * RFC forbids (the alert went out), TLSX_E_FLOOD when it sent more
+ * records without application data than the bounds allow (alert
+ * unexpected_message sent).  Control records (KeyUpdate,
  * NewSessionTicket, alerts) are handled inside and never returned.
+ *
+ * Never blocks on a non-blocking fd.  The KeyUpdate a peer asks for
+ * (4.6.3) is owed until the socket takes it: while it is, tlsx_read()
+ * reads nothing and returns TLSX_WANT_WRITE (poll for POLLOUT, then call
+ * again, or tlsx_conn_flush()); tlsx_conn_want_write() says whether a
+ * write is owed after a read that returned data.  One tlsx_read() works
+ * through at most 16 records without application data, then returns
+ * TLSX_WANT_READ: with tlsx_pending() > 0 the rest is already inside
+ * libtlsx (call again after serving others, not poll).
  */
 TLSX_API ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len);
 /*
@@ -393,6 +405,12 @@ TLSX_API size_t tlsx_pending(const struct tlsx_conn *c);
  */
 TLSX_API ssize_t tlsx_write(struct tlsx_conn *c, const void *buf, size_t len);
 TLSX_API int tlsx_conn_flush(struct tlsx_conn *c);
+/*
+ * True when something is owed to the socket: the KeyUpdate the peer
+ * asked for, or (userspace layer) sealed bytes not yet written.
+ * tlsx_conn_flush() pays it (TLSX_WANT_WRITE: poll for POLLOUT).
+ */
+TLSX_API bool tlsx_conn_want_write(const struct tlsx_conn *c);
 
 /*
  * @count bytes of @file_fd from *@off (advanced by what was sent), as
@@ -461,7 +479,7 @@ TLSX_API enum tlsx_record_layer tlsx_conn_record_layer(const struct tlsx_conn *c
 
 /* errno of the system call behind TLSX_E_SYSCALL; 0 if none. */
 TLSX_API int tlsx_conn_errno(const struct tlsx_conn *c);
-/* The alert behind TLSX_E_ALERT_SENT, _RECEIVED, TLSX_E_CERT; or -1. */
+/* The alert behind TLSX_E_ALERT_SENT, _RECEIVED, _CERT, _FLOOD; or -1. */
 TLSX_API int tlsx_conn_alert(const struct tlsx_conn *c);
 /*
  * Why the handshake failed on our side, in words, where the alert alone

@@ -124,6 +124,14 @@ struct tlsx_conn {
 	bool tx_closed;			/* close_notify sent */
 	bool rx_closed;			/* close_notify received */
 	bool ku_owed;			/* 4.6.3: answer before the next data */
+	/*
+	 * Bounds on what a peer can make one tlsx_read() and a stream of
+	 * records without application data cost (tlsx_io.c, rx_bound()).
+	 */
+	u8 rx_call_ctl;			/* this call: records without data */
+	u8 rx_run;			/* in a row: empty, KeyUpdate, user_canceled */
+	u8 ku_tokens;			/* KeyUpdates the peer may still send */
+	u32 ku_gap;			/* data bytes toward the next token */
 	enum tlsx_record_layer rl;
 	u16 suite, group, sig_scheme;
 	bool resumed, hrr, peer_cert;
@@ -175,6 +183,8 @@ int tlsx__fail(struct tlsx_conn *c, int err);
 int tlsx__sys(struct tlsx_conn *c, int err);
 int tlsx__abort(struct tlsx_conn *c, int alert);
 int tlsx__hs_interleaved(struct tlsx_conn *c);
+int tlsx__rx_nodata(struct tlsx_conn *c, bool empty);
+void tlsx__rx_data(struct tlsx_conn *c, size_t n);
 int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		  bool record_end);
 int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);
@@ -194,7 +204,7 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len);
 ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count);
 int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
-			size_t len);
+			size_t len, int flags);
 int tlsx__k_tx_room(struct tlsx_conn *c, size_t len);
 
 /* urec.c */
@@ -208,8 +218,10 @@ ssize_t tlsx__u_write(struct tlsx_conn *c, const void *buf, size_t len);
 ssize_t tlsx__u_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count);
 int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
-			size_t len);
+			size_t len, int flags);
 int tlsx__u_flush(struct tlsx_conn *c);
+int tlsx__u_flush_flags(struct tlsx_conn *c, int flags);
+bool tlsx__u_want_write(const struct tlsx_conn *c);
 u64 tlsx__u_tx_seq(const struct tlsx_conn *c);
 
 /*

@@ -12,8 +12,9 @@
  * (5.1: a message may span records), an alert is collected to its two
  * bytes.
  */
-#include <poll.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,33 @@
  */
 #define PM_MAX		(4 + 2048)
 
+/*
+ * What a peer may make us do without sending application data (RFC 8446
+ * sets no limit; the run's is OpenSSL's, which real peers live with):
+ *
+ * RX_PER_CALL: records (kernel: pieces of records) without application
+ * data one tlsx_read() works through before it returns TLSX_WANT_READ,
+ * so that an event loop serves its other connections in between.
+ *
+ * RX_RUN_MAX: records in a row without application data (empty data
+ * records, KeyUpdates, user_canceled alerts; OpenSSL's
+ * MAX_EMPTY_RECORDS and MAX_KEY_UPDATE_MESSAGES are 32): past it the
+ * peer is only costing us work, and is closed with unexpected_message
+ * (6.2: a message not appropriate here) and TLSX_E_FLOOD.  Not tickets:
+ * a server may send many, and only a server sends them (4.6.1).
+ *
+ * KU_BURST, KU_PER: KeyUpdates by volume.  Each costs two HKDF-Expands
+ * and an AEAD key setup (7.2), and a reply when requested: a peer may
+ * send KU_BURST of them, and earns one more per KU_PER bytes of
+ * application data received (one full record, whose opening costs more
+ * than the KeyUpdate), so their work stays a fraction of the data's.
+ * A peer rekeying at 5.5's limits sends one per 2^24 records.
+ */
+#define RX_PER_CALL	16
+#define RX_RUN_MAX	32
+#define KU_BURST	32
+#define KU_PER		16384
+
 struct tlsx_conn *tlsx__conn_alloc(int fd, bool server)
 {
 	struct tlsx_conn *c = calloc(1, sizeof(*c));
@@ -38,6 +66,7 @@ struct tlsx_conn *tlsx__conn_alloc(int fd, bool server)
 	c->fd = fd;
 	c->server = server;
 	c->alert = -1;
+	c->ku_tokens = KU_BURST;
 	return c;
 }
 
@@ -55,19 +84,23 @@ int tlsx__sys(struct tlsx_conn *c, int err)
 	return tlsx__fail(c, TLSX_E_SYSCALL);
 }
 
+/*
+ * One control record, whole or not at all: TLSX_OK, TLSX_WANT_WRITE when
+ * the socket had no room (nothing sent: the kernel's sendmsg takes a
+ * record this small whole or returns EAGAIN; the userspace layer seals
+ * it behind what is pending), or an error.  @flags: MSG_DONTWAIT for a
+ * send that must not wait even on a blocking fd.
+ */
 static int send_record(struct tlsx_conn *c, u8 type, const u8 *data,
-		       size_t len)
+		       size_t len, int flags)
 {
 	if (c->rl == TLSX_RL_USER)
-		return tlsx__u_send_record(c, type, data, len);
-	return tlsx__k_send_record(c, type, data, len);
+		return tlsx__u_send_record(c, type, data, len, flags);
+	return tlsx__k_send_record(c, type, data, len, flags);
 }
 
-/*
- * The peer sent what RFC 8446 forbids: send @alert (internal_error for a
- * local failure), best effort, and fail for good.
- */
-int tlsx__abort(struct tlsx_conn *c, int alert)
+/* The fatal alert @alert for error @err, best effort: it never waits. */
+static int abort_with(struct tlsx_conn *c, int alert, int err)
 {
 	u8 rec[2] = { 2, 0 };	/* fatal (6) */
 
@@ -76,14 +109,74 @@ int tlsx__abort(struct tlsx_conn *c, int alert)
 	rec[1] = tlsx_alert_of(alert);
 	c->alert = rec[1];
 	/* First, so that a failure to send it does not replace it. */
-	tlsx__fail(c, TLSX_E_ALERT_SENT);
+	tlsx__fail(c, err);
 	if (!c->tx_closed) {
-		send_record(c, TLSX_CT_ALERT, rec, sizeof(rec));
+		/*
+		 * A peer that does not read must not hold us here: the
+		 * alert goes if the socket has room now (6: the connection
+		 * is closed either way).
+		 */
+		send_record(c, TLSX_CT_ALERT, rec, sizeof(rec), MSG_DONTWAIT);
 		if (c->rl == TLSX_RL_USER)
-			tlsx__u_flush(c);
+			tlsx__u_flush_flags(c, MSG_DONTWAIT);
 		c->tx_closed = true;
 	}
 	return c->err;
+}
+
+/*
+ * The peer sent what RFC 8446 forbids: send @alert (internal_error for a
+ * local failure), best effort, and fail for good.
+ */
+int tlsx__abort(struct tlsx_conn *c, int alert)
+{
+	return abort_with(c, alert, TLSX_E_ALERT_SENT);
+}
+
+/* One more record in a row without application data: RX_RUN_MAX. */
+static int rx_run(struct tlsx_conn *c)
+{
+	if (++c->rx_run > RX_RUN_MAX)
+		return abort_with(c, TLSX_ALERT_UNEXPECTED_MESSAGE,
+				  TLSX_E_FLOOD);
+	return TLSX_OK;
+}
+
+/*
+ * From the layers, after a record (the kernel: a piece of one) without
+ * application data, @empty for an empty data record: TLSX_WANT_READ once
+ * this tlsx_read() met RX_PER_CALL of them (on a non-blocking fd; a
+ * blocking one waits in the kernel anyway), an error past RX_RUN_MAX.
+ */
+int tlsx__rx_nodata(struct tlsx_conn *c, bool empty)
+{
+	int err;
+
+	if (empty) {
+		err = rx_run(c);
+		if (err)
+			return err;
+	}
+	if (++c->rx_call_ctl < RX_PER_CALL)
+		return TLSX_OK;
+	c->rx_call_ctl = 0;
+	if (fcntl(c->fd, F_GETFL) & O_NONBLOCK)
+		return TLSX_WANT_READ;
+	return TLSX_OK;
+}
+
+/* @n bytes of application data arrived: the run ends, KeyUpdates earned. */
+void tlsx__rx_data(struct tlsx_conn *c, size_t n)
+{
+	c->rx_run = 0;
+	if (c->ku_tokens >= KU_BURST)
+		return;
+	n += c->ku_gap;
+	while (n >= KU_PER && c->ku_tokens < KU_BURST) {
+		c->ku_tokens++;
+		n -= KU_PER;
+	}
+	c->ku_gap = c->ku_tokens < KU_BURST ? (u32)n : 0;
 }
 
 u8 *tlsx__tx_secret(struct tlsx_conn *c)
@@ -122,7 +215,8 @@ static int tx_key_update(struct tlsx_conn *c, bool request)
 
 	if (c->rl == TLSX_RL_TLS)
 		return tlsx__fail(c, TLSX_E_REKEY);
-	err = send_record(c, TLSX_CT_HANDSHAKE, msg, sizeof(msg));
+	/* TLSX_WANT_WRITE: nothing went, the key stays. */
+	err = send_record(c, TLSX_CT_HANDSHAKE, msg, sizeof(msg), 0);
 	if (err)
 		return err;
 	err = tlsx_next_traffic_secret(c->sec.hash, tlsx__tx_secret(c));
@@ -136,13 +230,28 @@ static int tx_key_update(struct tlsx_conn *c, bool request)
 	return TLSX_OK;
 }
 
-/* Sends the KeyUpdate the peer asked for, if one is owed and it fits. */
+/*
+ * Sends the KeyUpdate the peer asked for, if one is owed and the socket
+ * can take it: TLSX_WANT_WRITE leaves it owed (one reply answers every
+ * request made before it, 4.6.3).  On the userspace layer only once what
+ * is pending went, so that a peer that does not read cannot have replies
+ * pile up behind it.  After our close_notify nothing more is sent (6.1).
+ */
 static int pay_key_update(struct tlsx_conn *c)
 {
 	int err;
 
 	if (!c->ku_owed)
 		return TLSX_OK;
+	if (c->tx_closed) {
+		c->ku_owed = false;
+		return TLSX_OK;
+	}
+	if (c->rl == TLSX_RL_USER) {
+		err = tlsx__u_flush(c);
+		if (err)
+			return err;
+	}
 	err = tx_key_update(c, false);
 	if (!err)
 		c->ku_owed = false;
@@ -181,6 +290,14 @@ static int rx_key_update(struct tlsx_conn *c, const u8 *msg, size_t len,
 		c->rx_err = TLSX_E_REKEY;
 		return TLSX_E_REKEY;
 	}
+	/* The bounds (RX_RUN_MAX, KU_BURST): before the key work. */
+	err = rx_run(c);
+	if (err)
+		return err;
+	if (!c->ku_tokens)
+		return abort_with(c, TLSX_ALERT_UNEXPECTED_MESSAGE,
+				  TLSX_E_FLOOD);
+	c->ku_tokens--;
 	err = tlsx_next_traffic_secret(c->sec.hash, tlsx__rx_secret(c));
 	if (!err)
 		err = c->rl == TLSX_RL_USER ? tlsx__u_set_key(c, false) :
@@ -188,13 +305,12 @@ static int rx_key_update(struct tlsx_conn *c, const u8 *msg, size_t len,
 	if (err)
 		return tlsx__sys(c, -err);
 	c->ku_recv++;
-	if (msg[4]) {
-		/* 4.6.3: ours before our next application data. */
+	/*
+	 * 4.6.3: ours before our next application data; sent when
+	 * tlsx_read() returns (one for a burst of requests), or owed.
+	 */
+	if (msg[4])
 		c->ku_owed = true;
-		err = pay_key_update(c);
-		if (err && err != TLSX_WANT_WRITE)
-			return err;
-	}
 	return TLSX_OK;
 }
 
@@ -364,9 +480,12 @@ static int alert(struct tlsx_conn *c, const u8 a[2])
 		c->rx_closed = true;
 		return TLSX_OK;
 	}
-	/* 6.1: user_canceled comes before a close_notify; not an error. */
+	/*
+	 * 6.1: user_canceled comes before a close_notify; not an error,
+	 * but many in a row are a peer costing us work (RX_RUN_MAX).
+	 */
 	if (a[1] == TLSX_ALERT_USER_CANCELED)
-		return TLSX_OK;
+		return rx_run(c);
 	/* 6: every other alert is an error alert, whatever its level. */
 	c->alert = a[1];
 	c->tx_closed = true;
@@ -418,17 +537,28 @@ int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 
 int tlsx__send_tickets(struct tlsx_conn *c, const u8 *msgs, size_t len)
 {
+	bool sent = false;
+
 	while (len) {
 		size_t n = len > TLSX_REC_MAX_PLAIN ? TLSX_REC_MAX_PLAIN : len;
 		int err;
 
 		if (c->peer_rsl && n > (size_t)c->peer_rsl - 1)
 			n = c->peer_rsl - 1;
-		err = send_record(c, TLSX_CT_HANDSHAKE, msgs, n);
+		err = send_record(c, TLSX_CT_HANDSHAKE, msgs, n, 0);
+		/*
+		 * A full socket: the tickets are dropped, not waited for
+		 * (4.6.1 makes them optional) unless one went in part.
+		 */
+		if (err == TLSX_WANT_WRITE && !sent)
+			return TLSX_OK;
+		if (err == TLSX_WANT_WRITE)
+			return tlsx__sys(c, EAGAIN);
 		if (err)
 			return err;
 		msgs += n;
 		len -= n;
+		sent = true;
 	}
 	return TLSX_OK;
 }
@@ -453,11 +583,36 @@ ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len)
 		return 0;
 	if (!len)
 		return TLSX_E_INVAL;
+	/*
+	 * A reply owed and no room for it: nothing is read until it goes,
+	 * so a peer that asks for KeyUpdates and does not read is not read
+	 * either.
+	 */
+	err = pay_key_update(c);
+	if (err)
+		return err;
+	c->rx_call_ctl = 0;
 	if (c->rl == TLSX_RL_USER)
 		n = tlsx__u_read(c, buf, len);
 	else
 		n = tlsx__k_read(c, buf, len);
+	if (n > 0)
+		tlsx__rx_data(c, n);
+	/* The requests this call read: one reply for all (4.6.3). */
+	err = pay_key_update(c);
+	/* Data read is returned; a failure is sticky for the next call. */
+	if (err && n == TLSX_WANT_READ)
+		return err;
 	return n;
+}
+
+bool tlsx_conn_want_write(const struct tlsx_conn *c)
+{
+	if (!c || !c->established || c->err)
+		return false;
+	if (c->ku_owed && !c->tx_closed)
+		return true;
+	return c->rl == TLSX_RL_USER && c->u && tlsx__u_want_write(c);
 }
 
 size_t tlsx_pending(const struct tlsx_conn *c)
@@ -546,7 +701,7 @@ int tlsx_close(struct tlsx_conn *c)
 		return err;
 	if (!c->tx_closed) {
 		err = send_record(c, TLSX_CT_ALERT, close_notify,
-				  sizeof(close_notify));
+				  sizeof(close_notify), 0);
 		if (err)
 			return err;
 		c->tx_closed = true;
@@ -759,6 +914,8 @@ const char *tlsx_strerror(int result)
 		return "no such peer certificate";
 	case TLSX_E_NO_SERVER_NAME:
 		return "no server name to verify the certificate against (set one, or opt out with tlsx_config_set_verify_name_optional())";
+	case TLSX_E_FLOOD:
+		return "peer sent too many records without application data (alert sent)";
 	}
 	return "unknown error";
 }

@@ -25,9 +25,12 @@
  * part of is kept and goes first on the next call (its bytes were taken
  * from the caller: they are committed); the records it took nothing of
  * are dropped and their sequence numbers used again, so a connection
- * waiting to write keeps at most one record.  Control records (a KeyUpdate owed, an alert) are sealed
- * behind a pending record when they fit: the pending bytes are brought
- * back into the scratch for that.
+ * waiting to write keeps at most one record.  Control records (a KeyUpdate,
+ * an alert) are sealed behind a pending record when they fit: the
+ * pending bytes are brought back into the scratch for that.  The reply
+ * to a peer's KeyUpdate is sealed only once nothing is pending
+ * (tlsx_io.c pay_key_update()): a peer that asks and does not read gets
+ * one reply, not one per request piling up here.
  *
  * The sequence number of each direction is the record count under its
  * key: our own KeyUpdate goes before it reaches the limit (RFC 8446 5.5).
@@ -239,13 +242,20 @@ static ssize_t tx_end(struct tlsx_conn *c, ssize_t ret)
 	return ret;
 }
 
-int tlsx__u_flush(struct tlsx_conn *c)
+/* Pending bytes: something is owed to the socket. */
+bool tlsx__u_want_write(const struct tlsx_conn *c)
+{
+	return c->u->t_off < c->u->t_len;
+}
+
+/* @flags: MSG_DONTWAIT for a flush that must not wait (an alert's). */
+int tlsx__u_flush_flags(struct tlsx_conn *c, int flags)
 {
 	struct tlsx_urec *u = c->u;
 
 	while (u->t_off < u->t_len) {
 		ssize_t n = send(c->fd, u->t + u->t_off, u->t_len - u->t_off,
-				 MSG_NOSIGNAL);
+				 MSG_NOSIGNAL | flags);
 
 		if (n < 0 && errno == ENOTSOCK)
 			n = write(c->fd, u->t + u->t_off, u->t_len - u->t_off);
@@ -264,6 +274,11 @@ int tlsx__u_flush(struct tlsx_conn *c)
 	u->t_off = 0;
 	u->t_len = 0;
 	return TLSX_OK;
+}
+
+int tlsx__u_flush(struct tlsx_conn *c)
+{
+	return tlsx__u_flush_flags(c, 0);
 }
 
 /*
@@ -296,15 +311,20 @@ static int seal_failed(struct tlsx_conn *c, int err)
 	return tlsx__fail(c, err == -EOVERFLOW ? TLSX_E_REKEY : TLSX_E_INVAL);
 }
 
+/*
+ * Seals a control record behind what is pending and pushes what it can:
+ * TLSX_OK once sealed (its bytes are ours to send, tlsx_conn_flush()),
+ * TLSX_WANT_WRITE when there was no room to seal it (nothing done).
+ */
 int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
-			size_t len)
+			size_t len, int flags)
 {
 	int err;
 
 	err = seal(c, type, data, len);
 	if (err == -ENOSPC) {
 		/* A whole record is pending: it goes first. */
-		int ret = tlsx__u_flush(c);
+		int ret = tlsx__u_flush_flags(c, flags);
 
 		if (ret)
 			return tx_end(c, ret);
@@ -312,7 +332,7 @@ int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 	}
 	if (err)
 		return tx_end(c, seal_failed(c, err));
-	err = tlsx__u_flush(c);
+	err = tlsx__u_flush_flags(c, flags);
 	return tx_end(c, err == TLSX_WANT_WRITE ? TLSX_OK : err);
 }
 
@@ -614,9 +634,17 @@ static ssize_t read_records(struct tlsx_conn *c, u8 *rb, size_t *start,
 				err = open_record(c, rec, body, &data, &plen);
 				if (err < 0)
 					return err;
-				/* An empty record or a control: read on. */
-				if (!err || !plen)
+				/*
+				 * An empty record or a control: read on, a
+				 * bounded number of them per call (what is
+				 * left stays kept: tlsx_pending()).
+				 */
+				if (!err || !plen) {
+					err = tlsx__rx_nodata(c, err != 0);
+					if (err)
+						return err;
 					continue;
+				}
 				n = len < plen ? len : plen;
 				memcpy(buf, data, n);
 				if ((size_t)n < plen) {
@@ -661,7 +689,7 @@ ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len)
 	int err;
 
 	/*
-	 * Records still pending (a server's tickets, a KeyUpdate owed) go
+	 * Records still pending (a server's tickets, a KeyUpdate reply) go
 	 * out even when the program only reads.
 	 */
 	if (u->t_len) {

@@ -185,18 +185,14 @@ static void finish_close(struct loop *lp, struct conn *c)
 }
 
 /*
- * close_notify (RFC 8446 6.1) on an established @c.  In the kernel modes
- * libtlsx waits with poll(2) for room to send a control record, so it is
- * only sent when the socket has room now: a reader that never reads
- * cannot stall the worker.
+ * close_notify (RFC 8446 6.1) on an established @c, if the socket has
+ * room for it now: libtlsx never waits on a non-blocking socket
+ * (TLSX_WANT_WRITE, nothing sent), so a reader that never reads cannot
+ * stall the worker; it just gets no close_notify.
  */
 static void close_notify(struct conn *c)
 {
-	struct pollfd p = { .fd = c->fd, .events = POLLOUT };
-
-	if (c->rl == TLSX_RL_USER ||
-	    (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)))
-		tlsx_close(c->tls);
+	tlsx_close(c->tls);
 }
 
 /*
@@ -350,6 +346,23 @@ static void send_more(struct loop *lp, struct conn *c)
 	size_t budget = SEND_BUDGET;
 	enum step r;
 
+	/*
+	 * The kernel modes send bodies past libtlsx: a KeyUpdate the
+	 * client asked for goes first (RFC 8446 4.6.3), when the socket
+	 * has room for it.  (tlsx_write() does this on the userspace layer.)
+	 */
+	if (c->kernel_tx && tlsx_conn_want_write(c->tls)) {
+		int ret = tlsx_conn_flush(c->tls);
+
+		if (ret == TLSX_WANT_WRITE) {
+			conn_poll(lp, c, true);
+			return;
+		}
+		if (ret) {
+			conn_tls_failed(lp, c, ret);
+			return;
+		}
+	}
 	while (!send_finished(a)) {
 		if (!budget) {
 			/* Others' turn: POLLOUT completes at once. */
@@ -532,13 +545,40 @@ static bool process(struct loop *lp, struct conn *c)
 }
 
 /*
+ * A write libtlsx owes (the KeyUpdate a client asked for, RFC 8446
+ * 4.6.3) that the socket has no room for: the connection waits on
+ * POLLOUT, reading nothing more, under the send timeout, which closes a
+ * client that asks and never reads.  true when it waits (or closed).
+ */
+static bool owed_write_wait(struct loop *lp, struct conn *c)
+{
+	int ret;
+
+	if (!c->established || !tlsx_conn_want_write(c->tls))
+		return false;
+	ret = tlsx_conn_flush(c->tls);
+	if (!ret)
+		return false;
+	if (ret == TLSX_WANT_WRITE) {
+		stats_add(lp->st, STAT_TLS_OWED_WAIT, 1);
+		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
+		conn_poll(lp, c, true);
+	} else {
+		conn_tls_failed(lp, c, ret);
+	}
+	return true;
+}
+
+/*
  * The kernel modes wait for request bytes in IORING_OP_RECV with a
  * buffer the kernel picks from the worker's ring when they arrive (the
  * connection holds none while it waits); the userspace layer, and the
- * kernel modes without the ring, on POLLIN.
+ * kernel modes without the ring, on POLLIN.  A write owed goes first.
  */
 static void wait_input(struct loop *lp, struct conn *c)
 {
+	if (owed_write_wait(lp, c))
+		return;
 	if (c->rl == TLSX_RL_USER || !lp->br)
 		conn_poll(lp, c, false);
 	else
@@ -586,6 +626,36 @@ static bool take_bytes(struct loop *lp, struct conn *c, const void *p,
 }
 
 static void conn_read(struct loop *lp, struct conn *c);
+
+/* conn_read() again after the ring's other completions (IORING_OP_NOP). */
+static void conn_read_later(struct loop *lp, struct conn *c)
+{
+	struct io_uring_sqe *sqe = conn_sqe(lp);
+
+	io_uring_prep_nop(sqe);
+	conn_set_op(c, sqe, OP_YIELD);
+}
+
+/*
+ * POLLOUT for a write owed while reading (owed_write_wait()): paid, the
+ * state's own timeout again, and reading goes on.
+ */
+static void owed_write_ready(struct loop *lp, struct conn *c)
+{
+	int ret = tlsx_conn_flush(c->tls);
+
+	if (ret == TLSX_WANT_WRITE) {
+		conn_poll(lp, c, true);
+		return;
+	}
+	if (ret) {
+		conn_tls_failed(lp, c, ret);
+		return;
+	}
+	timer_arm(&lp->timers, &c->timer,
+		  c->state == CS_HEAD ? TIMER_HEADER : TIMER_IDLE, lp->now_ms);
+	conn_read(lp, c);
+}
 
 /*
  * The userspace layer, when the request buffer wants more: tlsx_read()
@@ -667,9 +737,24 @@ static void conn_read(struct loop *lp, struct conn *c)
 			}
 			continue;
 		}
-		if (n == TLSX_WANT_READ || n == TLSX_WANT_WRITE) {
+		if (n == TLSX_WANT_WRITE) {
+			/* libtlsx reads nothing until it is paid. */
 			active_drop_empty(lp, c);
-			wait_input(lp, c);
+			if (!owed_write_wait(lp, c))
+				conn_read_later(lp, c);
+			return;
+		}
+		if (n == TLSX_WANT_READ) {
+			active_drop_empty(lp, c);
+			/*
+			 * The call met its bound with records still kept
+			 * inside libtlsx: the others' turn, then read on
+			 * (POLLIN would not fire for them).
+			 */
+			if (c->rl == TLSX_RL_USER && tlsx_pending(c->tls))
+				conn_read_later(lp, c);
+			else
+				wait_input(lp, c);
 			return;
 		}
 		/* 0: the peer's close_notify; else a reset, EOF or an alert. */
@@ -847,7 +932,14 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 			conn_hs_pend_send(lp, c);
 			break;
 		}
+		if (c->state == CS_IDLE || c->state == CS_HEAD) {
+			owed_write_ready(lp, c);
+			break;
+		}
 		send_more(lp, c);
+		break;
+	case OP_YIELD:
+		conn_read(lp, c);
 		break;
 	case OP_NONE:
 		break;

@@ -47,6 +47,7 @@ enum conn_op {
 	OP_POLL_OUT,
 	OP_SPLICE_IN,	/* file -> pipe */
 	OP_SPLICE_OUT,	/* pipe -> socket */
+	OP_YIELD,	/* a NOP: read on after the others' turn */
 };
 
 enum conn_state {

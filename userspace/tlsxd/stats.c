@@ -38,6 +38,7 @@ const char *const stats_names[STAT_COUNT] = {
 	[STAT_TO_IDLE]		= "timeout_idle",
 	[STAT_TO_SEND]		= "timeout_send",
 	[STAT_CLIENT_RESET]	= "client_reset",
+	[STAT_TLS_OWED_WAIT]	= "tls_owed_wait",
 	[STAT_BODY_SENDFILE]	= "body_sendfile",
 	[STAT_BODY_SPLICE]	= "body_splice",
 	[STAT_BODY_USER]	= "body_user",

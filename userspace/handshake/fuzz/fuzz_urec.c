@@ -6,7 +6,11 @@
  * what the peer sends on the other end:
  *
  *   byte 0     bit 0: libtlsx is the server; bits 1-2: the suite;
- *              bit 3: a record_size_limit of 64 was negotiated
+ *              bit 3: a record_size_limit of 64 was negotiated;
+ *              bit 4: non-blocking, with a 4 KiB send buffer that the
+ *              peer drains only when libtlsx says TLSX_WANT_WRITE (a
+ *              KeyUpdate reply owed), so that tlsx_read()'s per-call
+ *              bound and the owed reply (issue 26) are reached
  *   then items kind(1) len(2, big endian) bytes(len), up to 128 KiB:
  *              kind bit 7 set: the bytes go raw into the socket (bad
  *              headers, plaintext records, cut records);
@@ -17,8 +21,12 @@
  *
  * Then the peer's side is shut and libtlsx reads until it returns 0 or
  * an error.  It must not read or write out of bounds or leak, an error
- * must be sticky, and a connection must end (no endless loop).
+ * must be sticky, and a connection must end (no endless loop, also
+ * when non-blocking calls return TLSX_WANT_READ at their bound), and a
+ * tlsx_read() returns TLSX_WANT_WRITE only with a write owed
+ * (tlsx_conn_want_write()).
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -37,6 +45,32 @@ static const u16 suites[4] = {
 static u8 rec[TLSX_REC_MAX];
 static u8 wire[WIRE_MAX];
 
+/* The peer reads (and drops) what libtlsx sent. */
+static void drain(int fd)
+{
+	while (read(fd, rec, sizeof(rec)) > 0)
+		;
+}
+
+/*
+ * A non-blocking call's "not now": TLSX_WANT_READ after the per-call
+ * bound (the socket holds the peer's EOF at least: a read is never
+ * EAGAIN here), TLSX_WANT_WRITE, from tlsx_read() (@read) only with a
+ * write owed, then the peer drains.  false for another result.
+ */
+static bool not_now(struct tlsx_conn *c, int peer_fd, ssize_t n, bool read)
+{
+	if (n == TLSX_WANT_READ)
+		return true;
+	if (n == TLSX_WANT_WRITE) {
+		if (read && !tlsx_conn_want_write(c))
+			abort();
+		drain(peer_fd);
+		return true;
+	}
+	return false;
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct tlsx_hs_secrets sec = { 0 };
@@ -46,7 +80,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	u8 *peer_secret;
 	size_t pos = 1, wire_len = 0, i;
 	int fds[2], rounds;
-	ssize_t n, again;
+	ssize_t n, w, again;
+	bool nonblock;
 
 	if (size < 1 || size > 65536)
 		return 0;
@@ -62,6 +97,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds))
 		return 0;
+	nonblock = data[0] & 16;
+	if (nonblock) {
+		int small = 4096;
+
+		setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small,
+			   sizeof(small));
+	}
 	if (tlsx__conn_from_secrets(fds[0], server, &sec, TLSX_RL_USER, 4,
 				    data[0] & 8 ? 64 : 0, &c))
 		abort();
@@ -105,14 +147,26 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (wire_len && write(fds[1], wire, wire_len) != (ssize_t)wire_len)
 		abort();
 	shutdown(fds[1], SHUT_WR);
-	/* Each read takes a record at least: the input bounds the rounds. */
+	if (nonblock) {
+		fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+		fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+	}
+	/*
+	 * Each read takes a record at least, or pays what is owed: the
+	 * input bounds the rounds.
+	 */
 	for (rounds = 0; rounds < 70000; rounds++) {
 		n = tlsx_read(c, rec, 1 + rounds % 700);
+		if (nonblock && not_now(c, fds[1], n, true))
+			continue;
 		if (n <= 0)
 			break;
 		/* Writing works until an error or our close (our rekey at 4). */
-		if (rounds % 3 == 0 && tlsx_write(c, rec, n) < 0)
-			break;
+		if (rounds % 3 == 0) {
+			w = tlsx_write(c, rec, n);
+			if (w < 0 && !(nonblock && not_now(c, fds[1], w, false)))
+				break;
+		}
 	}
 	if (rounds == 70000)
 		abort();

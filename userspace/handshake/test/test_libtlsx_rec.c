@@ -41,6 +41,12 @@
 
 #define MIB	(1024 * 1024)
 
+/* tlsx_io.c's bounds (RX_PER_CALL, RX_RUN_MAX, KU_BURST, KU_PER). */
+#define RX_PER_CALL_T	16
+#define RX_RUN_MAX_T	32
+#define KU_BURST_T	32
+#define KU_PER_T	16384
+
 /* The secrets OpenSSL logs (NSS key log format). */
 struct keylog {
 	u8 c_ap[TLSX_KS_MAX_SECRET];
@@ -956,6 +962,396 @@ TEST_F(rec, new_session_ticket_after_handshake)
 	EXPECT_EQ('d', buf[0]);
 	EXPECT_EQ(1, tickets_seen);
 	EXPECT_EQ(sizeof(nst), ticket_len_seen);
+}
+
+/*
+ * The peer as raw records on @fd, its sending key followed through its
+ * own KeyUpdates, and (@rx) ours through those it reads.
+ */
+struct raw {
+	int fd;
+	u16 suite;
+	enum tlsx_hash_alg hash;
+	size_t secret_len;
+	struct tlsx_rec_dir d, rx;
+	u8 secret[TLSX_KS_MAX_SECRET], rx_secret[TLSX_KS_MAX_SECRET];
+	u8 in[2 * TLSX_REC_MAX];
+	size_t in_len;
+	unsigned int ku_seen;
+	size_t data_seen;
+};
+
+static int raw_init_fd(struct raw *r, int fd, const struct tlsx_hs_secrets *sec,
+		       const u8 *tx, const u8 *rx)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->suite = sec->suite;
+	r->hash = sec->hash;
+	r->secret_len = sec->secret_len;
+	memcpy(r->secret, tx, sec->secret_len);
+	memcpy(r->rx_secret, rx, sec->secret_len);
+	if (tlsx_rec_set_secret(&r->rx, r->suite, r->rx_secret,
+				r->secret_len))
+		return -1;
+	return tlsx_rec_set_secret(&r->d, r->suite, r->secret,
+				   r->secret_len);
+}
+
+static int raw_init(struct raw *r, const struct pair *p)
+{
+	const u8 *ours = p->ours_server ? p->sec.server : p->sec.client;
+
+	return raw_init_fd(r, p->afd, &p->sec, peer_secret(p), ours);
+}
+
+static int raw_send(struct raw *r, u8 type, const u8 *inner, size_t len)
+{
+	u8 rec[TLSX_REC_MAX];
+	size_t n;
+
+	if (tlsx_rec_seal(&r->d, type, inner, len, 0, rec, sizeof(rec), &n))
+		return -1;
+	return write(r->fd, rec, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* A KeyUpdate (4.6.3), then the peer's next key (7.2). */
+static int raw_key_update(struct raw *r, bool request)
+{
+	u8 msg[5] = { TLSX_HS_KEY_UPDATE, 0, 0, 1, request };
+
+	if (raw_send(r, TLSX_CT_HANDSHAKE, msg, sizeof(msg)) ||
+	    tlsx_next_traffic_secret(r->hash, r->secret))
+		return -1;
+	return tlsx_rec_set_secret(&r->d, r->suite, r->secret,
+				   r->secret_len);
+}
+
+/*
+ * Reads what @r->fd (non-blocking) has and opens our records: data
+ * counted, our KeyUpdates counted and followed.  -1 on a record that
+ * does not open.
+ */
+static int raw_drain(struct raw *r)
+{
+	for (;;) {
+		ssize_t n = read(r->fd, r->in + r->in_len,
+				 sizeof(r->in) - r->in_len);
+		size_t at = 0, body;
+
+		if (n <= 0)
+			return n < 0 && errno != EAGAIN ? -1 : 0;
+		r->in_len += n;
+		while (r->in_len - at >= TLSX_REC_HDR) {
+			u8 type, *data;
+			size_t len;
+
+			body = (size_t)r->in[at + 3] << 8 | r->in[at + 4];
+			if (r->in_len - at < TLSX_REC_HDR + body)
+				break;
+			if (tlsx_rec_open(&r->rx, r->in + at,
+					  TLSX_REC_HDR + body,
+					  TLSX_REC_MAX_PLAIN, &type, &data,
+					  &len))
+				return -1;
+			at += TLSX_REC_HDR + body;
+			if (type == TLSX_CT_APPLICATION_DATA) {
+				r->data_seen += len;
+				continue;
+			}
+			if (type != TLSX_CT_HANDSHAKE || len != 5 ||
+			    data[0] != TLSX_HS_KEY_UPDATE)
+				return -1;
+			r->ku_seen++;
+			if (tlsx_next_traffic_secret(r->hash, r->rx_secret) ||
+			    tlsx_rec_set_secret(&r->rx, r->suite,
+						r->rx_secret, r->secret_len))
+				return -1;
+		}
+		memmove(r->in, r->in + at, r->in_len - at);
+		r->in_len -= at;
+	}
+}
+
+static void raw_free(struct raw *r)
+{
+	tlsx_rec_wipe(&r->d);
+	tlsx_rec_wipe(&r->rx);
+	memzero_explicit(r->secret, sizeof(r->secret));
+	memzero_explicit(r->rx_secret, sizeof(r->rx_secret));
+}
+
+/*
+ * A peer that asks for KeyUpdates and does not read (issue 26 item 1),
+ * on a socketpair, whose buffers do not move once full: a read on a
+ * non-blocking socket with a full send side returns at once with the
+ * reply owed (TLSX_WANT_WRITE; nothing more is read until it goes, and
+ * no reply is sealed per request); once the peer reads,
+ * tlsx_conn_flush() pays it, and the keys stay in step.
+ */
+TEST(key_update_requests_not_read)
+{
+	static u8 big[65536];
+	struct tlsx_hs_secrets sec = {
+		.suite = TLSX_SUITE_AES_128_GCM_SHA256,
+		.hash = TLSX_HASH_SHA256, .secret_len = 32,
+	};
+	struct tlsx_conn_info info;
+	struct tlsx_conn *c;
+	struct raw r;
+	size_t total = 0;
+	int sv[2], i, small = 4096;
+	bool got_x = false;
+	ssize_t n;
+	u8 buf[8];
+
+	fill(sec.client, 32, 1);
+	fill(sec.server, 32, 2);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+	ASSERT_EQ(TLSX_OK, tlsx__conn_from_secrets(sv[0], true, &sec,
+						   TLSX_RL_USER, 0, 0, &c));
+	ASSERT_EQ(0, raw_init_fd(&r, sv[1], &sec, sec.client, sec.server));
+	set_nonblock(sv[0], true);
+	set_nonblock(sv[1], true);
+	while ((n = tlsx_write(c, big, sizeof(big))) > 0)
+		total += n;
+	ASSERT_EQ(TLSX_WANT_WRITE, n);
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ(0, raw_key_update(&r, true));
+	ASSERT_EQ(0, raw_send(&r, TLSX_CT_APPLICATION_DATA,
+			      (const u8 *)"x", 1));
+
+	/* A call or two (16 records each), then the reply blocks reads. */
+	for (i = 0; i < 4; i++) {
+		n = tlsx_read(c, buf, sizeof(buf));
+		if (n == 1 && buf[0] == 'x')
+			got_x = true;
+		if (n == TLSX_WANT_WRITE)
+			break;
+	}
+	EXPECT_EQ(TLSX_WANT_WRITE, n);
+	EXPECT_TRUE(tlsx_conn_want_write(c));
+	EXPECT_EQ(TLSX_WANT_WRITE, tlsx_read(c, buf, sizeof(buf)));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
+	EXPECT_EQ(RX_PER_CALL_T, info.key_updates_received);
+	EXPECT_EQ(0, info.key_updates_sent);
+
+	/* The peer reads: the reply goes, then the rest is read. */
+	for (i = 0; i < 1000 && (!got_x || tlsx_conn_want_write(c)); i++) {
+		ASSERT_EQ(0, raw_drain(&r));
+		n = tlsx_conn_flush(c);
+		ASSERT_TRUE(n == TLSX_OK || n == TLSX_WANT_WRITE);
+		n = tlsx_read(c, buf, sizeof(buf));
+		if (n == 1 && buf[0] == 'x')
+			got_x = true;
+		else
+			ASSERT_TRUE(n == TLSX_WANT_READ ||
+				    n == TLSX_WANT_WRITE);
+	}
+	EXPECT_TRUE(got_x);
+	EXPECT_FALSE(tlsx_conn_want_write(c));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_info(c, &info));
+	EXPECT_EQ(20, info.key_updates_received);
+	/* One reply per burst (the two read calls'), not 20. */
+	EXPECT_EQ(2, info.key_updates_sent);
+	ASSERT_EQ(1, tlsx_write(c, "y", 1));
+	ASSERT_EQ(0, raw_drain(&r));
+	EXPECT_EQ(2, r.ku_seen);
+	EXPECT_EQ(total + 1, r.data_seen);
+	raw_free(&r);
+	tlsx_conn_free(c);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/*
+ * Records without application data (issue 26 item 4): a non-blocking
+ * read works through RX_PER_CALL of them and returns TLSX_WANT_READ with
+ * the rest kept (tlsx_pending()); RX_RUN_MAX in a row are allowed.
+ */
+static void run_of(struct __test_metadata *_metadata, struct raw *r,
+		   int what, int count, bool then_data)
+{
+	static const u8 cancel[2] = { 1, TLSX_ALERT_USER_CANCELED };
+	int i;
+
+	for (i = 0; i < count; i++) {
+		switch (what) {
+		case 0:
+			ASSERT_EQ(0, raw_send(r, TLSX_CT_APPLICATION_DATA,
+					      NULL, 0));
+			break;
+		case 1:
+			ASSERT_EQ(0, raw_send(r, TLSX_CT_ALERT, cancel, 2));
+			break;
+		default:
+			ASSERT_EQ(0, raw_key_update(r, false));
+			break;
+		}
+	}
+	if (then_data)
+		ASSERT_EQ(0, raw_send(r, TLSX_CT_APPLICATION_DATA,
+				      (const u8 *)"d", 1));
+}
+
+/* Reads until data or an error, counting the TLSX_WANT_READs. */
+static ssize_t read_counting(struct tlsx_conn *c, u8 *buf, size_t len,
+			     int *wants)
+{
+	ssize_t n;
+	int i;
+
+	*wants = 0;
+	for (i = 0; i < 1000; i++) {
+		n = tlsx_read(c, buf, len);
+		if (n != TLSX_WANT_READ)
+			return n;
+		(*wants)++;
+		if (!tlsx_pending(c))
+			usleep(1000);
+	}
+	return n;
+}
+
+FIXTURE(bounds)
+{
+	struct pair p;
+	struct raw r;
+};
+
+FIXTURE_VARIANT(bounds)
+{
+	int what;	/* 0 empty records, 1 user_canceled, 2 KeyUpdates */
+};
+
+FIXTURE_VARIANT_ADD(bounds, empty)
+{
+	.what = 0,
+};
+
+FIXTURE_VARIANT_ADD(bounds, user_canceled)
+{
+	.what = 1,
+};
+
+FIXTURE_VARIANT_ADD(bounds, key_update)
+{
+	.what = 2,
+};
+
+FIXTURE_SETUP(bounds)
+{
+	ASSERT_EQ(0, openssl_pair(&self->p, true, "TLS_AES_128_GCM_SHA256",
+				  0));
+	ASSERT_EQ(TLSX_OK, take_over(&self->p, TLSX_RL_USER, 0, 0));
+	ASSERT_EQ(0, raw_init(&self->r, &self->p));
+}
+
+FIXTURE_TEARDOWN(bounds)
+{
+	raw_free(&self->r);
+	pair_free(&self->p);
+}
+
+/* RX_RUN_MAX in a row, then data: the data, in bounded calls. */
+TEST_F(bounds, run_at_bound)
+{
+	u8 buf[8];
+	int wants;
+
+	set_nonblock(self->p.bfd, true);
+	run_of(_metadata, &self->r, variant->what, RX_RUN_MAX_T,
+	       true);
+	usleep(20000);
+	ASSERT_EQ(1, read_counting(self->p.c, buf, sizeof(buf), &wants));
+	EXPECT_EQ('d', buf[0]);
+	/* 32 records: back to the caller after 16 and after 32. */
+	EXPECT_LE(RX_RUN_MAX_T / RX_PER_CALL_T, wants);
+}
+
+/* One more: unexpected_message, TLSX_E_FLOOD, and OpenSSL sees it. */
+TEST_F(bounds, run_past_bound)
+{
+	u8 buf[8];
+	int wants, n;
+
+	set_nonblock(self->p.bfd, true);
+	run_of(_metadata, &self->r, variant->what,
+	       RX_RUN_MAX_T + 1, true);
+	usleep(20000);
+	EXPECT_EQ(TLSX_E_FLOOD, read_counting(self->p.c, buf, sizeof(buf),
+					      &wants));
+	EXPECT_EQ(TLSX_ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(self->p.c));
+	EXPECT_EQ(TLSX_E_FLOOD, tlsx_read(self->p.c, buf, sizeof(buf)));
+	set_nonblock(self->p.bfd, false);
+	n = SSL_read(self->p.a, buf, sizeof(buf));
+	EXPECT_GE(0, n);
+	EXPECT_EQ(SSL_ERROR_SSL, SSL_get_error(self->p.a, n));
+}
+
+/* Data between them ends a run: 3 x RX_RUN_MAX are fine. */
+TEST_F(bounds, runs_broken_by_data)
+{
+	u8 buf[8];
+	int i, wants;
+
+	/* KeyUpdates are bounded by volume too: key_update_volume. */
+	if (variant->what == 2)
+		SKIP(return, "KeyUpdates: see key_update_volume");
+	set_nonblock(self->p.bfd, true);
+	for (i = 0; i < 3; i++) {
+		run_of(_metadata, &self->r, variant->what, RX_RUN_MAX_T, true);
+		ASSERT_EQ(1, read_counting(self->p.c, buf, sizeof(buf),
+					   &wants));
+	}
+}
+
+/* A blocking fd is not handed TLSX_WANT_READ by the per-call bound. */
+TEST_F(bounds, blocking_one_call)
+{
+	u8 buf[8];
+
+	run_of(_metadata, &self->r, variant->what, RX_RUN_MAX_T,
+	       true);
+	EXPECT_EQ(1, tlsx_read(self->p.c, buf, sizeof(buf)));
+}
+
+/*
+ * KeyUpdates by volume: KU_BURST with a byte of data between each are
+ * allowed, one more is not; with a full record's worth (KU_PER) between
+ * each there is no limit.
+ */
+TEST(key_update_volume)
+{
+	static u8 rec[KU_PER_T];
+	struct pair p;
+	struct raw r;
+	u8 buf[KU_PER_T];
+	int i;
+
+	ASSERT_EQ(0, openssl_pair(&p, true, "TLS_AES_128_GCM_SHA256", 0));
+	ASSERT_EQ(TLSX_OK, take_over(&p, TLSX_RL_USER, 0, 0));
+	ASSERT_EQ(0, raw_init(&r, &p));
+	for (i = 0; i < 3 * KU_BURST_T; i++) {
+		ASSERT_EQ(0, raw_key_update(&r, false));
+		ASSERT_EQ(0, raw_send(&r, TLSX_CT_APPLICATION_DATA, rec,
+				      sizeof(rec)));
+		ASSERT_EQ(sizeof(rec), read_all(p.c, buf, sizeof(rec)));
+	}
+	for (i = 0; i < KU_BURST_T; i++) {
+		ASSERT_EQ(0, raw_key_update(&r, false));
+		ASSERT_EQ(0, raw_send(&r, TLSX_CT_APPLICATION_DATA,
+				      (const u8 *)"d", 1));
+		ASSERT_EQ(1, tlsx_read(p.c, buf, 1));
+	}
+	ASSERT_EQ(0, raw_key_update(&r, false));
+	ASSERT_EQ(0, raw_send(&r, TLSX_CT_APPLICATION_DATA,
+			      (const u8 *)"d", 1));
+	EXPECT_EQ(TLSX_E_FLOOD, tlsx_read(p.c, buf, 1));
+	EXPECT_EQ(TLSX_ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(p.c));
+	raw_free(&r);
+	pair_free(&p);
 }
 
 /*
