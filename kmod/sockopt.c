@@ -122,6 +122,7 @@ static int tlsx_crypto_build(struct tlsx_crypto *c,
 	memcpy(c->iv, u + ci->salt_off, ci->salt_len);
 	memcpy(c->iv + ci->salt_len, u + ci->iv_off, ci->iv_len);
 	c->rec_seq = get_unaligned_be64(u + ci->rec_seq_off);
+	c->rec_seq_set = c->rec_seq;
 	/*
 	 * Only TLS 1.2 AES-GCM and AES-CCM send their nonce in the record
 	 * (RFC 5288, RFC 6655).

@@ -67,6 +67,7 @@ struct tlsx_crypto {
 	 */
 	u8 iv[TLSX_NONCE_LEN];
 	u64 rec_seq;		/* next record's sequence number */
+	u64 rec_seq_set;	/* rec_seq as TLS_TX/TLS_RX gave it */
 	u8 explicit_iv_len;	/* 8 for TLS 1.2 AES-GCM/CCM, else 0 */
 	/*
 	 * The user's struct as set; getsockopt() reports it with the
@@ -122,8 +123,11 @@ int tlsx_crypto_advance(struct tlsx_crypto *c);
  * AES-GCM 2^24.5 full-size records, AES-CCM 2^23.5 (half), none below
  * the sequence wrap for ChaCha20-Poly1305 and for TLS 1.2, which cannot
  * change keys.  A safety net under libtlsx, which sends its KeyUpdate
- * before 2^24 (2^23): TX refuses to open a data record at limit - 1
- * (EKEYEXPIRED), leaving the last for the KeyUpdate.  A test build
+ * before 2^24 (2^23): TX refuses to open a data record once it sealed
+ * limit - 1 under the key (EKEYEXPIRED), leaving the last for the
+ * KeyUpdate.  Counted from the rec_seq TLS_TX gave, not from 0: kTLS
+ * takes any starting rec_seq, and what was sealed before the handoff
+ * is the caller's to count.  A test build
  * (TLSX_TEST_HOOKS) lowers it by debugfs tlsx/seal_limit.
  */
 u64 tlsx_seal_limit(const struct tlsx_crypto *c);

@@ -708,8 +708,8 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 		 * changes it.  The open record takes the next sequence
 		 * number: records are sealed in order.
 		 */
-		if (!rec && c->rec_seq + (type == TLSX_TYPE_DATA) >=
-			    tlsx_seal_limit(c)) {
+		if (!rec && c->rec_seq - c->rec_seq_set +
+			    (type == TLSX_TYPE_DATA) >= tlsx_seal_limit(c)) {
 			ret = -EKEYEXPIRED;
 			goto end;
 		}

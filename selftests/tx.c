@@ -584,11 +584,15 @@ TEST_F(tx, seal_limit)
 
 	if (access(SEAL_LIMIT_FILE, W_OK))
 		SKIP(return, "not the test module (no %s)", SEAL_LIMIT_FILE);
-	/* rec_info_init(seed 1) starts at sequence number 2: 8 records. */
+	/*
+	 * rec_info_init(seed 1) starts at sequence number 2; the count is
+	 * of the records sealed since TLS_TX: 9 data records, the 10th
+	 * kept for the KeyUpdate.
+	 */
 	ASSERT_EQ(0, seal_limit_set(10));
 	self->seal_limit = true;
 	fill(self->buf, 100, 3);
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 9; i++) {
 		ASSERT_EQ(100, send(self->cfd, self->buf, 100, 0));
 		ASSERT_EQ(100, rec_read(self->sfd, &self->rk, &type,
 					self->out));
@@ -604,7 +608,7 @@ TEST_F(tx, seal_limit)
 		EXPECT_EQ(0, seal_limit_set(0));
 		return;
 	}
-	/* Sequence number 9, the key's last: no data, ... */
+	/* Sequence number 11, the key's 10th record: no data, ... */
 	EXPECT_EQ(-1, send(self->cfd, self->buf, 100, 0));
 	EXPECT_EQ(EKEYEXPIRED, errno);
 	EXPECT_EQ(-1, send(self->cfd, self->buf, 100, MSG_DONTWAIT));
