@@ -339,6 +339,23 @@ void conn_advance(struct active *a, uint64_t n)
 
 static void send_done(struct loop *lp, struct conn *c);
 
+/*
+ * Pays what libtlsx owes (a KeyUpdate reply, tlsx_conn_flush()): true
+ * when it went; false when @c now waits on POLLOUT for room, or failed.
+ */
+static bool owed_paid(struct loop *lp, struct conn *c)
+{
+	int ret = tlsx_conn_flush(c->tls);
+
+	if (!ret)
+		return true;
+	if (ret == TLSX_WANT_WRITE)
+		conn_poll(lp, c, true);
+	else
+		conn_tls_failed(lp, c, ret);
+	return false;
+}
+
 /* Sends what it can of the plan; returns with an op in flight, or done. */
 static void send_more(struct loop *lp, struct conn *c)
 {
@@ -351,18 +368,8 @@ static void send_more(struct loop *lp, struct conn *c)
 	 * client asked for goes first (RFC 8446 4.6.3), when the socket
 	 * has room for it.  (tlsx_write() does this on the userspace layer.)
 	 */
-	if (c->kernel_tx && tlsx_conn_want_write(c->tls)) {
-		int ret = tlsx_conn_flush(c->tls);
-
-		if (ret == TLSX_WANT_WRITE) {
-			conn_poll(lp, c, true);
-			return;
-		}
-		if (ret) {
-			conn_tls_failed(lp, c, ret);
-			return;
-		}
-	}
+	if (c->kernel_tx && tlsx_conn_want_write(c->tls) && !owed_paid(lp, c))
+		return;
 	while (!send_finished(a)) {
 		if (!budget) {
 			/* Others' turn: POLLOUT completes at once. */
@@ -642,16 +649,8 @@ static void conn_read_later(struct loop *lp, struct conn *c)
  */
 static void owed_write_ready(struct loop *lp, struct conn *c)
 {
-	int ret = tlsx_conn_flush(c->tls);
-
-	if (ret == TLSX_WANT_WRITE) {
-		conn_poll(lp, c, true);
+	if (!owed_paid(lp, c))
 		return;
-	}
-	if (ret) {
-		conn_tls_failed(lp, c, ret);
-		return;
-	}
 	timer_arm(&lp->timers, &c->timer,
 		  c->state == CS_HEAD ? TIMER_HEADER : TIMER_IDLE, lp->now_ms);
 	conn_read(lp, c);
