@@ -15,14 +15,14 @@ static const struct {
 } ks_secrets[] = {
 	[TLSX_KS_EXT_BINDER] = { "ext binder", TLSX_KS_EARLY, true },
 	[TLSX_KS_RES_BINDER] = { "res binder", TLSX_KS_EARLY, true },
-	[TLSX_KS_C_E_TRAFFIC] = { "c e traffic", TLSX_KS_EARLY },
-	[TLSX_KS_E_EXP_MASTER] = { "e exp master", TLSX_KS_EARLY },
-	[TLSX_KS_C_HS_TRAFFIC] = { "c hs traffic", TLSX_KS_HANDSHAKE },
-	[TLSX_KS_S_HS_TRAFFIC] = { "s hs traffic", TLSX_KS_HANDSHAKE },
-	[TLSX_KS_C_AP_TRAFFIC] = { "c ap traffic", TLSX_KS_MASTER },
-	[TLSX_KS_S_AP_TRAFFIC] = { "s ap traffic", TLSX_KS_MASTER },
-	[TLSX_KS_EXP_MASTER] = { "exp master", TLSX_KS_MASTER },
-	[TLSX_KS_RES_MASTER] = { "res master", TLSX_KS_MASTER },
+	[TLSX_KS_C_E_TRAFFIC] = { "c e traffic", TLSX_KS_EARLY, false },
+	[TLSX_KS_E_EXP_MASTER] = { "e exp master", TLSX_KS_EARLY, false },
+	[TLSX_KS_C_HS_TRAFFIC] = { "c hs traffic", TLSX_KS_HANDSHAKE, false },
+	[TLSX_KS_S_HS_TRAFFIC] = { "s hs traffic", TLSX_KS_HANDSHAKE, false },
+	[TLSX_KS_C_AP_TRAFFIC] = { "c ap traffic", TLSX_KS_MASTER, false },
+	[TLSX_KS_S_AP_TRAFFIC] = { "s ap traffic", TLSX_KS_MASTER, false },
+	[TLSX_KS_EXP_MASTER] = { "exp master", TLSX_KS_MASTER, false },
+	[TLSX_KS_RES_MASTER] = { "res master", TLSX_KS_MASTER, false },
 };
 
 static bool ks_alg_ok(enum tlsx_hash_alg alg)
