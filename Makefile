@@ -68,21 +68,28 @@ LIB_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
 LIB_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(LIB_SRCS))
 
 # --- the TLS 1.3 engine, on top of the crypto library -----------------
-# Its includes name their folder from userspace/ ("handshake/codec.h"),
+# Its includes name their folder from userspace/ ("handshake/engine/codec.h"),
 # as the crypto families' do from userspace/crypto/ ("hash/hkdf.h").
-ENGINE_SRCS := $(wildcard userspace/handshake/*.c)
+# userspace/handshake/README.md says what each folder owns.
+HS_DIR := userspace/handshake
+ENGINE_SRCS := $(wildcard $(HS_DIR)/engine/*.c)
+# libtlsx proper: configuration, connection, I/O, the record layers and
+# the handoff, on top of the engine.  Both go into libtlsx_hs.a.
+LIBTLSX_SRCS := $(wildcard $(HS_DIR)/libtlsx/*.c)
 ENGINE_LIB := $(B)/lib/libtlsx_hs.a
 ENGINE_LIB_ASAN := $(B)/lib/libtlsx_hs-asan.a
-ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS))
-ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS))
+ENGINE_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(ENGINE_SRCS) $(LIBTLSX_SRCS))
+ENGINE_OBJS_ASAN := $(patsubst %.c,$(B)/obj-asan/%.o,$(ENGINE_SRCS) \
+	$(LIBTLSX_SRCS))
 
-# --- libtlsx: what programs link (userspace/handshake/tlsx.h) ----------
+# --- libtlsx: what programs link (userspace/handshake/libtlsx/tlsx.h) ----------
 # The engine and the crypto code in one archive, and a shared library
 # from the same sources built -fPIC with every symbol hidden but tlsx.h's
 # TLSX_API ones.
 LIBTLSX := $(B)/lib/libtlsx.a
 LIBTLSX_SO := $(B)/lib/libtlsx.so.$(SOMAJOR)
-LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) $(LIB_SRCS))
+LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) \
+	$(LIBTLSX_SRCS) $(LIB_SRCS))
 
 # --- tlsxd: the HTTPS static file server (docs/tlsxd.md) --------------
 # Everything but main.c goes into an archive the unit tests and fuzz
@@ -105,7 +112,7 @@ TLSXD_STATIC_REKEY := $(if $(TLSXD),$(B)/bin/tlsxd-static-rekey)
 TLSXD_LIBS := -luring -lsystemd -lpthread
 
 # --- unit tests: every test/test_*.c of a family is one program -------
-TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test)
+TEST_DIRS := $(wildcard userspace/*/test $(CRYPTO)/*/test $(HS_DIR)/*/test)
 TEST_SRCS := $(wildcard $(addsuffix /test_*.c,$(TEST_DIRS)))
 TESTS := $(patsubst %.c,$(B)/test/%,$(notdir $(TEST_SRCS)))
 TESTS_ASAN := $(patsubst %.c,$(B)/test-asan/%,$(notdir $(TEST_SRCS)))
@@ -118,16 +125,16 @@ TEST_LIBS := -lssl -lcrypto -lpthread
 # They link the crypto and engine sources built again by clang with
 # the sanitizers; `make test-unit` runs each FUZZ_SECONDS from its seed
 # corpus, `make fuzz FUZZ_SECONDS=600` longer.
-FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c $(CRYPTO)/*/fuzz/fuzz_*.c)
+FUZZ_SRCS := $(wildcard userspace/*/fuzz/fuzz_*.c $(CRYPTO)/*/fuzz/fuzz_*.c \
+	$(HS_DIR)/*/fuzz/fuzz_*.c)
 FUZZ := $(patsubst %.c,$(B)/fuzz/%,$(notdir $(FUZZ_SRCS)))
 FUZZ_CC := clang
 FUZZ_CFLAGS := $(CPPFLAGS_ALL) -O1 -g $(WARN) -std=gnu11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-# FUZZ_NO_ENGINE names engine files that are no part of the sans-I/O
-# core (libtlsx's socket layer, when it lands here): they stay out.
-FUZZ_NO_ENGINE :=
+# libtlsx is in for fuzz_urec (its userspace record layer) and tlsxd's
+# targets.
 FUZZ_LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS) \
-	$(filter-out $(FUZZ_NO_ENGINE),$(ENGINE_SRCS)) $(TLSXD_SRCS)
+	$(ENGINE_SRCS) $(LIBTLSX_SRCS) $(TLSXD_SRCS)
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
@@ -280,7 +287,7 @@ fuzz: $(FUZZ)
 	@tools/run-tests $(FUZZ_RUNS)
 
 # The engine targets' seeds, recorded from tlsx against itself:
-# `make fuzz-seeds` rewrites userspace/handshake/fuzz/corpus/.
+# `make fuzz-seeds` rewrites userspace/handshake/engine/fuzz/corpus/.
 $(B)/bin/hs-fuzz-seeds: tools/gen/hs_fuzz_seeds.c $(ENGINE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $< $(ENGINE_LIB) $(LIB) -lpthread \
@@ -477,7 +484,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
-		'tools/bench/test-opts $(B)/bin/tlsx-bench'
+		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
@@ -767,7 +774,7 @@ $(B)/pkg/tlsxd.service: $(PKG)/tlsxd.service.in $(B)/pkg/values
 	$(PKG_SUBST) $< > $@
 
 # The installed header carries the version (tlsx.h says "unknown" alone).
-$(B)/pkg/tlsx.h: userspace/handshake/tlsx.h VERSION
+$(B)/pkg/tlsx.h: userspace/handshake/libtlsx/tlsx.h VERSION
 	@mkdir -p $(@D)
 	sed 's|^#define TLSX_VERSION_STRING\t"unknown"$$|#define TLSX_VERSION_STRING\t"$(VERSION)"|' \
 		$< > $@

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libtlsx.c - libtlsx (userspace/handshake/tlsx.h) in the guest: a
+ * libtlsx.c - libtlsx (userspace/handshake/libtlsx/tlsx.h) in the guest: a
  * libtlsx client and a libtlsx server over a loopback TCP pair, the
  * record layer forced to tlsx.ko, the kernel's tls or userspace, and
  * "auto", which must pick tlsx.ko when it is loaded.  For each:
@@ -45,7 +45,7 @@
 
 #include "tlsx_test.h"
 #include "tlsx_modules.h"
-#include "handshake/tlsx.h"
+#include "handshake/libtlsx/tlsx.h"
 #include "kselftest_harness.h"
 
 #define BIG_LEN		(1024 * 1024 + 77)	/* not a multiple of 2^14 */

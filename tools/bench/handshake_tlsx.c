@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * handshake_tlsx.c - one TLS 1.3 handshake with tlsx's engine
- * (handshake/hs.h), client and server in one loop, set up as the
+ * (handshake/engine/hs.h), client and server in one loop, set up as the
  * OpenSSL side is (handshake_ossl.c): TLS_AES_128_GCM_SHA256 only, the
  * row's group and signature scheme only, the client verifying the chain
  * against the CA and HSB_HOST, resumption rows with the server issuing
@@ -33,10 +33,10 @@
 #include <openssl/bio.h>
 
 #include "handshake.h"
-#include "handshake/cert.h"
-#include "handshake/hs.h"
-#include "handshake/record.h"
-#include "handshake/ticket.h"
+#include "handshake/engine/cert.h"
+#include "handshake/engine/hs.h"
+#include "handshake/engine/record_protect.h"
+#include "handshake/engine/ticket.h"
 
 #define IN_CAP	TLSX_HS_OUT_MIN
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hs_fuzz_seeds.c - writes the seed corpora of the engine's fuzz targets
- * (userspace/handshake/fuzz/corpus/NAME/) from tlsx's own client against
+ * (userspace/handshake/engine/fuzz/corpus/NAME/) from tlsx's own client against
  * tlsx's own server, in memory, with fuzz_hs.h's configurations, fixed
  * randomness, clock and ticket keys:
  *
@@ -25,14 +25,14 @@
  *	make build/bin/hs-fuzz-seeds && build/bin/hs-fuzz-seeds
  *
  * Run from the top of the tree (the certificates are read from
- * userspace/handshake/test/data/).
+ * userspace/handshake/engine/test/data/).
  */
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "handshake/fuzz/fuzz_hs.h"
+#include "handshake/engine/fuzz/fuzz_hs.h"
 
-#define CORPUS	"userspace/handshake/fuzz/corpus"
+#define CORPUS	"userspace/handshake/engine/fuzz/corpus"
 #define SEED_MAX	(64 * 1024)
 
 struct seed {

@@ -3,7 +3,7 @@
  * tool.h - what tlsx-client and tlsx-server share: the options both
  * take, the one-line errors, the negotiated facts, and the loops that
  * move bytes between a libtlsx connection and stdin/stdout.  Everything
- * goes through the public API (handshake/tlsx.h) only.
+ * goes through the public API (handshake/libtlsx/tlsx.h) only.
  */
 #ifndef TLSX_TOOL_H
 #define TLSX_TOOL_H
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "handshake/tlsx.h"
+#include "handshake/libtlsx/tlsx.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* The kernel's name for it (include/linux/compiler_attributes.h). */

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "handshake/tlsx.h"
+#include "handshake/libtlsx/tlsx.h"
 
 static long long now_ms(void)
 {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "handshake/tlsx.h"
+#include "handshake/libtlsx/tlsx.h"
 #include "http_req.h"
 
 #define TLSXD_VERSION	TLSX_VERSION_STRING

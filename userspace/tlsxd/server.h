@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "conf.h"
-#include "handshake/tlsx.h"
+#include "handshake/libtlsx/tlsx.h"
 #include "log.h"
 #include "resp.h"
 #include "stats.h"

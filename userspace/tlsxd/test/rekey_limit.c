@@ -7,7 +7,7 @@
  * 2^24 for AES-GCM), so that a test crosses it within a few megabytes.
  * The daemon's sources have no seam for it.
  */
-#include "handshake/tlsx.h"
+#include "handshake/libtlsx/tlsx.h"
 
 int __real_tlsx_config_freeze(struct tlsx_config *cfg);
 

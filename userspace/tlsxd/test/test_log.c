@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "handshake/test/test_data.h"
+#include "handshake/engine/test/test_data.h"
 #include "tlsxd/log.h"
 
 /* 2000-10-10 13:55:36 UTC: the combined format's own example. */

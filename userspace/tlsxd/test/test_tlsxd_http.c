@@ -54,8 +54,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "handshake/tlsx.h"
-#include "handshake/test/test_data.h"
+#include "handshake/libtlsx/tlsx.h"
+#include "handshake/engine/test/test_data.h"
 
 #define MIB		(1024 * 1024)
 #define HUGE_SIZE	(64ull * MIB)

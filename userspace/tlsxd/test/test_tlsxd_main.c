@@ -42,8 +42,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "handshake/tlsx.h"
-#include "handshake/test/test_data.h"
+#include "handshake/libtlsx/tlsx.h"
+#include "handshake/engine/test/test_data.h"
 
 #define OUT_MAX		(64 * 1024)
 #define WAIT_MS		10000

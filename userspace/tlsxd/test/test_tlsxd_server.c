@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "handshake/test/test_data.h"
+#include "handshake/engine/test/test_data.h"
 #include "tlsxd/listen_check.h"
 #include "tlsxd/server.h"
 

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktls.c - I/O when the kernel seals and opens (tlsx.ko or kTLS): data
+ * goes through recvmsg/send/sendfile unchanged, control records through
+ * the record-type cmsgs (TLS_GET_RECORD_TYPE on receive,
+ * TLS_SET_RECORD_TYPE on send).
+ *
+ * Receiving: recvmsg() into the caller's buffer with room for the cmsg.
+ * A data record's bytes are the caller's; any other record (the kernel
+ * returns it alone, in as many calls as the buffer needs) goes to
+ * tlsx__control() and the read goes on, at most RX_PER_CALL times per
+ * call (tlsx_io.c); empty data records are the kernel's, which reads
+ * past them.  After a KeyUpdate tlsx.ko holds
+ * the next records (EKEYEXPIRED) until the new TLS_RX, which
+ * tlsx__control() sets before the next recvmsg.
+ *
+ * Sending: the kernel counts the records, not libtlsx.  k_tx_bound is
+ * an upper bound of them (each send(2) closes a record, and a record holds
+ * 2^14 bytes, sendfile's pages perhaps fewer): only when it nears the
+ * rekey limit is the kernel's own count read (getsockopt(TLS_TX) gives
+ * rec_seq) and a KeyUpdate sent if due.  With the peer's
+ * record_size_limit (RFC 8449) below 2^14 each send(2) carries one
+ * record's worth, as 6.12 has no option for the record size.
+ */
+#include <linux/tls.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "handshake/engine/alert.h"
+#include "handshake/libtlsx/tlsx_int.h"
+
+union tlsx_k_info {
+	struct tls_crypto_info hdr;
+	struct tls12_crypto_info_aes_gcm_128 g128;
+	struct tls12_crypto_info_aes_gcm_256 g256;
+	struct tls12_crypto_info_chacha20_poly1305 cc;
+	struct tls12_crypto_info_aes_ccm_128 ccm;
+};
+
+static size_t max_plain(const struct tlsx_conn *c)
+{
+	if (c->peer_rsl && c->peer_rsl - 1 < TLSX_REC_MAX_PLAIN)
+		return c->peer_rsl - 1;
+	return TLSX_REC_MAX_PLAIN;
+}
+
+/* The kernel's sending sequence number: records under the current key. */
+static int kernel_tx_seq(struct tlsx_conn *c, u64 *seq)
+{
+	union tlsx_k_info ci;
+	socklen_t len = sizeof(ci);
+	const u8 *p;
+
+	/* The whole structure: it holds the key too, wiped below. */
+	switch (c->sec.suite) {
+	case TLSX_SUITE_AES_128_GCM_SHA256:
+		len = sizeof(ci.g128);
+		p = ci.g128.rec_seq;
+		break;
+	case TLSX_SUITE_AES_256_GCM_SHA384:
+		len = sizeof(ci.g256);
+		p = ci.g256.rec_seq;
+		break;
+	case TLSX_SUITE_AES_128_CCM_SHA256:
+		len = sizeof(ci.ccm);
+		p = ci.ccm.rec_seq;
+		break;
+	default:
+		len = sizeof(ci.cc);
+		p = ci.cc.rec_seq;
+		break;
+	}
+	if (getsockopt(c->fd, SOL_TLS, TLS_TX, &ci, &len)) {
+		memzero_explicit(&ci, sizeof(ci));
+		return -errno;
+	}
+	*seq = get_unaligned_be64(p);
+	memzero_explicit(&ci, sizeof(ci));
+	return 0;
+}
+
+/*
+ * Before a send that can make @records records: KeyUpdate first if the
+ * kernel's count would pass the limit (RFC 8446 5.5).
+ */
+int tlsx__k_tx_room(struct tlsx_conn *c, size_t records)
+{
+	u64 seq = 0;
+	int err;
+
+	if (c->k_tx_bound + records + 1 <= c->rekey_limit)
+		return TLSX_OK;
+	err = kernel_tx_seq(c, &seq);
+	if (err)
+		return tlsx__sys(c, -err);
+	c->k_tx_bound = seq;
+	return tlsx__rekey_if_due(c, seq, records);
+}
+
+/*
+ * One control record: TLSX_WANT_WRITE when the socket has no room.  Both
+ * kernels take a record that fits one (2^14 bytes, and a control record
+ * always does) whole or not at all: tlsx.ko's and tls's sendmsg wait for
+ * send buffer room before they copy a byte into a new record, and with
+ * MSG_DONTWAIT or a non-blocking socket return EAGAIN then, having taken
+ * nothing; once copied, the record is sealed and queued, and goes when
+ * TCP has room.  So a control record is never cut (5.1: a KeyUpdate ends
+ * its record) and nothing here waits: a blocking socket blocks in the
+ * kernel, as a write does.
+ */
+int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
+			size_t len, int flags)
+{
+	size_t total = len;
+	char cbuf[CMSG_SPACE(1)] = { 0 };
+	struct iovec iov;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_TLS;
+	cm->cmsg_type = TLS_SET_RECORD_TYPE;
+	cm->cmsg_len = CMSG_LEN(1);
+	*CMSG_DATA(cm) = type;
+	while (len) {
+		ssize_t n;
+
+		iov.iov_base = (void *)data;
+		iov.iov_len = len;
+		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL | flags);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return tlsx__sys(c, errno);
+			/* Part of a record cannot be resumed: see above. */
+			if (len != total)
+				return tlsx__sys(c, errno);
+			return TLSX_WANT_WRITE;
+		}
+		c->k_tx_bound++;
+		data += n;
+		len -= n;
+	}
+	return TLSX_OK;
+}
+
+/*
+ * @chunk cut so that one send(2) of it, at @per bytes a record at worst,
+ * stays under one key with room for the KeyUpdate (RFC 8446 5.5): a
+ * single large write must not carry the records of several epochs.
+ */
+static size_t key_room(const struct tlsx_conn *c, size_t per, size_t chunk)
+{
+	u64 recs = c->rekey_limit > 3 ? c->rekey_limit - 2 : 1;
+
+	if (recs < chunk / per)
+		return recs * per;
+	return chunk;
+}
+
+static ssize_t send_error(struct tlsx_conn *c, size_t total)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return total ? (ssize_t)total : TLSX_WANT_WRITE;
+	if (total)
+		return total;
+	return tlsx__sys(c, errno);
+}
+
+ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
+{
+	size_t chunk_max = max_plain(c), total = 0;
+	int err;
+
+	while (total < len) {
+		size_t chunk = len - total;
+		ssize_t n;
+
+		/* Under a record_size_limit, one record per send(2). */
+		if (chunk_max < TLSX_REC_MAX_PLAIN && chunk > chunk_max)
+			chunk = chunk_max;
+		chunk = key_room(c, TLSX_REC_MAX_PLAIN, chunk);
+		err = tlsx__k_tx_room(c, 1 + chunk / TLSX_REC_MAX_PLAIN);
+		if (err)
+			return total ? (ssize_t)total : err;
+		n = send(c->fd, (const u8 *)buf + total, chunk, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return send_error(c, total);
+		c->k_tx_bound += 1 + n / TLSX_REC_MAX_PLAIN;
+		total += n;
+	}
+	return total;
+}
+
+ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
+			 size_t count)
+{
+	size_t total = 0;
+	int err;
+
+	if (max_plain(c) < TLSX_REC_MAX_PLAIN) {
+		/* Records cut to the peer's limit: through tlsx__k_write(). */
+		u8 buf[4096];
+
+		while (total < count) {
+			size_t want = count - total;
+			ssize_t got, n;
+
+			if (want > sizeof(buf))
+				want = sizeof(buf);
+			got = pread(file_fd, buf, want, *off);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0)
+				return total ? (ssize_t)total :
+					       tlsx__sys(c, errno);
+			if (!got)
+				break;
+			n = tlsx__k_write(c, buf, got);
+			if (n <= 0)
+				return total ? (ssize_t)total : n;
+			*off += n;
+			total += n;
+			if (n < got)
+				break;
+		}
+		return total;
+	}
+	while (total < count) {
+		size_t chunk = count - total;
+		ssize_t n;
+
+		/* A page per record at worst (splice). */
+		if (chunk > 1 << 20)
+			chunk = 1 << 20;
+		chunk = key_room(c, 4096, chunk);
+		err = tlsx__k_tx_room(c, 1 + chunk / 4096);
+		if (err)
+			return total ? (ssize_t)total : err;
+		n = sendfile(c->fd, file_fd, off, chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return send_error(c, total);
+		if (!n)
+			break;
+		c->k_tx_bound += 1 + n / 4096;
+		total += n;
+	}
+	return total;
+}
+
+ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
+{
+	for (;;) {
+		char cbuf[CMSG_SPACE(1)];
+		struct iovec iov = { .iov_base = buf, .iov_len = len };
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		struct cmsghdr *cm;
+		u8 type = TLSX_CT_APPLICATION_DATA;
+		ssize_t n;
+		int err;
+
+		n = recvmsg(c->fd, &msg, 0);
+		if (n < 0) {
+			switch (errno) {
+			case EINTR:
+				continue;
+			case EAGAIN:
+				return TLSX_WANT_READ;
+			case EBADMSG:	/* a record failed to open (5.2) */
+				return tlsx__abort(c,
+					TLSX_ALERT_BAD_RECORD_MAC);
+			case EMSGSIZE:	/* a record over 2^14 + 256 (5.2) */
+				return tlsx__abort(c,
+					TLSX_ALERT_RECORD_OVERFLOW);
+			}
+			return tlsx__sys(c, errno);
+		}
+		cm = CMSG_FIRSTHDR(&msg);
+		if (cm && cm->cmsg_level == SOL_TLS &&
+		    cm->cmsg_type == TLS_GET_RECORD_TYPE)
+			type = *CMSG_DATA(cm);
+		if (!n && type == TLSX_CT_APPLICATION_DATA) {
+			if (c->rx_closed)
+				return 0;
+			/* 6.1: a TCP close before close_notify. */
+			return tlsx__fail(c, TLSX_E_EOF);
+		}
+		if (type == TLSX_CT_APPLICATION_DATA) {
+			/* 5.1: not inside a handshake message. */
+			err = tlsx__hs_interleaved(c);
+			return err ? err : n;
+		}
+		/*
+		 * 5.1: a control record the kernel hands over as 0 bytes
+		 * (into a buffer that had room) was empty: an alert record
+		 * without its one alert, a zero-length Handshake fragment.
+		 * tlsx__control() cannot tell, being given pieces.
+		 */
+		if (!n && len)
+			return tlsx__abort(c, TLSX_ALERT_UNEXPECTED_MESSAGE);
+		err = tlsx__control(c, type, buf, n, false);
+		if (err)
+			return err;
+		if (c->rx_closed)
+			return 0;
+		if (c->err)
+			return c->err;
+		/* A bounded number per call (tlsx_io.c RX_PER_CALL). */
+		err = tlsx__rx_nodata(c, false);
+		if (err)
+			return err;
+	}
+}
+
+/*
+ * Sends the caller makes itself (tlsx.h: tlsx_conn_tx_reserve()).  Kept
+ * apart from libtlsx's own send paths above, which count in k_tx_bound
+ * too: the caller's reservations add to it, so the kernel's count is read
+ * only when the bound nears the limit.
+ */
+u64 tlsx_tx_records_max(u64 len)
+{
+	/*
+	 * A record ends when full (2^14), at the end of a send without
+	 * MSG_MORE, or when its page list is full: never more than one per
+	 * page, and @len bytes touch at most len / 4096 + 2 pages; one more
+	 * for a record a MSG_MORE send left open.
+	 */
+	return len / 4096 + 3;
+}
+
+static int k_usable(const struct tlsx_conn *c)
+{
+	if (!c || !c->established)
+		return TLSX_E_INVAL;
+	if (c->err)
+		return c->err;
+	return c->tx_closed ? TLSX_E_CLOSED : TLSX_OK;
+}
+
+int tlsx_conn_tx_reserve(struct tlsx_conn *c, u64 len)
+{
+	u64 records = tlsx_tx_records_max(len), seq;
+	int err = k_usable(c);
+
+	if (err)
+		return err;
+	if (c->rl == TLSX_RL_USER)
+		return TLSX_OK;
+	/* One record stays for the KeyUpdate, or on tls close_notify. */
+	if (records > c->rekey_limit - 1)
+		return TLSX_E_INVAL;
+	if (c->rl == TLSX_RL_TLS) {
+		if (c->k_tx_bound + records + 1 > c->rekey_limit) {
+			err = kernel_tx_seq(c, &seq);
+			if (err)
+				return tlsx__sys(c, -err);
+			c->k_tx_bound = seq;
+			/* 6.12's tls cannot rekey: end before the limit. */
+			if (seq + records + 1 > c->rekey_limit)
+				return TLSX_E_REKEY;
+		}
+	} else {
+		err = tlsx__k_tx_room(c, records);
+		if (err)
+			return err;
+	}
+	c->k_tx_bound += records;
+	return TLSX_OK;
+}
+
+int tlsx_conn_tx_left(struct tlsx_conn *c, u64 *records)
+{
+	u64 seq;
+	int err = k_usable(c);
+
+	if (err)
+		return err;
+	if (!records)
+		return TLSX_E_INVAL;
+	if (c->rl == TLSX_RL_USER) {
+		*records = UINT64_MAX;
+		return TLSX_OK;
+	}
+	err = kernel_tx_seq(c, &seq);
+	if (err)
+		return tlsx__sys(c, -err);
+	c->k_tx_bound = seq;
+	*records = seq + 1 < c->rekey_limit ? c->rekey_limit - 1 - seq : 0;
+	return TLSX_OK;
+}
