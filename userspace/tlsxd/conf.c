@@ -183,6 +183,11 @@ void conf_free(struct tlsxd_conf *c)
 	conf_init(c);
 }
 
+const char *conf_option_name(unsigned int i)
+{
+	return i < NOPTS ? opts[i].name : NULL;
+}
+
 /* A decimal number without sign, space or leading garbage. */
 static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
 {

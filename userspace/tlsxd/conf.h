@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "handshake/tlsx.h"
@@ -104,6 +105,18 @@ int conf_parse_listen(const char *s, struct sockaddr_storage *ss,
 
 /* "500" and "500ms" are milliseconds, "10s" seconds.  0 or -1. */
 int conf_parse_ms(const char *s, unsigned int *ms);
+
+/*
+ * The name of the @i-th option of conf.c's table ("listen", ...), NULL
+ * past the last: the tests walk the table with it.
+ */
+const char *conf_option_name(unsigned int i);
+
+/* Two optional strings equal (both NULL, or the same text). */
+static inline bool conf_same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
 
 /* The usage text (--help). */
 extern const char conf_usage[];

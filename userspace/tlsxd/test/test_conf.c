@@ -13,7 +13,12 @@
  *  - the command line overriding the file, and the file what came before
  *    it; a list (listen, cert) replaced, not appended, by a later source;
  *  - --help and --version;
- *  - tools/tlsxd/tlsxd.conf.example is a valid configuration.
+ *  - tools/tlsxd/tlsxd.conf.example is a valid configuration;
+ *  - runconf.c, the one path start-up and SIGHUP build the running
+ *    configuration by: every option of conf.c's table, set in the file
+ *    and reloaded, is either what a fresh start on that file gives
+ *    (struct site included) or, where a restart is needed, the running
+ *    value kept and logged.
  */
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -25,6 +30,8 @@
 
 #include "kselftest_harness.h"
 #include "tlsxd/conf.h"
+#include "tlsxd/log.h"
+#include "tlsxd/runconf.h"
 
 #define ARGV_MAX	64
 
@@ -939,6 +946,234 @@ TEST(free_and_reuse)
 	EXPECT_EQ(4096, c.max_conns);
 	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--listen", ":2", NULL));
 	EXPECT_EQ(1, c.nlisten);
+	conf_free(&c);
+}
+
+/*
+ * What a reload does with each option of conf.c's table: the line added
+ * to the file, and whether it applies or needs a restart (the running
+ * value kept, "restart tlsxd to apply" logged).  An option added to the
+ * table without a line here fails every_option_reloads_or_restarts: say
+ * what a reload does with it (docs/tlsxd-config.md, "Reloading").
+ */
+enum on_reload { APPLIES, RESTART, NOT_A_SETTING };
+
+static const struct {
+	const char *opt, *line;
+	enum on_reload what;
+} reload_cases[] = {
+	{ "listen", "listen 127.0.0.1:9\n", RESTART },
+	{ "root", "root /srv/other\n", APPLIES },
+	{ "cert", "cert /c2.pem /k2.pem\n", APPLIES },
+	{ "key", "cert /c2.pem\nkey /k2.pem\n", APPLIES },
+	{ "ticket-keys", "ticket-keys /t.key\n", APPLIES },
+	{ "workers", "workers 7\n", RESTART },
+	{ "user", "user nobody\n", RESTART },
+	{ "access-log", "access-log /a2.log\n", APPLIES },
+	{ "access-log", "access-log off\n", RESTART },
+	{ "error-log", "error-log /e2.log\n", APPLIES },
+	{ "mime-types", "mime-types /m.types\n", APPLIES },
+	{ "pid-file", "pid-file /p.pid\n", RESTART },
+	{ "record-layer", "record-layer tls\n", APPLIES },
+	{ "body", "body splice\n", RESTART },
+	{ "hidden", "hidden\n", APPLIES },
+	{ "precompressed", "precompressed off\n", APPLIES },
+	{ "no-precompressed", "no-precompressed\n", APPLIES },
+	{ "debug", "debug\n", APPLIES },
+	{ "max-conns", "max-conns 100\n", APPLIES },
+	{ "max-conns", "max-conns 5000\n", RESTART },
+	{ "open-file-cache", "open-file-cache 5\n", RESTART },
+	{ "keepalive-requests", "keepalive-requests 3\n", APPLIES },
+	{ "timeout-handshake", "timeout-handshake 1s\n", APPLIES },
+	{ "timeout-header", "timeout-header 2s\n", APPLIES },
+	{ "timeout-idle", "timeout-idle 3s\n", APPLIES },
+	{ "timeout-send", "timeout-send 4s\n", APPLIES },
+	{ "timeout-drain", "timeout-drain 5s\n", APPLIES },
+	{ "max-request-line", "max-request-line 100\n", APPLIES },
+	{ "max-header-bytes", "max-request-line 500\nmax-header-bytes 1000\n",
+	  APPLIES },
+	{ "max-header-bytes", "max-header-bytes 20000\n", RESTART },
+	{ "max-header-count", "max-header-count 7\n", APPLIES },
+	{ "max-ranges", "max-ranges 2\n", APPLIES },
+	{ "config", NULL, NOT_A_SETTING },
+	{ "help", NULL, NOT_A_SETTING },
+	{ "version", NULL, NOT_A_SETTING },
+};
+
+#define RELOAD_BASE \
+	"listen 127.0.0.1:8443\nroot /srv\ncert /c.pem /k.pem\n" \
+	"access-log /a.log\n"
+
+/* runconf_build() on "tlsxd --config @path", as main.c calls it. */
+static int build(struct tlsxd_conf *c, const char *path,
+		 const struct tlsxd_conf *run,
+		 const struct runconf_sized *sized, char *err, size_t errlen)
+{
+	char *argv[4];
+
+	argv[0] = "tlsxd";
+	argv[1] = "--config";
+	argv[2] = (char *)path;
+	argv[3] = NULL;
+	return runconf_build(c, 3, argv, false, run, sized, err, errlen);
+}
+
+/* runconf_site() of @c into a zeroed @s: its padding compares too. */
+static void site_of(struct site *s, const struct tlsxd_conf *c)
+{
+	memset(s, 0, sizeof(*s));
+	runconf_site(s, c);
+}
+
+/*
+ * Two sites with the same settings, byte for byte (a field added to
+ * struct site and set by runconf_site() is compared without a line
+ * here).
+ */
+static bool same_site(struct site *a, struct site *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* How many times @needle is in the file @path. */
+static int count_in(const char *path, const char *needle)
+{
+	char buf[16384], *p;
+	int fd = open(path, O_RDONLY), n = 0;
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[len > 0 ? len : 0] = '\0';
+	for (p = buf; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+TEST(every_option_reloads_or_restarts)
+{
+	char base[64], next[64], logp[64], err[256], text[1024];
+	char d_run[2048], d_reloaded[2048], d_fresh[2048];
+	struct tlsxd_conf run, nc, fresh;
+	struct runconf_sized sized;
+	struct site s_reloaded, s_fresh;
+	const char *name;
+	unsigned int i, k;
+	int n, warned;
+
+	/* Every option of the table has its case. */
+	for (i = 0; (name = conf_option_name(i)); i++) {
+		for (k = 0; k < ARRAY_SIZE(reload_cases); k++)
+			if (!strcmp(reload_cases[k].opt, name))
+				break;
+		EXPECT_LT(k, ARRAY_SIZE(reload_cases))
+			TH_LOG("option %s: no reload case (what does SIGHUP do with it?)",
+			       name);
+	}
+	EXPECT_LT(20, i);
+
+	write_file(logp, sizeof(logp), "", 0);
+	ASSERT_EQ(0, log_open(logp, false));
+	write_file(base, sizeof(base), RELOAD_BASE, strlen(RELOAD_BASE));
+	ASSERT_EQ(0, build(&run, base, NULL, NULL, err, sizeof(err)))
+		TH_LOG("%s", err);
+	sized.max_conns = run.max_conns;
+	sized.header_bytes_max = run.http.header_bytes_max;
+	dump(&run, d_run, sizeof(d_run));
+
+	for (k = 0; k < ARRAY_SIZE(reload_cases); k++) {
+		if (reload_cases[k].what == NOT_A_SETTING)
+			continue;
+		n = snprintf(text, sizeof(text), "%s%s", RELOAD_BASE,
+			     reload_cases[k].line);
+		write_file(next, sizeof(next), text, n);
+		warned = count_in(logp, "restart tlsxd to apply");
+
+		/* SIGHUP's path, and a fresh start on the same file. */
+		ASSERT_EQ(0, build(&nc, next, &run, &sized, err, sizeof(err)))
+			TH_LOG("%s: %s", reload_cases[k].line, err);
+		ASSERT_EQ(0, build(&fresh, next, NULL, NULL, err,
+				   sizeof(err)));
+		dump(&nc, d_reloaded, sizeof(d_reloaded));
+		dump(&fresh, d_fresh, sizeof(d_fresh));
+		EXPECT_STRNE(d_run, d_fresh)
+			TH_LOG("%s: the line changes nothing a test sees (dump())",
+			       reload_cases[k].line);
+		if (reload_cases[k].what == APPLIES) {
+			EXPECT_STREQ(d_fresh, d_reloaded)
+				TH_LOG("%s: not applied on reload",
+				       reload_cases[k].line);
+			EXPECT_EQ(warned, count_in(logp,
+						   "restart tlsxd to apply"));
+			site_of(&s_reloaded, &nc);
+			site_of(&s_fresh, &fresh);
+			EXPECT_TRUE(same_site(&s_reloaded, &s_fresh))
+				TH_LOG("%s: the site differs after reload",
+				       reload_cases[k].line);
+		} else {
+			EXPECT_STREQ(d_run, d_reloaded)
+				TH_LOG("%s: a restart-only change applied",
+				       reload_cases[k].line);
+			EXPECT_EQ(warned + 1,
+				  count_in(logp, "restart tlsxd to apply"))
+				TH_LOG("%s: not logged", reload_cases[k].line);
+		}
+		conf_free(&nc);
+		conf_free(&fresh);
+		unlink(next);
+	}
+	conf_free(&run);
+	unlink(base);
+	log_open(NULL, false);
+	unlink(logp);
+}
+
+/* runconf_build()'s other answers: a bad file, a failed check, --help. */
+TEST(runconf_build_refusals)
+{
+	struct tlsxd_conf c;
+	char path[64], err[256], want[256];
+	static const char bad[] = "root /a\nworkers 0\n";
+	char *help[3], *args[4];
+	int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
+
+	help[0] = args[0] = "tlsxd";
+	help[1] = "--version";
+	help[2] = NULL;
+	args[1] = "--config";
+	args[2] = path;
+	args[3] = NULL;
+	write_file(path, sizeof(path), bad, sizeof(bad) - 1);
+	EXPECT_EQ(-1, build(&c, path, NULL, NULL, err, sizeof(err)));
+	snprintf(want, sizeof(want),
+		 "%s:2: workers: bad number \"0\" (1..1024)",
+		 path);
+	EXPECT_STREQ(want, err);
+	conf_free(&c);
+	unlink(path);
+
+	write_file(path, sizeof(path), "root /a\ncert c k\n", 17);
+	EXPECT_EQ(-1, build(&c, path, NULL, NULL, err, sizeof(err)));
+	EXPECT_STREQ("no --listen address (and no systemd sockets)", err);
+	conf_free(&c);
+	/* systemd's sockets stand for --listen. */
+	EXPECT_EQ(0, runconf_build(&c, 3, args, true, NULL, NULL, err,
+				   sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_TRUE(c.systemd);
+	conf_free(&c);
+	unlink(path);
+
+	fflush(stdout);
+	dup2(null, STDOUT_FILENO);
+	EXPECT_EQ(1, runconf_build(&c, 2, help, false, NULL, NULL, err,
+				   sizeof(err)));
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(null);
 	conf_free(&c);
 }
 
