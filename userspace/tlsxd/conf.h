@@ -15,6 +15,7 @@
 
 #include "handshake/tlsx.h"
 #include "http_req.h"
+#include "resp.h"
 
 #define TLSXD_VERSION	TLSX_VERSION_STRING
 
@@ -62,12 +63,15 @@ struct tlsxd_conf {
 	unsigned int idle_timeout_ms;	/* keep-alive, default 60000 */
 	unsigned int send_timeout_ms;	/* no progress sending, 60000 */
 	unsigned int drain_timeout_ms;	/* SIGTERM, default 10000 */
+	/* add-header NAME VALUE [always], in the order given. */
+	struct resp_header headers[RESP_HEADERS_MAX];
+	unsigned int nheaders;
 	/*
 	 * conf.c's own: which source (the command line, or one file) set
 	 * the lists above, so that a later source replaces a list rather
 	 * than appending to it.
 	 */
-	unsigned int listen_src, cert_src, src_next;
+	unsigned int listen_src, cert_src, header_src, src_next;
 };
 
 /* The defaults above. */

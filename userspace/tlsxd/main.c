@@ -11,8 +11,8 @@
  *   SIGHUP                    the command line and --config FILE read
  *                             again (runconf.c, as at start):
  *                             certificates, keys, ticket keys, limits,
- *                             timeouts, root, MIME types, logs applied
- *                             without dropping a connection (the
+ *                             timeouts, root, MIME types, added fields,
+ *                             logs applied without dropping a connection (the
  *                             old configuration kept whole if anything
  *                             fails), the logs reopened
  *   SIGUSR1                   the counters to the error log

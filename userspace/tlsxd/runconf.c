@@ -149,4 +149,6 @@ void runconf_site(struct site *s, const struct tlsxd_conf *c)
 	s->ranges_max = c->ranges_max;
 	s->allow_hidden = c->allow_hidden;
 	s->precompressed = c->precompressed;
+	s->headers = c->headers;
+	s->nheaders = c->nheaders;
 }

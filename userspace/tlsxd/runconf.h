@@ -39,8 +39,9 @@ int runconf_build(struct tlsxd_conf *c, int argc, char **argv, bool systemd,
 
 /*
  * What the workers read of @c through @s: the ranges bound, hidden
- * files, precompressed siblings.  Start-up and SIGHUP (while the
- * workers are paused) both call it.
+ * files, precompressed siblings, the added fields (which point into
+ * @c: @s is valid while @c is).  Start-up and SIGHUP (while the workers
+ * are paused) both call it.
  */
 void runconf_site(struct site *s, const struct tlsxd_conf *c);
 
