@@ -4,8 +4,9 @@
  * options serves both: a long option "--name VALUE" is the file's line
  * "name VALUE" (docs/tlsxd-config.md).  Options are applied in the order
  * they come; --config FILE is read where it stands, so what follows it on
- * the command line wins.  A list (listen, cert) set again by a later
- * source replaces the earlier source's list instead of growing it.
+ * the command line wins.  A list (listen, cert, add-header) set again by
+ * a later source replaces the earlier source's list instead of growing
+ * it (as nginx's add_header in a block replaces the outer block's).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,10 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "conf.h"
 #include "resp.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* The command line is source 1; each file read gets the next number. */
 #define SRC_ARGS	1
@@ -40,6 +44,8 @@ enum opt_kind {
 	K_KEY,
 	K_RL,
 	K_BODY,
+	K_HEADER,	/* add-header: NAME VALUE [always], or "NAME: VALUE" */
+	K_HEADER_ALWAYS,
 	K_CONFIG,
 	K_HELP,
 	K_VERSION,
@@ -86,12 +92,13 @@ static const struct opt opts[] = {
 	{ "max-header-bytes", K_UINT, F(http.header_bytes_max), 64, 1u << 20 },
 	{ "max-header-count", K_UINT, F(http.header_count_max), 1, 10000 },
 	{ "max-ranges", K_UINT, F(ranges_max), 1, RESP_RANGES_MAX },
+	{ "add-header", K_HEADER, 0, 0, 0 },
+	{ "add-header-always", K_HEADER_ALWAYS, 0, 0, 0 },
 	{ "config", K_CONFIG, 0, 0, 0 },
 	{ "help", K_HELP, 0, 0, 0 },
 	{ "version", K_VERSION, 0, 0, 0 },
 };
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NOPTS		ARRAY_SIZE(opts)
 
 const char conf_usage[] =
@@ -123,6 +130,11 @@ const char conf_usage[] =
 "  --max-header-bytes N   the whole head (default 16384; over: 431)\n"
 "  --max-header-count N   fields (default 100; over: 431)\n"
 "  --max-ranges N         ranges in one Range (default 16, at most 16)\n"
+"  --add-header 'NAME: VALUE'\n"
+"                         a field on 200, 206, 301 and 304 responses;\n"
+"                         repeatable, in order (up to 32, 3072 bytes)\n"
+"  --add-header-always 'NAME: VALUE'\n"
+"                         the same on every response\n"
 "  --hidden               serve .name files (default: 404)\n"
 "  --no-precompressed     do not serve .gz/.br siblings\n"
 "  --mime-types FILE      default /etc/mime.types\n"
@@ -180,7 +192,16 @@ void conf_free(struct tlsxd_conf *c)
 	free(c->error_log);
 	free(c->mime_types);
 	free(c->pid_file);
+	for (i = 0; i < c->nheaders; i++) {
+		free(c->headers[i].name);
+		free(c->headers[i].value);
+	}
 	conf_init(c);
+}
+
+const char *conf_option_name(unsigned int i)
+{
+	return i < NOPTS ? opts[i].name : NULL;
 }
 
 /* A decimal number without sign, space or leading garbage. */
@@ -299,27 +320,43 @@ static int set_str(char **field, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+enum conf_list { LIST_LISTEN, LIST_CERT, LIST_HEADER };
+
 /* Starts a list afresh when a new source sets it. */
-static void list_source(struct tlsxd_conf *c, unsigned int *list_src,
-			unsigned int src, bool listen)
+static void list_source(struct tlsxd_conf *c, enum conf_list list,
+			unsigned int src)
 {
+	unsigned int *list_src = list == LIST_LISTEN ? &c->listen_src :
+				 list == LIST_CERT ? &c->cert_src :
+				 &c->header_src;
 	unsigned int i;
 
 	if (*list_src == src)
 		return;
 	*list_src = src;
-	if (listen) {
+	switch (list) {
+	case LIST_LISTEN:
 		for (i = 0; i < c->nlisten; i++)
 			free(c->listen[i]);
 		c->nlisten = 0;
 		return;
+	case LIST_CERT:
+		for (i = 0; i < c->ncerts; i++) {
+			free(c->certs[i].cert_file);
+			free(c->certs[i].key_file);
+		}
+		memset(c->certs, 0, sizeof(c->certs));
+		c->ncerts = 0;
+		return;
+	case LIST_HEADER:
+		for (i = 0; i < c->nheaders; i++) {
+			free(c->headers[i].name);
+			free(c->headers[i].value);
+		}
+		memset(c->headers, 0, sizeof(c->headers));
+		c->nheaders = 0;
+		return;
 	}
-	for (i = 0; i < c->ncerts; i++) {
-		free(c->certs[i].cert_file);
-		free(c->certs[i].key_file);
-	}
-	memset(c->certs, 0, sizeof(c->certs));
-	c->ncerts = 0;
 }
 
 /*
@@ -363,6 +400,163 @@ static int parse_bool(const char *v, bool *out)
 	return -1;
 }
 
+/*
+ * Fields add-header may not name, compared without case.  Framing and
+ * connection management first: a second Content-Length or a
+ * Transfer-Encoding makes the client read the body wrong (request
+ * smuggling's ground), and the connection-specific fields (RFC 9110
+ * 7.6.1) are tlsxd's to manage.  Then each field resp.c writes itself:
+ * a second copy of it is either invalid (a singleton field, RFC 9110
+ * 5.3) or contradicts the response tlsxd planned (its type, range,
+ * encoding, validators, redirect target).
+ */
+static const struct {
+	const char *name, *why;
+} header_owned[] = {
+	{ "Content-Length", "framing, RFC 9112 6.2" },
+	{ "Transfer-Encoding", "framing, RFC 9112 6.1" },
+	{ "Trailer", "framing: tlsxd sends no trailers, RFC 9110 6.6.2" },
+	{ "Connection", "connection management, RFC 9110 7.6.1" },
+	{ "Keep-Alive", "connection management, RFC 9110 7.6.1" },
+	{ "Proxy-Connection", "connection management, RFC 9110 7.6.1" },
+	{ "TE", "connection management, RFC 9110 7.6.1" },
+	{ "Upgrade", "connection management, RFC 9110 7.8" },
+	{ "Date", "tlsxd writes it, RFC 9110 6.6.1" },
+	{ "Server", "tlsxd writes it" },
+	{ "Content-Type", "tlsxd writes it from the MIME types" },
+	{ "Content-Range", "tlsxd writes it for ranges, RFC 9110 14.4" },
+	{ "Content-Encoding", "tlsxd writes it for .br and .gz" },
+	{ "Accept-Ranges", "tlsxd writes it" },
+	{ "Last-Modified", "tlsxd's validator, RFC 9110 8.8.2" },
+	{ "ETag", "tlsxd's validator, RFC 9110 8.8.3" },
+	{ "Vary", "tlsxd writes it for .br and .gz, RFC 9110 12.5.5" },
+	{ "Location", "tlsxd writes it for its redirects" },
+	{ "Allow", "tlsxd writes it on 405" },
+};
+
+/* RFC 9110 5.6.2: tchar. */
+static bool is_tchar(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+static bool is_ows(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+/*
+ * add-header's NAME (@nlen bytes) and VALUE (@vlen bytes, its optional
+ * whitespace trimmed) checked: NAME a token (RFC 9110 5.1) that is not
+ * in header_owned[]; VALUE field-content (5.5: visible characters,
+ * obs-text, and blanks inside), so no CR, LF or NUL can end the field
+ * early and start another.  0, or -1 with the message.
+ */
+static int header_check(const char *name, size_t nlen, const char *value,
+			size_t vlen, const char *opt, char *err, size_t errlen)
+{
+	unsigned int i;
+	size_t k;
+
+	if (!nlen)
+		return fail(err, errlen, "%s: no field name", opt);
+	for (k = 0; k < nlen; k++)
+		if (!is_tchar((unsigned char)name[k]))
+			return fail(err, errlen,
+				    "%s: \"%.*s\" is not a field name (RFC 9110 5.1: a token)",
+				    opt, (int)nlen, name);
+	for (i = 0; i < ARRAY_SIZE(header_owned); i++)
+		if (strlen(header_owned[i].name) == nlen &&
+		    !strncasecmp(header_owned[i].name, name, nlen))
+			return fail(err, errlen, "%s: %s is not allowed (%s)",
+				    opt, header_owned[i].name,
+				    header_owned[i].why);
+	if (!vlen)
+		return fail(err, errlen, "%s: %.*s: empty value", opt,
+			    (int)nlen, name);
+	for (k = 0; k < vlen; k++) {
+		unsigned char ch = value[k];
+
+		if (ch == '\r' || ch == '\n')
+			return fail(err, errlen,
+				    "%s: %.*s: a CR or LF in the value (RFC 9110 5.5)",
+				    opt, (int)nlen, name);
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			return fail(err, errlen,
+				    "%s: %.*s: a control character in the value (RFC 9110 5.5)",
+				    opt, (int)nlen, name);
+	}
+	return 0;
+}
+
+/*
+ * add-header from source @src: @nv values, "NAME: VALUE" (one value, the
+ * command line's form) or NAME VALUE [always] (a file's, as nginx's
+ * add_header).  Appended after the list's checks and bounds.
+ */
+static int add_header(struct tlsxd_conf *c, bool always, unsigned int nv,
+		      char **v, unsigned int src, const char *opt, char *err,
+		      size_t errlen)
+{
+	const char *name, *value, *colon;
+	size_t nlen, vlen, bytes = 0;
+	struct resp_header *h;
+	unsigned int i;
+
+	if (nv == 1) {
+		colon = strchr(v[0], ':');
+		if (!colon)
+			return fail(err, errlen,
+				    "%s: \"%s\" is not NAME: VALUE", opt, v[0]);
+		name = v[0];
+		nlen = (size_t)(colon - v[0]);
+		value = colon + 1;
+	} else if (nv == 2 || nv == 3) {
+		if (nv == 3 && strcmp(v[2], "always"))
+			return fail(err, errlen,
+				    "%s: \"%s\" after the value (only always)",
+				    opt, v[2]);
+		always = always || nv == 3;
+		name = v[0];
+		nlen = strlen(v[0]);
+		value = v[1];
+	} else {
+		return fail(err, errlen, "%s: needs NAME VALUE", opt);
+	}
+	while (is_ows(*value))
+		value++;
+	vlen = strlen(value);
+	while (vlen && is_ows(value[vlen - 1]))
+		vlen--;
+	if (header_check(name, nlen, value, vlen, opt, err, errlen))
+		return -1;
+
+	list_source(c, LIST_HEADER, src);
+	if (c->nheaders == RESP_HEADERS_MAX)
+		return fail(err, errlen, "%s: more than %d fields", opt,
+			    RESP_HEADERS_MAX);
+	for (i = 0; i < c->nheaders; i++)
+		bytes += strlen(c->headers[i].name) +
+			 strlen(c->headers[i].value) + 4;
+	if (bytes + nlen + vlen + 4 > RESP_HEADERS_BYTES_MAX)
+		return fail(err, errlen,
+			    "%s: the fields are over %d bytes (\"NAME: VALUE\\r\\n\" each)",
+			    opt, RESP_HEADERS_BYTES_MAX);
+	h = &c->headers[c->nheaders];
+	h->name = strndup(name, nlen);
+	h->value = strndup(value, vlen);
+	if (!h->name || !h->value) {
+		free(h->name);
+		free(h->value);
+		h->name = h->value = NULL;
+		return fail(err, errlen, "out of memory");
+	}
+	h->always = always;
+	c->nheaders++;
+	return 0;
+}
+
 static int conf_load(struct tlsxd_conf *c, const char *path, char *err,
 		     size_t errlen);
 
@@ -403,9 +597,12 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 	default:
 		break;
 	}
+	if (o->kind == K_HEADER || o->kind == K_HEADER_ALWAYS)
+		return add_header(c, o->kind == K_HEADER_ALWAYS, nv, v, src,
+				  name, err, errlen);
 	if (o->kind == K_CERT && nv == 2 && src != SRC_ARGS) {
 		/* The file's "cert FILE KEY": one pair on one line. */
-		list_source(c, &c->cert_src, src, false);
+		list_source(c, LIST_CERT, src);
 		if (add_cert_part(c, false, v[0], name, err, errlen) ||
 		    add_cert_part(c, true, v[1], name, err, errlen))
 			return -1;
@@ -445,7 +642,7 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 
 		if (conf_parse_listen(v[0], &ss, &len, msg, sizeof(msg)))
 			return fail(err, errlen, "%s: %s", name, msg);
-		list_source(c, &c->listen_src, src, true);
+		list_source(c, LIST_LISTEN, src);
 		if (c->nlisten == CONF_LISTEN_MAX)
 			return fail(err, errlen, "%s: more than %d addresses",
 				    name, CONF_LISTEN_MAX);
@@ -459,7 +656,7 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 	case K_KEY:
 		if (!v[0][0])
 			return fail(err, errlen, "%s: empty value", name);
-		list_source(c, &c->cert_src, src, false);
+		list_source(c, LIST_CERT, src);
 		return add_cert_part(c, o->kind == K_KEY, v[0], name, err,
 				     errlen);
 	case K_RL:

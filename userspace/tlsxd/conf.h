@@ -10,10 +10,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "handshake/libtlsx/tlsx.h"
 #include "http_req.h"
+#include "resp.h"
 
 #define TLSXD_VERSION	TLSX_VERSION_STRING
 
@@ -61,12 +63,15 @@ struct tlsxd_conf {
 	unsigned int idle_timeout_ms;	/* keep-alive, default 60000 */
 	unsigned int send_timeout_ms;	/* no progress sending, 60000 */
 	unsigned int drain_timeout_ms;	/* SIGTERM, default 10000 */
+	/* add-header NAME VALUE [always], in the order given. */
+	struct resp_header headers[RESP_HEADERS_MAX];
+	unsigned int nheaders;
 	/*
 	 * conf.c's own: which source (the command line, or one file) set
 	 * the lists above, so that a later source replaces a list rather
 	 * than appending to it.
 	 */
-	unsigned int listen_src, cert_src, src_next;
+	unsigned int listen_src, cert_src, header_src, src_next;
 };
 
 /* The defaults above. */
@@ -104,6 +109,18 @@ int conf_parse_listen(const char *s, struct sockaddr_storage *ss,
 
 /* "500" and "500ms" are milliseconds, "10s" seconds.  0 or -1. */
 int conf_parse_ms(const char *s, unsigned int *ms);
+
+/*
+ * The name of the @i-th option of conf.c's table ("listen", ...), NULL
+ * past the last: the tests walk the table with it.
+ */
+const char *conf_option_name(unsigned int i);
+
+/* Two optional strings equal (both NULL, or the same text). */
+static inline bool conf_same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
 
 /* The usage text (--help). */
 extern const char conf_usage[];

@@ -9,9 +9,10 @@
  *                             flight, at most --timeout-drain) and exit 0;
  *                             a second one exits at once
  *   SIGHUP                    the command line and --config FILE read
- *                             again: certificates, keys, ticket keys,
- *                             limits, timeouts, root, MIME types, logs
- *                             applied without dropping a connection (the
+ *                             again (runconf.c, as at start):
+ *                             certificates, keys, ticket keys, limits,
+ *                             timeouts, root, MIME types, added fields,
+ *                             logs applied without dropping a connection (the
  *                             old configuration kept whole if anything
  *                             fails), the logs reopened
  *   SIGUSR1                   the counters to the error log
@@ -43,6 +44,7 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+#include "runconf.h"
 #include "server.h"
 
 #define ERR_MAX		512
@@ -59,7 +61,7 @@ static struct server srv;
 static int g_argc;
 static char **g_argv;
 /* What the workers were sized for (the pool, the ring, the buffers). */
-static unsigned int start_max_conns, start_header_bytes_max;
+static struct runconf_sized sized;
 
 static _Noreturn __attribute__((format(printf, 2, 3)))
 void die(int code, const char *fmt, ...)
@@ -121,6 +123,22 @@ static int take_systemd_sockets(void)
 	if (getenv("LISTEN_FDS"))
 		log_msg(LOG_WARN, "LISTEN_FDS ignored: this build has no systemd support");
 	return 0;
+#endif
+}
+
+/*
+ * Whether systemd passed sockets, asked before the command line is
+ * checked (a --listen is then optional) without taking them:
+ * take_systemd_sockets() does, after the check, and dies on a
+ * malformed LISTEN_FDS (counted as passed here, so that its message is
+ * the one given).
+ */
+static bool systemd_sockets_passed(void)
+{
+#ifndef TLSXD_NO_SYSTEMD
+	return sd_listen_fds(0) != 0;
+#else
+	return false;
 #endif
 }
 
@@ -327,119 +345,6 @@ static void reopen_logs(void)
 	}
 }
 
-/* Whether two --listen lists name the same addresses, in any order. */
-static bool same_listen(const struct tlsxd_conf *a, const struct tlsxd_conf *b)
-{
-	struct sockaddr_storage x, y;
-	socklen_t xl, yl;
-	unsigned int i, j;
-	char msg[8];
-
-	if (a->nlisten != b->nlisten)
-		return false;
-	for (i = 0; i < a->nlisten; i++) {
-		if (conf_parse_listen(a->listen[i], &x, &xl, msg, sizeof(msg)))
-			return false;
-		for (j = 0; j < b->nlisten; j++)
-			if (!conf_parse_listen(b->listen[j], &y, &yl, msg,
-					       sizeof(msg)) &&
-			    xl == yl && !memcmp(&x, &y, xl))
-				break;
-		if (j == b->nlisten)
-			return false;
-	}
-	return true;
-}
-
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-/* *@dst becomes a copy of @run (the running value); false: no memory. */
-static bool keep_str(char **dst, const char *run)
-{
-	char *dup = run ? strdup(run) : NULL;
-
-	if (run && !dup)
-		return false;
-	free(*dst);
-	*dst = dup;
-	return true;
-}
-
-static void restart_needed(const char *what)
-{
-	log_msg(LOG_WARN, "SIGHUP: %s changed; restart tlsxd to apply", what);
-}
-
-/*
- * What a SIGHUP cannot change without dropping connections or the
- * privileges it would need: the sockets (listen, and the workers that
- * each own theirs), --user, the pid file, the body path and the open-file
- * cache's size (both set up per worker at start), and limits over what
- * the workers were sized for at start (the connection pool and the ring
- * by --max-conns, the request buffers by --max-header-bytes).  Each is
- * logged and the running value kept in @nc, so that *@nc is what runs.
- * false when out of memory.
- */
-static bool keep_restart_only(struct tlsxd_conf *nc)
-{
-	unsigned int i;
-	bool ok = true;
-
-	if (!conf.systemd && !same_listen(nc, &conf)) {
-		restart_needed("listen");
-		for (i = 0; i < nc->nlisten; i++)
-			free(nc->listen[i]);
-		for (i = 0; i < conf.nlisten; i++) {
-			nc->listen[i] = strdup(conf.listen[i]);
-			ok = ok && nc->listen[i];
-		}
-		nc->nlisten = conf.nlisten;
-	}
-	if (nc->workers != conf.workers) {
-		restart_needed("workers");
-		nc->workers = conf.workers;
-	}
-	if (!same_str(nc->user, conf.user)) {
-		restart_needed("user");
-		ok = ok && keep_str(&nc->user, conf.user);
-	}
-	if (!same_str(nc->pid_file, conf.pid_file)) {
-		restart_needed("pid-file");
-		ok = ok && keep_str(&nc->pid_file, conf.pid_file);
-	}
-	if (!nc->access_log != !conf.access_log) {
-		/* Each worker's buffer is set up at start, or not. */
-		restart_needed(conf.access_log ? "access-log off" :
-			       "access-log on");
-		ok = ok && keep_str(&nc->access_log, conf.access_log);
-	}
-	if (nc->body != conf.body) {
-		restart_needed("body");
-		nc->body = conf.body;
-	}
-	if (nc->open_file_cache != conf.open_file_cache) {
-		restart_needed("open-file-cache");
-		nc->open_file_cache = conf.open_file_cache;
-	}
-	if (nc->max_conns > start_max_conns) {
-		log_msg(LOG_WARN, "SIGHUP: max-conns %u is over the %u tlsxd started with; restart tlsxd to apply (%u kept)",
-			nc->max_conns, start_max_conns, conf.max_conns);
-		nc->max_conns = conf.max_conns;
-	}
-	if (nc->http.header_bytes_max > start_header_bytes_max) {
-		log_msg(LOG_WARN, "SIGHUP: max-header-bytes %u is over the %u tlsxd started with; restart tlsxd to apply (%u kept)",
-			nc->http.header_bytes_max, start_header_bytes_max,
-			conf.http.header_bytes_max);
-		nc->http.header_bytes_max = conf.http.header_bytes_max;
-		if (nc->http.request_line_max > nc->http.header_bytes_max)
-			nc->http.request_line_max = conf.http.request_line_max;
-	}
-	return ok;
-}
-
 /*
  * The root again, with the privileges tlsxd has now: the same path may
  * name another directory by now (a new tree renamed over the old one),
@@ -475,7 +380,7 @@ static int can_open_log(const char *now, const char *next, const char *what,
 {
 	int fd;
 
-	if (same_str(now, next) || !next || !strcmp(next, "-"))
+	if (conf_same_str(now, next) || !next || !strcmp(next, "-"))
 		return 0;
 	fd = open(next, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 	if (fd < 0) {
@@ -495,13 +400,13 @@ static void switch_logs(const struct tlsxd_conf *old)
 {
 	int r;
 
-	if (!same_str(old->error_log, conf.error_log)) {
+	if (!conf_same_str(old->error_log, conf.error_log)) {
 		r = log_set_path(conf.error_log);
 		if (r)
 			log_msg(LOG_ERR, "SIGHUP: --error-log %s: %s; still writing to the old file",
 				conf.error_log, strerror(-r));
 	}
-	if (srv.alog && !same_str(old->access_log, conf.access_log)) {
+	if (srv.alog && !conf_same_str(old->access_log, conf.access_log)) {
 		r = access_log_set_path(srv.alog, conf.access_log);
 		if (r)
 			log_msg(LOG_ERR, "SIGHUP: --access-log %s: %s; still writing to the old file",
@@ -536,18 +441,11 @@ static void reload(void)
 		 (unsigned long long)ts.tv_sec * 1000000ULL +
 		 (unsigned long long)ts.tv_nsec / 1000);
 	notify(state);
-	conf_init(&nc);
 	/* --help and --version made tlsxd exit at start: r is 0 or -1. */
-	r = conf_parse_args(&nc, g_argc, g_argv, msg, sizeof(msg));
-	nc.systemd = conf.systemd;
-	if (!r)
-		r = conf_check(&nc, msg, sizeof(msg));
+	r = runconf_build(&nc, g_argc, g_argv, conf.systemd, &conf, &sized,
+			  msg, sizeof(msg));
 	if (r)
 		goto fail;
-	if (!keep_restart_only(&nc)) {
-		snprintf(msg, sizeof(msg), "out of memory");
-		goto fail;
-	}
 	cfg = server_tls_build(&nc, msg, sizeof(msg));
 	if (!cfg)
 		goto fail;
@@ -582,9 +480,7 @@ static void reload(void)
 		srv.site.root_fd = root_fd;
 		srv.root_gen++;
 	}
-	srv.site.ranges_max = conf.ranges_max;
-	srv.site.allow_hidden = conf.allow_hidden;
-	srv.site.precompressed = conf.precompressed;
+	runconf_site(&srv.site, &conf);
 	switch_logs(&old);
 	server_resume(&srv);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -754,19 +650,17 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int r, code;
 
-	conf_init(&conf);
-	r = conf_parse_args(&conf, argc, argv, err, sizeof(err));
+	r = runconf_build(&conf, argc, argv, systemd_sockets_passed(), NULL,
+			  NULL, err, sizeof(err));
 	if (r > 0)
 		return 0;
 	if (r < 0)
 		die(2, "%s", err);
 	conf.systemd = take_systemd_sockets() > 0;
-	if (conf_check(&conf, err, sizeof(err)))
-		die(2, "%s", err);
 	g_argc = argc;
 	g_argv = argv;
-	start_max_conns = conf.max_conns;
-	start_header_bytes_max = conf.http.header_bytes_max;
+	sized.max_conns = conf.max_conns;
+	sized.header_bytes_max = conf.http.header_bytes_max;
 #ifdef TLSXD_NO_SYSTEMD
 	if (conf.user && (conf.user[0] < '0' || conf.user[0] > '9'))
 		die(2, "--user %s: this static build knows no user names: give UID[:GID]",
@@ -805,9 +699,7 @@ int main(int argc, char **argv)
 	srv.site.mime = srv.mime;
 	srv.site.index = "index.html";
 	srv.site.server = TLSXD_SERVER;
-	srv.site.ranges_max = conf.ranges_max;
-	srv.site.allow_hidden = conf.allow_hidden;
-	srv.site.precompressed = conf.precompressed;
+	runconf_site(&srv.site, &conf);
 
 	cfg = server_tls_build(&conf, err, sizeof(err));
 	if (!cfg)

@@ -12,7 +12,8 @@
  *
  * Fields are written in one fixed order (Server, Date, Content-Type,
  * Content-Length, Last-Modified, ETag, Accept-Ranges, then
- * Content-Range, Content-Encoding, Vary, Location, Allow, Connection):
+ * Content-Range, Content-Encoding, Vary, Location, Allow, the
+ * configuration's added fields (add-header) in their order, Connection):
  * tests compare whole heads, and a reader of a capture knows where to
  * look.
  */
@@ -114,8 +115,32 @@ static void put_start(struct wbuf *w, const struct site *s, int status,
 	    reason(status), s->server, date);
 }
 
-static void put_end(struct wbuf *w, struct conn_mode m)
+/*
+ * nginx's add_header without "always": the successful and redirect
+ * statuses (ngx_http_headers_filter_module), of which tlsxd sends 200,
+ * 206, 301 and 304.
+ */
+static bool added_on_status(int status)
 {
+	switch (status) {
+	case 200: case 201: case 204: case 206:
+	case 301: case 302: case 303: case 304: case 307: case 308:
+		return true;
+	}
+	return false;
+}
+
+/* The added fields for @status, then how the connection goes on. */
+static void put_end(struct wbuf *w, const struct site *s, int status,
+		    struct conn_mode m)
+{
+	bool on_status = added_on_status(status);
+	unsigned int i;
+
+	for (i = 0; i < s->nheaders; i++)
+		if (on_status || s->headers[i].always)
+			put(w, "%s: %s\r\n", s->headers[i].name,
+			    s->headers[i].value);
 	if (m.close)
 		put(w, "Connection: close\r\n");
 	else if (m.ka10)
@@ -156,7 +181,7 @@ static void error_plan(const struct site *s, int status, time_t now,
 	put_start(&w, s, status, now);
 	put(&w, "Content-Type: text/html; charset=utf-8\r\n"
 	    "Content-Length: %d\r\n%s", blen, extra ? extra : "");
-	put_end(&w, m);
+	put_end(&w, s, status, m);
 	if (!head_only)
 		put(&w, "%s", body);
 	if (w.bad && status != 500) {
@@ -384,7 +409,7 @@ static bool not_modified(const struct site *s, const struct file_info *fi,
 	put_start(w, s, 304, now);
 	put_validators(w, fi);
 	put_encoding(w, fi);
-	put_end(w, m);
+	put_end(w, s, 304, m);
 	return !w->bad;
 }
 
@@ -530,7 +555,7 @@ static int file_plan(const struct site *s, const struct http_req *req,
 		    (unsigned long long)r[0].last,
 		    (unsigned long long)fi->size);
 	put_encoding(&w, fi);
-	put_end(&w, m);
+	put_end(&w, s, out->status, m);
 	if (w.bad) {
 		file_put(fd);
 		goto too_big;

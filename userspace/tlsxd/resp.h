@@ -17,6 +17,18 @@
 #include "http_req.h"
 #include "mime.h"
 
+/*
+ * A field added to responses (the configuration's add-header, nginx's
+ * add_header): "NAME: VALUE", checked at load (conf.c).  Without
+ * @always only on the statuses nginx adds it to (resp.c,
+ * added_on_status()); with it on every response.
+ */
+struct resp_header {
+	char *name;
+	char *value;
+	bool always;
+};
+
 /* What every response of one document root shares (read-only). */
 struct site {
 	int root_fd;			/* O_PATH | O_DIRECTORY of the root */
@@ -26,12 +38,22 @@ struct site {
 	unsigned int ranges_max;	/* <= RESP_RANGES_MAX */
 	bool allow_hidden;		/* serve ".name" segments */
 	bool precompressed;		/* .gz / .br siblings */
+	/* Written in this order after tlsxd's own fields. */
+	const struct resp_header *headers;
+	unsigned int nheaders;
 };
 
 #define RESP_RANGES_MAX	16
 #define RESP_SEG_MAX	(2 * RESP_RANGES_MAX + 1)
 /* The caller's buffer for the head and the multipart part headers. */
 #define RESP_BUF_MIN	8192
+/*
+ * The added fields' bounds: their lines ("NAME: VALUE\r\n") together
+ * leave room in RESP_BUF_MIN for the largest head tlsxd writes besides
+ * (a 301 with a Location of RESP_BUF_MIN / 2, about 4.5 KiB in all).
+ */
+#define RESP_HEADERS_MAX	32
+#define RESP_HEADERS_BYTES_MAX	3072
 
 struct resp_seg {
 	const char *mem;	/* bytes in the plan's buffer, or NULL: */
@@ -71,8 +93,10 @@ struct resp {
  * Range with If-Range (range.h: 206 with Content-Range, or
  * multipart/byteranges; 416 with "Content-Range: bytes * / LEN"),
  * else 200.  Every response has Date, Server, Content-Length (except
- * 304), Accept-Ranges: bytes on files, and Connection: close when
- * closing (RESP_F_CLOSE, or the request did not keep alive).  Returns
+ * 304), Accept-Ranges: bytes on files, then @s's added fields (on
+ * 200, 206, 301 and 304, on every status when "always"), and
+ * Connection: close when closing (RESP_F_CLOSE, or the request did not
+ * keep alive).  Returns
  * the status (also in @out->status); never fails: an internal error is
  * a 500 plan.
  */
@@ -84,7 +108,8 @@ int resp_plan(const struct site *s, const struct http_req *req, time_t now,
  * 408, 412, 413, 414, 416, 417, 431, 500, 503, 505) with a short
  * text/html body (none when @head_only), Connection: close when
  * RESP_F_CLOSE (error statuses after a parse failure always close: the
- * caller passes the flag).  405 carries "Allow: GET, HEAD".
+ * caller passes the flag).  405 carries "Allow: GET, HEAD".  @s's
+ * added fields marked "always" are there too.
  */
 void resp_error(const struct site *s, int status, time_t now,
 		unsigned int flags, bool head_only, char *buf, size_t cap,

@@ -12,8 +12,14 @@
  *    "cert FILE KEY", each error as "FILE:LINE: message";
  *  - the command line overriding the file, and the file what came before
  *    it; a list (listen, cert) replaced, not appended, by a later source;
+ *  - add-header: both forms, the name and value checks, the bounds;
  *  - --help and --version;
- *  - tools/tlsxd/tlsxd.conf.example is a valid configuration.
+ *  - tools/tlsxd/tlsxd.conf.example is a valid configuration;
+ *  - runconf.c, the one path start-up and SIGHUP build the running
+ *    configuration by: every option of conf.c's table, set in the file
+ *    and reloaded, is either what a fresh start on that file gives
+ *    (struct site included) or, where a restart is needed, the running
+ *    value kept and logged.
  */
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -25,6 +31,8 @@
 
 #include "kselftest_harness.h"
 #include "tlsxd/conf.h"
+#include "tlsxd/log.h"
+#include "tlsxd/runconf.h"
 
 #define ARGV_MAX	64
 
@@ -378,6 +386,10 @@ static const char full_file[] =
 	"debug\n"
 	"mime-types /etc/mime.types\n"
 	"ticket-keys \"/etc/tlsxd/ticket \\\"keys\\\"\"\n"
+	"add-header X-Frame-Options DENY\n"
+	"add-header Cache-Control \"max-age=60, public\" always\n"
+	"add-header \"X-Both: a:b\"\n"
+	"add-header-always x-lower \"\xc3\xa9t\xc3\xa9\"\n"
 	"pid-file /run/tlsxd.pid";	/* no newline at the end */
 
 /*
@@ -430,6 +442,12 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 		"timeout-idle %u\ntimeout-send %u\ntimeout-drain %u\n",
 		c->handshake_timeout_ms, c->header_timeout_ms,
 		c->idle_timeout_ms, c->send_timeout_ms, c->drain_timeout_ms);
+	fputs("add-header", f);
+	for (i = 0; i < c->nheaders; i++)
+		fprintf(f, " [%s: %s%s]", c->headers[i].name,
+			c->headers[i].value,
+			c->headers[i].always ? " always" : "");
+	fputc('\n', f);
 	fclose(f);
 }
 
@@ -462,7 +480,8 @@ static const char defaults[] =
 	"timeout-header 10000\n"
 	"timeout-idle 60000\n"
 	"timeout-send 60000\n"
-	"timeout-drain 10000\n";
+	"timeout-drain 10000\n"
+	"add-header\n";
 
 /* A line's name: the bytes before its first space or its end. */
 static size_t name_len(const char *line)
@@ -548,7 +567,9 @@ FIXTURE_VARIANT_ADD(settings, every_option) {
 		  "--max-header-count", "30", "--max-ranges", "4",
 		  "--open-file-cache", "7", "--hidden", "--no-precompressed",
 		  "--mime-types", "/etc/m.types", "--ticket-keys",
-		  "/etc/t.key", "--pid-file", "/run/tlsxd.pid", "--debug" },
+		  "/etc/t.key", "--pid-file", "/run/tlsxd.pid", "--debug",
+		  "--add-header", "X-A:1", "--add-header-always",
+		  "X-B: \t two  words\t " },
 	.set = "listen 127.0.0.1:8443 [::1]:9443\n"
 	       "root /srv/www\n"
 	       "cert a.pem a.key b.pem b.key\n"
@@ -575,7 +596,8 @@ FIXTURE_VARIANT_ADD(settings, every_option) {
 	       "timeout-header 2000\n"
 	       "timeout-idle 3000\n"
 	       "timeout-send 4000\n"
-	       "timeout-drain 0\n",
+	       "timeout-drain 0\n"
+	       "add-header [X-A: 1] [X-B: two  words always]\n",
 	.complete = true,
 };
 
@@ -647,7 +669,8 @@ FIXTURE_VARIANT_ADD(settings, file_every_directive) {
 	       "timeout-header 6000\n"
 	       "timeout-idle 7000\n"
 	       "timeout-send 8000\n"
-	       "timeout-drain 9000\n",
+	       "timeout-drain 9000\n"
+	       "add-header [X-Frame-Options: DENY] [Cache-Control: max-age=60, public always] [X-Both: a:b] [x-lower: \xc3\xa9t\xc3\xa9 always]\n",
 	.complete = true,
 };
 
@@ -665,25 +688,28 @@ FIXTURE_VARIANT_ADD(settings, file_flags_take_on_off) {
 
 #define OVERRIDDEN_FILE \
 	"listen 127.0.0.1:1\nlisten 127.0.0.1:2\nroot /file\n" \
-	"workers 2\ncert f.pem f.key\ntimeout-idle 5s\n"
+	"workers 2\ncert f.pem f.key\ntimeout-idle 5s\n" \
+	"add-header X-F1 1\nadd-header X-F2 2 always\n"
 
 /* After --config: the command line wins; lists are replaced. */
 FIXTURE_VARIANT_ADD(settings, command_line_after_file_wins) {
 	.args = { "--config", "@FILE", "--workers", "3", "--listen",
-		  "127.0.0.1:3", "--cert", "a.pem", "--key", "a.key" },
+		  "127.0.0.1:3", "--cert", "a.pem", "--key", "a.key",
+		  "--add-header", "X-C: 3" },
 	.file = OVERRIDDEN_FILE,
 	.set = "listen 127.0.0.1:3\nroot /file\ncert a.pem a.key\n"
-	       "workers 3\ntimeout-idle 5000\n",
+	       "workers 3\ntimeout-idle 5000\nadd-header [X-C: 3]\n",
 	.complete = true,
 };
 
 /* Before --config: the file, read where it stands, wins. */
 FIXTURE_VARIANT_ADD(settings, file_after_command_line_wins) {
 	.args = { "--workers", "3", "--listen", "127.0.0.1:3", "--root",
-		  "/cmd", "--config", "@FILE" },
+		  "/cmd", "--add-header", "X-Cmd: 0", "--config", "@FILE" },
 	.file = OVERRIDDEN_FILE,
 	.set = "listen 127.0.0.1:1 127.0.0.1:2\nroot /file\n"
-	       "cert f.pem f.key\nworkers 2\ntimeout-idle 5000\n",
+	       "cert f.pem f.key\nworkers 2\ntimeout-idle 5000\n"
+	       "add-header [X-F1: 1] [X-F2: 2 always]\n",
 	.complete = true,
 };
 
@@ -693,7 +719,7 @@ FIXTURE_VARIANT_ADD(settings, file_keeps_what_it_does_not_set) {
 	.file = OVERRIDDEN_FILE,
 	.set = "listen 127.0.0.1:1 127.0.0.1:2\nroot /file\n"
 	       "cert f.pem f.key\nworkers 2\nmax-conns 9\n"
-	       "timeout-idle 5000\n",
+	       "timeout-idle 5000\nadd-header [X-F1: 1] [X-F2: 2 always]\n",
 	.complete = true,
 };
 
@@ -776,6 +802,35 @@ TEST(file_errors_name_file_and_line)
 		{ "--root /a\n", "%s:1: unknown directive \"--root\"" },
 		{ "timeout-idle forever\n",
 		  "%s:1: timeout-idle: bad duration \"forever\" (milliseconds, or seconds with an s: 10s)" },
+		/* add-header: the name a token, not one of tlsxd's own. */
+		{ "root /a\n\nadd-header \"Bad Name\" x\n",
+		  "%s:3: add-header: \"Bad Name\" is not a field name (RFC 9110 5.1: a token)" },
+		{ "add-header X-A: b\n",
+		  "%s:1: add-header: \"X-A:\" is not a field name (RFC 9110 5.1: a token)" },
+		{ "add-header \": v\"\n", "%s:1: add-header: no field name" },
+		{ "add-header content-length 5\n",
+		  "%s:1: add-header: Content-Length is not allowed (framing, RFC 9112 6.2)" },
+		{ "add-header TRANSFER-encoding chunked\n",
+		  "%s:1: add-header: Transfer-Encoding is not allowed (framing, RFC 9112 6.1)" },
+		{ "add-header-always Connection close\n",
+		  "%s:1: add-header-always: Connection is not allowed (connection management, RFC 9110 7.6.1)" },
+		{ "add-header Date x\n",
+		  "%s:1: add-header: Date is not allowed (tlsxd writes it, RFC 9110 6.6.1)" },
+		{ "add-header Content-Range x\n",
+		  "%s:1: add-header: Content-Range is not allowed (tlsxd writes it for ranges, RFC 9110 14.4)" },
+		/* The value: field-content, no CR, LF, NUL, no control. */
+		{ "add-header X-A \"a\rb\"\n",
+		  "%s:1: add-header: X-A: a CR or LF in the value (RFC 9110 5.5)" },
+		{ "add-header X-A \"a\x01b\"\n",
+		  "%s:1: add-header: X-A: a control character in the value (RFC 9110 5.5)" },
+		{ "add-header X-A \"a\x7f\"\n",
+		  "%s:1: add-header: X-A: a control character in the value (RFC 9110 5.5)" },
+		{ "add-header X-A \"  \"\n", "%s:1: add-header: X-A: empty value" },
+		{ "add-header X-A\n",
+		  "%s:1: add-header: \"X-A\" is not NAME: VALUE" },
+		{ "add-header\n", "%s:1: add-header: needs NAME VALUE" },
+		{ "add-header X-A b sometimes\n",
+		  "%s:1: add-header: \"sometimes\" after the value (only always)" },
 	};
 	char path[64], err[256], want[320];
 	unsigned int i;
@@ -794,6 +849,87 @@ TEST(file_errors_name_file_and_line)
 		conf_free(&c);
 		unlink(path);
 	}
+}
+
+/* The command line's "NAME: VALUE": the same checks. */
+TEST(add_header_command_line_refusals)
+{
+	static const struct {
+		const char *opt, *val, *msg;
+	} bad[] = {
+		{ "--add-header", "X-A: a\nb",
+		  "--add-header: X-A: a CR or LF in the value (RFC 9110 5.5)" },
+		{ "--add-header", "X-A: a\r\nX-B: b",
+		  "--add-header: X-A: a CR or LF in the value (RFC 9110 5.5)" },
+		{ "--add-header", "X-A b",
+		  "--add-header: \"X-A b\" is not NAME: VALUE" },
+		{ "--add-header", "X(A): b",
+		  "--add-header: \"X(A)\" is not a field name (RFC 9110 5.1: a token)" },
+		{ "--add-header-always", "content-LENGTH: 1",
+		  "--add-header-always: Content-Length is not allowed (framing, RFC 9112 6.2)" },
+		{ "--add-header", "Vary: Origin",
+		  "--add-header: Vary is not allowed (tlsxd writes it for .br and .gz, RFC 9110 12.5.5)" },
+		{ "--add-header", "X-A:",
+		  "--add-header: X-A: empty value" },
+	};
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, bad1(err, sizeof(err), bad[i].opt, bad[i].val))
+			TH_LOG("accepted: %s", bad[i].val);
+		EXPECT_STREQ(bad[i].msg, err);
+	}
+}
+
+/* At most RESP_HEADERS_MAX fields of RESP_HEADERS_BYTES_MAX bytes. */
+TEST(add_header_bounds)
+{
+	static char text[8192];
+	struct tlsxd_conf c;
+	char path[64], err[256], want[256], value[1001];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < RESP_HEADERS_MAX; i++)
+		n += snprintf(text + n, sizeof(text) - n,
+			      "add-header X-%d %d\n", i, i);
+	write_file(path, sizeof(path), text, n);
+	conf_init(&c);
+	ASSERT_EQ(0, conf_load_file(&c, path, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(RESP_HEADERS_MAX, c.nheaders);
+	EXPECT_STREQ("X-31", c.headers[31].name);
+	conf_free(&c);
+	unlink(path);
+
+	n += snprintf(text + n, sizeof(text) - n, "add-header X-A a\n");
+	write_file(path, sizeof(path), text, n);
+	conf_init(&c);
+	EXPECT_EQ(-1, conf_load_file(&c, path, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s:%d: add-header: more than %d fields",
+		 path, RESP_HEADERS_MAX + 1, RESP_HEADERS_MAX);
+	EXPECT_STREQ(want, err);
+	conf_free(&c);
+	unlink(path);
+
+	/* Three "X-A: <1000>\r\n" lines are 3021 bytes; a fourth is over. */
+	memset(value, 'v', 1000);
+	value[1000] = '\0';
+	n = 0;
+	for (i = 0; i < 4; i++)
+		n += snprintf(text + n, sizeof(text) - n,
+			      "add-header X-A %s\n", value);
+	write_file(path, sizeof(path), text, n);
+	conf_init(&c);
+	EXPECT_EQ(-1, conf_load_file(&c, path, err, sizeof(err)));
+	snprintf(want, sizeof(want),
+		 "%s:4: add-header: the fields are over %d bytes (\"NAME: VALUE\\r\\n\" each)",
+		 path, RESP_HEADERS_BYTES_MAX);
+	EXPECT_STREQ(want, err);
+	EXPECT_EQ(3, c.nheaders);
+	conf_free(&c);
+	unlink(path);
 }
 
 TEST(file_not_text)
@@ -898,6 +1034,8 @@ TEST(help_and_version)
 	EXPECT_NE(NULL, strstr(out, "--max-header-count"));
 	EXPECT_NE(NULL, strstr(out, "--no-precompressed"));
 	EXPECT_NE(NULL, strstr(out, "--ticket-keys"));
+	EXPECT_NE(NULL, strstr(out, "--add-header 'NAME: VALUE'"));
+	EXPECT_NE(NULL, strstr(out, "--add-header-always 'NAME: VALUE'"));
 	EXPECT_EQ(1, parse_capture("-h", out, sizeof(out)));
 	EXPECT_EQ(0, strncmp(out, "usage: tlsxd", 12));
 }
@@ -939,6 +1077,283 @@ TEST(free_and_reuse)
 	EXPECT_EQ(4096, c.max_conns);
 	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--listen", ":2", NULL));
 	EXPECT_EQ(1, c.nlisten);
+	conf_free(&c);
+}
+
+/*
+ * What a reload does with each option of conf.c's table: the line added
+ * to the file, and whether it applies or needs a restart (the running
+ * value kept, "restart tlsxd to apply" logged).  An option added to the
+ * table without a line here fails every_option_reloads_or_restarts: say
+ * what a reload does with it (docs/tlsxd-config.md, "Reloading").
+ */
+enum on_reload { APPLIES, RESTART, NOT_A_SETTING };
+
+static const struct {
+	const char *opt, *line;
+	enum on_reload what;
+} reload_cases[] = {
+	{ "listen", "listen 127.0.0.1:9\n", RESTART },
+	{ "root", "root /srv/other\n", APPLIES },
+	{ "cert", "cert /c2.pem /k2.pem\n", APPLIES },
+	{ "key", "cert /c2.pem\nkey /k2.pem\n", APPLIES },
+	{ "ticket-keys", "ticket-keys /t.key\n", APPLIES },
+	{ "workers", "workers 7\n", RESTART },
+	{ "user", "user nobody\n", RESTART },
+	{ "access-log", "access-log /a2.log\n", APPLIES },
+	{ "access-log", "access-log off\n", RESTART },
+	{ "error-log", "error-log /e2.log\n", APPLIES },
+	{ "mime-types", "mime-types /m.types\n", APPLIES },
+	{ "pid-file", "pid-file /p.pid\n", RESTART },
+	{ "record-layer", "record-layer tls\n", APPLIES },
+	{ "body", "body splice\n", RESTART },
+	{ "hidden", "hidden\n", APPLIES },
+	{ "precompressed", "precompressed off\n", APPLIES },
+	{ "no-precompressed", "no-precompressed\n", APPLIES },
+	{ "debug", "debug\n", APPLIES },
+	{ "max-conns", "max-conns 100\n", APPLIES },
+	{ "max-conns", "max-conns 5000\n", RESTART },
+	{ "open-file-cache", "open-file-cache 5\n", RESTART },
+	{ "keepalive-requests", "keepalive-requests 3\n", APPLIES },
+	{ "timeout-handshake", "timeout-handshake 1s\n", APPLIES },
+	{ "timeout-header", "timeout-header 2s\n", APPLIES },
+	{ "timeout-idle", "timeout-idle 3s\n", APPLIES },
+	{ "timeout-send", "timeout-send 4s\n", APPLIES },
+	{ "timeout-drain", "timeout-drain 5s\n", APPLIES },
+	{ "max-request-line", "max-request-line 100\n", APPLIES },
+	{ "max-header-bytes", "max-request-line 500\nmax-header-bytes 1000\n",
+	  APPLIES },
+	{ "max-header-bytes", "max-header-bytes 20000\n", RESTART },
+	{ "max-header-count", "max-header-count 7\n", APPLIES },
+	{ "max-ranges", "max-ranges 2\n", APPLIES },
+	{ "add-header", "add-header X-A 1\nadd-header X-B 2 always\n",
+	  APPLIES },
+	{ "add-header-always", "add-header-always X-C 3\n", APPLIES },
+	{ "config", NULL, NOT_A_SETTING },
+	{ "help", NULL, NOT_A_SETTING },
+	{ "version", NULL, NOT_A_SETTING },
+};
+
+#define RELOAD_BASE \
+	"listen 127.0.0.1:8443\nroot /srv\ncert /c.pem /k.pem\n" \
+	"access-log /a.log\nadd-header X-Old old\n"
+
+/* runconf_build() on "tlsxd --config @path", as main.c calls it. */
+static int build(struct tlsxd_conf *c, const char *path,
+		 const struct tlsxd_conf *run,
+		 const struct runconf_sized *sized, char *err, size_t errlen)
+{
+	char *argv[4];
+
+	argv[0] = "tlsxd";
+	argv[1] = "--config";
+	argv[2] = (char *)path;
+	argv[3] = NULL;
+	return runconf_build(c, 3, argv, false, run, sized, err, errlen);
+}
+
+/* runconf_site() of @c into a zeroed @s: its padding compares too. */
+static void site_of(struct site *s, const struct tlsxd_conf *c)
+{
+	memset(s, 0, sizeof(*s));
+	runconf_site(s, c);
+}
+
+/*
+ * Two sites with the same settings: the added fields' texts, then the
+ * rest byte for byte (a field added to struct site and set by
+ * runconf_site() is compared without a line here).
+ */
+static bool same_site(struct site *a, struct site *b)
+{
+	unsigned int i;
+
+	if (a->nheaders != b->nheaders)
+		return false;
+	for (i = 0; i < a->nheaders; i++)
+		if (strcmp(a->headers[i].name, b->headers[i].name) ||
+		    strcmp(a->headers[i].value, b->headers[i].value) ||
+		    a->headers[i].always != b->headers[i].always)
+			return false;
+	a->headers = b->headers;
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* How many times @needle is in the file @path. */
+static int count_in(const char *path, const char *needle)
+{
+	char buf[16384], *p;
+	int fd = open(path, O_RDONLY), n = 0;
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[len > 0 ? len : 0] = '\0';
+	for (p = buf; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+TEST(every_option_reloads_or_restarts)
+{
+	char base[64], next[64], logp[64], err[256], text[1024];
+	char d_run[2048], d_reloaded[2048], d_fresh[2048];
+	struct tlsxd_conf run, nc, fresh;
+	struct runconf_sized sized;
+	struct site s_reloaded, s_fresh;
+	const char *name;
+	unsigned int i, k;
+	int n, warned;
+
+	/* Every option of the table has its case. */
+	for (i = 0; (name = conf_option_name(i)); i++) {
+		for (k = 0; k < ARRAY_SIZE(reload_cases); k++)
+			if (!strcmp(reload_cases[k].opt, name))
+				break;
+		EXPECT_LT(k, ARRAY_SIZE(reload_cases))
+			TH_LOG("option %s: no reload case (what does SIGHUP do with it?)",
+			       name);
+	}
+	EXPECT_LT(20, i);
+
+	write_file(logp, sizeof(logp), "", 0);
+	ASSERT_EQ(0, log_open(logp, false));
+	write_file(base, sizeof(base), RELOAD_BASE, strlen(RELOAD_BASE));
+	ASSERT_EQ(0, build(&run, base, NULL, NULL, err, sizeof(err)))
+		TH_LOG("%s", err);
+	sized.max_conns = run.max_conns;
+	sized.header_bytes_max = run.http.header_bytes_max;
+	dump(&run, d_run, sizeof(d_run));
+
+	for (k = 0; k < ARRAY_SIZE(reload_cases); k++) {
+		if (reload_cases[k].what == NOT_A_SETTING)
+			continue;
+		n = snprintf(text, sizeof(text), "%s%s", RELOAD_BASE,
+			     reload_cases[k].line);
+		write_file(next, sizeof(next), text, n);
+		warned = count_in(logp, "restart tlsxd to apply");
+
+		/* SIGHUP's path, and a fresh start on the same file. */
+		ASSERT_EQ(0, build(&nc, next, &run, &sized, err, sizeof(err)))
+			TH_LOG("%s: %s", reload_cases[k].line, err);
+		ASSERT_EQ(0, build(&fresh, next, NULL, NULL, err,
+				   sizeof(err)));
+		dump(&nc, d_reloaded, sizeof(d_reloaded));
+		dump(&fresh, d_fresh, sizeof(d_fresh));
+		EXPECT_STRNE(d_run, d_fresh)
+			TH_LOG("%s: the line changes nothing a test sees (dump())",
+			       reload_cases[k].line);
+		if (reload_cases[k].what == APPLIES) {
+			EXPECT_STREQ(d_fresh, d_reloaded)
+				TH_LOG("%s: not applied on reload",
+				       reload_cases[k].line);
+			EXPECT_EQ(warned, count_in(logp,
+						   "restart tlsxd to apply"));
+			site_of(&s_reloaded, &nc);
+			site_of(&s_fresh, &fresh);
+			EXPECT_TRUE(same_site(&s_reloaded, &s_fresh))
+				TH_LOG("%s: the site differs after reload",
+				       reload_cases[k].line);
+		} else {
+			EXPECT_STREQ(d_run, d_reloaded)
+				TH_LOG("%s: a restart-only change applied",
+				       reload_cases[k].line);
+			EXPECT_EQ(warned + 1,
+				  count_in(logp, "restart tlsxd to apply"))
+				TH_LOG("%s: not logged", reload_cases[k].line);
+		}
+		conf_free(&nc);
+		conf_free(&fresh);
+		unlink(next);
+	}
+	conf_free(&run);
+	unlink(base);
+	log_open(NULL, false);
+	unlink(logp);
+}
+
+/* The added fields reach the site in their order; a reload replaces them. */
+TEST(added_fields_reach_the_site)
+{
+	static const char one[] = RELOAD_BASE "add-header X-B b always\n";
+	static const char two[] = "listen 127.0.0.1:8443\nroot /srv\n"
+		"cert /c.pem /k.pem\naccess-log /a.log\n"
+		"add-header-always X-New new\n";
+	struct tlsxd_conf run, nc;
+	struct runconf_sized sized = { 4096, 16384 };
+	struct site site;
+	char p1[64], p2[64], err[256];
+
+	write_file(p1, sizeof(p1), one, sizeof(one) - 1);
+	write_file(p2, sizeof(p2), two, sizeof(two) - 1);
+	ASSERT_EQ(0, build(&run, p1, NULL, NULL, err, sizeof(err)))
+		TH_LOG("%s", err);
+	site_of(&site, &run);
+	ASSERT_EQ(2, site.nheaders);
+	EXPECT_STREQ("X-Old", site.headers[0].name);
+	EXPECT_STREQ("old", site.headers[0].value);
+	EXPECT_FALSE(site.headers[0].always);
+	EXPECT_STREQ("X-B", site.headers[1].name);
+	EXPECT_TRUE(site.headers[1].always);
+
+	ASSERT_EQ(0, build(&nc, p2, &run, &sized, err, sizeof(err)))
+		TH_LOG("%s", err);
+	site_of(&site, &nc);
+	ASSERT_EQ(1, site.nheaders);
+	EXPECT_STREQ("X-New", site.headers[0].name);
+	EXPECT_TRUE(site.headers[0].always);
+	conf_free(&run);
+	conf_free(&nc);
+	unlink(p1);
+	unlink(p2);
+}
+
+/* runconf_build()'s other answers: a bad file, a failed check, --help. */
+TEST(runconf_build_refusals)
+{
+	struct tlsxd_conf c;
+	char path[64], err[256], want[256];
+	static const char bad[] = "root /a\nadd-header Server x\n";
+	char *help[3], *args[4];
+	int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
+
+	help[0] = args[0] = "tlsxd";
+	help[1] = "--version";
+	help[2] = NULL;
+	args[1] = "--config";
+	args[2] = path;
+	args[3] = NULL;
+	write_file(path, sizeof(path), bad, sizeof(bad) - 1);
+	EXPECT_EQ(-1, build(&c, path, NULL, NULL, err, sizeof(err)));
+	snprintf(want, sizeof(want),
+		 "%s:2: add-header: Server is not allowed (tlsxd writes it)",
+		 path);
+	EXPECT_STREQ(want, err);
+	conf_free(&c);
+	unlink(path);
+
+	write_file(path, sizeof(path), "root /a\ncert c k\n", 17);
+	EXPECT_EQ(-1, build(&c, path, NULL, NULL, err, sizeof(err)));
+	EXPECT_STREQ("no --listen address (and no systemd sockets)", err);
+	conf_free(&c);
+	/* systemd's sockets stand for --listen. */
+	EXPECT_EQ(0, runconf_build(&c, 3, args, true, NULL, NULL, err,
+				   sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_TRUE(c.systemd);
+	conf_free(&c);
+	unlink(path);
+
+	fflush(stdout);
+	dup2(null, STDOUT_FILENO);
+	EXPECT_EQ(1, runconf_build(&c, 2, help, false, NULL, NULL, err,
+				   sizeof(err)));
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(null);
 	conf_free(&c);
 }
 

@@ -13,7 +13,10 @@
  * 416, If-Range match and mismatch, 301 with a query and re-encoding,
  * 404, 403 (FIFO, directory without index, symlink out), 405 with
  * Allow, hidden on and off, precompressed gz/br/none with Vary, errors;
- * and real request heads through http_req_parse() planned end to end.
+ * the configuration's added fields (add-header) in order on 200, HEAD,
+ * 206, 304 and 301, on the other statuses only when "always", and at
+ * their bounds with the largest heads; and real request heads through
+ * http_req_parse() planned end to end.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -916,6 +919,186 @@ TEST_F(site, head_too_big_is_500)
 	ASSERT_TRUE(self->r.close);
 	ASSERT_EQ(-1, self->r.fd);
 	ASSERT_EQ(0, self->r.nseg);
+}
+
+/* add-header X-A 1; add-header X-B "two words"; add-header X-C 3 always */
+static struct resp_header added[] = {
+	{ "X-A", "1", false },
+	{ "X-B", "two words", false },
+	{ "X-C", "3", true },
+};
+
+#define ADDED		",X-A,X-B,X-C"
+#define ADDED_ALWAYS	",X-C"
+
+/*
+ * nginx's add_header: on 200, 206, 301 and 304 (of the statuses tlsxd
+ * sends) every field in its order, after tlsxd's own and before
+ * Connection; elsewhere only the "always" ones.
+ */
+TEST_F(site, added_fields_by_status)
+{
+	struct http_req q;
+	char get_head[1024];
+	size_t get_len;
+
+	self->site.headers = added;
+	self->site.nheaders = ARRAY_SIZE(added);
+
+	req_get(&q, "/small.txt");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 200 OK", FILE_FIELDS ADDED);
+	ASSERT_STREQ("1", field(&self->h, "X-A"));
+	ASSERT_STREQ("two words", field(&self->h, "X-B"));
+	ASSERT_STREQ("3", field(&self->h, "X-C"));
+	EXPECT_BODY("hello, world\n", 13);
+
+	/* HEAD: the GET's head, the fields included. */
+	get_len = self->r.head_len;
+	memcpy(get_head, self->r.head, get_len);
+	q.method = HTTP_M_HEAD;
+	PLAN(&q);
+	ASSERT_EQ(get_len, self->r.head_len);
+	ASSERT_EQ(0, memcmp(get_head, self->r.head, get_len));
+
+	/* 206, one range and several. */
+	req_get(&q, "/big.bin");
+	q.range = S("bytes=100-199");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 206 Partial Content",
+		    FILE_FIELDS ",Content-Range" ADDED);
+	EXPECT_BODY(self->big + 100, 100);
+	q.range = S("bytes=0-9,500-599");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 206 Partial Content", FILE_FIELDS ADDED);
+
+	/* 304. */
+	req_get(&q, "/small.txt");
+	q.if_none_match.v[0] = S(self->etag_small);
+	q.if_none_match.n = 1;
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 304 Not Modified",
+		    "Server,Date,Last-Modified,ETag" ADDED);
+
+	/* 301, and closing: the fields come before Connection. */
+	req_get(&q, "/dir");
+	q.keep_alive = false;
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 301 Moved Permanently",
+		    "Server,Date,Content-Type,Content-Length,Location" ADDED
+		    ",Connection");
+
+	/* An HTTP/1.0 keep-alive: before its Connection too. */
+	req_get(&q, "/small.txt");
+	q.version_minor = 0;
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 200 OK", FILE_FIELDS ADDED ",Connection");
+
+	/* The other statuses: "always" only. */
+	req_get(&q, "/missing.txt");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 404 Not Found",
+		    "Server,Date,Content-Type,Content-Length" ADDED_ALWAYS);
+	q.method = HTTP_M_HEAD;
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 404 Not Found",
+		    "Server,Date,Content-Type,Content-Length" ADDED_ALWAYS);
+	req_get(&q, "/noindex/");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 403 Forbidden",
+		    "Server,Date,Content-Type,Content-Length" ADDED_ALWAYS);
+	req_get(&q, "/small.txt");
+	q.if_match.v[0] = S("\"not-it\"");
+	q.if_match.n = 1;
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 412 Precondition Failed",
+		    "Server,Date,Content-Type,Content-Length" ADDED_ALWAYS);
+	req_get(&q, "/big.bin");
+	q.range = S("bytes=200000-");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 416 Range Not Satisfiable",
+		    "Server,Date,Content-Type,Content-Length,Accept-Ranges,Content-Range"
+		    ADDED_ALWAYS);
+	req_get(&q, "/small.txt");
+	q.method = HTTP_M_OTHER;
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 405 Method Not Allowed",
+		    "Server,Date,Content-Type,Content-Length,Allow" ADDED_ALWAYS);
+	resp_error(&self->site, 400, NOW, RESP_F_CLOSE, false, self->buf,
+		   sizeof(self->buf), &self->r);
+	ASSERT_TRUE(head_split(&self->r, &self->h));
+	EXPECT_HEAD("HTTP/1.1 400 Bad Request",
+		    "Server,Date,Content-Type,Content-Length" ADDED_ALWAYS
+		    ",Connection");
+	EXPECT_BODY(self->r.seg[0].mem, self->r.seg[0].len);
+
+	/* None "always": nothing added to an error. */
+	self->site.nheaders = 2;
+	req_get(&q, "/missing.txt");
+	PLAN(&q);
+	EXPECT_HEAD("HTTP/1.1 404 Not Found",
+		    "Server,Date,Content-Type,Content-Length");
+}
+
+/*
+ * Added fields at their byte bound (RESP_HEADERS_BYTES_MAX) still leave
+ * room for the largest heads: a 301 whose Location is as long as a
+ * field of ours may be, and RESP_RANGES_MAX parts.
+ */
+TEST_F(site, added_fields_at_their_bound_fit)
+{
+	static char values[6][502];
+	static struct resp_header big[6];
+	static char target[RESP_BUF_MIN / 2];
+	struct byte_range want[RESP_RANGES_MAX];
+	size_t used = 0, len;
+	struct http_req q;
+	char h[1024];
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		memset(values[i], 'a' + i, 501);
+		big[i].name = "X-0";
+		big[i].value = values[i];
+		used += strlen(big[i].name) + strlen(big[i].value) + 4;
+	}
+	ASSERT_GE(RESP_HEADERS_BYTES_MAX, used);
+	ASSERT_LT(RESP_HEADERS_BYTES_MAX - 100, used);
+	self->site.headers = big;
+	self->site.nheaders = 6;
+
+	/* "Location: /dir/?q...\r\n" just fits its buffer. */
+	len = sizeof(target) - sizeof("Location: /dir/\r\n") - 1;
+	memcpy(target, "/dir?", 5);
+	memset(target + 5, 'q', len - 5);
+	target[len] = '\0';
+	req_get(&q, target);
+	/* (A Location this long is past head_split()'s field size.) */
+	ASSERT_EQ(301, resp_plan(&self->site, &q, NOW, 0, self->buf,
+				 sizeof(self->buf), &self->r));
+	ASSERT_NE(NULL, memmem(self->r.head, self->r.head_len, target + 4,
+			       strlen(target + 4)));
+	snprintf(h, sizeof(h), "\r\nX-0: %s\r\n\r\n", values[5]);
+	ASSERT_EQ(0, memcmp(self->r.head + self->r.head_len - strlen(h), h,
+			    strlen(h)));
+
+	memcpy(h, "bytes=", 6);
+	len = 6;
+	for (i = 0; i < RESP_RANGES_MAX; i++) {
+		want[i].first = 99 + i * 6000;
+		want[i].last = want[i].first + 4999;
+		len += snprintf(h + len, sizeof(h) - len, "%s%llu-%llu",
+				i ? "," : "",
+				(unsigned long long)want[i].first,
+				(unsigned long long)want[i].last);
+	}
+	self->site.ranges_max = RESP_RANGES_MAX;
+	req_get(&q, "/big.bin");
+	q.range = S(h);
+	PLAN(&q);
+	ASSERT_EQ(206, self->r.status);
+	check_multipart(_metadata, &self->r, &self->h, self->big, 100000,
+			"application/octet-stream", want, RESP_RANGES_MAX);
 }
 
 /* Last-Modified never after Date (RFC 9110 8.8.2.1). */

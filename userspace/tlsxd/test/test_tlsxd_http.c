@@ -22,10 +22,12 @@
  * a reader that never reads), maxconn (--max-conns 4), signals (SIGHUP
  * with a new certificate, SIGTERM, each with a 64 MiB download in
  * flight), systemd (LISTEN_FDS), hidden (--hidden), options
- * (--keepalive-requests, --user), config (--config FILE) and reload
+ * (--keepalive-requests, --user), config (--config FILE), headers
+ * (add-header from the file and from the command line: on 200, HEAD,
+ * 206, 304 and 301, only "always" on 404, 403 and 405) and reload
  * (--config FILE rewritten, then SIGHUP: limits, timeouts, flags, a new
  * chain, a new root under a download in flight, log paths, restart-only
- * changes, a broken file).  Counters are read from the dump
+ * changes, a broken file, added fields).  Counters are read from the dump
  * SIGUSR1 writes to the error log.  On a failure the daemon's log tail
  * is printed.
  */
@@ -3134,6 +3136,146 @@ TEST_F(config, file_directives_apply)
 }
 
 /* ------------------------------------------------------------------ */
+/* add-header (nginx's add_header)                                    */
+/* ------------------------------------------------------------------ */
+
+FIXTURE(headers) {
+	struct srv srv;
+	struct tlsx_config *cfg;
+	struct cl c;
+	struct rsp r;
+	char file[160];
+};
+
+/* The same three fields from the file or from the command line. */
+FIXTURE_VARIANT(headers) {
+	bool from_file;
+};
+
+FIXTURE_VARIANT_ADD(headers, file) { .from_file = true };
+FIXTURE_VARIANT_ADD(headers, command_line) { .from_file = false };
+
+FIXTURE_SETUP(headers)
+{
+	static const char conf[] = "add-header X-Frame-Options DENY\n"
+		"add-header Cache-Control \"max-age=60, public\"\n"
+		"add-header X-Served-By tlsxd-test always\n";
+	static const char *const args[] = {
+		"--add-header", "X-Frame-Options: DENY",
+		"--add-header", "Cache-Control: max-age=60, public",
+		"--add-header-always", "X-Served-By: tlsxd-test", NULL };
+	const char *extra[3] = { "--config", self->file, NULL };
+
+	snprintf(self->file, sizeof(self->file), "%s/headers-%d.conf", g_dir,
+		 getpid());
+	write_all(self->file, conf, sizeof(conf) - 1);
+	self->cfg = cl_config(NULL);
+	ASSERT_NE(NULL, self->cfg);
+	srv_start(_metadata, &self->srv, g_cert, g_key,
+		  variant->from_file ? extra : (const char **)args);
+}
+
+FIXTURE_TEARDOWN(headers)
+{
+	cl_close(&self->c);
+	rsp_free(&self->r);
+	srv_stop(_metadata, &self->srv);
+	tlsx_config_free(self->cfg);
+	unlink(self->file);
+}
+
+/* @req on a fresh connection, its response in @r: the status. */
+static int req_on_new(struct cl *c, int port, struct tlsx_config *cfg,
+		      struct rsp *r, const char *req, bool head_req)
+{
+	cl_close(c);
+	rsp_free(r);
+	if (cl_open_ex(c, port, cfg, 0, 5000) != TLSX_DONE ||
+	    cl_sends(c, req) || cl_response(c, r, head_req))
+		return -1;
+	return r->status;
+}
+
+#define HREQ(self, req, head) \
+	req_on_new(&(self)->c, (self)->srv.port, (self)->cfg, &(self)->r, \
+		   req, head)
+
+/*
+ * All three fields, in their order, after tlsxd's own and before
+ * Connection (when there is one).
+ */
+static bool all_added_in_order(const struct rsp *r)
+{
+	const char *a = strstr(r->head, "\r\nX-Frame-Options: DENY\r\n");
+	const char *b = strstr(r->head,
+			       "\r\nCache-Control: max-age=60, public\r\n");
+	const char *c = strstr(r->head, "\r\nX-Served-By: tlsxd-test\r\n");
+	const char *conn = strstr(r->head, "\r\nConnection:");
+
+	return a && b && c && a < b && b < c && (!conn || c < conn) &&
+	       strstr(r->head, "\r\nServer:") < a;
+}
+
+TEST_F(headers, on_200_head_206_304_and_301)
+{
+	char etag[128], req[512];
+
+	EXPECT_EQ(200, HREQ(self, "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+			    false));
+	EXPECT_TRUE(all_added_in_order(&self->r)) TH_LOG("%s", self->r.head);
+	EXPECT_EQ(1, self->r.body_len);
+	ASSERT_TRUE(hdr(&self->r, "ETag", etag, sizeof(etag)));
+
+	EXPECT_EQ(200, HREQ(self, "HEAD /one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+			    true));
+	EXPECT_TRUE(all_added_in_order(&self->r)) TH_LOG("%s", self->r.head);
+	EXPECT_EQ(0, self->r.body_len);
+
+	EXPECT_EQ(206, HREQ(self, "GET /mib.bin HTTP/1.1\r\nHost: x\r\n"
+			    "Range: bytes=10-19\r\n\r\n", false));
+	EXPECT_TRUE(all_added_in_order(&self->r)) TH_LOG("%s", self->r.head);
+	EXPECT_EQ(10, self->r.body_len);
+	EXPECT_TRUE(same_as_file(self->r.body, 10, 6, 10));
+
+	snprintf(req, sizeof(req),
+		 "GET /one.bin HTTP/1.1\r\nHost: x\r\nIf-None-Match: %s\r\n\r\n",
+		 etag);
+	EXPECT_EQ(304, HREQ(self, req, false));
+	EXPECT_TRUE(all_added_in_order(&self->r)) TH_LOG("%s", self->r.head);
+
+	EXPECT_EQ(301, HREQ(self, "GET /withindex HTTP/1.1\r\nHost: x\r\n"
+			    "Connection: close\r\n\r\n", false));
+	EXPECT_TRUE(all_added_in_order(&self->r)) TH_LOG("%s", self->r.head);
+	EXPECT_TRUE(hdr_is(&self->r, "Connection", "close"));
+}
+
+TEST_F(headers, only_always_on_errors)
+{
+	EXPECT_EQ(404, HREQ(self, "GET /missing HTTP/1.1\r\nHost: x\r\n\r\n",
+			    false));
+	EXPECT_FALSE(has_hdr(&self->r, "X-Frame-Options")) TH_LOG("%s", self->r.head);
+	EXPECT_FALSE(has_hdr(&self->r, "Cache-Control"));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Served-By", "tlsxd-test"))
+		TH_LOG("%s", self->r.head);
+
+	EXPECT_EQ(404, HREQ(self, "HEAD /missing HTTP/1.1\r\nHost: x\r\n\r\n",
+			    true));
+	EXPECT_FALSE(has_hdr(&self->r, "X-Frame-Options"));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Served-By", "tlsxd-test"));
+
+	EXPECT_EQ(403, HREQ(self, "GET /noindex/ HTTP/1.1\r\nHost: x\r\n\r\n",
+			    false));
+	EXPECT_FALSE(has_hdr(&self->r, "Cache-Control"));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Served-By", "tlsxd-test"));
+
+	EXPECT_EQ(405, HREQ(self, "DELETE /one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+			    false));
+	EXPECT_FALSE(has_hdr(&self->r, "X-Frame-Options"));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Served-By", "tlsxd-test"));
+	EXPECT_TRUE(hdr_is(&self->r, "Allow", "GET, HEAD"));
+}
+
+/* ------------------------------------------------------------------ */
 /* SIGHUP re-reads --config FILE                                      */
 /* ------------------------------------------------------------------ */
 
@@ -3422,6 +3564,43 @@ TEST_F(reload, hidden_flag_applies)
 	ASSERT_EQ(0, cl_sends(&self->c, "GET /.secret HTTP/1.1\r\nHost: x\r\n\r\n"));
 	ASSERT_EQ(0, cl_response(&self->c, &self->r, false));
 	EXPECT_EQ(200, self->r.status);
+}
+
+/*
+ * add-header in the file: after SIGHUP the next request on a connection
+ * kept alive gets the new fields, and a field dropped from the file is
+ * gone.
+ */
+TEST_F(reload, added_fields_follow_the_file)
+{
+	ASSERT_EQ(TLSX_DONE, cl_open_ex(&self->c, self->srv.port, self->cfg,
+					0, 5000));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_FALSE(has_hdr(&self->r, "X-Reload"));
+
+	write_conf(self->file, "workers 2\nadd-header X-Reload one\n"
+		   "add-header-always X-Always a\ncert %s %s\n", g_leaf1,
+		   g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Reload", "one")) TH_LOG("%s", self->r.head);
+	EXPECT_TRUE(hdr_is(&self->r, "X-Always", "a"));
+
+	write_conf(self->file, "workers 2\nadd-header X-Reload two\n"
+		   "cert %s %s\n", g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOADED));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Reload", "two")) TH_LOG("%s", self->r.head);
+	EXPECT_FALSE(has_hdr(&self->r, "X-Always"));
+
+	/* A bad field fails the reload with its line; the old ones stay. */
+	write_conf(self->file, "workers 2\nadd-header Content-Length 1\n"
+		   "cert %s %s\n", g_leaf1, g_key1);
+	ASSERT_TRUE(hup_wait(&self->srv, RELOAD_FAILED));
+	EXPECT_EQ(1, count_in_log(&self->srv,
+				  ":2: add-header: Content-Length is not allowed (framing, RFC 9112 6.2)"));
+	EXPECT_EQ(200, get_fields(&self->c, &self->r, 0));
+	EXPECT_TRUE(hdr_is(&self->r, "X-Reload", "two"));
 }
 
 /*

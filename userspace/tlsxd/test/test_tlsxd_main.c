@@ -372,6 +372,12 @@ TEST_F(d, bad_command_line_is_exit_2)
 	EXPECT_EQ(2, run(&self->p, (char *[]){ "--workers", "0", NULL }));
 	EXPECT_STREQ("tlsxd: --workers: bad number \"0\" (1..1024)\n",
 		     self->p.out);
+	/* add-header's refusals, as every other option's. */
+	EXPECT_EQ(2, run(&self->p, (char *[]){ "--add-header",
+					       "Transfer-Encoding: chunked",
+					       NULL }));
+	EXPECT_STREQ("tlsxd: --add-header: Transfer-Encoding is not allowed (framing, RFC 9112 6.1)\n",
+		     self->p.out);
 }
 
 TEST_F(d, cannot_start_is_exit_1)
