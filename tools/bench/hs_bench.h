@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hs_bench.h - the handshake primitives' benchmark: one table of
- * operations per primitive (a file hs_<primitive>.c each), timed by hs.c
- * against OpenSSL in the same run, alternating.
+ * operations per primitive (a file hs_<primitive>.c each), timed by
+ * primitives.c against OpenSSL in the same run, alternating.
  */
 #ifndef TLSX_HS_BENCH_H
 #define TLSX_HS_BENCH_H
@@ -29,7 +29,8 @@ struct hs_bench_op {
 
 /*
  * The tables, each ended by an entry with a NULL name.  Weak, so that the
- * benchmark links while a primitive is missing; hs.c skips a NULL table.
+ * benchmark links while a primitive is missing; primitives.c skips a NULL
+ * table.
  */
 #ifndef __weak
 #define __weak __attribute__((__weak__))

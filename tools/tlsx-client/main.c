@@ -23,8 +23,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +131,11 @@ static int parse_args(struct client_opts *o, int argc, char **argv)
 	return 0;
 }
 
+static int dial_one(int fd, const struct addrinfo *ai)
+{
+	return connect(fd, ai->ai_addr, ai->ai_addrlen);
+}
+
 /* The first address of HOST PORT that accepts: a connected fd, or -1. */
 static int dial(const struct client_opts *o)
 {
@@ -141,34 +144,22 @@ static int dial(const struct client_opts *o)
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_ADDRCONFIG,
 	};
-	struct addrinfo *res, *ai;
+	const struct addrinfo *ai;
+	struct addrinfo *res;
 	char addr[NI_MAXHOST];
-	int fd = -1, err, saved = 0, one = 1;
+	int fd, err;
 
 	err = getaddrinfo(o->host, o->port, &hints, &res);
 	if (err) {
 		tool_err("%s port %s: %s", o->host, o->port, gai_strerror(err));
 		return -1;
 	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-			    ai->ai_protocol);
-		if (fd < 0) {
-			saved = errno;
-			continue;
-		}
-		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
+	fd = tool_socket_first(res, dial_one, &ai);
 	if (fd < 0) {
 		tool_err("connect to %s port %s: %s", o->host, o->port,
-			 strerror(saved));
+			 strerror(errno));
 	} else {
-		/* Handshake flights are small: do not let Nagle hold them. */
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		tool_nodelay(fd);
 		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, sizeof(addr),
 				NULL, 0, NI_NUMERICHOST))
 			snprintf(addr, sizeof(addr), "?");
@@ -237,74 +228,68 @@ static int save_session(const struct client_opts *o, struct tlsx_conn *c)
 	return ret;
 }
 
-static struct tlsx_config *make_config(const struct client_opts *o)
+static int client_config(void *ctx, struct tlsx_config *cfg)
 {
-	struct tlsx_config *cfg = tool_config_new(TLSX_ROLE_CLIENT, &o->t);
+	const struct client_opts *o = ctx;
 	int rc;
 
-	if (!cfg)
-		return NULL;
 	if (o->insecure) {
 		rc = tlsx_config_set_verify_peer(cfg, false, false);
 		if (rc) {
 			tool_err("--insecure: %s", tlsx_strerror(rc));
-			goto bad;
+			return 1;
 		}
 	}
-	if (tool_config_freeze(cfg))
-		goto bad;
-	return cfg;
-bad:
-	tlsx_config_free(cfg);
-	return NULL;
+	return 0;
 }
 
-static int run(const struct client_opts *o, struct tlsx_config *cfg, int fd)
+/* Before the handshake: the name to send and verify, --sess-in. */
+static int client_prepare(void *ctx, struct tlsx_conn *c)
 {
-	struct tlsx_conn *c = tlsx_conn_new(cfg, fd);
-	int rc, ret = 1;
+	const struct client_opts *o = ctx;
+	int rc;
 
-	if (!c) {
-		tool_err("connection: %s", *tlsx_config_error(cfg) ?
-			 tlsx_config_error(cfg) : "out of memory");
-		return 1;
-	}
 	rc = tlsx_conn_set_server_name(c, o->name);
 	if (rc) {
 		tool_err("--name %s: %s", o->name, tlsx_strerror(rc));
-		goto out;
+		return 1;
 	}
 	if (o->sess_in && load_session(c, o->sess_in))
-		goto out;
+		return 1;
+	/* The connect deadline ends: the handshake keeps its own. */
 	tool_deadline(0, "");
-	rc = tool_handshake(&o->t, c);
-	if (rc != TLSX_DONE) {
-		tool_conn_fail(c, "handshake", rc);
-		goto out;
-	}
-	tool_print_facts(&o->t, c);
-	if (o->t.key_update) {
-		rc = tlsx_conn_key_update(c, true);
-		if (rc) {
-			tool_conn_fail(c, "--key-update", rc);
-			goto out;
-		}
-		tool_note(&o->t, "KeyUpdate sent (update_requested)");
-	}
+	return 0;
+}
+
+static int client_exchange(void *ctx, struct tlsx_conn *c)
+{
+	const struct client_opts *o = ctx;
+	int ret;
+
 	ret = tool_relay(&o->t, c, o->ign_eof ? TOOL_RELAY_IGN_EOF : 0);
 	if (ret == TOOL_RELAY_TRUNCATED)
 		ret = o->strict ? TOOL_RELAY_TRUNCATED : 0;
-	tool_print_counters(&o->t, c);
-	/*
-	 * The session is the handshake's and its tickets': an exchange
-	 * that ended badly afterwards does not make it unusable.
-	 */
-	if (o->sess_out && save_session(o, c) && !ret)
-		ret = 1;
-out:
-	tlsx_conn_free(c);
 	return ret;
 }
+
+/*
+ * The session is the handshake's and its tickets': an exchange that
+ * ended badly afterwards does not make it unusable.
+ */
+static int client_finish(void *ctx, struct tlsx_conn *c, int status)
+{
+	const struct client_opts *o = ctx;
+
+	if (o->sess_out && save_session(o, c) && !status)
+		return 1;
+	return status;
+}
+
+static const struct tool_conn_ops client_ops = {
+	.prepare = client_prepare,
+	.exchange = client_exchange,
+	.finish = client_finish,
+};
 
 int main(int argc, char **argv)
 {
@@ -316,7 +301,7 @@ int main(int argc, char **argv)
 	ret = parse_args(&o, argc, argv);
 	if (ret)
 		return ret == 2 ? 0 : 1;
-	cfg = make_config(&o);
+	cfg = tool_config(TLSX_ROLE_CLIENT, &o.t, client_config, &o);
 	if (!cfg)
 		return 1;
 	if (o.t.timeout)
@@ -326,7 +311,7 @@ int main(int argc, char **argv)
 		tlsx_config_free(cfg);
 		return 1;
 	}
-	ret = run(&o, cfg, fd);
+	ret = tool_conn_run(&o.t, cfg, fd, &client_ops, &o);
 	close(fd);
 	tlsx_config_free(cfg);
 	return ret;

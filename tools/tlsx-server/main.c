@@ -14,8 +14,6 @@
  */
 #include <errno.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +164,16 @@ static int split_listen(const char *arg, char *host, size_t cap,
 	return 0;
 }
 
+static int listen_one(int fd, const struct addrinfo *ai)
+{
+	int one = 1;
+
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 16))
+		return -1;
+	return 0;
+}
+
 static int listen_on(const struct server_opts *o)
 {
 	struct addrinfo hints = {
@@ -175,10 +183,11 @@ static int listen_on(const struct server_opts *o)
 	};
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	struct addrinfo *res, *ai;
+	const struct addrinfo *ai;
+	struct addrinfo *res;
 	char host[256], addr[NI_MAXHOST], serv[NI_MAXSERV];
 	const char *port;
-	int fd = -1, err, saved = 0, one = 1;
+	int fd, err;
 
 	if (split_listen(o->listen, host, sizeof(host), &port) || !*port) {
 		tool_err("--listen %s: not ADDR:PORT", o->listen);
@@ -189,23 +198,11 @@ static int listen_on(const struct server_opts *o)
 		tool_err("--listen %s: %s", o->listen, gai_strerror(err));
 		return -1;
 	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-			    ai->ai_protocol);
-		if (fd < 0) {
-			saved = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 16))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
+	fd = tool_socket_first(res, listen_one, &ai);
+	err = errno;
 	freeaddrinfo(res);
 	if (fd < 0) {
-		tool_err("--listen %s: %s", o->listen, strerror(saved));
+		tool_err("--listen %s: %s", o->listen, strerror(err));
 		return -1;
 	}
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) ||
@@ -222,18 +219,16 @@ static int listen_on(const struct server_opts *o)
 	return fd;
 }
 
-static struct tlsx_config *make_config(const struct server_opts *o)
+static int server_config(void *ctx, struct tlsx_config *cfg)
 {
-	struct tlsx_config *cfg = tool_config_new(TLSX_ROLE_SERVER, &o->t);
+	const struct server_opts *o = ctx;
 	int rc = 0;
 
-	if (!cfg)
-		return NULL;
 	if (o->verify || o->verify_optional)
 		rc = tlsx_config_set_verify_peer(cfg, true, o->verify);
 	if (rc) {
 		tool_err("--verify: %s", tlsx_strerror(rc));
-		goto bad;
+		return 1;
 	}
 	if (o->tickets >= 0)
 		rc = tlsx_config_set_tickets(cfg, (unsigned int)o->tickets,
@@ -241,14 +236,9 @@ static struct tlsx_config *make_config(const struct server_opts *o)
 	if (rc) {
 		tool_err("--tickets: %s", *tlsx_config_error(cfg) ?
 			 tlsx_config_error(cfg) : tlsx_strerror(rc));
-		goto bad;
+		return 1;
 	}
-	if (tool_config_freeze(cfg))
-		goto bad;
-	return cfg;
-bad:
-	tlsx_config_free(cfg);
-	return NULL;
+	return 0;
 }
 
 /* The request as text in the page: markup and CRs left out. */
@@ -324,36 +314,16 @@ static int serve_www(const struct server_opts *o, struct tlsx_conn *c)
 	return tool_shutdown(&o->t, c);
 }
 
-static int serve(const struct server_opts *o, struct tlsx_config *cfg, int fd)
+static int server_exchange(void *ctx, struct tlsx_conn *c)
 {
-	struct tlsx_conn *c = tlsx_conn_new(cfg, fd);
-	int rc, ret = 1;
+	const struct server_opts *o = ctx;
+	int ret;
 
-	if (!c) {
-		tool_err("connection: out of memory");
-		return 1;
-	}
-	rc = tool_handshake(&o->t, c);
-	if (rc != TLSX_DONE) {
-		tool_conn_fail(c, "handshake", rc);
-		goto out;
-	}
-	tool_print_facts(&o->t, c);
-	if (o->t.key_update) {
-		rc = tlsx_conn_key_update(c, true);
-		if (rc) {
-			tool_conn_fail(c, "--key-update", rc);
-			goto out;
-		}
-		tool_note(&o->t, "KeyUpdate sent (update_requested)");
-	}
 	switch (o->mode) {
 	case SERVE_WWW:
-		ret = serve_www(o, c);
-		break;
+		return serve_www(o, c);
 	case SERVE_ECHO:
-		ret = tool_echo(&o->t, c);
-		break;
+		return tool_echo(&o->t, c);
 	default:
 		/*
 		 * A client that half-closes first (gnutls-cli at its EOF)
@@ -361,22 +331,19 @@ static int serve(const struct server_opts *o, struct tlsx_config *cfg, int fd)
 		 * is a warning, as on the client.
 		 */
 		ret = tool_relay(&o->t, c, TOOL_RELAY_OUTLIVE);
-		if (ret == TOOL_RELAY_TRUNCATED)
-			ret = 0;
-		break;
+		return ret == TOOL_RELAY_TRUNCATED ? 0 : ret;
 	}
-	tool_print_counters(&o->t, c);
-out:
-	tlsx_conn_free(c);
-	tool_note(&o->t, "connection closed: %s", ret ? "FAILED" : "ok");
-	return ret;
 }
+
+static const struct tool_conn_ops server_ops = {
+	.exchange = server_exchange,
+};
 
 int main(int argc, char **argv)
 {
 	static struct server_opts o;
 	struct tlsx_config *cfg;
-	int lfd, fd, one = 1, ret = 0;
+	int lfd, fd, ret = 0;
 
 	tool_name = "tlsx-server";
 	/* A client that resets must not kill the server (libtlsx's note). */
@@ -384,7 +351,7 @@ int main(int argc, char **argv)
 	ret = parse_args(&o, argc, argv);
 	if (ret)
 		return ret == 2 ? 0 : 1;
-	cfg = make_config(&o);
+	cfg = tool_config(TLSX_ROLE_SERVER, &o.t, server_config, &o);
 	if (!cfg)
 		return 1;
 	lfd = listen_on(&o);
@@ -401,8 +368,10 @@ int main(int argc, char **argv)
 			ret = 1;
 			break;
 		}
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		ret = serve(&o, cfg, fd);
+		tool_nodelay(fd);
+		ret = tool_conn_run(&o.t, cfg, fd, &server_ops, &o);
+		tool_note(&o.t, "connection closed: %s",
+			  ret ? "FAILED" : "ok");
 		close(fd);
 		if (o.once)
 			break;

@@ -210,7 +210,6 @@ int tool_common_opt(struct tool_opts *o, int opt, const char *arg)
 	return 0;
 }
 
-/* A failed setter: its message, or the result's name. */
 static int parse_opts(struct tool_opts *o, int argc, char **argv,
 		      const struct option *longopts,
 		      int (*own_opt)(void *ctx, int opt, const char *arg),
@@ -256,6 +255,7 @@ int tool_parse_args(struct tool_opts *o, int argc, char **argv,
 	return ret;
 }
 
+/* A failed setter: its message, or the result's name. */
 static int cfg_fail(struct tlsx_config *cfg, const char *what, int rc)
 {
 	const char *msg = tlsx_config_error(cfg);
@@ -264,7 +264,8 @@ static int cfg_fail(struct tlsx_config *cfg, const char *what, int rc)
 	return 1;
 }
 
-int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o)
+/* The options above into @cfg: 0, or 1 after printing the error. */
+static int configure(struct tlsx_config *cfg, const struct tool_opts *o)
 {
 	unsigned int i;
 	int rc;
@@ -332,31 +333,29 @@ int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o)
 	return 0;
 }
 
-struct tlsx_config *tool_config_new(enum tlsx_role role,
-				    const struct tool_opts *o)
+struct tlsx_config *tool_config(enum tlsx_role role, const struct tool_opts *o,
+				int (*own)(void *ctx, struct tlsx_config *cfg),
+				void *ctx)
 {
 	struct tlsx_config *cfg = tlsx_config_new(role);
+	int rc;
 
 	if (!cfg) {
 		tool_err("out of memory");
 		return NULL;
 	}
-	if (tool_configure(cfg, o)) {
-		tlsx_config_free(cfg);
-		return NULL;
+	if (configure(cfg, o) || own(ctx, cfg))
+		goto bad;
+	rc = tlsx_config_freeze(cfg);
+	if (rc) {
+		tool_err("configuration: %s", *tlsx_config_error(cfg) ?
+			 tlsx_config_error(cfg) : tlsx_strerror(rc));
+		goto bad;
 	}
 	return cfg;
-}
-
-int tool_config_freeze(struct tlsx_config *cfg)
-{
-	int rc = tlsx_config_freeze(cfg);
-
-	if (!rc)
-		return 0;
-	tool_err("configuration: %s", *tlsx_config_error(cfg) ?
-		 tlsx_config_error(cfg) : tlsx_strerror(rc));
-	return 1;
+bad:
+	tlsx_config_free(cfg);
+	return NULL;
 }
 
 int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc)

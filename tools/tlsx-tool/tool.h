@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tool.h - what tlsx-client and tlsx-server share: the options both
- * take, the one-line errors, the negotiated facts, and the loops that
- * move bytes between a libtlsx connection and stdin/stdout.  Everything
- * goes through the public API (handshake/libtlsx/tlsx.h) only.
+ * take and the configuration made of them, the one-line errors, the
+ * sockets, a connection's life from the handshake to its counters, the
+ * negotiated facts, and the loops that move bytes between a libtlsx
+ * connection and stdin/stdout.  Each main keeps what is its role's.
+ * Everything goes through the public API (handshake/libtlsx/tlsx.h) only.
  */
 #ifndef TLSX_TOOL_H
 #define TLSX_TOOL_H
 
 #include <getopt.h>
+#include <netdb.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -90,19 +93,58 @@ int tool_parse_args(struct tool_opts *o, int argc, char **argv,
 		    int (*own_opt)(void *ctx, int opt, const char *arg),
 		    void *ctx, void (*help)(FILE *f));
 
-/* Applies the options above to @cfg: 0, or 1 after printing the error. */
-int tool_configure(struct tlsx_config *cfg, const struct tool_opts *o);
+/*
+ * The configuration of @role: the options above applied, then the
+ * program's own by @own(@ctx, cfg) (0, or 1 after printing the error),
+ * then frozen.  NULL after printing the error.
+ */
+struct tlsx_config *tool_config(enum tlsx_role role, const struct tool_opts *o,
+				int (*own)(void *ctx, struct tlsx_config *cfg),
+				void *ctx);
 
 /*
- * A configuration of @role with the options above applied (the program
- * then adds its own and calls tool_config_freeze()); NULL after
- * printing the error.
+ * A socket of the first address in @res that @use takes (connect(), or
+ * bind() and listen(): 0, else -1 with errno set): the fd, and *@used
+ * that address; -1 with the last failure's errno when none did.
  */
-struct tlsx_config *tool_config_new(enum tlsx_role role,
-				    const struct tool_opts *o);
+int tool_socket_first(const struct addrinfo *res,
+		      int (*use)(int fd, const struct addrinfo *ai),
+		      const struct addrinfo **used);
 
-/* tlsx_config_freeze(): 0, or 1 after printing libtlsx's reason. */
-int tool_config_freeze(struct tlsx_config *cfg);
+/* TCP_NODELAY: handshake flights are small, Nagle must not hold them. */
+void tool_nodelay(int fd);
+
+/*
+ * What a program does with a connection around what tool_conn_run()
+ * does for both, @ctx its own options.
+ */
+struct tool_conn_ops {
+	/*
+	 * Before the handshake (the client's server name and session):
+	 * 0, or 1 after printing why.  May be NULL.
+	 */
+	int (*prepare)(void *ctx, struct tlsx_conn *c);
+	/*
+	 * After the handshake, its facts and --key-update: the exchange
+	 * (relay, echo, a page); the exit status it gives.
+	 */
+	int (*exchange)(void *ctx, struct tlsx_conn *c);
+	/*
+	 * After the exchange and the counters, whatever @status the
+	 * exchange gave (the client saves its session): the exit status.
+	 * May be NULL.
+	 */
+	int (*finish)(void *ctx, struct tlsx_conn *c, int status);
+};
+
+/*
+ * One connection on @fd: tlsx_conn_new(), @ops->prepare, the handshake
+ * within --timeout, the negotiated facts, --key-update, @ops->exchange,
+ * the KeyUpdate counters, @ops->finish, tlsx_conn_free().  0, 1 after
+ * printing the error, or the status exchange and finish gave.
+ */
+int tool_conn_run(const struct tool_opts *o, struct tlsx_config *cfg, int fd,
+		  const struct tool_conn_ops *ops, void *ctx);
 
 /* Says why @rc ended @what ("handshake") on @c (may be NULL); returns 1. */
 int tool_conn_fail(const struct tlsx_conn *c, const char *what, int rc);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sha512_generic.c - the portable SHA-512 compression function (FIPS
- * 180-4 section 6.4.2) and the round constants, which the SIMD block
- * functions add to their schedule words too.
- *
- * No branch on or index by message bytes: constant-time.
+ * sha512_generic.c - the portable SHA-512 (and SHA-384) compression
+ * function (FIPS 180-4 section 6.4.2): SHA-512's round constants, which
+ * the SIMD block functions add to their schedule words too, and its
+ * parameters of the code it shares with SHA-256
+ * (sha2_generic_template.h).
  */
 #include "aead/platform.h"
 #include "hash/sha2_impl.h"
@@ -57,101 +57,16 @@ const u64 tlsx_sha512_k[80] = {
 	0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
 };
 
-static __always_inline u64 ror64(u64 x, unsigned int n)
-{
-	return (x >> n) | (x << (64 - n));
-}
+/* SHA-512's parameters of the compression function (FIPS 180-4 4.1.3). */
+#define SHA2_WORD		u64
+#define SHA2_LOAD_BE		get_unaligned_be64
+#define SHA2_BLOCK_SIZE		SHA512_BLOCK_SIZE
+#define SHA2_ROUNDS		80
+#define SHA2_K			tlsx_sha512_k
+#define SHA2_BSIG0(x)		big_sigma(x, 28, 34, 39)
+#define SHA2_BSIG1(x)		big_sigma(x, 14, 18, 41)
+#define SHA2_SSIG0(x)		small_sigma(x, 1, 8, 7)
+#define SHA2_SSIG1(x)		small_sigma(x, 19, 61, 6)
+#define SHA2_BLOCKS		tlsx_sha512_blocks_generic
 
-/* The functions of FIPS 180-4 section 4.1.3. */
-static __always_inline u64 bsig0(u64 x)
-{
-	return ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39);
-}
-
-static __always_inline u64 bsig1(u64 x)
-{
-	return ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41);
-}
-
-static __always_inline u64 ssig0(u64 x)
-{
-	return ror64(x, 1) ^ ror64(x, 8) ^ (x >> 7);
-}
-
-static __always_inline u64 ssig1(u64 x)
-{
-	return ror64(x, 19) ^ ror64(x, 61) ^ (x >> 6);
-}
-
-/* Ch: z ^ (x & (y ^ z)) selects y where x is 1, z where x is 0. */
-static __always_inline u64 ch(u64 x, u64 y, u64 z)
-{
-	return z ^ (x & (y ^ z));
-}
-
-/* Maj: the bitwise majority of x, y, z. */
-static __always_inline u64 maj(u64 x, u64 y, u64 z)
-{
-	return (x & y) | (z & (x | y));
-}
-
-/*
- * One round with the words renamed instead of moved: the caller rotates
- * the argument list by one each round.
- */
-#define SHA512_ROUND(a, b, c, d, e, f, g, h, i)				\
-	do {								\
-		u64 t1 = h + bsig1(e) + ch(e, f, g) + tlsx_sha512_k[i] + \
-			 w[(i) & 15];					\
-		u64 t2 = bsig0(a) + maj(a, b, c);			\
-		d += t1;						\
-		h = t1 + t2;						\
-	} while (0)
-
-void tlsx_sha512_blocks_generic(u64 st[8], const u8 *p, size_t nblocks)
-{
-	u64 w[16], a, b, c, d, e, f, g, h;
-	int i, j;
-
-	while (nblocks--) {
-		for (i = 0; i < 16; i++)
-			w[i] = get_unaligned_be64(p + 8 * i);
-		a = st[0];
-		b = st[1];
-		c = st[2];
-		d = st[3];
-		e = st[4];
-		f = st[5];
-		g = st[6];
-		h = st[7];
-		for (i = 0; i < 80; i += 8) {
-			/*
-			 * W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]
-			 * for t >= 16, in a ring of 16 where W[t]'s slot held
-			 * W[t-16]; eight words ahead of the rounds.
-			 */
-			for (j = i; i >= 16 && j < i + 8; j++)
-				w[j & 15] += ssig1(w[(j - 2) & 15]) +
-					     w[(j - 7) & 15] +
-					     ssig0(w[(j - 15) & 15]);
-			SHA512_ROUND(a, b, c, d, e, f, g, h, i + 0);
-			SHA512_ROUND(h, a, b, c, d, e, f, g, i + 1);
-			SHA512_ROUND(g, h, a, b, c, d, e, f, i + 2);
-			SHA512_ROUND(f, g, h, a, b, c, d, e, i + 3);
-			SHA512_ROUND(e, f, g, h, a, b, c, d, i + 4);
-			SHA512_ROUND(d, e, f, g, h, a, b, c, i + 5);
-			SHA512_ROUND(c, d, e, f, g, h, a, b, i + 6);
-			SHA512_ROUND(b, c, d, e, f, g, h, a, i + 7);
-		}
-		st[0] += a;
-		st[1] += b;
-		st[2] += c;
-		st[3] += d;
-		st[4] += e;
-		st[5] += f;
-		st[6] += g;
-		st[7] += h;
-		p += SHA512_BLOCK_SIZE;
-	}
-	memzero_explicit(w, sizeof(w));
-}
+#include "hash/sha2_generic_template.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hs.c - "tlsx-bench hs": the handshake primitives (hashes, HKDF,
+ * primitives.c - "tlsx-bench hs": the handshake primitives (hashes, HKDF,
  * X25519, P-256, Ed25519, RSA) against OpenSSL.
  *
  * Each operation runs in batches of about --batch-ms milliseconds, tlsx
