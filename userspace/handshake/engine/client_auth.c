@@ -141,44 +141,35 @@ int client_certificate_request(struct tlsx_hs *hs, const u8 *msg,
 	return 0;
 }
 
+/*
+ * 4.4.2.4: "If the server supplies an empty Certificate message, the
+ * client MUST abort the handshake with a "decode_error" alert."
+ */
+static int client_empty_server_chain(struct tlsx_hs *hs)
+{
+	(void)hs;
+	return TLSX_ALERT_DECODE_ERROR;
+}
+
+/* The server's Certificate and CertificateVerify, as hs_msg.c reads them. */
+static const struct hs_peer_auth client_server_auth = {
+	.purpose		= X509_EKU_SERVER_AUTH,
+	.empty_chain		= client_empty_server_chain,
+	.expect_cert_verify	= CLIENT_EXPECT_CERTIFICATE_VERIFY,
+	.expect_finished	= CLIENT_EXPECT_FINISHED,
+};
+
 int client_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len)
 {
-	const u8 *certs[TLSX_CERT_MAX_CHAIN], *ctx;
-	size_t lens[TLSX_CERT_MAX_CHAIN], n, ctx_len;
-	int ret;
-
-	ret = hs_parse_certificate(msg, len, hs->sent_exts, &ctx, &ctx_len,
-				   certs, lens, &n);
-	if (ret)
-		return ret;
-	/* 4.4.2: for server authentication the context "SHALL be zero
-	 * length".
-	 */
-	if (ctx_len)
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
-	/* 4.4.2.4: "If the server supplies an empty Certificate message,
-	 * the client MUST abort the handshake with a "decode_error" alert."
-	 */
-	if (!n)
-		return TLSX_ALERT_DECODE_ERROR;
-	ret = hs_verify_peer_chain(hs, certs, lens, n, X509_EKU_SERVER_AUTH);
-	if (ret)
-		return ret;
-	tlsx_transcript_add(&hs->ts, msg, len);
-	hs->state = CLIENT_EXPECT_CERTIFICATE_VERIFY;
-	return 0;
+	/* CertificateEntry extensions answer our ClientHello's. */
+	return hs_peer_certificate(hs, msg, len, hs->sent_exts,
+				   &client_server_auth);
 }
 
 int client_certificate_verify(struct tlsx_hs *hs, const u8 *msg,
 			      size_t len)
 {
-	int ret = hs_check_cert_verify(hs, msg, len);
-
-	if (ret)
-		return ret;
-	tlsx_transcript_add(&hs->ts, msg, len);
-	hs->state = CLIENT_EXPECT_FINISHED;
-	return 0;
+	return hs_peer_cert_verify(hs, msg, len, &client_server_auth);
 }
 
 /*
@@ -194,27 +185,6 @@ static u16 test_pick_scheme(const struct tlsx_hs *hs)
 				hs->sig_schemes[i]))
 			return hs->sig_schemes[i];
 	return 0;
-}
-
-static int test_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
-				 u16 scheme)
-{
-	u8 th[TLSX_KS_MAX_SECRET], sig[512];
-	struct tlsx_wr w;
-	size_t sig_len;
-	int ret;
-
-	ret = tlsx_transcript_hash(&hs->ts, th);
-	if (!ret)
-		ret = hs->test->cert_sign(hs, scheme, th, hs->hash_len, sig,
-					  sizeof(sig), &sig_len);
-	if (ret)
-		return ret;
-	hs_msg_begin(hs, o, TLSX_HT_CERTIFICATE_VERIFY, &w);
-	tlsx_wr_u16(&w, scheme);
-	tlsx_wr_vec(&w, 2, sig, sig_len);
-	hs->own_sig_scheme = scheme;
-	return hs_msg_end(hs, o, &w);
 }
 
 /* The client's second flight: [CCS] [Certificate, CertificateVerify] Fin. */
@@ -250,8 +220,7 @@ int client_second_flight(struct tlsx_hs *hs, struct hs_out *o)
 		ret = hs_send_certificate(hs, o, scheme ? chain : NULL, NULL,
 					  0);
 		if (!ret && scheme)
-			ret = test_sign ? test_send_cert_verify(hs, o, scheme) :
-			      hs_send_cert_verify(hs, o, chain, scheme);
+			ret = hs_send_cert_verify(hs, o, chain, scheme);
 		if (ret)
 			return ret;
 	}

@@ -116,10 +116,11 @@ struct hs_test_hooks {
 	const u8 *client_hello2;	/* after a HelloRetryRequest */
 	size_t client_hello2_len;
 	/*
-	 * Server (RFC 8448's traces): cert_sign signs CertificateVerify in
-	 * place of tlsx_cv_sign() (the RSA-1024 key again); hrr_cookie is
-	 * sent as the HelloRetryRequest's cookie and must come back as is
-	 * (the RFC's server had its own format); ee_groups is the body of
+	 * RFC 8448's traces: cert_sign signs CertificateVerify in place of
+	 * tlsx_cv_sign() (the RSA-1024 keys again, the server's and in
+	 * section 6 the client's).  Server: hrr_cookie is sent as the
+	 * HelloRetryRequest's cookie and must come back as is (the RFC's
+	 * server had its own format); ee_groups is the body of
 	 * EncryptedExtensions' supported_groups (the RFC's server lists
 	 * groups tlsx does not implement).  cr_exts are whole extensions
 	 * (type, length, body) added as they are to the CertificateRequest
@@ -372,17 +373,37 @@ int hs_check_finished(struct tlsx_hs *hs, const u8 *msg, size_t len,
 int hs_send_certificate(struct tlsx_hs *hs, struct hs_out *o,
 			const struct tlsx_cert_chain *chain, const u8 *ctx,
 			size_t ctx_len);
+
 /*
- * Reads a Certificate message's body into @certs/@lens (DER, leaf first,
- * spans into @msg), at most TLSX_CERT_MAX_CHAIN; @ctx/@ctx_len is the
- * certificate_request_context.  Extensions in each CertificateEntry go
- * through ext.c (@requested: what our ClientHello/CertificateRequest
- * asked).  0 or an alert (decode_error; bad_certificate for a chain too
- * long).
+ * What the peer's Certificate and CertificateVerify (4.4.2, 4.4.3) mean
+ * to one role, the reading being the same for both (hs_peer_certificate(),
+ * hs_peer_cert_verify()): the extendedKeyUsage purpose the peer's leaf
+ * must have, the role's verdict on an empty Certificate (4.4.2.4: the
+ * client must refuse it, the server may take it), and the states that
+ * follow.
  */
-int hs_parse_certificate(const u8 *msg, size_t len, u32 requested,
-			 const u8 **ctx, size_t *ctx_len, const u8 **certs,
-			 size_t *lens, size_t *n);
+struct hs_peer_auth {
+	unsigned int purpose;		/* X509_EKU_SERVER_AUTH / _CLIENT_AUTH */
+	/* An empty certificate_list: 0 to go on unauthenticated, or the alert. */
+	int (*empty_chain)(struct tlsx_hs *hs);
+	int expect_cert_verify;		/* after a chain */
+	int expect_finished;		/* after CertificateVerify, or no chain */
+};
+
+/*
+ * The peer's Certificate (4.4.2): read (at most TLSX_CERT_MAX_CHAIN
+ * certificates, each CertificateEntry's extensions through ext.c,
+ * @requested being what our ClientHello or CertificateRequest asked
+ * for), its context checked empty, an empty list judged by
+ * @auth->empty_chain, a chain verified for @auth->purpose
+ * (hs_verify_peer_chain() in hs_msg.c: hs->peer_pub, hs->peer_cert, the
+ * chain kept); then added to the transcript, and hs->state set to
+ * @auth->expect_cert_verify, or expect_finished for no chain.  0 or
+ * the alert (decode_error, illegal_parameter, bad_certificate for a
+ * chain too long, the verifier's), or -ENOMEM.
+ */
+int hs_peer_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len,
+			u32 requested, const struct hs_peer_auth *auth);
 
 /*
  * The signature scheme for our CertificateVerify with @chain: the first
@@ -438,15 +459,21 @@ bool hs_oid_filters_match(const u8 *data, size_t len,
 int hs_keep_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 		       const size_t *lens, size_t n);
 
-/* CertificateVerify over the transcript so far, signed with @chain. */
+/*
+ * CertificateVerify over the transcript so far, signed with @chain's key
+ * in @scheme (by the test seam's cert_sign when set: @chain unused);
+ * sets hs->own_sig_scheme.
+ */
 int hs_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
 			const struct tlsx_cert_chain *chain, u16 scheme);
 /*
- * Checks the peer's CertificateVerify @msg against hs->peer_pub and the
- * transcript so far; the scheme must be one of ours (illegal_parameter).
- * Sets hs->peer_sig_scheme.
+ * The peer's CertificateVerify (4.4.3) @msg checked against hs->peer_pub
+ * and the transcript so far (the scheme must be one of ours:
+ * illegal_parameter), hs->peer_sig_scheme set; then added to the
+ * transcript and hs->state set to @auth->expect_finished.
  */
-int hs_check_cert_verify(struct tlsx_hs *hs, const u8 *msg, size_t len);
+int hs_peer_cert_verify(struct tlsx_hs *hs, const u8 *msg, size_t len,
+			const struct hs_peer_auth *auth);
 
 /*
  * Reads a signature_algorithms(_cert) body into @out (at most
@@ -464,17 +491,6 @@ int hs_write_record_size_limit(struct tlsx_wr *w, u16 limit);
  * illegal_parameter); 0 or an alert.
  */
 int hs_parse_record_size_limit(const u8 *data, size_t len, u16 *limit);
-
-/*
- * The peer's chain (DER, leaf first, as it came in Certificate) checked
- * for @purpose (X509_EKU_SERVER_AUTH / _CLIENT_AUTH) against cfg->trust
- * (cert.h's tlsx_cert_verify_peer(), host = hs->server_name for a
- * client), or only parsed for its key under cfg->insecure; sets
- * hs->peer_pub and hs->peer_cert, and with cfg->keep_peer_chain copies
- * the chain (hs_keep_peer_chain()).  0, the alert, or -ENOMEM.
- */
-int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
-			 const size_t *lens, size_t n, unsigned int purpose);
 
 /* Wipes every secret in @hs (tlsx_hs_free() and the error exit). */
 void hs_wipe_secrets(struct tlsx_hs *hs);

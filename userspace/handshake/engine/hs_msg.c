@@ -3,7 +3,9 @@
  * hs_msg.c - the messages and extensions both roles write or check:
  * Finished (4.4.4), Certificate (4.4.2) and the peer's chain verified,
  * CertificateVerify (4.4.3) and its scheme, signature_algorithms,
- * ALPN and record_size_limit.
+ * ALPN and record_size_limit.  The peer's Certificate and
+ * CertificateVerify are read here for either role, what differs between
+ * them coming in a struct hs_peer_auth (client_auth.c, server_auth.c).
  */
 #include "x509/x509.h"
 #include "handshake/engine/cert.h"
@@ -62,9 +64,15 @@ int hs_send_certificate(struct tlsx_hs *hs, struct hs_out *o,
 	return hs_msg_end(hs, o, &w);
 }
 
-int hs_parse_certificate(const u8 *msg, size_t len, u32 requested,
-			 const u8 **ctx, size_t *ctx_len, const u8 **certs,
-			 size_t *lens, size_t *n)
+/*
+ * A Certificate message's body read into @certs/@lens (DER, leaf first,
+ * spans into @msg), at most TLSX_CERT_MAX_CHAIN; @ctx/@ctx_len is the
+ * certificate_request_context.  0 or an alert (decode_error;
+ * bad_certificate for a chain too long).
+ */
+static int hs_parse_certificate(const u8 *msg, size_t len, u32 requested,
+				const u8 **ctx, size_t *ctx_len,
+				const u8 **certs, size_t *lens, size_t *n)
 {
 	struct tlsx_rd r, list, exts;
 	struct tlsx_exts found;
@@ -97,8 +105,17 @@ int hs_parse_certificate(const u8 *msg, size_t len, u32 requested,
 	return ret;
 }
 
-int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
-			 const size_t *lens, size_t n, unsigned int purpose)
+/*
+ * The peer's chain (DER, leaf first, as it came in Certificate) checked
+ * for @purpose against cfg->trust (cert.h's tlsx_cert_verify_peer(),
+ * host = hs->server_name for a client), or only parsed for its key under
+ * cfg->insecure; sets hs->peer_pub and hs->peer_cert, and with
+ * cfg->keep_peer_chain copies the chain (hs_keep_peer_chain()).  0, the
+ * alert, or -ENOMEM.
+ */
+static int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
+				const size_t *lens, size_t n,
+				unsigned int purpose)
 {
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	struct tlsx_x509 leaf;
@@ -134,6 +151,34 @@ int hs_verify_peer_chain(struct tlsx_hs *hs, const u8 *const *certs,
 		return ret;
 	hs->peer_cert = true;
 	return hs_keep_peer_chain(hs, certs, lens, n);
+}
+
+int hs_peer_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len,
+			u32 requested, const struct hs_peer_auth *auth)
+{
+	const u8 *certs[TLSX_CERT_MAX_CHAIN], *ctx;
+	size_t lens[TLSX_CERT_MAX_CHAIN], ctx_len, n;
+	int ret;
+
+	ret = hs_parse_certificate(msg, len, requested, &ctx, &ctx_len, certs,
+				   lens, &n);
+	if (ret)
+		return ret;
+	/*
+	 * 4.4.2: the context echoes the CertificateRequest's, which 4.3.2
+	 * makes empty outside post-handshake authentication (not offered),
+	 * and for server authentication it "SHALL be zero length".
+	 */
+	if (ctx_len)
+		return TLSX_ALERT_ILLEGAL_PARAMETER;
+	/* 4.4.2.4: what an empty Certificate means is the role's call. */
+	ret = n ? hs_verify_peer_chain(hs, certs, lens, n, auth->purpose) :
+		  auth->empty_chain(hs);
+	if (ret)
+		return ret;
+	tlsx_transcript_add(&hs->ts, msg, len);
+	hs->state = n ? auth->expect_cert_verify : auth->expect_finished;
+	return 0;
 }
 
 /* Whether @scheme fits the leaf's key as 4.2.3 defines the RSA schemes. */
@@ -175,7 +220,13 @@ int hs_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
 	int ret;
 
 	ret = tlsx_transcript_hash(&hs->ts, th);
-	if (!ret)
+	if (ret)
+		return ret;
+	/* RFC 8448's RSA-1024 keys sign through the test seam. */
+	if (hs->test && hs->test->cert_sign)
+		ret = hs->test->cert_sign(hs, scheme, th, hs->hash_len, sig,
+					  sizeof(sig), &sig_len);
+	else
 		ret = tlsx_cv_sign(&chain->key, scheme, hs->server, th,
 				   hs->hash_len, hs_rand_cb, hs, sig,
 				   sizeof(sig), &sig_len);
@@ -188,7 +239,11 @@ int hs_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o,
 	return hs_msg_end(hs, o, &w);
 }
 
-int hs_check_cert_verify(struct tlsx_hs *hs, const u8 *msg, size_t len)
+/*
+ * The peer's CertificateVerify @msg checked against hs->peer_pub and the
+ * transcript so far; sets hs->peer_sig_scheme.
+ */
+static int hs_check_cert_verify(struct tlsx_hs *hs, const u8 *msg, size_t len)
 {
 	u8 th[TLSX_KS_MAX_SECRET];
 	const u8 *sig;
@@ -225,6 +280,18 @@ int hs_check_cert_verify(struct tlsx_hs *hs, const u8 *msg, size_t len)
 	if (ret)
 		return ret;
 	hs->peer_sig_scheme = scheme;
+	return 0;
+}
+
+int hs_peer_cert_verify(struct tlsx_hs *hs, const u8 *msg, size_t len,
+			const struct hs_peer_auth *auth)
+{
+	int ret = hs_check_cert_verify(hs, msg, len);
+
+	if (ret)
+		return ret;
+	tlsx_transcript_add(&hs->ts, msg, len);
+	hs->state = auth->expect_finished;
 	return 0;
 }
 

@@ -64,78 +64,45 @@ int server_send_cert_request(struct tlsx_hs *hs, struct hs_out *o)
 	return hs_msg_end(hs, o, &w);
 }
 
+/* Our CertificateVerify: the chain and scheme the ClientHello chose. */
 int server_send_cert_verify(struct tlsx_hs *hs, struct hs_out *o)
 {
-	u8 th[TLSX_KS_MAX_SECRET], sig[512];
-	struct tlsx_wr w;
-	size_t sig_len;
-	int ret;
-
-	if (!hs->test || !hs->test->cert_sign)
-		return hs_send_cert_verify(hs, o, hs->srv.chain,
-					   hs->own_sig_scheme);
-	ret = tlsx_transcript_hash(&hs->ts, th);
-	if (!ret)
-		ret = hs->test->cert_sign(hs, hs->own_sig_scheme, th,
-					  hs->hash_len, sig, sizeof(sig),
-					  &sig_len);
-	if (ret)
-		return ret;
-	hs_msg_begin(hs, o, TLSX_HT_CERTIFICATE_VERIFY, &w);
-	tlsx_wr_u16(&w, hs->own_sig_scheme);
-	tlsx_wr_vec(&w, 2, sig, sig_len);
-	return hs_msg_end(hs, o, &w);
+	return hs_send_cert_verify(hs, o, hs->srv.chain, hs->own_sig_scheme);
 }
+
+/*
+ * 4.4.2.4: "If the client does not send any certificates (i.e., it sends
+ * an empty Certificate message), the server MAY at its discretion either
+ * continue the handshake without client authentication or abort the
+ * handshake with a "certificate_required" alert": the configuration's
+ * choice (require_peer_cert).
+ */
+static int server_empty_client_chain(struct tlsx_hs *hs)
+{
+	if (hs->cfg->require_peer_cert)
+		return hs_refuse(hs, TLSX_ALERT_CERTIFICATE_REQUIRED,
+				 "the client sent no certificate");
+	return 0;
+}
+
+/* The client's Certificate and CertificateVerify, as hs_msg.c reads them. */
+static const struct hs_peer_auth server_client_auth = {
+	.purpose		= X509_EKU_CLIENT_AUTH,
+	.empty_chain		= server_empty_client_chain,
+	.expect_cert_verify	= SERVER_EXPECT_CERTIFICATE_VERIFY,
+	.expect_finished	= SERVER_EXPECT_FINISHED,
+};
 
 /* The client's Certificate (4.4.2, 4.4.2.4). */
 int server_certificate(struct tlsx_hs *hs, const u8 *msg, size_t len)
 {
-	const u8 *certs[TLSX_CERT_MAX_CHAIN], *ctx;
-	size_t lens[TLSX_CERT_MAX_CHAIN], ctx_len, n;
-	int ret;
-
-	/* CertificateEntry extensions answer our CertificateRequest: it
-	 * asked for none.
-	 */
-	ret = hs_parse_certificate(msg, len, 0, &ctx, &ctx_len, certs, lens,
-				   &n);
-	if (ret)
-		return ret;
-	/* 4.4.2: the context is the CertificateRequest's: empty. */
-	if (ctx_len)
-		return TLSX_ALERT_ILLEGAL_PARAMETER;
-	if (!n) {
-		/*
-		 * 4.4.2.4: "If the client does not send any certificates
-		 * (i.e., it sends an empty Certificate message), the
-		 * server MAY at its discretion either continue the
-		 * handshake without client authentication or abort the
-		 * handshake with a "certificate_required" alert."
-		 */
-		if (hs->cfg->require_peer_cert)
-			return hs_refuse(hs, TLSX_ALERT_CERTIFICATE_REQUIRED,
-					 "the client sent no certificate");
-		tlsx_transcript_add(&hs->ts, msg, len);
-		hs->state = SERVER_EXPECT_FINISHED;
-		return 0;
-	}
-	ret = hs_verify_peer_chain(hs, certs, lens, n, X509_EKU_CLIENT_AUTH);
-	if (ret)
-		return ret;
-	tlsx_transcript_add(&hs->ts, msg, len);
-	hs->state = SERVER_EXPECT_CERTIFICATE_VERIFY;
-	return 0;
+	/* CertificateEntry extensions answer our CertificateRequest: none. */
+	return hs_peer_certificate(hs, msg, len, 0, &server_client_auth);
 }
 
 /* The client's CertificateVerify (4.4.3), over ..Certificate. */
 int server_certificate_verify(struct tlsx_hs *hs, const u8 *msg,
-			  size_t len)
+			      size_t len)
 {
-	int ret = hs_check_cert_verify(hs, msg, len);
-
-	if (ret)
-		return ret;
-	tlsx_transcript_add(&hs->ts, msg, len);
-	hs->state = SERVER_EXPECT_FINISHED;
-	return 0;
+	return hs_peer_cert_verify(hs, msg, len, &server_client_auth);
 }
