@@ -510,7 +510,8 @@ $(foreach s,$(KERNEL_OTHERS),$(eval $(call series_module_rules,$(s),$(call serie
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
-# tlsxd (skipped while tlsxd is not built).
+# tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
+# copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(BENCH)
 	@mkdir -p $(B)/results
@@ -518,7 +519,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
-		'tools/bench/test-opts $(B)/bin/tlsx-bench'
+		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-series
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
@@ -917,7 +918,9 @@ deb: $(B)/pkg/dkms.conf
 	cp $(PKG)/tlsxd.sysusers $(DEB_TREE)/debian/tlsxd.sysusers
 	sed -e 's|@VERSION@|$(VERSION)|' -e "s|@DATE@|$$(date -R -r VERSION)|" \
 		$(PKG)/debian/changelog.in > $(DEB_TREE)/debian/changelog
-	rm $(DEB_TREE)/debian/changelog.in
+	$(DKMS_SUBST) -e 's|@KERNEL_DEFAULT@|$(KERNEL_DEFAULT)|g' \
+		$(PKG)/debian/control.in > $(DEB_TREE)/debian/control
+	rm $(DEB_TREE)/debian/changelog.in $(DEB_TREE)/debian/control.in
 	cd $(DEB_TREE) && TLSX_TOP=$(CURDIR) \
 		TLSX_B=$(if $(DEB_REUSE),$(B),$(B)/deb/obj) \
 		dpkg-buildpackage -b -us -uc
