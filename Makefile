@@ -205,6 +205,7 @@ test_module_of = $(if $(filter $(KERNEL_DEFAULT),$(1)),$(TEST_MODULE),$(TEST_MOD
 # Every series' build, the default one first.
 MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call module_of,$(s)))
 TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module_of,$(s)))
+
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
