@@ -497,15 +497,20 @@ endef
 $(TEST_MODULE): $(KBUILD_SRCS)
 	$(call kbuild_copy,$(TEST_MODULE_DIR),$(KDIR),$(KERNEL_DEFAULT),TLSX_TEST_HOOKS=y)
 
-# Each other series: its plain and test builds, in copies.
+# Each other series: its plain and test builds, in copies, each build
+# knowing its series (MODULE_SERIES).
 define series_module_rules
-$$(MODULE_$(2)): $$(KBUILD_SRCS)
-	$$(call kbuild_copy,$$(MODULE_$(2)_DIR),$$(KDIR_$(2)),$(1),)
-
-$$(TEST_MODULE_$(2)): $$(KBUILD_SRCS)
-	$$(call kbuild_copy,$$(TEST_MODULE_$(2)_DIR),$$(KDIR_$(2)),$(1),TLSX_TEST_HOOKS=y)
+$$(MODULE_$(2)) $$(TEST_MODULE_$(2)): MODULE_SERIES := $(1)
 endef
 $(foreach s,$(KERNEL_OTHERS),$(eval $(call series_module_rules,$(s),$(call series_var,$(s)))))
+OTHER_MODULES := $(foreach s,$(KERNEL_OTHERS),$(MODULE_$(call series_var,$(s))))
+OTHER_TEST_MODULES := $(foreach s,$(KERNEL_OTHERS),$(TEST_MODULE_$(call series_var,$(s))))
+
+$(OTHER_MODULES): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(@D),$(call kdir_of,$(MODULE_SERIES)),$(MODULE_SERIES),)
+
+$(OTHER_TEST_MODULES): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(@D),$(call kdir_of,$(MODULE_SERIES)),$(MODULE_SERIES),TLSX_TEST_HOOKS=y)
 
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
@@ -942,12 +947,9 @@ test-pkg: lib $(B)/bin/tlsxd $(HS_TOOLS) $(BENCH) $(SELFTESTS)
 print-kdir:
 	@echo $(KDIR)
 
-define series_print_kdir
-.PHONY: print-kdir-$(1)
-print-kdir-$(1):
-	@echo $$(call kdir_of,$(1))
-endef
-$(foreach s,$(KERNEL_SERIES),$(eval $(call series_print_kdir,$(s))))
+print-kdir-%:
+	@echo $(if $(filter $*,$(KERNEL_SERIES)),$(call kdir_of,$*),$(error \
+		print-kdir-$*: $* is no series of KERNEL_SERIES))
 
 print-kernel-series:
 	@echo $(KERNEL_SERIES)
