@@ -12,25 +12,51 @@ VERSION := $(shell cat VERSION)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 CRYPTO := userspace/crypto
 
-# The module builds for every kernel series tlsx supports (README), each
-# against the newest installed headers of that series, never a fixed
-# version: 6.12 in this tree (KDIR), 6.1 in build/kmod-6.1 (KDIR_6_1).
-# KDIR=... or KDIR_6_1=... on the command line builds against that tree.
+# The kernel series tlsx supports, oldest first.  Every per-series module
+# build, VM kernel, DKMS entry and test target below is made from this
+# line, and tools/ read it through tools/kernel-series (make
+# print-kernel-series): adding a series is this line, kmod/compat.h and
+# tools/deps (docs/testing.md).  The last is the default: the kernel of
+# KDIR and of tlsx.ko in this tree, and the one the VM targets that boot a
+# single kernel boot.  tools/check-series fails on a copy elsewhere.
+KERNEL_SERIES := 6.1 6.12
+KERNEL_DEFAULT := $(lastword $(KERNEL_SERIES))
+KERNEL_OTHERS := $(filter-out $(KERNEL_DEFAULT),$(KERNEL_SERIES))
+# A series in a variable's name: KDIR_6_1 for 6.1.
+series_var = $(subst .,_,$(1))
+space := $(subst ,, )
+# "a and b and c"
+and_list = $(subst $(space), and ,$(strip $(1)))
+
+# The module builds for every series, each against the newest installed
+# headers of that series, never a fixed version: the default series in
+# this tree (KDIR), each other one in build/kmod-SERIES (KDIR_6_1 for
+# 6.1).  KDIR=... or KDIR_6_1=... on the command line builds against
+# that tree.
 newest_kver = $(shell ls -1 /lib/modules 2>/dev/null | \
 	grep '^$(subst .,\.,$(1))\.' | sort -V | tail -1)
-# KVER=SERIES (6.1, 6.12) instead names the kernel the VM targets boot:
-# test-vm and bench-vm boot every series by default, test-compat 6.12.
+# KVER=SERIES (one of KERNEL_SERIES) instead names the kernel the VM
+# targets boot: test-vm and bench-vm boot every series by default,
+# test-compat the default one.
 ifneq ($(shell echo '$(KVER)' | grep -Ex '[0-9]+\.[0-9]+'),)
+ifeq ($(filter $(KVER),$(KERNEL_SERIES)),)
+$(error KVER=$(KVER) is no series of KERNEL_SERIES ($(KERNEL_SERIES)))
+endif
 VM_KERNELS := $(KVER)
 COMPAT_KERNELS := $(KVER)
-override KVER := $(call newest_kver,6.12)
+override KVER := $(call newest_kver,$(KERNEL_DEFAULT))
 endif
-VM_KERNELS ?= 6.12 6.1
-COMPAT_KERNELS ?= 6.12
-KVER ?= $(call newest_kver,6.12)
+VM_KERNELS ?= $(KERNEL_DEFAULT) $(KERNEL_OTHERS)
+COMPAT_KERNELS ?= $(KERNEL_DEFAULT)
+KVER ?= $(call newest_kver,$(KERNEL_DEFAULT))
 KDIR ?= $(if $(KVER),/lib/modules/$(KVER)/build)
-KVER_6_1 ?= $(call newest_kver,6.1)
-KDIR_6_1 ?= $(if $(KVER_6_1),/lib/modules/$(KVER_6_1)/build)
+define series_kdir
+KVER_$(2) ?= $$(call newest_kver,$(1))
+KDIR_$(2) ?= $$(if $$(KVER_$(2)),/lib/modules/$$(KVER_$(2))/build)
+endef
+$(foreach s,$(KERNEL_OTHERS),$(eval $(call series_kdir,$(s),$(call series_var,$(s)))))
+# $(call kdir_of,SERIES)
+kdir_of = $(if $(filter $(KERNEL_DEFAULT),$(1)),$(KDIR),$(KDIR_$(call series_var,$(1))))
 
 CC := gcc
 WARN := -Wall -Wextra
@@ -170,15 +196,26 @@ MODULE := tlsx.ko
 # tree cannot hold both builds).  The VM targets load this one.
 TEST_MODULE_DIR := $(B)/kmod-test
 TEST_MODULE := $(TEST_MODULE_DIR)/tlsx.ko
-# The 6.1 builds, each in its own copy too.
-MODULE_6_1_DIR := $(B)/kmod-6.1
-MODULE_6_1 := $(MODULE_6_1_DIR)/tlsx.ko
-TEST_MODULE_6_1_DIR := $(B)/kmod-test-6.1
-TEST_MODULE_6_1 := $(TEST_MODULE_6_1_DIR)/tlsx.ko
+# The other series' builds, each in its own copy too: MODULE_6_1 in
+# MODULE_6_1_DIR (build/kmod-6.1), TEST_MODULE_6_1 in TEST_MODULE_6_1_DIR
+# (build/kmod-test-6.1) for 6.1.
+define series_module_vars
+MODULE_$(2)_DIR := $(B)/kmod-$(1)
+MODULE_$(2) = $$(MODULE_$(2)_DIR)/tlsx.ko
+TEST_MODULE_$(2)_DIR := $(B)/kmod-test-$(1)
+TEST_MODULE_$(2) = $$(TEST_MODULE_$(2)_DIR)/tlsx.ko
+endef
+$(foreach s,$(KERNEL_OTHERS),$(eval $(call series_module_vars,$(s),$(call series_var,$(s)))))
+# $(call module_of,SERIES), $(call test_module_of,SERIES)
+module_of = $(if $(filter $(KERNEL_DEFAULT),$(1)),$(MODULE),$(MODULE_$(call series_var,$(1))))
+test_module_of = $(if $(filter $(KERNEL_DEFAULT),$(1)),$(TEST_MODULE),$(TEST_MODULE_$(call series_var,$(1))))
+# Every series' build, the default one first.
+MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call module_of,$(s)))
+TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module_of,$(s)))
 
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
-	lint bench bench-crypto fuzz clean print-kdir print-kdir-6.1 test-compat test-debug bench-vm \
+	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) \
@@ -188,14 +225,14 @@ all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) \
 help:
 	@echo "make deps       install missing Debian packages (root)"
 	@echo "make            libraries, programs, tests, tlsx.ko and its test build"
-	@echo "make module     tlsx.ko for 6.12 and $(MODULE_6_1) (no test hooks)"
-	@echo "make module-test  $(TEST_MODULE) and $(TEST_MODULE_6_1), with the selftests' debugfs hooks"
+	@echo "make module     tlsx.ko for $(KERNEL_DEFAULT) and $(call and_list,$(filter-out $(MODULE),$(MODULES))) (no test hooks)"
+	@echo "make module-test  $(call and_list,$(TEST_MODULES)), with the selftests' debugfs hooks"
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
 	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
 	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
-	@echo "make test-vm [KVER=6.1|6.12]  module selftests in a qemu VM (tls and tlsx), on 6.12 and 6.1"
+	@echo "make test-vm [KVER=$(subst $(space),|,$(KERNEL_SERIES))]  module selftests in a qemu VM (tls and tlsx), on $(call and_list,$(KERNEL_DEFAULT) $(KERNEL_OTHERS))"
 	@echo "make demo       tlsxd in the VM: files over tlsx.ko, checked"
 	@echo "make test-vm-tlsxd  tlsxd's VM tests alone (part of test-vm)"
 	@echo "make test-vm-close  tlsx-client/-server closing, each layer, in the VM (part of test-vm)"
@@ -211,11 +248,12 @@ help:
 	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load or wrk)"
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
-	@echo "make test-compat [ULP=tls|tlsx] [KVER=6.1]  kernel's tls.c selftest in the VM (6.12's, or 6.1's on 6.1)"
-	@echo "make test-debug [DEBUG_KVER=6.1] [SKIP_FAULTS=1]  selftests on a KASAN/lockdep/kmemleak kernel (6.12; or 6.1, no failslab there)"
+	@echo "make test-compat [ULP=tls|tlsx] [KVER=SERIES]  kernel's tls.c selftest in the VM ($(KERNEL_DEFAULT)'s, or that of SERIES on SERIES)"
+	@echo "make test-debug [DEBUG_KVER=SERIES] [SKIP_FAULTS=1]  selftests on a KASAN/lockdep/kmemleak kernel ($(KERNEL_DEFAULT); failslab where the series can aim it)"
 	@echo "make bench-vm   tlsx.ko vs tls throughput and memory in the VM"
-	@echo "KDIR=...        6.12 kernel build tree (default: $(KDIR))"
-	@echo "KDIR_6_1=...    6.1 kernel build tree (default: $(KDIR_6_1))"
+	@echo "KDIR=...        $(KERNEL_DEFAULT) kernel build tree (default: $(KDIR))"
+	@$(foreach s,$(KERNEL_OTHERS),echo "KDIR_$(call series_var,$(s))=...    $(s) kernel build tree (default: $(KDIR_$(call series_var,$(s))))";) true
+	@echo "KERNEL_SERIES:  $(KERNEL_SERIES) (the default: $(KERNEL_DEFAULT))"
 
 deps:
 	@tools/deps
@@ -431,7 +469,7 @@ $(B)/selftests/%: selftests/%.c $(wildcard selftests/*.h) $(LIB) | $(KSRC)
 		-Iselftests -static $< $(LIB) $(SELFTEST_LIBS_$*) -lpthread \
 		-o $@
 
-module: $(MODULE) $(MODULE_6_1)
+module: $(MODULES)
 
 KBUILD_SRCS := Kbuild VERSION $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 	$(AEAD_SRCS) $(AEAD_SIMD) $(wildcard $(AEAD)/*.h)
@@ -439,13 +477,13 @@ KBUILD_SRCS := Kbuild VERSION $(wildcard kmod/*.[ch]) $(AEAD)/aead.mk \
 # $(call check_kdir,DIR,SERIES)
 check_kdir = test -n "$(1)" -a -d "$(1)" || \
 	{ echo "no $(2) kernel headers: run 'make deps' as root" >&2; exit 1; }
-CHECK_KDIR = $(call check_kdir,$(KDIR),6.12)
+CHECK_KDIR = $(call check_kdir,$(KDIR),$(KERNEL_DEFAULT))
 
 $(MODULE): $(KBUILD_SRCS)
 	@$(CHECK_KDIR)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) modules
 
-module-test: $(TEST_MODULE) $(TEST_MODULE_6_1)
+module-test: $(TEST_MODULES)
 
 # $(call kbuild_copy,DIR,KDIR,SERIES,ARGS): build the module in a copy of
 # its sources in DIR.  Kbuild's outputs in the copy are excluded from the
@@ -464,19 +502,29 @@ define kbuild_copy
 endef
 
 $(TEST_MODULE): $(KBUILD_SRCS)
-	$(call kbuild_copy,$(TEST_MODULE_DIR),$(KDIR),6.12,TLSX_TEST_HOOKS=y)
+	$(call kbuild_copy,$(TEST_MODULE_DIR),$(KDIR),$(KERNEL_DEFAULT),TLSX_TEST_HOOKS=y)
 
-$(MODULE_6_1): $(KBUILD_SRCS)
-	$(call kbuild_copy,$(MODULE_6_1_DIR),$(KDIR_6_1),6.1,)
+# Each other series: its plain and test builds, in copies, each build
+# knowing its series (MODULE_SERIES).
+define series_module_rules
+$$(MODULE_$(2)) $$(TEST_MODULE_$(2)): MODULE_SERIES := $(1)
+endef
+$(foreach s,$(KERNEL_OTHERS),$(eval $(call series_module_rules,$(s),$(call series_var,$(s)))))
+OTHER_MODULES := $(foreach s,$(KERNEL_OTHERS),$(MODULE_$(call series_var,$(s))))
+OTHER_TEST_MODULES := $(foreach s,$(KERNEL_OTHERS),$(TEST_MODULE_$(call series_var,$(s))))
 
-$(TEST_MODULE_6_1): $(KBUILD_SRCS)
-	$(call kbuild_copy,$(TEST_MODULE_6_1_DIR),$(KDIR_6_1),6.1,TLSX_TEST_HOOKS=y)
+$(OTHER_MODULES): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(@D),$(call kdir_of,$(MODULE_SERIES)),$(MODULE_SERIES),)
+
+$(OTHER_TEST_MODULES): $(KBUILD_SRCS)
+	$(call kbuild_copy,$(@D),$(call kdir_of,$(MODULE_SERIES)),$(MODULE_SERIES),TLSX_TEST_HOOKS=y)
 
 # --- tests ------------------------------------------------------------
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
-# tlsxd (skipped while tlsxd is not built).
+# tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
+# copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(BENCH)
 	@mkdir -p $(B)/results
@@ -484,7 +532,8 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
-		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers
+		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
+		tools/check-series
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
@@ -542,13 +591,13 @@ CLOSE_VM_TESTS := /tlsx/interop/vm-close
 # leaves room for a loaded machine and still ends a hung guest.
 # One boot per kernel series (VM_KERNELS), each with its own test build
 # of the module.  The stress test runs STRESS_SECONDS per ULP: its full
-# length on 6.12, a short run on the other kernels (VM_STRESS_SHORT), to
+# length on the default series, a short run on the others (VM_STRESS_SHORT), to
 # keep CI's whole run under 30 minutes.
 VM_TIMEOUT ?= 1800
 VM_STRESS_SHORT ?= 5
-VM_TEST_MODULE = $(if $(filter 6.12,$(1)),$(TEST_MODULE),$(B)/kmod-test-$(1)/tlsx.ko)
+VM_TEST_MODULE = $(call test_module_of,$(1))
 vm_selftests = $(foreach t,$(notdir $(SELFTESTS)),$(if $(and \
-	$(filter stress,$(t)),$(filter-out 6.12,$(1))),\
+	$(filter stress,$(t)),$(filter-out $(KERNEL_DEFAULT),$(1))),\
 	'env STRESS_SECONDS=$(VM_STRESS_SHORT) /tlsx/selftests/$(t)',\
 	/tlsx/selftests/$(t)))
 # The kernels boot at once (VM_JOBS, default one per kernel: each guest
@@ -653,8 +702,9 @@ test-compat: $(foreach k,$(COMPAT_KERNELS),$(call VM_TEST_MODULE,$(k))) | $(KSRC
 	@rc=0; $(foreach k,$(COMPAT_KERNELS), \
 		COMPAT_KERNEL=$(k) tools/compat/run $(ULP) || rc=1;) exit $$rc
 
-# DEBUG_KVER=6.1 for a 6.1 debug kernel (build/debug-kernel-6.1).
-DEBUG_KVER ?= 6.12
+# DEBUG_KVER=SERIES for another series' debug kernel
+# (build/debug-kernel-SERIES).
+DEBUG_KVER ?= $(KERNEL_DEFAULT)
 test-debug: | $(KSRC)
 	@DEBUG_KVER=$(DEBUG_KVER) tools/debug-kernel/run
 
@@ -825,11 +875,11 @@ DKMS_KVER ?= $(shell uname -r)
 DKMS_FILES := Kbuild VERSION $(filter-out kmod/debugfs_%,$(wildcard kmod/*.[ch])) \
 	$(AEAD)/aead.mk $(wildcard $(AEAD)/*.[ch])
 # The kernel series DKMS builds tlsx for (dkms.conf's BUILD_EXCLUSIVE_KERNEL,
-# ^(6\.1|6\.12)\.); other kernels are skipped with a message, not failed.
-DKMS_SERIES := 6.1 6.12
-dkms_space := $(subst ,, )
-DKMS_SUBST = $(PKG_SUBST) -e 's|@DKMS_SERIES@|$(subst $(dkms_space), and ,$(DKMS_SERIES))|g' \
-	-e 's\#@DKMS_SERIES_RE@\#^($(subst $(dkms_space),|,$(subst .,\\.,$(DKMS_SERIES))))\\.\#g'
+# ^(6\.1|6\.12)\. for 6.1 and 6.12); other kernels are skipped with a
+# message, not failed.
+DKMS_SERIES := $(KERNEL_SERIES)
+DKMS_SUBST = $(PKG_SUBST) -e 's|@DKMS_SERIES@|$(call and_list,$(DKMS_SERIES))|g' \
+	-e 's\#@DKMS_SERIES_RE@\#^($(subst $(space),|,$(subst .,\\.,$(DKMS_SERIES))))\\.\#g'
 # New kernels: tlsx's hook (kernel-hook.in, for dkms.conf's AUTOINSTALL),
 # run by a kernel image's and a headers package's postinst.
 DKMS_HOOKS := /etc/kernel/postinst.d/tlsx-dkms \
@@ -882,7 +932,9 @@ deb: $(B)/pkg/dkms.conf
 	cp $(PKG)/tlsxd.sysusers $(DEB_TREE)/debian/tlsxd.sysusers
 	sed -e 's|@VERSION@|$(VERSION)|' -e "s|@DATE@|$$(date -R -r VERSION)|" \
 		$(PKG)/debian/changelog.in > $(DEB_TREE)/debian/changelog
-	rm $(DEB_TREE)/debian/changelog.in
+	$(DKMS_SUBST) -e 's|@KERNEL_DEFAULT@|$(KERNEL_DEFAULT)|g' \
+		$(PKG)/debian/control.in > $(DEB_TREE)/debian/control
+	rm $(DEB_TREE)/debian/changelog.in $(DEB_TREE)/debian/control.in
 	cd $(DEB_TREE) && TLSX_TOP=$(CURDIR) \
 		TLSX_B=$(if $(DEB_REUSE),$(B),$(B)/deb/obj) \
 		dpkg-buildpackage -b -us -uc
@@ -898,8 +950,20 @@ test-pkg: lib $(B)/bin/tlsxd $(HS_TOOLS) $(BENCH) $(SELFTESTS)
 	@tools/run-tests --summary $(B)/results/pkg.sum \
 		$(foreach t,$(PKG_TESTS),'$(t) $(B)')
 
+# For tools/: KDIR, each series' KDIR (print-kdir-6.1), the series.
+.PHONY: print-kernel-series print-kernel-default print-kernel-others
 print-kdir:
 	@echo $(KDIR)
 
-print-kdir-6.1:
-	@echo $(KDIR_6_1)
+print-kdir-%:
+	@echo $(if $(filter $*,$(KERNEL_SERIES)),$(call kdir_of,$*),$(error \
+		print-kdir-$*: $* is no series of KERNEL_SERIES))
+
+print-kernel-series:
+	@echo $(KERNEL_SERIES)
+
+print-kernel-default:
+	@echo $(KERNEL_DEFAULT)
+
+print-kernel-others:
+	@echo $(KERNEL_OTHERS)

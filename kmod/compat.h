@@ -49,7 +49,7 @@ static inline bool tlsx_cpu_is_skylake_x(void)
 #endif /* TLSX_KMOD_COMPAT_H */
 
 /*
- * The socket code's part, with its own guard: tlsx.h asks for it
+ * The socket code's part, with its own guard: tlsx_context.h asks for it
  * (TLSX_COMPAT_NET); the crypto engines, which get the part above
  * through platform.h, do not need the network headers.
  */

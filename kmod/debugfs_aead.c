@@ -18,7 +18,7 @@
 #include "aead/aead.h"
 #include "debugfs_aead_abi.h"
 #include "debugfs_file.h"
-#include "tlsx.h"
+#include "tlsx_context.h"
 #include "tlsx_aead.h"
 
 struct tlsx_dbg_bufs {

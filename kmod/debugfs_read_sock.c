@@ -26,7 +26,7 @@
 
 #include "debugfs_file.h"
 #include "debugfs_read_sock_abi.h"
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 #define TLSX_DBG_RS_KEEP	64	/* skbs kept for the second copy */
 

@@ -6,7 +6,7 @@
  */
 #include <linux/debugfs.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 static int tlsx_tx_pages_get(void *data, u64 *val)
 {

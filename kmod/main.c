@@ -23,7 +23,7 @@
 #include <linux/slab.h>
 #include <net/tcp.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 #include "tlsx_aead.h"
 
 /* Serialises the builds of the tables in proto.c. */

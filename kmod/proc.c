@@ -14,7 +14,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 struct tlsx_mib {
 	unsigned long v[TLSX_STAT_COUNT];

@@ -8,7 +8,7 @@
  */
 #include <net/tcp.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 static struct tlsx_protos tlsx_protos[TLSX_NUM_FAMILIES];
 

@@ -10,7 +10,7 @@
  */
 
 #include "compat.h"
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 #define TLSX_TYPE_APPLICATION_DATA	23
 #define TLSX_WIRE_MAJOR			3	/* legacy_record_version 3,3 */

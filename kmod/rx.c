@@ -7,7 +7,7 @@
  * TLS 1.3 KeyUpdate handling of later kernels.  A record found by the
  * parser (strp.c) is opened by the AEAD engines where it lies in the TCP
  * queue: a data record that fits the reader's buffer straight into it
- * (in TLS 1.3 on a guess, see tlsx_open_zc()), anything else into pages
+ * (in TLS 1.3 on a guess, see tlsx_rx_open_zc()), anything else into pages
  * of its own, then copied to the reader.  A record TCP could not hold was
  * copied out of the queue by the parser and is opened in place.  What
  * the reader does not consume (the rest of a record, records looked at
@@ -79,8 +79,8 @@ void tlsx_reader_release(struct tlsx_rx *rx)
 	WRITE_ONCE(rx->reader_present, false);
 }
 
-static int tlsx_reader_lock(struct sock *sk, struct tlsx_rx *rx,
-			    bool nonblock)
+static int tlsx_rx_reader_lock(struct sock *sk, struct tlsx_rx *rx,
+			       bool nonblock)
 {
 	int err;
 
@@ -91,7 +91,7 @@ static int tlsx_reader_lock(struct sock *sk, struct tlsx_rx *rx,
 	return err;
 }
 
-static void tlsx_reader_unlock(struct sock *sk, struct tlsx_rx *rx)
+static void tlsx_rx_reader_unlock(struct sock *sk, struct tlsx_rx *rx)
 {
 	tlsx_reader_release(rx);
 	release_sock(sk);
@@ -209,8 +209,9 @@ struct tlsx_open {
 };
 
 /* Segments for [@off, @off + @len) of @rec's pages. */
-static unsigned int tlsx_rec_segs(struct tlsx_rec *rec, unsigned int off,
-				  unsigned int len, struct tlsx_aead_seg *seg)
+static unsigned int tlsx_rx_rec_segs(struct tlsx_rec *rec, unsigned int off,
+				     unsigned int len,
+				     struct tlsx_aead_seg *seg)
 {
 	unsigned int n, nseg = 0;
 
@@ -224,8 +225,8 @@ static unsigned int tlsx_rec_segs(struct tlsx_rec *rec, unsigned int off,
 }
 
 /* The ciphertext, IV and tag of @rec, taken out of the queue. */
-static void tlsx_open_from_rec(struct tlsx_rx *rx, struct tlsx_rec *rec,
-			       struct tlsx_open *o)
+static void tlsx_rx_open_from_rec(struct tlsx_rx *rx, struct tlsx_rec *rec,
+				  struct tlsx_open *o)
 {
 	unsigned int prepend = rx->strp.prepend;
 
@@ -235,14 +236,14 @@ static void tlsx_open_from_rec(struct tlsx_rx *rx, struct tlsx_rec *rec,
 		      rx->crypto->explicit_iv_len);
 	tlsx_rec_read(rec, rec->full_len - TLSX_TAG_LEN, o->tag,
 		      TLSX_TAG_LEN);
-	o->nsrc = tlsx_rec_segs(rec, prepend, o->clen, o->src);
+	o->nsrc = tlsx_rx_rec_segs(rec, prepend, o->clen, o->src);
 }
 
 /*
  * The same for the ready record where it lies in the TCP queue, without
  * copying it.  Return: false when its skbs cannot be used so (copy).
  */
-static bool tlsx_open_from_queue(struct tlsx_rx *rx, struct tlsx_open *o)
+static bool tlsx_rx_open_from_queue(struct tlsx_rx *rx, struct tlsx_open *o)
 {
 	struct tlsx_strp *strp = &rx->strp;
 	unsigned int full_len = strp->full_len;
@@ -262,9 +263,9 @@ static bool tlsx_open_from_queue(struct tlsx_rx *rx, struct tlsx_open *o)
 }
 
 /* Authenticate @o and decrypt it into @dst. */
-static int tlsx_open_run(struct sock *sk, struct tlsx_rx *rx,
-			 struct tlsx_open *o, const struct tlsx_aead_seg *dst,
-			 unsigned int ndst)
+static int tlsx_rx_open_run(struct sock *sk, struct tlsx_rx *rx,
+			    struct tlsx_open *o,
+			    const struct tlsx_aead_seg *dst, unsigned int ndst)
 {
 	struct tlsx_crypto *c = rx->crypto;
 	u8 nonce[TLSX_NONCE_LEN];
@@ -393,8 +394,8 @@ static int tlsx_rx_finish(struct sock *sk, struct tlsx_rx *rx,
  * mapped (nothing done); -EAGAIN when the TLS 1.3 record turned out not
  * to be unpadded data (@iter restored); -EBADMSG.
  */
-static int tlsx_open_zc(struct sock *sk, struct tlsx_rx *rx,
-			struct tlsx_open *o, struct iov_iter *iter)
+static int tlsx_rx_open_zc(struct sock *sk, struct tlsx_rx *rx,
+			   struct tlsx_open *o, struct iov_iter *iter)
 {
 	bool tls13 = rx->crypto->version == TLS_1_3_VERSION;
 	struct tlsx_aead_seg dst[TLSX_ZC_PAGES + 1];
@@ -430,7 +431,7 @@ static int tlsx_open_zc(struct sock *sk, struct tlsx_rx *rx,
 		dst[ndst].len = 1;
 		ndst++;
 	}
-	err = tlsx_open_run(sk, rx, o, dst, ndst);
+	err = tlsx_rx_open_run(sk, rx, o, dst, ndst);
 	if (err)
 		goto out;
 	if (tls13 && tail != TLSX_TYPE_DATA) {
@@ -461,22 +462,22 @@ out:
  * where @o lies: in place).  @nopad_check as for tlsx_rx_finish().
  * Return: 1 (text in @iter), 0 (text in @rec) or -errno.
  */
-static int tlsx_open_into(struct sock *sk, struct tlsx_rx *rx,
-			  struct tlsx_open *o, struct iov_iter *iter,
-			  struct tlsx_rec *rec, bool nopad_check)
+static int tlsx_rx_open_into(struct sock *sk, struct tlsx_rx *rx,
+			     struct tlsx_open *o, struct iov_iter *iter,
+			     struct tlsx_rec *rec, bool nopad_check)
 {
 	struct tlsx_aead_seg dst[TLSX_REC_MAX_PAGES];
 	unsigned int ndst;
 	int err;
 
 	if (iter) {
-		err = tlsx_open_zc(sk, rx, o, iter);
+		err = tlsx_rx_open_zc(sk, rx, o, iter);
 		if (err == 1 || (err < 0 && err != -EAGAIN))
 			return err;
 		nopad_check = !err && tlsx_rx_no_pad(sk);
 	}
-	ndst = tlsx_rec_segs(rec, rx->strp.prepend, o->clen, dst);
-	err = tlsx_open_run(sk, rx, o, dst, ndst);
+	ndst = tlsx_rx_rec_segs(rec, rx->strp.prepend, o->clen, dst);
+	err = tlsx_rx_open_run(sk, rx, o, dst, ndst);
 	if (err)
 		return err;
 	return tlsx_rx_finish(sk, rx, rec, o->clen, nopad_check);
@@ -485,7 +486,7 @@ static int tlsx_open_into(struct sock *sk, struct tlsx_rx *rx,
 /*
  * The ready record where it lies in the TCP queue: decrypted from the
  * skbs into @iter or a new record's pages, no copy of the ciphertext.
- * Return: as tlsx_open_into(), -ENOMEM (nothing consumed), or -E2BIG
+ * Return: as tlsx_rx_open_into(), -ENOMEM (nothing consumed), or -E2BIG
  * when the skbs cannot be used so.
  */
 static int tlsx_rx_one_queued(struct sock *sk, struct tlsx_rx *rx,
@@ -496,10 +497,10 @@ static int tlsx_rx_one_queued(struct sock *sk, struct tlsx_rx *rx,
 	struct tlsx_open o;
 	int err;
 
-	if (!tlsx_open_from_queue(rx, &o))
+	if (!tlsx_rx_open_from_queue(rx, &o))
 		return -E2BIG;
 	if (iter) {
-		err = tlsx_open_zc(sk, rx, &o, iter);
+		err = tlsx_rx_open_zc(sk, rx, &o, iter);
 		if (err == 1 || (err < 0 && err != -EAGAIN))
 			goto consume;
 		/* A retry (-EAGAIN) has been counted already. */
@@ -509,7 +510,7 @@ static int tlsx_rx_one_queued(struct sock *sk, struct tlsx_rx *rx,
 	if (!rec)
 		return -ENOMEM;
 	rec->type = o.type;
-	err = tlsx_open_into(sk, rx, &o, NULL, rec, nopad_check);
+	err = tlsx_rx_open_into(sk, rx, &o, NULL, rec, nopad_check);
 consume:
 	tlsx_strp_consume(&rx->strp);
 	if (err < 0 && rec) {
@@ -547,8 +548,8 @@ int tlsx_rx_one(struct sock *sk, struct tlsx_rx *rx, struct iov_iter *iter,
 		err = tlsx_strp_take(&rx->strp, &rec);
 		if (err)
 			return err;
-		tlsx_open_from_rec(rx, rec, &o);
-		err = tlsx_open_into(sk, rx, &o, iter, rec, false);
+		tlsx_rx_open_from_rec(rx, rec, &o);
+		err = tlsx_rx_open_into(sk, rx, &o, iter, rec, false);
 		if (err == 1 || err < 0) {
 			tlsx_rec_free(rec);
 			rec = NULL;
@@ -591,7 +592,7 @@ static int tlsx_rx_cmsg(struct msghdr *msg, u8 type, u8 *control)
 }
 
 /* The memory @rec holds: its pages and itself. */
-static size_t tlsx_rec_mem(const struct tlsx_rec *rec)
+static size_t tlsx_rx_rec_mem(const struct tlsx_rec *rec)
 {
 	return struct_size(rec, pages, rec->npages) +
 	       (size_t)rec->npages * PAGE_SIZE;
@@ -603,7 +604,7 @@ static size_t tlsx_rx_list_mem(struct tlsx_rx *rx)
 	size_t mem = 0;
 
 	list_for_each_entry(rec, &rx->list, list)
-		mem += tlsx_rec_mem(rec);
+		mem += tlsx_rx_rec_mem(rec);
 	return mem;
 }
 
@@ -687,7 +688,7 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 	if (unlikely(!rx))
 		return ctx->sk_proto->recvmsg(sk, msg, len, flags, addr_len);
 
-	err = tlsx_reader_lock(sk, rx, nonblock);
+	err = tlsx_rx_reader_lock(sk, rx, nonblock);
 	if (err < 0)
 		return err;
 
@@ -785,7 +786,7 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 				continue;
 			}
 			if (peek)
-				peek_mem += tlsx_rec_mem(rec);
+				peek_mem += tlsx_rx_rec_mem(rec);
 			list_add_tail(&rec->list, &rx->list);
 			if (control != TLSX_TYPE_DATA)
 				break;
@@ -800,18 +801,19 @@ int tlsx_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 recv_end:
 	copied += decrypted;
 end:
-	tlsx_reader_unlock(sk, rx);
+	tlsx_rx_reader_unlock(sk, rx);
 	return copied ? copied : err;
 }
 
-static void tlsx_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+static void tlsx_rx_spd_release(struct splice_pipe_desc *spd, unsigned int i)
 {
 	put_page(spd->pages[i]);
 }
 
 /* Hand @len bytes of @rec to @pipe by reference: its pages are final. */
-static ssize_t tlsx_rec_splice(struct tlsx_rec *rec,
-			       struct pipe_inode_info *pipe, unsigned int len)
+static ssize_t tlsx_rx_rec_splice(struct tlsx_rec *rec,
+				  struct pipe_inode_info *pipe,
+				  unsigned int len)
 {
 	struct partial_page partial[TLSX_REC_MAX_PAGES];
 	struct page *pages[TLSX_REC_MAX_PAGES];
@@ -820,7 +822,7 @@ static ssize_t tlsx_rec_splice(struct tlsx_rec *rec,
 		.partial = partial,
 		.nr_pages_max = TLSX_REC_MAX_PAGES,
 		.ops = &nosteal_pipe_buf_ops,
-		.spd_release = tlsx_spd_release,
+		.spd_release = tlsx_rx_spd_release,
 	};
 	unsigned int off = rec->off, n;
 
@@ -852,7 +854,7 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 
 	if (unlikely(!rx))
 		return -EINVAL;
-	err = tlsx_reader_lock(sk, rx, nonblock);
+	err = tlsx_rx_reader_lock(sk, rx, nonblock);
 	if (err < 0)
 		return err;
 
@@ -876,7 +878,7 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 		err = -EINVAL;
 		goto requeue;
 	}
-	copied = tlsx_rec_splice(rec, pipe, min_t(size_t, rec->len, len));
+	copied = tlsx_rx_rec_splice(rec, pipe, min_t(size_t, rec->len, len));
 	if (copied < 0)
 		goto requeue;
 	if (copied < rec->len) {
@@ -886,7 +888,7 @@ ssize_t tlsx_splice_read(struct socket *sock, loff_t *ppos,
 	}
 	tlsx_rec_free(rec);
 end:
-	tlsx_reader_unlock(sk, rx);
+	tlsx_rx_reader_unlock(sk, rx);
 	return copied ? copied : err;
 requeue:
 	list_add(&rec->list, &rx->list);

@@ -12,7 +12,7 @@
 #include <linux/workqueue.h>
 
 #include "strp.h"
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 struct tlsx_rx {
 	/*
@@ -50,7 +50,7 @@ struct tlsx_rx {
 	bool failed;
 	/*
 	 * A TLS 1.3 record came padded: its text is no longer decrypted
-	 * straight into the reader's buffer first (see tlsx_open_zc()).
+	 * straight into the reader's buffer first (see tlsx_rx_open_zc()).
 	 */
 	bool peer_pads;
 	/*

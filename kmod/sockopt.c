@@ -21,7 +21,7 @@
 #include <net/tcp.h>
 
 #include "compat.h"
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 struct tlsx_cipher {
 	u16 type;

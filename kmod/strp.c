@@ -59,8 +59,9 @@ static void tlsx_strp_abort(struct tlsx_strp *strp, int err)
  * case TCP left overlapping data in the queue.  Returns the skb holding
  * queue byte @pos, and in *@off its offset there, or NULL.
  */
-static struct sk_buff *tlsx_queue_find(struct sock *sk, struct sk_buff *skb,
-				       unsigned int pos, u32 *off)
+static struct sk_buff *tlsx_strp_queue_find(struct sock *sk,
+					    struct sk_buff *skb,
+					    unsigned int pos, u32 *off)
 {
 	u32 seq = tcp_sk(sk)->copied_seq + pos;
 
@@ -80,15 +81,15 @@ static struct sk_buff *tlsx_queue_find(struct sock *sk, struct sk_buff *skb,
 }
 
 /* Copy @len bytes at @pos of the receive queue to @buf; not consumed. */
-static bool tlsx_queue_read(struct sock *sk, unsigned int pos, u8 *buf,
-			    unsigned int len)
+static bool tlsx_strp_queue_read(struct sock *sk, unsigned int pos, u8 *buf,
+				 unsigned int len)
 {
 	struct sk_buff *skb = NULL;
 	unsigned int n;
 	u32 off;
 
 	while (len) {
-		skb = tlsx_queue_find(sk, skb, pos, &off);
+		skb = tlsx_strp_queue_find(sk, skb, pos, &off);
 		if (!skb)
 			return false;
 		n = min_t(unsigned int, len, skb->len - off);
@@ -102,15 +103,15 @@ static bool tlsx_queue_read(struct sock *sk, unsigned int pos, u8 *buf,
 }
 
 /* The same for the first @len bytes, into @rec's pages. */
-static bool tlsx_queue_read_rec(struct sock *sk, struct tlsx_rec *rec,
-				unsigned int len)
+static bool tlsx_strp_queue_read_rec(struct sock *sk, struct tlsx_rec *rec,
+				     unsigned int len)
 {
 	unsigned int pos, n;
 
 	for (pos = 0; pos < len; pos += n) {
 		n = min_t(unsigned int, len - pos,
 			  PAGE_SIZE - pos % PAGE_SIZE);
-		if (!tlsx_queue_read(sk, pos, tlsx_rec_addr(rec, pos), n))
+		if (!tlsx_strp_queue_read(sk, pos, tlsx_rec_addr(rec, pos), n))
 			return false;
 	}
 	rec->len = len;
@@ -120,13 +121,13 @@ static bool tlsx_queue_read_rec(struct sock *sk, struct tlsx_rec *rec,
 bool tlsx_strp_read(struct tlsx_strp *strp, unsigned int off, void *buf,
 		    unsigned int len)
 {
-	return !strp->copy && tlsx_queue_read(strp->sk, off, buf, len);
+	return !strp->copy && tlsx_strp_queue_read(strp->sk, off, buf, len);
 }
 
 /* Add [@off, @off + @len) of @skb to @segs, which holds @n of @max. */
-static int tlsx_skb_segs(struct sk_buff *skb, unsigned int off,
-			 unsigned int len, struct tlsx_aead_seg *segs,
-			 unsigned int n, unsigned int max)
+static int tlsx_strp_skb_segs(struct sk_buff *skb, unsigned int off,
+			      unsigned int len, struct tlsx_aead_seg *segs,
+			      unsigned int n, unsigned int max)
 {
 	unsigned int head = skb_headlen(skb), fsz, take, i;
 	const skb_frag_t *f;
@@ -175,11 +176,11 @@ int tlsx_strp_segs(struct tlsx_strp *strp, unsigned int off,
 	if (strp->copy)
 		return -1;
 	while (len) {
-		skb = tlsx_queue_find(strp->sk, skb, off, &o);
+		skb = tlsx_strp_queue_find(strp->sk, skb, off, &o);
 		if (!skb)
 			return -1;
 		take = min(len, skb->len - o);
-		n = tlsx_skb_segs(skb, o, take, segs, n, max);
+		n = tlsx_strp_skb_segs(skb, o, take, segs, n, max);
 		if (n < 0)
 			return -1;
 		off += take;
@@ -210,8 +211,8 @@ void tlsx_rec_free(struct tlsx_rec *rec)
  * free instead of one per page.  Each entry of rec->pages[] holds a
  * reference, so that tlsx_rec_free() and splice treat every page alike.
  */
-static bool tlsx_rec_alloc_compound(struct tlsx_rec *rec, unsigned int n,
-				    gfp_t gfp)
+static bool tlsx_strp_rec_alloc_compound(struct tlsx_rec *rec, unsigned int n,
+					 gfp_t gfp)
 {
 	unsigned int i, order = get_order(n * PAGE_SIZE);
 	struct page *page;
@@ -239,7 +240,7 @@ struct tlsx_rec *tlsx_rec_alloc(unsigned int full_len, gfp_t gfp)
 		return NULL;
 	/* Never highmem: the engines work on page addresses. */
 	gfp &= ~__GFP_HIGHMEM;
-	if (!tlsx_rec_alloc_compound(rec, n, gfp)) {
+	if (!tlsx_strp_rec_alloc_compound(rec, n, gfp)) {
 		/* npages before the stores: pages[] is __counted_by it. */
 		rec->npages = n;
 		for (i = 0; i < n; i++) {
@@ -304,8 +305,8 @@ static int tlsx_strp_header(struct tlsx_strp *strp, const u8 *hdr)
 }
 
 /* Move up to @want bytes from the head of the queue to the end of @rec. */
-static void tlsx_queue_take(struct sock *sk, struct tlsx_rec *rec,
-			    unsigned int want)
+static void tlsx_strp_queue_take(struct sock *sk, struct tlsx_rec *rec,
+				 unsigned int want)
 {
 	read_descriptor_t desc;
 
@@ -327,7 +328,7 @@ static int tlsx_strp_copy_in(struct tlsx_strp *strp)
 	struct tlsx_rec *rec = strp->copy;
 
 	if (!strp->full_len) {
-		tlsx_queue_take(strp->sk, rec, strp->prepend - rec->len);
+		tlsx_strp_queue_take(strp->sk, rec, strp->prepend - rec->len);
 		if (rec->len < strp->prepend)
 			return 0;
 		tlsx_rec_read(rec, 0, hdr, strp->prepend);
@@ -336,7 +337,7 @@ static int tlsx_strp_copy_in(struct tlsx_strp *strp)
 		rec->type = strp->type;
 		rec->full_len = strp->full_len;
 	}
-	tlsx_queue_take(strp->sk, rec, rec->full_len - rec->len);
+	tlsx_strp_queue_take(strp->sk, rec, rec->full_len - rec->len);
 	if (rec->len < rec->full_len)
 		return 0;
 	WRITE_ONCE(strp->ready, true);
@@ -384,7 +385,7 @@ int tlsx_strp_check(struct tlsx_strp *strp, bool may_copy)
 	if (!strp->full_len) {
 		/* As kTLS, judge a header only with its explicit IV. */
 		if (inq < (int)strp->prepend ||
-		    !tlsx_queue_read(sk, 0, hdr, strp->prepend))
+		    !tlsx_strp_queue_read(sk, 0, hdr, strp->prepend))
 			return tlsx_strp_copy_start(strp, may_copy);
 		if (tlsx_strp_header(strp, hdr))
 			return 0;
@@ -415,7 +416,7 @@ int tlsx_strp_take(struct tlsx_strp *strp, struct tlsx_rec **recp)
 	 * than through tcp_read_sock(), which stops at urgent data: with
 	 * SO_OOBINLINE an urgent byte inside a record is part of it.
 	 */
-	if (!tlsx_queue_read_rec(sk, rec, rec->full_len)) {
+	if (!tlsx_strp_queue_read_rec(sk, rec, rec->full_len)) {
 		/* tlsx_strp_recheck() makes this unreachable. */
 		tlsx_rec_free(rec);
 		tlsx_strp_abort(strp, -EBADMSG);

@@ -19,7 +19,7 @@
 #include <linux/mm.h>
 #include <linux/uio.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 /* A record on the wire spans at most this many pages. */
 #define TLSX_REC_MAX_PAGES	DIV_ROUND_UP(TLSX_MAX_RECORD, PAGE_SIZE)

@@ -52,7 +52,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 /*
  * Page fragments holding one record.  A page_frag gives at least 32
@@ -159,9 +159,9 @@ static void tlsx_tx_abort(struct sock *sk, int err)
  * Return: the number of segments, or -EINVAL if they do not fit in @max
  * or the range is outside the record.
  */
-static int tlsx_rec_segs(const struct tlsx_tx_rec *rec, unsigned int off,
-			 unsigned int len, struct tlsx_aead_seg *segs,
-			 unsigned int max)
+static int tlsx_tx_rec_segs(const struct tlsx_tx_rec *rec, unsigned int off,
+			    unsigned int len, struct tlsx_aead_seg *segs,
+			    unsigned int max)
 {
 	unsigned int i, pos = 0, n = 0;
 
@@ -189,10 +189,10 @@ static int tlsx_rec_segs(const struct tlsx_tx_rec *rec, unsigned int off,
 }
 
 /* Write @len bytes of @buf at offset @off of the record. */
-static void tlsx_rec_write(struct tlsx_tx_rec *rec, unsigned int off,
-			   const void *buf, unsigned int len)
+static void tlsx_tx_rec_write(struct tlsx_tx_rec *rec, unsigned int off,
+			      const void *buf, unsigned int len)
 {
-	int i, n = tlsx_rec_segs(rec, off, len, rec->dst, TLSX_TX_MEM_FRAGS);
+	int i, n = tlsx_tx_rec_segs(rec, off, len, rec->dst, TLSX_TX_MEM_FRAGS);
 
 	for (i = 0; i < n; i++) {
 		memcpy(rec->dst[i].data, buf, rec->dst[i].len);
@@ -206,8 +206,8 @@ static void tlsx_rec_write(struct tlsx_tx_rec *rec, unsigned int off,
  * Return: 0; -ENOMEM (wait for memory and retry); -ENOSPC when the
  * fragment array is full (the record holds what it has).
  */
-static int tlsx_rec_grow(struct sock *sk, struct tlsx_tx_rec *rec,
-			 unsigned int want)
+static int tlsx_tx_rec_grow(struct sock *sk, struct tlsx_tx_rec *rec,
+			    unsigned int want)
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
 
@@ -241,8 +241,8 @@ static int tlsx_rec_grow(struct sock *sk, struct tlsx_tx_rec *rec,
 }
 
 /* Give back the record's memory beyond @want bytes. */
-static void tlsx_rec_trim(struct sock *sk, struct tlsx_tx_rec *rec,
-			  unsigned int want)
+static void tlsx_tx_rec_trim(struct sock *sk, struct tlsx_tx_rec *rec,
+			     unsigned int want)
 {
 	while (rec->size > want) {
 		struct bio_vec *bv = &rec->mem[rec->nmem - 1];
@@ -259,20 +259,20 @@ static void tlsx_rec_trim(struct sock *sk, struct tlsx_tx_rec *rec,
 }
 
 /* Drop the record's pieces from the @keep'th on. */
-static void tlsx_rec_put_spliced_from(struct tlsx_tx_rec *rec,
-				      unsigned int keep)
+static void tlsx_tx_rec_put_spliced_from(struct tlsx_tx_rec *rec,
+					 unsigned int keep)
 {
 	while (rec->nspl > keep)
 		put_page(rec->spl[--rec->nspl].page);
 }
 
-static void tlsx_rec_put_spliced(struct tlsx_tx_rec *rec)
+static void tlsx_tx_rec_put_spliced(struct tlsx_tx_rec *rec)
 {
-	tlsx_rec_put_spliced_from(rec, 0);
+	tlsx_tx_rec_put_spliced_from(rec, 0);
 }
 
 /* Free a record, open, sealed or partly sent; socket locked. */
-static void tlsx_rec_free(struct sock *sk, struct tlsx_tx_rec *rec)
+static void tlsx_tx_rec_free(struct sock *sk, struct tlsx_tx_rec *rec)
 {
 	unsigned int i;
 
@@ -280,7 +280,7 @@ static void tlsx_rec_free(struct sock *sk, struct tlsx_tx_rec *rec)
 		put_page(rec->mem[i].bv_page);
 		sk_mem_uncharge(sk, rec->mem[i].bv_len);
 	}
-	tlsx_rec_put_spliced(rec);
+	tlsx_tx_rec_put_spliced(rec);
 	kfree(rec);
 }
 
@@ -288,13 +288,13 @@ static void tlsx_rec_free(struct sock *sk, struct tlsx_tx_rec *rec)
  * Copy @len bytes from @from into the record at @off.  Return: the bytes
  * copied (fewer on a fault).
  */
-static size_t tlsx_rec_copy(struct tlsx_tx_rec *rec, unsigned int off,
-			    size_t len, struct iov_iter *from)
+static size_t tlsx_tx_rec_copy(struct tlsx_tx_rec *rec, unsigned int off,
+			       size_t len, struct iov_iter *from)
 {
 	size_t done = 0;
 	int i, n;
 
-	n = tlsx_rec_segs(rec, off, len, rec->dst, TLSX_TX_MEM_FRAGS);
+	n = tlsx_tx_rec_segs(rec, off, len, rec->dst, TLSX_TX_MEM_FRAGS);
 	for (i = 0; i < n; i++) {
 		size_t got = copy_from_iter(rec->dst[i].data, rec->dst[i].len,
 					    from);
@@ -314,8 +314,8 @@ static size_t tlsx_rec_copy(struct tlsx_tx_rec *rec, unsigned int off,
  * the memory cannot be referenced (an I/O mapping, a fault); the caller
  * copies the rest, which reports a fault as a copy does.
  */
-static size_t tlsx_rec_pin(struct tlsx_tx_rec *rec, struct iov_iter *from,
-			   size_t len)
+static size_t tlsx_tx_rec_pin(struct tlsx_tx_rec *rec, struct iov_iter *from,
+			      size_t len)
 {
 	size_t done = 0;
 
@@ -354,8 +354,8 @@ static size_t tlsx_rec_pin(struct tlsx_tx_rec *rec, struct iov_iter *from,
  * Return: bytes taken (fewer when the record's list of pieces is full)
  * or -errno if none could be taken.
  */
-static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, unsigned int off,
-			       struct iov_iter *from, size_t len)
+static ssize_t tlsx_tx_rec_splice(struct tlsx_tx_rec *rec, unsigned int off,
+				  struct iov_iter *from, size_t len)
 {
 	size_t done = 0;
 
@@ -369,8 +369,9 @@ static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, unsigned int off,
 		if (part <= 0)
 			return done ? done : (part ? part : -EIO);
 		if (!sendpage_ok(page)) {
-			tlsx_rec_write(rec, off + done,
-				       (u8 *)page_address(page) + poff, part);
+			tlsx_tx_rec_write(rec, off + done,
+					  (u8 *)page_address(page) + poff,
+					  part);
 			done += part;
 			continue;
 		}
@@ -397,8 +398,8 @@ static ssize_t tlsx_rec_splice(struct tlsx_tx_rec *rec, unsigned int off,
  * the record is read in place, spliced text from its pages; in TLS 1.3
  * the content type byte follows.  Return: segment count or -EINVAL.
  */
-static int tlsx_rec_src(struct tlsx_tx_rec *rec, unsigned int prefix,
-			unsigned int clen)
+static int tlsx_tx_rec_src(struct tlsx_tx_rec *rec, unsigned int prefix,
+			   unsigned int clen)
 {
 	unsigned int pos = 0, i = 0, n = 0;
 	int k;
@@ -419,8 +420,8 @@ static int tlsx_rec_src(struct tlsx_tx_rec *rec, unsigned int prefix,
 		}
 		if (i < rec->nspl)
 			end = rec->spl[i].pos;
-		k = tlsx_rec_segs(rec, prefix + pos, end - pos, rec->src + n,
-				  TLSX_TX_SRC_SEGS - n);
+		k = tlsx_tx_rec_segs(rec, prefix + pos, end - pos, rec->src + n,
+				     TLSX_TX_SRC_SEGS - n);
 		if (k < 0)
 			return k;
 		n += k;
@@ -434,8 +435,8 @@ static int tlsx_rec_src(struct tlsx_tx_rec *rec, unsigned int prefix,
  * sequence number.  The record's memory is exactly the record on the
  * wire afterwards, and the spliced pages are released.
  */
-static int tlsx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
-			 struct tlsx_tx_rec *rec, u8 type)
+static int tlsx_tx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
+			    struct tlsx_tx_rec *rec, u8 type)
 {
 	struct tlsx_crypto *c = tx->crypto;
 	unsigned int prefix = tlsx_tx_prefix(c);
@@ -453,29 +454,29 @@ static int tlsx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
 	hdr[3] = wire_len >> 8;
 	hdr[4] = wire_len & 0xff;
 	memcpy(hdr + TLSX_HEADER_LEN, c->iv + 4, c->explicit_iv_len);
-	tlsx_rec_write(rec, 0, hdr, prefix);
+	tlsx_tx_rec_write(rec, 0, hdr, prefix);
 	if (tls13)
-		tlsx_rec_write(rec, prefix + rec->text, &type, 1);
+		tlsx_tx_rec_write(rec, prefix + rec->text, &type, 1);
 
 	tlsx_nonce(c, c->rec_seq, NULL, nonce);
 	aad_len = tlsx_aad(c, c->rec_seq, type, clen, aad);
-	nsrc = tlsx_rec_src(rec, prefix, clen);
-	ndst = tlsx_rec_segs(rec, prefix, clen, rec->dst, TLSX_TX_MEM_FRAGS);
+	nsrc = tlsx_tx_rec_src(rec, prefix, clen);
+	ndst = tlsx_tx_rec_segs(rec, prefix, clen, rec->dst, TLSX_TX_MEM_FRAGS);
 	if (WARN_ON_ONCE(nsrc < 0 || ndst < 0))
 		return -EINVAL;
 	err = tlsx_aead_seal_sg(&c->key, nonce, aad, aad_len, rec->src, nsrc,
 				rec->dst, ndst, clen, tag);
 	if (err)
 		return err;
-	tlsx_rec_write(rec, prefix + clen, tag, TLSX_TAG_LEN);
-	tlsx_rec_put_spliced(rec);
+	tlsx_tx_rec_write(rec, prefix + clen, tag, TLSX_TAG_LEN);
+	tlsx_tx_rec_put_spliced(rec);
 	/* 2^64 records under one key: the socket cannot go on (kTLS). */
 	if (tlsx_crypto_advance(c))
 		tlsx_tx_abort(sk, -EBADMSG);
 	return 0;
 }
 
-/* tlsx_close_open() @flags: keep those of the send that opened it. */
+/* tlsx_tx_close_open() @flags: keep those of the send that opened it. */
 #define TLSX_OPENER_FLAGS	(-1)
 
 /*
@@ -484,20 +485,20 @@ static int tlsx_rec_seal(struct sock *sk, struct tlsx_tx *tx,
  * when no send closes it.  Return: 0 or -errno (the socket is then in
  * error).
  */
-static int tlsx_close_open(struct sock *sk, struct tlsx_tx *tx, u8 type,
-			   int flags)
+static int tlsx_tx_close_open(struct sock *sk, struct tlsx_tx *tx, u8 type,
+			      int flags)
 {
 	struct tlsx_tx_rec *rec = tx->open;
 	int err;
 
 	if (!rec || !rec->text)
 		return 0;
-	tlsx_rec_trim(sk, rec, tlsx_tx_prefix(tx->crypto) + rec->text +
+	tlsx_tx_rec_trim(sk, rec, tlsx_tx_prefix(tx->crypto) + rec->text +
 			       tlsx_tx_tail(tx->crypto));
 	tx->open = NULL;
-	err = tlsx_rec_seal(sk, tx, rec, type);
+	err = tlsx_tx_rec_seal(sk, tx, rec, type);
 	if (err) {
-		tlsx_rec_free(sk, rec);
+		tlsx_tx_rec_free(sk, rec);
 		tlsx_tx_abort(sk, -EBADMSG);
 		return -EBADMSG;
 	}
@@ -514,8 +515,8 @@ static int tlsx_close_open(struct sock *sk, struct tlsx_tx *tx, u8 type,
  * holds its own page references).  Return: 0 when all of it went, or
  * TCP's error (-EAGAIN, -EPIPE, ...) with the progress kept.
  */
-static int tlsx_push_rec(struct sock *sk, struct tlsx_tx *tx,
-			 struct tlsx_tx_rec *rec, int flags)
+static int tlsx_tx_push_rec(struct sock *sk, struct tlsx_tx *tx,
+			    struct tlsx_tx_rec *rec, int flags)
 {
 	int ret;
 
@@ -564,7 +565,7 @@ static void tlsx_tx_send_fin(struct sock *sk, struct tlsx_tx *tx)
  * flags it was closed with, never blocking (the work item and close).
  * Hard errors put the socket in error, as kTLS's tls_tx_records().
  */
-static int tlsx_push_pending(struct sock *sk, struct tlsx_tx *tx, int flags)
+static int tlsx_tx_push_pending(struct sock *sk, struct tlsx_tx *tx, int flags)
 {
 	struct tlsx_tx_rec *rec;
 	int ret = 0;
@@ -578,12 +579,12 @@ static int tlsx_push_pending(struct sock *sk, struct tlsx_tx *tx, int flags)
 		if (f < 0)
 			f = (rec->flags & (MSG_MORE | MSG_EOR)) |
 			    MSG_DONTWAIT | MSG_NOSIGNAL;
-		ret = tlsx_push_rec(sk, tx, rec, f);
+		ret = tlsx_tx_push_rec(sk, tx, rec, f);
 		if (ret)
 			break;
 		list_del(&rec->list);
 		WRITE_ONCE(tx->npending, tx->npending - 1);
-		tlsx_rec_free(sk, rec);
+		tlsx_tx_rec_free(sk, rec);
 	}
 	if (ret < 0 && ret != -EAGAIN && ret != -EINTR && ret != -ERESTARTSYS)
 		tlsx_tx_abort(sk, ret);
@@ -600,12 +601,12 @@ static void tlsx_tx_schedule(struct tlsx_tx *tx, unsigned long delay)
 }
 
 /* Seal the open record (if any) and push everything, with @flags. */
-static int tlsx_push_all(struct sock *sk, struct tlsx_tx *tx, u8 type,
-			 int flags)
+static int tlsx_tx_push_all(struct sock *sk, struct tlsx_tx *tx, u8 type,
+			    int flags)
 {
-	int err = tlsx_close_open(sk, tx, type, flags);
+	int err = tlsx_tx_close_open(sk, tx, type, flags);
 
-	return err ? err : tlsx_push_pending(sk, tx, flags);
+	return err ? err : tlsx_tx_push_pending(sk, tx, flags);
 }
 
 /*
@@ -613,8 +614,8 @@ static int tlsx_push_all(struct sock *sk, struct tlsx_tx *tx, u8 type,
  * pushed first, MSG_MORE is refused, any other SOL_TLS cmsg is -EINVAL,
  * and so is a control buffer without a SOL_TLS cmsg.
  */
-static int tlsx_process_cmsg(struct sock *sk, struct tlsx_tx *tx,
-			     struct msghdr *msg, u8 *type)
+static int tlsx_tx_process_cmsg(struct sock *sk, struct tlsx_tx *tx,
+				struct msghdr *msg, u8 *type)
 {
 	struct cmsghdr *cmsg;
 	int rc = -EINVAL;
@@ -631,20 +632,20 @@ static int tlsx_process_cmsg(struct sock *sk, struct tlsx_tx *tx,
 		if (msg->msg_flags & MSG_MORE)
 			return -EINVAL;
 		*type = *(u8 *)CMSG_DATA(cmsg);
-		rc = tlsx_push_all(sk, tx, TLSX_TYPE_DATA,
-				   msg->msg_flags);
+		rc = tlsx_tx_push_all(sk, tx, TLSX_TYPE_DATA,
+				      msg->msg_flags);
 	}
 	return rc;
 }
 
 /* A new, empty open record: its memory comes with its first text. */
-static struct tlsx_tx_rec *tlsx_rec_new(struct sock *sk)
+static struct tlsx_tx_rec *tlsx_tx_rec_new(struct sock *sk)
 {
 	return kzalloc(sizeof(struct tlsx_tx_rec), sk->sk_allocation);
 }
 
 /* Drop the open record's uncommitted memory, or the record if empty. */
-static void tlsx_open_settle(struct sock *sk, struct tlsx_tx *tx)
+static void tlsx_tx_open_settle(struct sock *sk, struct tlsx_tx *tx)
 {
 	struct tlsx_tx_rec *rec = tx->open;
 
@@ -652,15 +653,15 @@ static void tlsx_open_settle(struct sock *sk, struct tlsx_tx *tx)
 		return;
 	if (!rec->text) {
 		tx->open = NULL;
-		tlsx_rec_free(sk, rec);
+		tlsx_tx_rec_free(sk, rec);
 		return;
 	}
-	tlsx_rec_trim(sk, rec, tlsx_tx_prefix(tx->crypto) + rec->text +
+	tlsx_tx_rec_trim(sk, rec, tlsx_tx_prefix(tx->crypto) + rec->text +
 			       tlsx_tx_tail(tx->crypto));
 }
 
-static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
-			       struct msghdr *msg)
+static int tlsx_tx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
+				  struct msghdr *msg)
 {
 	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	bool splice = (msg->msg_flags & MSG_SPLICE_PAGES) &&
@@ -674,7 +675,7 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 		return -EINVAL;
 
 	if (unlikely(msg->msg_controllen)) {
-		ret = tlsx_process_cmsg(sk, tx, msg, &type);
+		ret = tlsx_tx_process_cmsg(sk, tx, msg, &type);
 		if (ret && ret != -EAGAIN)
 			goto end;
 	}
@@ -714,7 +715,7 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 			goto end;
 		}
 		if (!rec) {
-			rec = tlsx_rec_new(sk);
+			rec = tlsx_tx_rec_new(sk);
 			if (!rec) {
 				ret = -ENOMEM;
 				goto end;
@@ -734,7 +735,7 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 			full = true;
 		}
 
-		ret = tlsx_rec_grow(sk, rec, base + n);
+		ret = tlsx_tx_rec_grow(sk, rec, base + n);
 		if (ret == -ENOSPC) {
 			n = rec->size > base ? rec->size - base : 0;
 			full = true;
@@ -746,31 +747,33 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 			unsigned int nspl = rec->nspl;
 
 			if (splice) {
-				got = tlsx_rec_splice(rec,
-						      tlsx_tx_prefix(c) +
-						      rec->text,
-						      &msg->msg_iter, n);
+				got = tlsx_tx_rec_splice(rec,
+							 tlsx_tx_prefix(c) +
+							 rec->text,
+							 &msg->msg_iter, n);
 			} else {
 				got = 0;
 				/* Sealed below, before returning. */
 				if ((full || eor) && n >= TLSX_TX_PIN_MIN &&
 				    user_backed_iter(&msg->msg_iter))
-					got = tlsx_rec_pin(rec, &msg->msg_iter,
-							   n);
-				got += tlsx_rec_copy(rec,
-						     tlsx_tx_prefix(c) +
-						     rec->text + got, n - got,
-						     &msg->msg_iter);
+					got = tlsx_tx_rec_pin(rec,
+							      &msg->msg_iter,
+							      n);
+				got += tlsx_tx_rec_copy(rec,
+							tlsx_tx_prefix(c) +
+							rec->text + got,
+							n - got,
+							&msg->msg_iter);
 			}
 			if (!splice && got < (ssize_t)n) {
 				/* A fault: the partial copy is dropped (kTLS). */
-				tlsx_rec_put_spliced_from(rec, nspl);
-				tlsx_open_settle(sk, tx);
+				tlsx_tx_rec_put_spliced_from(rec, nspl);
+				tlsx_tx_open_settle(sk, tx);
 				ret = -EFAULT;
 				goto end;
 			}
 			if (got <= 0) {
-				tlsx_open_settle(sk, tx);
+				tlsx_tx_open_settle(sk, tx);
 				ret = got;
 				goto end;
 			}
@@ -778,18 +781,18 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 			copied += got;
 			if (got < (ssize_t)n) {
 				/* Its list of spliced pieces is full. */
-				tlsx_open_settle(sk, tx);
+				tlsx_tx_open_settle(sk, tx);
 				full = true;
 			}
 		} else if (!rec->text) {
 			/* No room at all in an empty record: cannot happen. */
 			ret = -ENOMEM;
-			tlsx_open_settle(sk, tx);
+			tlsx_tx_open_settle(sk, tx);
 			goto end;
 		}
 
 		if (full || eor) {
-			ret = tlsx_push_all(sk, tx, type, msg->msg_flags);
+			ret = tlsx_tx_push_all(sk, tx, type, msg->msg_flags);
 			if (ret && ret != -EAGAIN)
 				goto end;
 		}
@@ -798,7 +801,7 @@ static int tlsx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 wait:
 		ret = sk_stream_wait_memory(sk, &timeo);
 		if (ret) {
-			tlsx_open_settle(sk, tx);
+			tlsx_tx_open_settle(sk, tx);
 			goto end;
 		}
 	}
@@ -826,7 +829,7 @@ int tlsx_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	if (ret)
 		return ret;
 	lock_sock(sk);
-	ret = tlsx_sendmsg_locked(sk, tx, msg);
+	ret = tlsx_tx_sendmsg_locked(sk, tx, msg);
 	release_sock(sk);
 	mutex_unlock(&tx->lock);
 	return ret;
@@ -846,7 +849,7 @@ void tlsx_splice_eof(struct socket *sock)
 		return;
 	mutex_lock(&tx->lock);
 	lock_sock(sk);
-	tlsx_push_all(sk, tx, TLSX_TYPE_DATA, 0);
+	tlsx_tx_push_all(sk, tx, TLSX_TYPE_DATA, 0);
 	if (tx->npending)
 		tlsx_tx_schedule(tx, 0);
 	release_sock(sk);
@@ -870,7 +873,7 @@ static void tlsx_tx_work(struct work_struct *work)
 	}
 	lock_sock(sk);
 	if (!test_bit(TLSX_TX_CLOSING, &tx->bits))
-		tlsx_push_pending(sk, tx, -1);
+		tlsx_tx_push_pending(sk, tx, -1);
 	release_sock(sk);
 	mutex_unlock(&tx->lock);
 }
@@ -919,10 +922,10 @@ int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 	 * KeyUpdate message went under them): seal it with them.  Pushing
 	 * it now is an attempt; what TCP does not take waits, sealed.
 	 */
-	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS);
+	err = tlsx_tx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS);
 	if (err)
 		return err;
-	tlsx_push_pending(sk, tx, -1);
+	tlsx_tx_push_pending(sk, tx, -1);
 	if (tx->npending)
 		tlsx_tx_schedule(tx, 0);
 	tlsx_aead_wipe(&tx->crypto->key);
@@ -945,9 +948,9 @@ static void tlsx_tx_drain(struct sock *sk, struct tlsx_tx *tx, long *timeo)
 
 	if (tx->pushing)
 		return;
-	err = tlsx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS);
+	err = tlsx_tx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS);
 	while (!err && tx->npending && !tx->pushing) {
-		err = tlsx_push_pending(sk, tx, -1);
+		err = tlsx_tx_push_pending(sk, tx, -1);
 		if (err != -EAGAIN || !*timeo)
 			break;
 		/* The record TCP stopped at. */
@@ -993,7 +996,7 @@ bool tlsx_tx_flush_on_shutdown(struct sock *sk, long *timeo)
  * are none, and TX schedules no work once closing); the values are put
  * back afterwards either way.
  */
-static void tlsx_push_on_close(struct sock *sk, struct tlsx_tx *tx)
+static void tlsx_tx_push_on_close(struct sock *sk, struct tlsx_tx *tx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 lowat = tp->notsent_lowat;
@@ -1001,7 +1004,7 @@ static void tlsx_push_on_close(struct sock *sk, struct tlsx_tx *tx)
 
 	WRITE_ONCE(sk->sk_sndbuf, INT_MAX);
 	WRITE_ONCE(tp->notsent_lowat, UINT_MAX);
-	tlsx_push_pending(sk, tx, -1);
+	tlsx_tx_push_pending(sk, tx, -1);
 	WRITE_ONCE(tp->notsent_lowat, lowat);
 	WRITE_ONCE(sk->sk_sndbuf, sndbuf);
 }
@@ -1030,17 +1033,17 @@ void tlsx_tx_flush_on_close(struct sock *sk)
 	/* A writer inside TCP still uses its record: tlsx_tx_free() waits. */
 	if (tx->pushing)
 		return;
-	if (!tlsx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS) &&
+	if (!tlsx_tx_close_open(sk, tx, TLSX_TYPE_DATA, TLSX_OPENER_FLAGS) &&
 	    tx->npending)
-		tlsx_push_on_close(sk, tx);
+		tlsx_tx_push_on_close(sk, tx);
 
 	list_for_each_entry_safe(rec, tmp, &tx->pending, list) {
 		list_del(&rec->list);
-		tlsx_rec_free(sk, rec);
+		tlsx_tx_rec_free(sk, rec);
 	}
 	WRITE_ONCE(tx->npending, 0);
 	if (tx->open) {
-		tlsx_rec_free(sk, tx->open);
+		tlsx_tx_rec_free(sk, tx->open);
 		tx->open = NULL;
 	}
 }
@@ -1064,10 +1067,10 @@ void tlsx_tx_free(struct sock *sk, struct tlsx_context *ctx)
 		lock_sock(sk);
 		list_for_each_entry_safe(rec, tmp, &tx->pending, list) {
 			list_del(&rec->list);
-			tlsx_rec_free(sk, rec);
+			tlsx_tx_rec_free(sk, rec);
 		}
 		if (tx->open)
-			tlsx_rec_free(sk, tx->open);
+			tlsx_tx_rec_free(sk, tx->open);
 		tx->open = NULL;
 		release_sock(sk);
 		mutex_unlock(&tx->lock);

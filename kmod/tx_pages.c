@@ -23,7 +23,7 @@
 #include <linux/spinlock.h>
 #include <net/sock.h>
 
-#include "tlsx.h"
+#include "tlsx_context.h"
 
 #define TLSX_TX_RING	8
 

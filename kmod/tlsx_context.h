@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tlsx.h - the per-socket state of the tlsx upper-layer protocol and the
- * entry points between its files.
+ * tlsx_context.h - the per-socket context of the tlsx upper-layer protocol
+ * (struct tlsx_context) and the entry points between its files.  Named
+ * for the context, not "tlsx.h": that is libtlsx's public header
+ * (userspace/handshake/tlsx.h).
  *
  *   main.c     ULP registration, protocol ops, setsockopt/getsockopt,
  *              close, the context's lifetime, drop-in mode
@@ -23,8 +25,8 @@
  * (aead.h) directly on the record's pages; there are no scatterlists, no
  * async crypto and no hardware offload.
  */
-#ifndef TLSX_KMOD_TLSX_H
-#define TLSX_KMOD_TLSX_H
+#ifndef TLSX_KMOD_TLSX_CONTEXT_H
+#define TLSX_KMOD_TLSX_CONTEXT_H
 
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -316,4 +318,4 @@ void tlsx_crypto_free(struct tlsx_crypto *c);	/* wipes; NULL is fine */
 int tlsx_sockopt_init(void);
 void tlsx_sockopt_exit(void);
 
-#endif /* TLSX_KMOD_TLSX_H */
+#endif /* TLSX_KMOD_TLSX_CONTEXT_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aead.c - the AEAD engines built into tlsx.ko agree with the same
+ * kmod_aead.c - the AEAD engines built into tlsx.ko agree with the same
  * engines built for userspace: records sealed in the kernel open in
  * userspace and the reverse, for every implementation the guest CPU has
  * on either side, contiguous and scattered, in place and not, and with
