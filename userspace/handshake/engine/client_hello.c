@@ -113,7 +113,8 @@ static void write_extensions(struct tlsx_hs *hs, struct tlsx_wr *w)
 	tlsx_wr_open(w, 2);
 	for (i = 0; i < hs->n_shares; i++) {
 		tlsx_wr_u16(w, hs->shares[i].group);
-		tlsx_wr_vec(w, 2, hs->shares[i].pub, hs->shares[i].pub_len);
+		tlsx_wr_vec(w, 2, hs->shares[i].pub,
+			    tlsx_kx_pub_len(&hs->shares[i]));
 	}
 	tlsx_wr_close(w);
 	tlsx_wr_close(w);

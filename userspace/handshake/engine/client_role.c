@@ -55,7 +55,8 @@ static int client_start(struct tlsx_hs *hs, struct hs_out *o)
 	/* One share, for the first group; the others by HelloRetryRequest. */
 	if (!hs->n_groups || !hs->n_suites || !hs->n_sig_schemes)
 		return -EINVAL;
-	ret = tlsx_kx_generate(&hs->shares[0], hs->groups[0], hs_rand_cb, hs);
+	ret = tlsx_kx_generate(&hs->shares[0], hs->groups[0], false,
+			       hs_rand_cb, hs);
 	if (ret)
 		return ret;
 	hs->n_shares = 1;
@@ -243,7 +244,8 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 
 	if (group) {
 		tlsx_kx_wipe(&hs->shares[0]);
-		ret = tlsx_kx_generate(&hs->shares[0], group, hs_rand_cb, hs);
+		ret = tlsx_kx_generate(&hs->shares[0], group, false,
+				       hs_rand_cb, hs);
 		if (ret)
 			return ret;
 	}

@@ -21,17 +21,6 @@ const u8 tlsx_hrr_random[TLSX_HS_RANDOM] = {
 	0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
 };
 
-static const u16 default_suites[] = {
-	TLSX_SUITE_AES_128_GCM_SHA256,
-	TLSX_SUITE_AES_256_GCM_SHA384,
-	TLSX_SUITE_CHACHA20_POLY1305_SHA256,
-};
-
-static const u16 default_groups[] = {
-	TLSX_GROUP_X25519,
-	TLSX_GROUP_SECP256R1,
-};
-
 /* Every scheme CertificateVerify can use (rsa_pkcs1_* cannot, 4.4.3). */
 static const u16 default_schemes[] = {
 	TLSX_SIG_ECDSA_SECP256R1_SHA256,
@@ -110,6 +99,8 @@ size_t tlsx_hs_mem_peak(const struct tlsx_hs_config *cfg)
 
 struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)
 {
+	u16 def[TLSX_HS_MAX_LIST];
+	unsigned int n_def;
 	struct tlsx_hs *hs;
 
 	hs = calloc(1, tlsx_hs_mem_size(cfg));
@@ -122,12 +113,12 @@ struct tlsx_hs *tlsx_hs_new(const struct tlsx_hs_config *cfg)
 	hs->max_msg = hs_max_msg(cfg);
 	hs->inplace = cfg->inplace;
 	hs->compat = !cfg->no_compat_mode;
+	n_def = tlsx_suite_defaults(def, ARRAY_SIZE(def));
 	hs->n_suites = hs_fill_list(hs->suites, cfg->suites, cfg->n_suites,
-				    default_suites, ARRAY_SIZE(default_suites),
-				    hs_suite_ok);
+				    def, n_def, hs_suite_ok);
+	n_def = tlsx_group_defaults(def, ARRAY_SIZE(def));
 	hs->n_groups = hs_fill_list(hs->groups, cfg->groups, cfg->n_groups,
-				    default_groups, ARRAY_SIZE(default_groups),
-				    tlsx_kx_supported);
+				    def, n_def, tlsx_kx_supported);
 	hs->n_sig_schemes = hs_fill_list(hs->sig_schemes, cfg->sig_schemes,
 					 cfg->n_sig_schemes, default_schemes,
 					 ARRAY_SIZE(default_schemes),

@@ -40,22 +40,16 @@
 #include "aead/platform.h"
 #include "hash/sha2.h"
 #include "handshake/engine/alert.h"
+#include "handshake/engine/group.h"
 #include "handshake/engine/keysched.h"
+#include "handshake/engine/suite.h"
 
 struct tlsx_cert_chain;		/* handshake/engine/cert.h */
 struct tlsx_trust;		/* handshake/engine/cert.h */
 struct tlsx_ticket_keys;	/* handshake/engine/ticket.h */
 struct tlsx_session;		/* handshake/engine/ticket.h */
 
-/* Wire codes (RFC 8446 appendix B.4, B.3.1.4, 4.2.3). */
-#define TLSX_SUITE_AES_128_GCM_SHA256		0x1301
-#define TLSX_SUITE_AES_256_GCM_SHA384		0x1302
-#define TLSX_SUITE_CHACHA20_POLY1305_SHA256	0x1303
-#define TLSX_SUITE_AES_128_CCM_SHA256		0x1304
-
-#define TLSX_GROUP_SECP256R1		0x0017
-#define TLSX_GROUP_X25519		0x001d
-
+/* Wire codes: suites (suite.h), groups (group.h), schemes (4.2.3). */
 #define TLSX_SIG_RSA_PKCS1_SHA256	0x0401
 #define TLSX_SIG_RSA_PKCS1_SHA384	0x0501
 #define TLSX_SIG_RSA_PKCS1_SHA512	0x0601
@@ -95,9 +89,11 @@ struct tlsx_hs_config {
 
 	/*
 	 * Preference order, wire codes; count 0 takes the defaults
-	 * (suites: AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, not CCM;
-	 * groups: X25519, secp256r1; schemes: every one tlsx implements).
-	 * CCM is offered or accepted only when listed here.
+	 * (suites and groups: the rows of suite_rows.h and group_rows.h
+	 * marked default, in their order: AES-128-GCM, AES-256-GCM,
+	 * ChaCha20-Poly1305, not CCM; X25519, secp256r1; schemes: every
+	 * one tlsx implements).  CCM is offered or accepted only when
+	 * listed here.
 	 */
 	u16 suites[TLSX_HS_MAX_LIST];
 	unsigned int n_suites;

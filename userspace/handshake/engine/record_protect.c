@@ -8,51 +8,6 @@
 #include "handshake/engine/hs.h"
 #include "handshake/engine/record_protect.h"
 
-static const struct {
-	u16 suite;
-	enum tlsx_aead_alg aead;
-	enum tlsx_hash_alg hash;
-	const char *name;
-} rec_suites[] = {
-	{ TLSX_SUITE_AES_128_GCM_SHA256, TLSX_AEAD_AES_128_GCM,
-	  TLSX_HASH_SHA256, "TLS_AES_128_GCM_SHA256" },
-	{ TLSX_SUITE_AES_256_GCM_SHA384, TLSX_AEAD_AES_256_GCM,
-	  TLSX_HASH_SHA384, "TLS_AES_256_GCM_SHA384" },
-	{ TLSX_SUITE_CHACHA20_POLY1305_SHA256, TLSX_AEAD_CHACHA20_POLY1305,
-	  TLSX_HASH_SHA256, "TLS_CHACHA20_POLY1305_SHA256" },
-	{ TLSX_SUITE_AES_128_CCM_SHA256, TLSX_AEAD_AES_128_CCM,
-	  TLSX_HASH_SHA256, "TLS_AES_128_CCM_SHA256" },
-};
-
-int tlsx_suite_params(u16 suite, enum tlsx_aead_alg *aead,
-		      enum tlsx_hash_alg *hash, size_t *key_len)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(rec_suites); i++) {
-		if (rec_suites[i].suite != suite)
-			continue;
-		if (aead)
-			*aead = rec_suites[i].aead;
-		if (hash)
-			*hash = rec_suites[i].hash;
-		if (key_len)
-			*key_len = tlsx_aead_key_len(rec_suites[i].aead);
-		return 0;
-	}
-	return -EINVAL;
-}
-
-const char *tlsx_suite_name(u16 suite)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(rec_suites); i++)
-		if (rec_suites[i].suite == suite)
-			return rec_suites[i].name;
-	return "unknown";
-}
-
 void tlsx_rec_wipe(struct tlsx_rec_dir *d)
 {
 	tlsx_aead_wipe(&d->key);
@@ -66,7 +21,7 @@ int tlsx_rec_set_secret(struct tlsx_rec_dir *d, u16 suite,
 {
 	enum tlsx_aead_alg aead;
 	enum tlsx_hash_alg hash;
-	u8 key[32];
+	u8 key[TLSX_SUITE_MAX_KEY];
 	size_t key_len;
 	int ret;
 

@@ -16,6 +16,7 @@
 #include "aead/aead.h"
 #include "hash/sha2.h"
 #include "handshake/engine/keysched.h"
+#include "handshake/engine/suite.h"
 
 #define TLSX_CT_CHANGE_CIPHER_SPEC	20
 #define TLSX_CT_ALERT			21
@@ -34,12 +35,6 @@ struct tlsx_rec_dir {
 	u64 seq;
 	bool set;
 };
-
-/* The AEAD and hash of cipher suite @suite; -EINVAL for another. */
-int tlsx_suite_params(u16 suite, enum tlsx_aead_alg *aead,
-		      enum tlsx_hash_alg *hash, size_t *key_len);
-/* "TLS_AES_128_GCM_SHA256", ...; "unknown" for another code. */
-const char *tlsx_suite_name(u16 suite);
 
 /*
  * Keys @d from traffic secret @secret (7.3) for @suite, sequence 0.

@@ -623,7 +623,7 @@ int server_send_server_hello(struct tlsx_hs *hs, struct hs_out *o,
 	if (ret)
 		return ret;
 	if (g) {
-		ret = tlsx_kx_generate(kx, g->group, hs_rand_cb, hs);
+		ret = tlsx_kx_generate(kx, g->group, true, hs_rand_cb, hs);
 		if (!ret)
 			ret = tlsx_kx_shared(kx, g->share, g->share_len, dhe,
 					     &dhe_len);
@@ -642,7 +642,7 @@ int server_send_server_hello(struct tlsx_hs *hs, struct hs_out *o,
 	if (g) {
 		server_ext_begin(&w, TLSX_EXT_KEY_SHARE);
 		tlsx_wr_u16(&w, kx->group);
-		tlsx_wr_vec(&w, 2, kx->pub, kx->pub_len);
+		tlsx_wr_vec(&w, 2, kx->pub, tlsx_kx_pub_len(kx));
 		tlsx_wr_close(&w);
 	}
 	server_supported_versions(&w);

@@ -317,18 +317,12 @@ static void gen_put(struct tlsx_ticket_keys *k)
 
 /* ---- the state: what a ticket seals and a session file keeps ---------- */
 
+/* The resumption secret's length: the suite's hash's; 0 for no suite. */
 static size_t suite_hash_len(u16 suite)
 {
-	switch (suite) {
-	case TLSX_SUITE_AES_128_GCM_SHA256:
-	case TLSX_SUITE_CHACHA20_POLY1305_SHA256:
-	case TLSX_SUITE_AES_128_CCM_SHA256:
-		return SHA256_DIGEST_SIZE;
-	case TLSX_SUITE_AES_256_GCM_SHA384:
-		return SHA384_DIGEST_SIZE;
-	default:
-		return 0;
-	}
+	const struct tlsx_suite *s = tlsx_suite_find(suite);
+
+	return s ? tlsx_hash_digest_size(s->hash) : 0;
 }
 
 /* A NUL-terminated string of at most 255 bytes in a @size buffer. */

@@ -6,10 +6,8 @@
  * Kernel modes: setsockopt(SOL_TCP, TCP_ULP, "tlsx"), else "tls" (the
  * module is absent: ENOENT), then TLS_TX and TLS_RX with the
  * tls12_crypto_info_* of the suite, TLS_1_3_VERSION, the key and the
- * 12-byte write IV split as the kernel wants it: AES-GCM and AES-CCM
- * take salt = IV[0..3] and iv = IV[4..11], ChaCha20-Poly1305 iv = all
- * 12 (net/tls builds the nonce as salt || iv, XORed with the sequence
- * number, RFC 8446 5.3).
+ * 12-byte write IV split as the kernel wants it, all as the suite's row
+ * says (handshake/engine/suite.h, tlsx_suite_kernel_info()).
  *
  * rec_seq is always 0: nothing is sealed under the application keys
  * before they reach the kernel.  A server's NewSessionTickets, the first
@@ -30,51 +28,6 @@
 #include "handshake/engine/keysched.h"
 #include "handshake/libtlsx/tlsx_int.h"
 
-union tlsx_crypto_info {
-	struct tls_crypto_info hdr;
-	struct tls12_crypto_info_aes_gcm_128 g128;
-	struct tls12_crypto_info_aes_gcm_256 g256;
-	struct tls12_crypto_info_chacha20_poly1305 cc;
-	struct tls12_crypto_info_aes_ccm_128 ccm;
-};
-
-/*
- * Fills @ci for @suite from @key and @iv; its size, or 0 for a suite
- * the kernel does not take.
- */
-static socklen_t fill_info(union tlsx_crypto_info *ci, u16 suite,
-			   const u8 *key, const u8 iv[TLSX_IV_SIZE])
-{
-	memset(ci, 0, sizeof(*ci));
-	ci->hdr.version = TLS_1_3_VERSION;
-	switch (suite) {
-	case TLSX_SUITE_AES_128_GCM_SHA256:
-		ci->hdr.cipher_type = TLS_CIPHER_AES_GCM_128;
-		memcpy(ci->g128.key, key, sizeof(ci->g128.key));
-		memcpy(ci->g128.salt, iv, 4);
-		memcpy(ci->g128.iv, iv + 4, 8);
-		return sizeof(ci->g128);
-	case TLSX_SUITE_AES_256_GCM_SHA384:
-		ci->hdr.cipher_type = TLS_CIPHER_AES_GCM_256;
-		memcpy(ci->g256.key, key, sizeof(ci->g256.key));
-		memcpy(ci->g256.salt, iv, 4);
-		memcpy(ci->g256.iv, iv + 4, 8);
-		return sizeof(ci->g256);
-	case TLSX_SUITE_CHACHA20_POLY1305_SHA256:
-		ci->hdr.cipher_type = TLS_CIPHER_CHACHA20_POLY1305;
-		memcpy(ci->cc.key, key, sizeof(ci->cc.key));
-		memcpy(ci->cc.iv, iv, 12);
-		return sizeof(ci->cc);
-	case TLSX_SUITE_AES_128_CCM_SHA256:
-		ci->hdr.cipher_type = TLS_CIPHER_AES_CCM_128;
-		memcpy(ci->ccm.key, key, sizeof(ci->ccm.key));
-		memcpy(ci->ccm.salt, iv, 4);
-		memcpy(ci->ccm.iv, iv + 4, 8);
-		return sizeof(ci->ccm);
-	}
-	return 0;
-}
-
 /*
  * Gives the kernel the key of the current sending (@tx) or receiving
  * secret, sequence 0.  0 or a negative errno.
@@ -82,27 +35,20 @@ static socklen_t fill_info(union tlsx_crypto_info *ci, u16 suite,
 int tlsx__ktls_set_key(struct tlsx_conn *c, bool tx)
 {
 	const u8 *secret = tx ? tlsx__tx_secret(c) : tlsx__rx_secret(c);
-	union tlsx_crypto_info ci;
-	enum tlsx_aead_alg aead;
-	enum tlsx_hash_alg hash;
-	u8 key[32], iv[TLSX_IV_SIZE];
-	size_t key_len;
+	const struct tlsx_suite *s = tlsx_suite_find(c->sec.suite);
+	union tlsx_suite_kernel_info ci;
+	u8 key[TLSX_SUITE_MAX_KEY], iv[TLSX_IV_SIZE];
 	socklen_t len;
 	int err;
 
-	err = tlsx_suite_params(c->sec.suite, &aead, &hash, &key_len);
-	if (err)
-		return err;
-	if (key_len > sizeof(key))
+	if (!s)
 		return -EINVAL;
-	err = tlsx_traffic_keys(hash, secret, key, key_len, iv);
+	err = tlsx_traffic_keys(s->hash, secret, key, s->key_len, iv);
 	if (err)
 		goto out;
-	len = fill_info(&ci, c->sec.suite, key, iv);
-	err = -EINVAL;
-	if (len && !setsockopt(c->fd, SOL_TLS, tx ? TLS_TX : TLS_RX, &ci, len))
-		err = 0;
-	else if (len)
+	len = tlsx_suite_kernel_info(s, key, iv, &ci);
+	err = 0;
+	if (setsockopt(c->fd, SOL_TLS, tx ? TLS_TX : TLS_RX, &ci, len))
 		err = -errno;
 	memzero_explicit(&ci, sizeof(ci));
 out:

@@ -30,14 +30,6 @@
 #include "handshake/engine/alert.h"
 #include "handshake/libtlsx/tlsx_int.h"
 
-union tlsx_k_info {
-	struct tls_crypto_info hdr;
-	struct tls12_crypto_info_aes_gcm_128 g128;
-	struct tls12_crypto_info_aes_gcm_256 g256;
-	struct tls12_crypto_info_chacha20_poly1305 cc;
-	struct tls12_crypto_info_aes_ccm_128 ccm;
-};
-
 static size_t max_plain(const struct tlsx_conn *c)
 {
 	if (c->peer_rsl && c->peer_rsl - 1 < TLSX_REC_MAX_PLAIN)
@@ -48,34 +40,20 @@ static size_t max_plain(const struct tlsx_conn *c)
 /* The kernel's sending sequence number: records under the current key. */
 static int kernel_tx_seq(struct tlsx_conn *c, u64 *seq)
 {
-	union tlsx_k_info ci;
-	socklen_t len = sizeof(ci);
-	const u8 *p;
+	const struct tlsx_suite *s = tlsx_suite_find(c->sec.suite);
+	union tlsx_suite_kernel_info ci;
+	socklen_t len;
 
+	/* A suite without a row has no layout to read: never guess one. */
+	if (!s)
+		return -EINVAL;
 	/* The whole structure: it holds the key too, wiped below. */
-	switch (c->sec.suite) {
-	case TLSX_SUITE_AES_128_GCM_SHA256:
-		len = sizeof(ci.g128);
-		p = ci.g128.rec_seq;
-		break;
-	case TLSX_SUITE_AES_256_GCM_SHA384:
-		len = sizeof(ci.g256);
-		p = ci.g256.rec_seq;
-		break;
-	case TLSX_SUITE_AES_128_CCM_SHA256:
-		len = sizeof(ci.ccm);
-		p = ci.ccm.rec_seq;
-		break;
-	default:
-		len = sizeof(ci.cc);
-		p = ci.cc.rec_seq;
-		break;
-	}
+	len = s->kernel.size;
 	if (getsockopt(c->fd, SOL_TLS, TLS_TX, &ci, &len)) {
 		memzero_explicit(&ci, sizeof(ci));
 		return -errno;
 	}
-	*seq = get_unaligned_be64(p);
+	*seq = get_unaligned_be64((const u8 *)&ci + s->kernel.rec_seq_off);
 	memzero_explicit(&ci, sizeof(ci));
 	return 0;
 }

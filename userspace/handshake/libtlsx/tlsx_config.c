@@ -28,22 +28,6 @@ struct name_code {
 	u16 code;
 };
 
-static const struct name_code suite_names[] = {
-	{ "TLS_AES_128_GCM_SHA256", TLSX_SUITE_AES_128_GCM_SHA256 },
-	{ "TLS_AES_256_GCM_SHA384", TLSX_SUITE_AES_256_GCM_SHA384 },
-	{ "TLS_CHACHA20_POLY1305_SHA256", TLSX_SUITE_CHACHA20_POLY1305_SHA256 },
-	{ "TLS_AES_128_CCM_SHA256", TLSX_SUITE_AES_128_CCM_SHA256 },
-	{ NULL, 0 }
-};
-
-static const struct name_code group_names[] = {
-	{ "X25519", TLSX_GROUP_X25519 },
-	{ "P-256", TLSX_GROUP_SECP256R1 },
-	{ "secp256r1", TLSX_GROUP_SECP256R1 },
-	{ "prime256v1", TLSX_GROUP_SECP256R1 },
-	{ NULL, 0 }
-};
-
 static const struct name_code scheme_names[] = {
 	{ "ecdsa_secp256r1_sha256", TLSX_SIG_ECDSA_SECP256R1_SHA256 },
 	{ "ed25519", TLSX_SIG_ED25519 },
@@ -254,33 +238,65 @@ int tlsx_config_set_alpn(struct tlsx_config *cfg, const char *list)
 	return TLSX_OK;
 }
 
-/* Parses @list of names from @table into @codes; count or an error. */
+/* Name lookups, case-insensitive: 0 and the code, or -ENOENT. */
+typedef int (*name_lookup_fn)(const char *name, size_t len, u16 *code);
+
+/* The suites' names are their table's (handshake/engine/suite_rows.h). */
+static int suite_lookup(const char *name, size_t len, u16 *code)
+{
+	const struct tlsx_suite *s = tlsx_suite_by_name(name, len);
+
+	if (!s)
+		return -ENOENT;
+	*code = s->code;
+	return 0;
+}
+
+/* The groups' names are their table's (handshake/engine/group_rows.h). */
+static int group_lookup(const char *name, size_t len, u16 *code)
+{
+	const struct tlsx_group *g = tlsx_group_by_name(name, len);
+
+	if (!g)
+		return -ENOENT;
+	*code = g->code;
+	return 0;
+}
+
+static int scheme_lookup(const char *name, size_t len, u16 *code)
+{
+	const struct name_code *t;
+
+	for (t = scheme_names; t->name; t++)
+		if (strlen(t->name) == len && !strncasecmp(t->name, name, len)) {
+			*code = t->code;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* Parses @list of names @lookup knows into @codes; count or an error. */
 static int parse_list(struct tlsx_config *cfg, const char *what,
-		      const struct name_code *table, const char *list,
-		      u16 *codes)
+		      name_lookup_fn lookup, const char *list, u16 *codes)
 {
 	unsigned int n = 0, i;
 	const char *p = list;
 
 	while (p && *p) {
 		size_t len = strcspn(p, ":,");
-		const struct name_code *t;
+		u16 code;
 
-		for (t = table; t->name; t++)
-			if (strlen(t->name) == len &&
-			    !strncasecmp(t->name, p, len))
-				break;
-		if (!t->name)
+		if (lookup(p, len, &code))
 			return config_err(cfg, "unknown %s \"%.*s\"", what,
 					  (int)len, p);
 		for (i = 0; i < n; i++)
-			if (codes[i] == t->code)
+			if (codes[i] == code)
 				return config_err(cfg, "%s \"%.*s\" twice",
 						  what, (int)len, p);
 		if (n == TLSX_HS_MAX_LIST)
 			return config_err(cfg, "more than %d %ss",
 					  TLSX_HS_MAX_LIST, what);
-		codes[n++] = t->code;
+		codes[n++] = code;
 		p += len;
 		if (*p)
 			p++;
@@ -296,7 +312,7 @@ int tlsx_config_set_suites(struct tlsx_config *cfg, const char *list)
 	int n = settable(cfg);
 
 	if (!n)
-		n = parse_list(cfg, "suite", suite_names, list, codes);
+		n = parse_list(cfg, "suite", suite_lookup, list, codes);
 	if (n < 0)
 		return n;
 	memcpy(cfg->hs.suites, codes, n * sizeof(codes[0]));
@@ -310,7 +326,7 @@ int tlsx_config_set_groups(struct tlsx_config *cfg, const char *list)
 	int n = settable(cfg);
 
 	if (!n)
-		n = parse_list(cfg, "group", group_names, list, codes);
+		n = parse_list(cfg, "group", group_lookup, list, codes);
 	if (n < 0)
 		return n;
 	memcpy(cfg->hs.groups, codes, n * sizeof(codes[0]));
@@ -324,8 +340,8 @@ int tlsx_config_set_sig_schemes(struct tlsx_config *cfg, const char *list)
 	int n = settable(cfg);
 
 	if (!n)
-		n = parse_list(cfg, "signature scheme", scheme_names, list,
-			       codes);
+		n = parse_list(cfg, "signature scheme", scheme_lookup,
+			       list, codes);
 	if (n < 0)
 		return n;
 	memcpy(cfg->hs.sig_schemes, codes, n * sizeof(codes[0]));

@@ -280,7 +280,7 @@ static int finish_handshake(struct tlsx_conn *c)
 		c->alpn = strdup((const char *)info.alpn);
 	if (c->server && info.server_name[0])
 		c->server_name = strdup(info.server_name);
-	max = tlsx__suite_rekey_limit(c->suite);
+	max = tlsx_suite_find(c->suite)->rekey_limit;
 	c->rekey_limit = cfg->rekey_limit && cfg->rekey_limit < max ?
 			 cfg->rekey_limit : max;
 	if (c->server) {

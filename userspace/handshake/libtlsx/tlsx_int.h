@@ -189,7 +189,6 @@ int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		  bool record_end);
 int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);
 int tlsx__send_tickets(struct tlsx_conn *c, const u8 *msgs, size_t len);
-u64 tlsx__suite_rekey_limit(u16 suite);
 int tlsx__rekey_if_due(struct tlsx_conn *c, u64 seq, u64 records);
 u8 *tlsx__tx_secret(struct tlsx_conn *c);
 u8 *tlsx__rx_secret(struct tlsx_conn *c);

@@ -189,24 +189,6 @@ u8 *tlsx__rx_secret(struct tlsx_conn *c)
 	return c->server ? c->sec.client : c->sec.server;
 }
 
-/*
- * Records one key may seal (RFC 8446 5.5): AES-GCM 2^24.5 full-size
- * records, taken as 2^24; ChaCha20-Poly1305 none below the sequence
- * number's wrap; AES-CCM is given half of AES-GCM's, as it runs the
- * block cipher twice per block (5.5 names no figure for it).
- */
-u64 tlsx__suite_rekey_limit(u16 suite)
-{
-	switch (suite) {
-	case TLSX_SUITE_AES_128_GCM_SHA256:
-	case TLSX_SUITE_AES_256_GCM_SHA384:
-		return 1ULL << 24;
-	case TLSX_SUITE_AES_128_CCM_SHA256:
-		return 1ULL << 23;
-	}
-	return ~0ULL;
-}
-
 /* Our KeyUpdate (4.6.3), then our next sending key (7.2). */
 static int tx_key_update(struct tlsx_conn *c, bool request)
 {
@@ -760,19 +742,6 @@ const char *tlsx_conn_reason(const struct tlsx_conn *c)
 	return c->reason;
 }
 
-static const char *group_name(u16 group)
-{
-	switch (group) {
-	case TLSX_GROUP_X25519:
-		return "x25519";
-	case TLSX_GROUP_SECP256R1:
-		return "secp256r1";
-	case 0:
-		return "none";
-	}
-	return "unknown";
-}
-
 int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -781,7 +750,7 @@ int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 	info->suite = c->suite;
 	info->suite_name = tlsx_suite_name(c->suite);
 	info->group = c->group;
-	info->group_name = group_name(c->group);
+	info->group_name = c->group ? tlsx_group_name(c->group) : "none";
 	info->sig_scheme = c->sig_scheme;
 	info->alpn = c->alpn ? c->alpn : "";
 	info->server_name = c->server_name ? c->server_name : "";
@@ -851,11 +820,15 @@ int tlsx__conn_from_secrets(int fd, bool server,
 			    enum tlsx_record_layer rl, u64 rekey_limit,
 			    u16 peer_rsl, struct tlsx_conn **out)
 {
-	struct tlsx_conn *c = tlsx__conn_alloc(fd, server);
+	const struct tlsx_suite *s = tlsx_suite_find(sec->suite);
+	struct tlsx_conn *c;
 	u64 max;
 	int err;
 
 	*out = NULL;
+	if (!s)
+		return TLSX_E_INVAL;
+	c = tlsx__conn_alloc(fd, server);
 	if (!c)
 		return TLSX_E_NOMEM;
 	c->sec = *sec;
@@ -863,7 +836,7 @@ int tlsx__conn_from_secrets(int fd, bool server,
 	c->peer_rsl = peer_rsl;
 	if (!server)
 		c->on_ticket = tlsx__store_ticket;
-	max = tlsx__suite_rekey_limit(sec->suite);
+	max = s->rekey_limit;
 	c->rekey_limit = rekey_limit && rekey_limit < max ? rekey_limit : max;
 	if (c->rekey_limit < 2)
 		c->rekey_limit = 2;
