@@ -322,7 +322,7 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 			return 0;
 		if (c->err)
 			return c->err;
-		/* A bounded number per call (tlsx_io.c RX_PER_CALL). */
+		/* A bounded number per call (rl_control.c RX_PER_CALL). */
 		err = tlsx__rx_nodata(c, false);
 		if (err)
 			return err;

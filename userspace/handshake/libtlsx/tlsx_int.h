@@ -174,7 +174,7 @@ struct tlsx_conn {
 	bool ku_owed;			/* 4.6.3: answer before the next data */
 	/*
 	 * Bounds on what a peer can make one tlsx_read() and a stream of
-	 * records without application data cost (tlsx_io.c, rx_bound()).
+	 * records without application data cost (rl_control.c).
 	 */
 	u8 rx_call_ctl;			/* this call: records without data */
 	u8 rx_run;			/* in a row: empty, KeyUpdate, user_canceled */
