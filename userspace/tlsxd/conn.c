@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * conn.c - a connection's life on the worker's ring (docs/tlsxd.md): its
- * states, the requests, the response's cursor, keep-alive, linger,
- * close and timeouts.  How bytes move is the record layer's
- * (conn_priv.h): the handshake in conn_hs.c, bodies and the receive ring
- * of the kernel modes in conn_kernel.c, the userspace layer's sealing in
- * conn_user.c.
+ * states, the requests, keep-alive, linger, close and timeouts.  How
+ * bytes move is the record layer's, reached through the connection's
+ * table (conn_ops(), struct conn_rl_ops in conn_priv.h, picked at the
+ * handoff): the handshake in conn_hs.c, bodies and the receive ring of
+ * the kernel modes in conn_kernel.c, libtlsx's sealing in conn_user.c.
+ * They report how a step ended (enum step) and the closing is done here.
  *
  *   idle/head  kernel modes: IORING_OP_RECV into a buffer the kernel
  *              picks from the worker's provided-buffer ring when bytes
@@ -42,32 +43,6 @@
 
 /* Request buffers kept for reuse, per worker. */
 #define ACT_CACHE_MAX	64
-
-struct io_uring_sqe *conn_sqe(struct loop *lp)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&lp->ring);
-
-	if (!sqe) {
-		/* The SQ is full: hand it to the kernel, which empties it. */
-		io_uring_submit(&lp->ring);
-		sqe = io_uring_get_sqe(&lp->ring);
-	}
-	return sqe;
-}
-
-void conn_set_op(struct conn *c, struct io_uring_sqe *sqe, enum conn_op op)
-{
-	c->op = op;
-	io_uring_sqe_set_data64(sqe, conn_ud(c));
-}
-
-void conn_poll(struct loop *lp, struct conn *c, bool out)
-{
-	struct io_uring_sqe *sqe = conn_sqe(lp);
-
-	io_uring_prep_poll_add(sqe, c->fd, out ? POLLOUT : POLLIN);
-	conn_set_op(c, sqe, out ? OP_POLL_OUT : OP_POLL_IN);
-}
 
 /* ------------------------------------------------------------------ */
 /* Buffers                                                             */
@@ -229,13 +204,32 @@ void conn_reset(struct loop *lp, struct conn *c)
 	conn_close(lp, c, false);
 }
 
+/*
+ * A step that ended @c (STEP_CLOSE, STEP_CLOSE_NOTIFY, STEP_RESET): the
+ * layers' files say how, the closing is done here.
+ */
+static void step_end(struct loop *lp, struct conn *c, enum step r)
+{
+	switch (r) {
+	case STEP_PROGRESS:
+	case STEP_WAIT:
+		break;
+	case STEP_CLOSE:
+		conn_close(lp, c, false);
+		break;
+	case STEP_CLOSE_NOTIFY:
+		conn_close(lp, c, true);
+		break;
+	case STEP_RESET:
+		conn_reset(lp, c);
+		break;
+	}
+}
+
 /* A libtlsx error on @c: a reset is counted as one. */
 void conn_tls_failed(struct loop *lp, struct conn *c, long err)
 {
-	if (err == TLSX_E_SYSCALL && conn_is_reset(tlsx_conn_errno(c->tls)))
-		conn_reset(lp, c);
-	else
-		conn_close(lp, c, false);
+	step_end(lp, c, conn_tls_step(c, err));
 }
 
 void conn_abort(struct loop *lp, struct conn *c)
@@ -308,34 +302,6 @@ void conn_accept(struct loop *lp, int fd)
 /* Sending a response                                                  */
 /* ------------------------------------------------------------------ */
 
-uint64_t conn_piece_len(const struct active *a, int piece)
-{
-	return piece < 0 ? a->resp.head_len : a->resp.seg[piece].len;
-}
-
-static bool send_finished(const struct active *a)
-{
-	return a->piece >= (int)a->resp.nseg;
-}
-
-/* @n bytes went: past the head, segments, and empty pieces. */
-void conn_advance(struct active *a, uint64_t n)
-{
-	while (!send_finished(a)) {
-		uint64_t left = conn_piece_len(a, a->piece) - a->poff;
-		uint64_t take = n < left ? n : left;
-
-		a->poff += take;
-		if (a->piece >= 0)
-			a->body_sent += take;
-		n -= take;
-		if (a->poff < conn_piece_len(a, a->piece))
-			break;
-		a->piece++;
-		a->poff = 0;
-	}
-}
-
 
 static void send_done(struct loop *lp, struct conn *c);
 
@@ -366,26 +332,31 @@ static void send_more(struct loop *lp, struct conn *c)
 	/*
 	 * The kernel modes send bodies past libtlsx: a KeyUpdate the
 	 * client asked for goes first (RFC 8446 4.6.3), when the socket
-	 * has room for it.  (tlsx_write() does this on the userspace layer.)
+	 * has room for it.  (tlsx_write() does this through libtlsx.)
 	 */
-	if (c->kernel_tx && tlsx_conn_want_write(c->tls) && !owed_paid(lp, c))
+	if (conn_ops(c)->tx_past_libtlsx && tlsx_conn_want_write(c->tls) &&
+	    !owed_paid(lp, c))
 		return;
-	while (!send_finished(a)) {
+	while (!conn_send_finished(a)) {
 		if (!budget) {
 			/* Others' turn: POLLOUT completes at once. */
 			conn_poll(lp, c, true);
 			return;
 		}
-		r = c->kernel_tx ? conn_kernel_send(lp, c, &budget) :
-				   conn_user_send(lp, c, &budget);
-		if (r != STEP_PROGRESS)
+		r = conn_ops(c)->send(lp, c, &budget);
+		if (r != STEP_PROGRESS) {
+			step_end(lp, c, r);
 			return;
+		}
 		/* The send timeout counts time without progress. */
 		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	}
 	/* A record sealed but not yet sent is still ours to push. */
-	if (c->rl == TLSX_RL_USER && conn_user_flush(lp, c) != STEP_PROGRESS)
+	r = conn_ops(c)->send_end(lp, c);
+	if (r != STEP_PROGRESS) {
+		step_end(lp, c, r);
 		return;
+	}
 	send_done(lp, c);
 }
 
@@ -423,8 +394,7 @@ static void begin_send(struct loop *lp, struct conn *c)
 	for (i = 0; i < a->resp.nseg; i++) {
 		if (a->resp.seg[i].mem || !a->resp.seg[i].len)
 			continue;
-		stats_add(lp->st, !c->kernel_tx ? STAT_BODY_USER :
-			  lp->splice ? STAT_BODY_SPLICE : STAT_BODY_SENDFILE, 1);
+		stats_add(lp->st, conn_ops(c)->body_stat(lp), 1);
 		break;
 	}
 	timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
@@ -463,7 +433,7 @@ static bool key_plan_keeps_alive(struct loop *lp, struct conn *c)
 {
 	struct active *a = c->a;
 
-	switch (conn_kernel_key_plan(c)) {
+	switch (conn_ops(c)->key_plan(c)) {
 	case KEY_FITS:
 		return true;
 	case KEY_FULL:
@@ -505,8 +475,7 @@ static void start_response(struct loop *lp, struct conn *c, size_t head_len)
 		flags |= RESP_F_CLOSE;
 	resp_plan(&lp->srv->site, &a->req, lp->now, flags, a->rbuf,
 		  sizeof(a->rbuf), &a->resp);
-	if (!(flags & RESP_F_CLOSE) && c->kernel_tx &&
-	    !key_plan_keeps_alive(lp, c))
+	if (!(flags & RESP_F_CLOSE) && !key_plan_keeps_alive(lp, c))
 		return;
 	if (flags & RESP_F_CLOSE)
 		a->resp.close = true;
@@ -577,19 +546,16 @@ static bool owed_write_wait(struct loop *lp, struct conn *c)
 }
 
 /*
- * The kernel modes wait for request bytes in IORING_OP_RECV with a
- * buffer the kernel picks from the worker's ring when they arrive (the
- * connection holds none while it waits); the userspace layer, and the
- * kernel modes without the ring, on POLLIN.  A write owed goes first.
+ * Waits for request bytes as the layer does (conn_ops(): the kernel modes in
+ * IORING_OP_RECV with a buffer the kernel picks from the worker's ring
+ * when they arrive, the userspace layer on POLLIN).  A write owed goes
+ * first.
  */
 static void wait_input(struct loop *lp, struct conn *c)
 {
 	if (owed_write_wait(lp, c))
 		return;
-	if (c->rl == TLSX_RL_USER || !lp->br)
-		conn_poll(lp, c, false);
-	else
-		conn_kernel_recv(lp, c, lp->req_cap - (c->a ? c->a->len : 0));
+	conn_ops(c)->wait_input(lp, c);
 }
 
 /* @c's request buffer, taken from the cache if it holds none. */
@@ -657,14 +623,15 @@ static void owed_write_ready(struct loop *lp, struct conn *c)
 }
 
 /*
- * The userspace layer, when the request buffer wants more: tlsx_read()
- * if libtlsx holds input (tlsx_pending()), else POLLIN, which fires at
- * once if the socket has bytes (a record read in part, more than one
- * read took): the read(2) saved is the one that would return EAGAIN.
+ * When the request buffer wants more: tlsx_read() if libtlsx holds input
+ * (the userspace layer's tlsx_pending()), else wait as the layer does
+ * (on the userspace layer POLLIN, which fires at once if the socket has
+ * bytes: a record read in part, more than one read took; the read(2)
+ * saved is the one that would return EAGAIN).
  */
-static void user_read_or_wait(struct loop *lp, struct conn *c)
+static void read_or_wait(struct loop *lp, struct conn *c)
 {
-	if (tlsx_pending(c->tls)) {
+	if (conn_ops(c)->input_kept(c)) {
 		conn_read(lp, c);
 		return;
 	}
@@ -730,8 +697,8 @@ static void conn_read(struct loop *lp, struct conn *c)
 			bytes_arrived(lp, c, n);
 			if (process(lp, c))
 				return;
-			if (c->rl == TLSX_RL_USER && !tlsx_pending(c->tls)) {
-				user_read_or_wait(lp, c);
+			if (!conn_ops(c)->read_again(c)) {
+				read_or_wait(lp, c);
 				return;
 			}
 			continue;
@@ -750,7 +717,7 @@ static void conn_read(struct loop *lp, struct conn *c)
 			 * inside libtlsx: the others' turn, then read on
 			 * (POLLIN would not fire for them).
 			 */
-			if (c->rl == TLSX_RL_USER && tlsx_pending(c->tls))
+			if (conn_ops(c)->input_kept(c))
 				conn_read_later(lp, c);
 			else
 				wait_input(lp, c);
@@ -772,19 +739,14 @@ void conn_to_idle(struct loop *lp, struct conn *c, bool first)
 	/* Until its first request a client gets the header timeout. */
 	timer_arm(&lp->timers, &c->timer, first ? TIMER_HEADER : TIMER_IDLE,
 		  lp->now_ms);
-	if (c->rl == TLSX_RL_USER) {
-		/*
-		 * After the handshake the request often follows the
-		 * client's Finished at once: read it now.
-		 */
-		if (first)
-			conn_read(lp, c);
-		else
-			user_read_or_wait(lp, c);
-		return;
-	}
-	active_drop_empty(lp, c);
-	wait_input(lp, c);
+	/*
+	 * After the handshake the request often follows the client's
+	 * Finished at once: read it now where the layer says so.
+	 */
+	if (first && conn_ops(c)->read_at_handoff)
+		conn_read(lp, c);
+	else
+		read_or_wait(lp, c);
 }
 
 /*
@@ -862,11 +824,7 @@ static void send_done(struct loop *lp, struct conn *c)
 			return;
 		if (c->discard && !a->len)
 			c->state = CS_IDLE;
-		if (c->rl == TLSX_RL_USER) {
-			user_read_or_wait(lp, c);
-			return;
-		}
-		wait_input(lp, c);
+		read_or_wait(lp, c);
 		return;
 	}
 	conn_to_idle(lp, c, false);
@@ -908,7 +866,7 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 		send_complete(lp, c, res, true);
 		break;
 	case OP_SPLICE_IN:
-		conn_kernel_splice_in_done(lp, c, res);
+		step_end(lp, c, conn_kernel_splice_in_done(lp, c, res));
 		break;
 	case OP_POLL_IN:
 		if (res < 0) {

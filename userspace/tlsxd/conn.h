@@ -131,10 +131,9 @@ struct conn {
 	uint16_t gen;
 	uint8_t state;			/* enum conn_state */
 	uint8_t op;			/* enum conn_op in flight */
-	uint8_t rl;			/* enum tlsx_record_layer */
+	uint8_t layer;			/* enum conn_layer: c's table, conn_ops() */
 	bool established;		/* the record layer is up */
 	bool hs_done;			/* the engine finished: hand off */
-	bool kernel_tx;			/* raw send/sendfile/splice allowed */
 	bool close_after;		/* the response in flight ends it */
 	bool timed_out;
 	uint8_t hs_hdr_len;

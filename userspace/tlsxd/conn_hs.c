@@ -74,6 +74,7 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 		[TLSX_RL_USER] = STAT_RL_USER,
 	};
 	struct tlsx_conn_info info;
+	enum tlsx_record_layer rl;
 	int ret = tlsx_conn_handoff(c->tls);
 
 	if (ret != TLSX_DONE || tlsx_conn_info(c->tls, &info)) {
@@ -81,22 +82,23 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 		return;
 	}
 	c->established = true;
-	c->rl = info.record_layer;
+	rl = info.record_layer;
 	/*
-	 * The kernel seals what the socket is given, but only libtlsx cuts
-	 * records to the peer's record_size_limit (RFC 8449 4): with one,
-	 * bodies go through tlsx_write()/tlsx_sendfile().
+	 * The layer's table, the one choice (conn_layer.c).  The kernel
+	 * seals what the socket is given, but only libtlsx cuts records to
+	 * the peer's record_size_limit (RFC 8449 4): with one, bodies go
+	 * through tlsx_write()/tlsx_sendfile().
 	 */
-	c->kernel_tx = c->rl != TLSX_RL_USER && !info.peer_record_size_limit;
-	if (c->rl != TLSX_RL_USER && !lp->br && !lp->br_failed &&
+	c->layer = conn_layer_of(rl, info.peer_record_size_limit);
+	if (rl != TLSX_RL_USER && !lp->br && !lp->br_failed &&
 	    conn_bufs_init(lp)) {
 		lp->br_failed = true;
 		log_msg(LOG_INFO, "worker %u: no provided buffers: POLLIN",
 			lp->w->id);
 	}
 	stats_add(lp->st, STAT_HS_DONE, 1);
-	if (c->rl <= TLSX_RL_USER && c->rl != TLSX_RL_AUTO)
-		stats_add(lp->st, rl_stat[c->rl], 1);
+	if (rl <= TLSX_RL_USER && rl != TLSX_RL_AUTO)
+		stats_add(lp->st, rl_stat[rl], 1);
 	if (log_debug_enabled()) {
 		char peer[INET6_ADDRSTRLEN];
 		/* A peer's bytes, escaped (the engine checks them too). */
@@ -110,7 +112,7 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 			"conn %s: %s %s%s alpn \"%s\" sni \"%s\", record layer %s, state %zu + %zu bytes",
 			peer, info.suite_name, info.group_name,
 			info.resumed ? " resumed" : "", alpn, sni,
-			tlsx_record_layer_name(c->rl), info.state_bytes,
+			tlsx_record_layer_name(rl), info.state_bytes,
 			sizeof(*c));
 	}
 	conn_to_idle(lp, c, true);

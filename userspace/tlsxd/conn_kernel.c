@@ -22,6 +22,9 @@
  *              Control records (KeyUpdate, alerts) are libtlsx's: a
  *              receive that meets one fails with -EIO and conn.c hands
  *              it to tlsx_read().
+ *
+ * conn_layer.c puts these in the kernel modes' tables; nothing here calls
+ * conn.c: a step that ends the connection returns how (enum step).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -102,7 +105,8 @@ void conn_bufs_free(struct loop *lp)
 	lp->br_bufs = NULL;
 }
 
-void conn_kernel_recv(struct loop *lp, struct conn *c, size_t len)
+/* An IORING_OP_RECV of at most @len bytes into a ring buffer. */
+static void ring_recv(struct loop *lp, struct conn *c, size_t len)
 {
 	struct io_uring_sqe *sqe = conn_sqe(lp);
 
@@ -113,6 +117,19 @@ void conn_kernel_recv(struct loop *lp, struct conn *c, size_t len)
 	sqe->flags |= IOSQE_BUFFER_SELECT;
 	sqe->buf_group = CONN_BUF_GROUP;
 	conn_set_op(c, sqe, OP_RECV_BUF);
+}
+
+/*
+ * Request bytes: by IORING_OP_RECV with a buffer the kernel picks from
+ * the worker's ring when they arrive (the connection holds none while it
+ * waits), or on POLLIN where the ring could not be set up.
+ */
+void conn_kernel_wait_input(struct loop *lp, struct conn *c)
+{
+	if (!lp->br)
+		conn_poll(lp, c, false);
+	else
+		ring_recv(lp, c, lp->req_cap - (c->a ? c->a->len : 0));
 }
 
 /* ------------------------------------------------------------------ */
@@ -184,7 +201,7 @@ void conn_kernel_pipes_free(struct loop *lp)
 /*
  * Room under the sending key for a send of @len bytes (RFC 8446 5.5):
  * STEP_PROGRESS to send it; STEP_WAIT when our KeyUpdate met a full
- * socket (sent on POLLOUT); STEP_CLOSED when the connection ends.
+ * socket (sent on POLLOUT); else how the connection ends.
  */
 static enum step key_room(struct loop *lp, struct conn *c, uint64_t len)
 {
@@ -206,11 +223,9 @@ static enum step key_room(struct loop *lp, struct conn *c, uint64_t len)
 		stats_add(lp->st, STAT_KEY_LIMIT_CUT, 1);
 		log_msg(LOG_WARN, "response cut short after %llu body bytes: the sending key's record limit (RFC 8446 5.5) is reached and the kernel's tls cannot change keys; connection closed",
 			(unsigned long long)c->a->body_sent);
-		conn_close(lp, c, true);
-		return STEP_CLOSED;
+		return STEP_CLOSE_NOTIFY;
 	}
-	conn_tls_failed(lp, c, r);
-	return STEP_CLOSED;
+	return conn_tls_step(c, r);
 }
 
 /* Records the sends of @len bytes of one piece can make, at most. */
@@ -229,8 +244,6 @@ enum key_plan conn_kernel_key_plan(struct conn *c)
 	uint64_t need = piece_records(a->resp.head_len), left;
 	unsigned int i;
 
-	if (c->rl != TLSX_RL_TLS)
-		return KEY_FITS;
 	for (i = 0; i < a->resp.nseg; i++)
 		need += piece_records(a->resp.seg[i].len);
 	/* An error here is the sends' to report. */
@@ -282,10 +295,8 @@ static enum step kernel_sendfile(struct loop *lp, struct conn *c,
 	if (n <= 0) {
 		/* 0: the file shrank under us; else the peer went. */
 		if (n < 0 && conn_is_reset(errno))
-			conn_reset(lp, c);
-		else
-			conn_close(lp, c, false);
-		return STEP_CLOSED;
+			return STEP_RESET;
+		return STEP_CLOSE;
 	}
 	conn_advance(a, n);
 	*budget = (size_t)n >= *budget ? 0 : *budget - n;
@@ -365,13 +376,17 @@ enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget)
 	return STEP_WAIT;
 }
 
-void conn_kernel_splice_in_done(struct loop *lp, struct conn *c, int res)
+enum step conn_kernel_splice_in_done(struct loop *lp, struct conn *c,
+				     int res)
 {
-	if (res <= 0) {
-		/* 0: the file shrank under us. */
-		conn_close(lp, c, false);
-		return;
-	}
+	/* 0: the file shrank under us. */
+	if (res <= 0)
+		return STEP_CLOSE;
 	c->pipe_fill = res;
-	kernel_splice(lp, c);
+	return kernel_splice(lp, c);
+}
+
+enum stat_id conn_kernel_body_stat(const struct loop *lp)
+{
+	return lp->splice ? STAT_BODY_SPLICE : STAT_BODY_SENDFILE;
 }

@@ -3,14 +3,25 @@
  * conn_priv.h - what the files of a connection's life share (private to
  * conn*.c; worker.c sees conn.h only):
  *
- *   conn.c         the states: requests, the response's cursor, keep-alive,
- *                  linger, close, timeouts, completions dispatched by op;
- *   conn_hs.c      the handshake: record-exact reads, steps, the flight;
+ *   conn.c         the states: requests, keep-alive, linger, close,
+ *                  timeouts, completions dispatched by op; it calls the
+ *                  record layer through its table only (conn_ops());
+ *   conn_hs.c      the handshake: record-exact reads, steps, the flight,
+ *                  and at the handoff the record layer's table;
+ *   conn_layer.c   the tables: which functions serve which record layer,
+ *                  and the choice of one (conn_layer_of());
  *   conn_kernel.c  the kernel record layers (tlsx.ko, tls): bodies by
  *                  sendfile(2) or splice, the provided-buffer ring that
  *                  request bytes are received into, the pipe pool;
- *   conn_user.c    libtlsx's userspace record layer: pieces gathered into
- *                  records, files read and sealed by tlsx_sendfile().
+ *   conn_user.c    libtlsx sealing: pieces gathered into records, files
+ *                  read and sealed by tlsx_sendfile();
+ *   conn_io.c      below them all: an SQE tagged with its conn, a poll,
+ *                  the response's cursor, how a libtlsx error ends.
+ *
+ * The calls go down: conn.c calls the layers' files (through the table)
+ * and conn_io.c; conn_kernel.c and conn_user.c call conn_io.c and
+ * libtlsx, never conn.c: a step that ends the connection says how
+ * (enum step) and conn.c closes it.
  *
  * Every function here is called with the conn's op slot free (c->op is
  * OP_NONE) unless it says otherwise, and leaves at most one op in flight.
@@ -21,6 +32,7 @@
 #include <errno.h>
 
 #include "conn.h"
+#include "stats.h"
 
 /* Bytes a connection may send per turn before the others get theirs. */
 #define SEND_BUDGET	(1u << 20)
@@ -34,19 +46,102 @@
  */
 #define SPLICE_CHUNK	(1 << 20)
 
-/* What a send step did. */
+/* What a send step did, or how it ends the connection (conn.c does). */
 enum step {
-	STEP_PROGRESS,	/* bytes went: go on */
-	STEP_WAIT,	/* an operation is in flight */
-	STEP_CLOSED,	/* the connection is closing */
+	STEP_PROGRESS,		/* bytes went: go on */
+	STEP_WAIT,		/* an operation is in flight */
+	STEP_CLOSE,		/* close, no close_notify: a failure */
+	STEP_CLOSE_NOTIFY,	/* close_notify, then close */
+	STEP_RESET,		/* the peer went: counted as a reset, closed */
 };
+
+/*
+ * Before a response on the kernel's tls, which cannot change keys: does
+ * it fit under the sending key's record limit (RFC 8446 5.5)?  KEY_LAST:
+ * yes, but the connection ends after it; KEY_FULL: no.  KEY_FITS on the
+ * other layers (tlsx sends a KeyUpdate when due: conn_kernel_send()).
+ */
+enum key_plan { KEY_FITS, KEY_LAST, KEY_FULL };
+
+/*
+ * A record layer as a connection's life sees it: one table per way of
+ * moving bytes (conn_layer.c), picked at the handoff (conn_hs.c) and
+ * called by conn.c (conn_ops()), which never asks which layer runs.
+ */
+struct conn_rl_ops {
+	/* Waits for request bytes: an op in flight on return. */
+	void (*wait_input)(struct loop *lp, struct conn *c);
+	/*
+	 * Input libtlsx holds (tlsx_pending()) that the socket's POLLIN
+	 * would not announce: read it before waiting.
+	 */
+	bool (*input_kept)(const struct conn *c);
+	/*
+	 * After a read that gave bytes but no whole head: read again now
+	 * (the kernel's recvmsg says EAGAIN cheaply), or wait (the
+	 * userspace layer, unless libtlsx holds input: a read(2) that
+	 * would only return EAGAIN is saved).
+	 */
+	bool (*read_again)(const struct conn *c);
+	/*
+	 * At the handoff, read at once: the request often follows the
+	 * client's Finished (the userspace layer; the kernel modes' ring
+	 * receive completes at once anyway).
+	 */
+	bool read_at_handoff;
+	/*
+	 * Bodies go past libtlsx (raw send/sendfile/splice): a write it
+	 * owes (a KeyUpdate reply, RFC 8446 4.6.3) is paid first.  Through
+	 * libtlsx, tlsx_write() pays it.
+	 */
+	bool tx_past_libtlsx;
+	/* The piece(s) due, taking from *@budget. */
+	enum step (*send)(struct loop *lp, struct conn *c, size_t *budget);
+	/* The plan went whole: what the layer still holds, pushed. */
+	enum step (*send_end)(struct loop *lp, struct conn *c);
+	/* Before a keep-alive response: its records under the key. */
+	enum key_plan (*key_plan)(struct conn *c);
+	/* The counter of a response with a file body (STAT_BODY_*). */
+	enum stat_id (*body_stat)(const struct loop *lp);
+};
+
+/*
+ * The tables (conn_layer.c), one per way of moving bytes; a connection
+ * names its own by index (c->layer: one byte of struct conn, not a
+ * pointer's eight).
+ */
+enum conn_layer {
+	CONN_LAYER_TLSX,	/* tlsx.ko both ways */
+	CONN_LAYER_TLS,		/* the kernel's tls both ways */
+	CONN_LAYER_SIZED,	/* a kernel mode, libtlsx cutting records */
+	CONN_LAYER_USER,	/* libtlsx's userspace layer */
+	CONN_LAYERS,
+};
+extern const struct conn_rl_ops conn_layers[CONN_LAYERS];
+
+/* @c's record layer, as the handoff chose it. */
+static inline const struct conn_rl_ops *conn_ops(const struct conn *c)
+{
+	return &conn_layers[c->layer];
+}
+
+/* conn_layer.c: the table for record layer @rl and the peer's limit. */
+enum conn_layer conn_layer_of(enum tlsx_record_layer rl,
+			      bool peer_record_size_limit);
+
 
 static inline bool conn_is_reset(int err)
 {
 	return err == ECONNRESET || err == EPIPE || err == ETIMEDOUT;
 }
 
-/* ---- conn.c: the ring, the states ------------------------------------ */
+/* The plan went whole: every piece past the head. */
+static inline bool conn_send_finished(const struct active *a)
+{
+	return a->piece >= (int)a->resp.nseg;
+}
+
+/* ---- conn_io.c: below the hub and the layers ------------------------- */
 
 /* An SQE, submitting the queue first when it is full. */
 struct io_uring_sqe *conn_sqe(struct loop *lp);
@@ -54,6 +149,15 @@ struct io_uring_sqe *conn_sqe(struct loop *lp);
 void conn_set_op(struct conn *c, struct io_uring_sqe *sqe, enum conn_op op);
 /* Waits for POLLOUT (@out) or POLLIN on @c's socket. */
 void conn_poll(struct loop *lp, struct conn *c, bool out);
+/* The response's cursor: the length of piece @piece (-1: the head). */
+uint64_t conn_piece_len(const struct active *a, int piece);
+/* @n bytes of the plan went: past the head, segments, empty pieces. */
+void conn_advance(struct active *a, uint64_t n);
+/* How libtlsx error @err ends @c: STEP_RESET for a reset, else STEP_CLOSE. */
+enum step conn_tls_step(const struct conn *c, long err);
+
+/* ---- conn.c: the states ---------------------------------------------- */
+
 /*
  * Closes @c, close_notify first when @graceful (conn.c has the rules);
  * an op in flight is cancelled and @c freed at its completion.
@@ -65,11 +169,6 @@ void conn_reset(struct loop *lp, struct conn *c);
 void conn_tls_failed(struct loop *lp, struct conn *c, long err);
 /* Waits for the next request; @first: the one after the handshake. */
 void conn_to_idle(struct loop *lp, struct conn *c, bool first);
-
-/* The response's cursor: the length of piece @piece (-1: the head). */
-uint64_t conn_piece_len(const struct active *a, int piece);
-/* @n bytes of the plan went: past the head, segments, empty pieces. */
-void conn_advance(struct active *a, uint64_t n);
 
 /* ---- conn_hs.c: the handshake ---------------------------------------- */
 
@@ -90,31 +189,30 @@ void conn_hs_pend_done(struct loop *lp, struct conn *c, int res);
  * segment by sendfile(2) (taking from *@budget) or through the pipe.
  */
 enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget);
-/*
- * Before a response on the kernel's tls, which cannot change keys: does
- * it fit under the sending key's record limit (RFC 8446 5.5)?  KEY_LAST:
- * yes, but the connection ends after it; KEY_FULL: no.  KEY_FITS on the
- * other layers (tlsx sends a KeyUpdate when due: conn_kernel_send()).
- */
-enum key_plan { KEY_FITS, KEY_LAST, KEY_FULL };
+/* The kernel's tls: the response under the sending key's limit? */
 enum key_plan conn_kernel_key_plan(struct conn *c);
+/* How a file body goes on the kernel path (--body). */
+enum stat_id conn_kernel_body_stat(const struct loop *lp);
+/* Request bytes: the ring's receive, or POLLIN without the ring. */
+void conn_kernel_wait_input(struct loop *lp, struct conn *c);
 /* OP_SPLICE_IN completed: @res bytes in the pipe, now to the socket. */
-void conn_kernel_splice_in_done(struct loop *lp, struct conn *c, int res);
+enum step conn_kernel_splice_in_done(struct loop *lp, struct conn *c,
+				     int res);
 /* The response is over: its pipe back to the pool (a full one closed). */
 void conn_kernel_pipe_release(struct loop *lp, struct conn *c);
 /* The pipe pool's pipes, closed (conn_pool_free()). */
 void conn_kernel_pipes_free(struct loop *lp);
-/* An IORING_OP_RECV of at most @len bytes into a ring buffer. */
-void conn_kernel_recv(struct loop *lp, struct conn *c, size_t len);
 /* Ring buffer @bid's bytes; given back by conn_kernel_buf_recycle(). */
 const void *conn_kernel_buf(struct loop *lp, unsigned int bid);
 void conn_kernel_buf_recycle(struct loop *lp, unsigned int bid);
 
-/* ---- conn_user.c: libtlsx's userspace record layer ------------------- */
+/* ---- conn_user.c: libtlsx seals --------------------------------------- */
 
 /* The piece(s) due, sealed by libtlsx, taking from *@budget. */
 enum step conn_user_send(struct loop *lp, struct conn *c, size_t *budget);
 /* The plan was taken whole: a record sealed but not yet sent pushed. */
 enum step conn_user_flush(struct loop *lp, struct conn *c);
+/* libtlsx holds input: tlsx_pending(). */
+bool conn_user_input_kept(const struct conn *c);
 
 #endif

@@ -6,6 +6,10 @@
  * record's plaintext in the worker's buffer and sealed by tlsx_write(),
  * a long file segment read into the record and sealed where it lies by
  * tlsx_sendfile().  Requests are read by tlsx_read() in conn.c.
+ *
+ * conn_layer.c puts these in the tables of the layers libtlsx seals for;
+ * nothing here calls conn.c: a step that ends the connection returns how
+ * (enum step).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +63,9 @@ enum step conn_user_send(struct loop *lp, struct conn *c, size_t *budget)
 						    lp->gather + glen, take,
 						    s->off + poff);
 
-				if (got <= 0) {
-					/* The file shrank under us. */
-					conn_close(lp, c, false);
-					return STEP_CLOSED;
-				}
+				/* The file shrank under us. */
+				if (got <= 0)
+					return STEP_CLOSE;
 				take = got;
 			}
 			glen += take;
@@ -83,10 +85,8 @@ enum step conn_user_send(struct loop *lp, struct conn *c, size_t *budget)
 		conn_poll(lp, c, true);
 		return STEP_WAIT;
 	}
-	if (n <= 0) {
-		conn_tls_failed(lp, c, n);
-		return STEP_CLOSED;
-	}
+	if (n <= 0)
+		return conn_tls_step(c, n);
 	conn_advance(a, n);
 	*budget = (size_t)n >= *budget ? 0 : *budget - n;
 	return STEP_PROGRESS;
@@ -100,9 +100,12 @@ enum step conn_user_flush(struct loop *lp, struct conn *c)
 		conn_poll(lp, c, true);
 		return STEP_WAIT;
 	}
-	if (ret) {
-		conn_tls_failed(lp, c, ret);
-		return STEP_CLOSED;
-	}
+	if (ret)
+		return conn_tls_step(c, ret);
 	return STEP_PROGRESS;
+}
+
+bool conn_user_input_kept(const struct conn *c)
+{
+	return tlsx_pending(c->tls);
 }

@@ -70,6 +70,9 @@ typedef int64_t s64;
 #ifndef noinline
 #define noinline __attribute__((__noinline__))
 #endif
+#ifndef __always_unused
+#define __always_unused __attribute__((__unused__))
+#endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif

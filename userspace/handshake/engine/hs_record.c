@@ -251,9 +251,9 @@ void hs_msg_free(struct tlsx_hs *hs)
  * with unexpected_message, which comes first (test_malformed.c), and
  * checks their exact length where they are expected; until then they
  * hold what the peer sent, under max_msg.  After the handshake
- * (tlsx_io.c handshake_bytes()) KeyUpdate's one byte is checked at its
- * header.  Anything longer than its bound cannot be the message:
- * decode_error (6.2: "the length of the message was incorrect").
+ * (libtlsx's rl_control.c handshake_bytes()) KeyUpdate's one byte is
+ * checked at its header.  Anything longer than its bound cannot be the
+ * message: decode_error (6.2: "the length of the message was incorrect").
  */
 static size_t hs_msg_max(const struct tlsx_hs *hs, u8 type)
 {

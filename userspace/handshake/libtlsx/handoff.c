@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * handoff.c - the handshake's end: the record layer is chosen and given
- * the application traffic keys.
+ * the application traffic keys.  Its tables of operations (struct
+ * tlsx_rl_ops, below) are built here and nowhere else, and the one
+ * chosen is the connection's (c->ops) from here on: every later call
+ * (tlsx_io.c, rl_control.c) goes through it, none asks which layer runs.
  *
  * Kernel modes: setsockopt(SOL_TCP, TCP_ULP, "tlsx"), else "tls" (the
  * module is absent: ENOENT), then TLS_TX and TLS_RX with the
@@ -89,39 +92,98 @@ static int try_user(struct tlsx_conn *c)
 	return err;
 }
 
+/*
+ * The record layers' tables: the one place that knows which functions
+ * serve which layer.  The two kernel modes share ktls.c's I/O and
+ * differ in what the kernel allows after the first key.
+ */
+static const struct tlsx_rl_ops rl_tlsx = {
+	.id = TLSX_RL_TLSX,
+	.ulp = "tlsx",
+	.rekey = true,
+	.set_key = tlsx__ktls_set_key,
+	.read = tlsx__k_read,
+	.write = tlsx__k_write,
+	.sendfile = tlsx__k_sendfile,
+	.send_record = tlsx__k_send_record,
+	.flush = tlsx__k_flush,
+	.want_write = tlsx__k_want_write,
+	.pending = tlsx__k_pending,
+	.tx_reserve = tlsx__k_tx_reserve,
+	.tx_left = tlsx__k_tx_left,
+	.state_size = tlsx__k_size,
+	.free = tlsx__k_free,
+};
+
+/* 6.12's tls: no second TLS_TX or TLS_RX, so no KeyUpdate either way. */
+static const struct tlsx_rl_ops rl_tls = {
+	.id = TLSX_RL_TLS,
+	.ulp = "tls",
+	.rekey = false,
+	.set_key = tlsx__ktls_set_key,
+	.read = tlsx__k_read,
+	.write = tlsx__k_write,
+	.sendfile = tlsx__k_sendfile,
+	.send_record = tlsx__k_send_record,
+	.flush = tlsx__k_flush,
+	.want_write = tlsx__k_want_write,
+	.pending = tlsx__k_pending,
+	.tx_reserve = tlsx__k_tx_reserve_fixed,
+	.tx_left = tlsx__k_tx_left,
+	.state_size = tlsx__k_size,
+	.free = tlsx__k_free,
+};
+
+static const struct tlsx_rl_ops rl_user = {
+	.id = TLSX_RL_USER,
+	.ulp = NULL,
+	.rekey = true,
+	.set_key = tlsx__u_set_key,
+	.read = tlsx__u_read,
+	.write = tlsx__u_write,
+	.sendfile = tlsx__u_sendfile,
+	.send_record = tlsx__u_send_record,
+	.flush = tlsx__u_flush,
+	.want_write = tlsx__u_want_write,
+	.pending = tlsx__u_pending,
+	.tx_reserve = tlsx__u_tx_reserve,
+	.tx_left = tlsx__u_tx_left,
+	.state_size = tlsx__u_size,
+	.free = tlsx__u_free,
+};
+
 int tlsx__handoff(struct tlsx_conn *c, enum tlsx_record_layer want)
 {
-	static const enum tlsx_record_layer order[] = {
-		TLSX_RL_TLSX, TLSX_RL_TLS, TLSX_RL_USER,
+	static const struct tlsx_rl_ops *const order[] = {
+		&rl_tlsx, &rl_tls, &rl_user,
 	};
 	bool attached = false;
 	unsigned int i;
 	int err = 0;
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		enum tlsx_record_layer rl = order[i];
+		const struct tlsx_rl_ops *ops = order[i];
 
-		if (want != TLSX_RL_AUTO && want != rl)
+		if (want != TLSX_RL_AUTO && want != ops->id)
 			continue;
-		if (rl == TLSX_RL_USER) {
+		if (!ops->ulp) {
 			err = try_user(c);
 			if (err == -ENOMEM)
 				return tlsx__fail(c, TLSX_E_NOMEM);
 			if (err)
 				return tlsx__fail(c, TLSX_E_INVAL);
-			c->rl = rl;
+			c->ops = ops;
 			return TLSX_OK;
 		}
 		/* A ULP is already attached: no other can be (EEXIST). */
 		if (attached)
 			continue;
-		err = try_kernel(c, rl == TLSX_RL_TLSX ? "tlsx" : "tls",
-				 &attached);
+		err = try_kernel(c, ops->ulp, &attached);
 		if (!err) {
-			c->rl = rl;
+			c->ops = ops;
 			return TLSX_OK;
 		}
-		if (err == -EINVAL && rl == TLSX_RL_TLS)
+		if (err == -EINVAL && ops->id == TLSX_RL_TLS)
 			err = -EOPNOTSUPP;	/* a cipher 6.12 lacks */
 		if (attached && want == TLSX_RL_AUTO) {
 			/* TX refused: plain TCP still; RX refused: sealing. */

@@ -9,10 +9,16 @@
  * A data record's bytes are the caller's; any other record (the kernel
  * returns it alone, in as many calls as the buffer needs) goes to
  * tlsx__control() and the read goes on, at most RX_PER_CALL times per
- * call (tlsx_io.c); empty data records are the kernel's, which reads
+ * call (rl_control.c); empty data records are the kernel's, which reads
  * past them.  After a KeyUpdate tlsx.ko holds
  * the next records (EKEYEXPIRED) until the new TLS_RX, which
- * tlsx__control() sets before the next recvmsg.
+ * tlsx__control() sets (through the table's set_key) before the next
+ * recvmsg.
+ *
+ * The two kernel modes share these functions; what differs between them
+ * is in their tables (handoff.c): tlsx takes a new key, 6.12's tls does
+ * not (rekey), so a reservation on tls is refused at the limit
+ * (tlsx__k_tx_reserve_fixed()) where tlsx sends a KeyUpdate.
  *
  * Sending: the kernel counts the records, not libtlsx.  k_tx_bound is
  * an upper bound of them (each send(2) closes a record, and a record holds
@@ -62,7 +68,7 @@ static int kernel_tx_seq(struct tlsx_conn *c, u64 *seq)
  * Before a send that can make @records records: KeyUpdate first if the
  * kernel's count would pass the limit (RFC 8446 5.5).
  */
-int tlsx__k_tx_room(struct tlsx_conn *c, size_t records)
+static int k_tx_room(struct tlsx_conn *c, size_t records)
 {
 	u64 seq = 0;
 	int err;
@@ -162,7 +168,7 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 		if (chunk_max < TLSX_REC_MAX_PLAIN && chunk > chunk_max)
 			chunk = chunk_max;
 		chunk = key_room(c, TLSX_REC_MAX_PLAIN, chunk);
-		err = tlsx__k_tx_room(c, 1 + chunk / TLSX_REC_MAX_PLAIN);
+		err = k_tx_room(c, 1 + chunk / TLSX_REC_MAX_PLAIN);
 		if (err)
 			return total ? (ssize_t)total : err;
 		n = send(c->fd, (const u8 *)buf + total, chunk, MSG_NOSIGNAL);
@@ -218,7 +224,7 @@ ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 		if (chunk > 1 << 20)
 			chunk = 1 << 20;
 		chunk = key_room(c, 4096, chunk);
-		err = tlsx__k_tx_room(c, 1 + chunk / 4096);
+		err = k_tx_room(c, 1 + chunk / 4096);
 		if (err)
 			return total ? (ssize_t)total : err;
 		n = sendfile(c->fd, file_fd, off, chunk);
@@ -294,7 +300,7 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 			return 0;
 		if (c->err)
 			return c->err;
-		/* A bounded number per call (tlsx_io.c RX_PER_CALL). */
+		/* A bounded number per call (rl_control.c RX_PER_CALL). */
 		err = tlsx__rx_nodata(c, false);
 		if (err)
 			return err;
@@ -302,10 +308,10 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 }
 
 /*
- * Sends the caller makes itself (tlsx.h: tlsx_conn_tx_reserve()).  Kept
- * apart from libtlsx's own send paths above, which count in k_tx_bound
- * too: the caller's reservations add to it, so the kernel's count is read
- * only when the bound nears the limit.
+ * Sends the caller makes itself (tlsx.h: tlsx_conn_tx_reserve(), through
+ * the kernel modes' tables).  Kept apart from libtlsx's own send paths
+ * above, which count in k_tx_bound too: the caller's reservations add to
+ * it, so the kernel's count is read only when the bound nears the limit.
  */
 u64 tlsx_tx_records_max(u64 len)
 {
@@ -318,63 +324,86 @@ u64 tlsx_tx_records_max(u64 len)
 	return len / 4096 + 3;
 }
 
-static int k_usable(const struct tlsx_conn *c)
+/*
+ * tlsx: the reservation is counted in k_tx_bound, and our KeyUpdate goes
+ * first when the kernel's count would pass the limit.
+ */
+int tlsx__k_tx_reserve(struct tlsx_conn *c, u64 records)
 {
-	if (!c || !c->established)
-		return TLSX_E_INVAL;
-	if (c->err)
-		return c->err;
-	return c->tx_closed ? TLSX_E_CLOSED : TLSX_OK;
-}
+	int err;
 
-int tlsx_conn_tx_reserve(struct tlsx_conn *c, u64 len)
-{
-	u64 records = tlsx_tx_records_max(len), seq;
-	int err = k_usable(c);
-
-	if (err)
-		return err;
-	if (c->rl == TLSX_RL_USER)
-		return TLSX_OK;
-	/* One record stays for the KeyUpdate, or on tls close_notify. */
+	/* One record stays for the KeyUpdate. */
 	if (records > c->rekey_limit - 1)
 		return TLSX_E_INVAL;
-	if (c->rl == TLSX_RL_TLS) {
-		if (c->k_tx_bound + records + 1 > c->rekey_limit) {
-			err = kernel_tx_seq(c, &seq);
-			if (err)
-				return tlsx__sys(c, -err);
-			c->k_tx_bound = seq;
-			/* 6.12's tls cannot rekey: end before the limit. */
-			if (seq + records + 1 > c->rekey_limit)
-				return TLSX_E_REKEY;
-		}
-	} else {
-		err = tlsx__k_tx_room(c, records);
+	err = k_tx_room(c, records);
+	if (err)
+		return err;
+	c->k_tx_bound += records;
+	return TLSX_OK;
+}
+
+/*
+ * tls, which cannot change keys (6.12): the reservation is refused
+ * (TLSX_E_REKEY) where it would pass the limit, which then ends the
+ * connection's sending.
+ */
+int tlsx__k_tx_reserve_fixed(struct tlsx_conn *c, u64 records)
+{
+	u64 seq;
+	int err;
+
+	/* One record stays for close_notify. */
+	if (records > c->rekey_limit - 1)
+		return TLSX_E_INVAL;
+	if (c->k_tx_bound + records + 1 > c->rekey_limit) {
+		err = kernel_tx_seq(c, &seq);
 		if (err)
-			return err;
+			return tlsx__sys(c, -err);
+		c->k_tx_bound = seq;
+		if (seq + records + 1 > c->rekey_limit)
+			return TLSX_E_REKEY;
 	}
 	c->k_tx_bound += records;
 	return TLSX_OK;
 }
 
-int tlsx_conn_tx_left(struct tlsx_conn *c, u64 *records)
+int tlsx__k_tx_left(struct tlsx_conn *c, u64 *records)
 {
 	u64 seq;
-	int err = k_usable(c);
+	int err;
 
-	if (err)
-		return err;
-	if (!records)
-		return TLSX_E_INVAL;
-	if (c->rl == TLSX_RL_USER) {
-		*records = UINT64_MAX;
-		return TLSX_OK;
-	}
 	err = kernel_tx_seq(c, &seq);
 	if (err)
 		return tlsx__sys(c, -err);
 	c->k_tx_bound = seq;
 	*records = seq + 1 < c->rekey_limit ? c->rekey_limit - 1 - seq : 0;
 	return TLSX_OK;
+}
+
+/*
+ * What the kernel modes do not have: the socket holds what is sealed and
+ * what is received, the kernel the keys (until the fd is closed).
+ */
+int tlsx__k_flush(struct tlsx_conn *c __always_unused, int flags __always_unused)
+{
+	return TLSX_OK;
+}
+
+bool tlsx__k_want_write(const struct tlsx_conn *c __always_unused)
+{
+	return false;
+}
+
+size_t tlsx__k_pending(const struct tlsx_conn *c __always_unused)
+{
+	return 0;
+}
+
+size_t tlsx__k_size(const struct tlsx_conn *c __always_unused)
+{
+	return 0;
+}
+
+void tlsx__k_free(struct tlsx_conn *c __always_unused)
+{
 }

@@ -29,7 +29,6 @@
  * connection keeps only what tlsx_int.h lists.
  */
 #include <poll.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -40,39 +39,6 @@
 
 _Static_assert(TLSX_STEP_OUT_MIN >= TLSX_HS_OUT_MIN,
 	       "the public output bound holds the engine's flight");
-
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-static int scratch_key_err;
-
-/* At thread exit: the scratch held records opened and flights sent. */
-static void scratch_free(void *p)
-{
-	memzero_explicit(p, sizeof(struct tlsx_scratch));
-	free(p);
-}
-
-static void scratch_key_init(void)
-{
-	scratch_key_err = pthread_key_create(&scratch_key, scratch_free);
-}
-
-struct tlsx_scratch *tlsx__scratch(void)
-{
-	struct tlsx_scratch *s;
-
-	if (pthread_once(&scratch_once, scratch_key_init) || scratch_key_err)
-		return NULL;
-	s = pthread_getspecific(scratch_key);
-	if (s)
-		return s;
-	s = malloc(sizeof(*s));
-	if (s && pthread_setspecific(scratch_key, s)) {
-		free(s);
-		s = NULL;
-	}
-	return s;
-}
 
 static void free_wiped(u8 **p, size_t len)
 {

@@ -6,14 +6,22 @@
  *   tlsx_config.c  the configuration: setters, freeze, references
  *   tlsx_conn.c    a connection's handshake: the engine over the fd
  *                  (record-exact reads), the sans-I/O step, info
- *   handoff.c      the choice of record layer and the keys given to it
- *                  (TCP_ULP, TLS_TX, TLS_RX)
- *   tlsx_io.c      the calls after the handshake and the control
- *                  records common to every layer (KeyUpdate,
- *                  NewSessionTicket, alerts)
+ *   scratch.c      the thread's record buffers (struct tlsx_scratch)
+ *   handoff.c      the record layers' operations tables, the choice of
+ *                  one and the keys given to it (TCP_ULP, TLS_TX, TLS_RX)
+ *   tlsx_io.c      the calls after the handshake: each through the
+ *                  connection's table (c->ops)
+ *   rl_control.c   what every layer shares, below them all: the control
+ *                  records (KeyUpdate, NewSessionTicket, alerts), the
+ *                  receive bounds, the key limit, the sticky error
  *   ktls.c         the kernel modes' I/O: recv/send with record-type
  *                  cmsgs
  *   urec.c         the userspace record layer on handshake/engine/record_protect.h
+ *
+ * The calls go down only: tlsx_conn.c and tlsx_io.c call the layer
+ * through c->ops (struct tlsx_rl_ops) and rl_control.c; ktls.c and
+ * urec.c call rl_control.c, never tlsx_io.c; rl_control.c reaches the
+ * layer only through c->ops (an alert, a KeyUpdate and its key).
  *
  * After the handoff a connection holds no configuration and no engine:
  * the fd, a few flags and numbers, and the two current traffic secrets
@@ -112,10 +120,50 @@ struct tlsx_scratch {
 	u8 rec_out[TLSX_U_TX_MAX];
 };
 
-/* The calling thread's scratch; NULL: out of memory. */
-struct tlsx_scratch *tlsx__scratch(void);
-
 struct tlsx_urec;	/* urec.c */
+struct tlsx_conn;
+
+/*
+ * A record layer's operations, one table per layer (handoff.c, which
+ * alone picks one): every call after the handshake goes through
+ * c->ops, so no caller asks which layer runs.  Results are libtlsx's
+ * (TLSX_OK, TLSX_WANT_*, TLSX_E_*; the bytes moved for read, write and
+ * sendfile) unless a member says otherwise.
+ */
+struct tlsx_rl_ops {
+	enum tlsx_record_layer id;	/* tlsx_conn_info()'s record_layer */
+	const char *ulp;		/* TCP_ULP's name; NULL: userspace */
+	/*
+	 * The layer takes a key after its first (a KeyUpdate, RFC 8446
+	 * 4.6.3): 6.12's tls does not, which ends reading at the peer's
+	 * KeyUpdate and refuses ours (TLSX_E_REKEY).
+	 */
+	bool rekey;
+	/* Keys the current sending (@tx) or receiving secret: 0, -errno. */
+	int (*set_key)(struct tlsx_conn *c, bool tx);
+	ssize_t (*read)(struct tlsx_conn *c, void *buf, size_t len);
+	ssize_t (*write)(struct tlsx_conn *c, const void *buf, size_t len);
+	ssize_t (*sendfile)(struct tlsx_conn *c, int file_fd, off_t *off,
+			    size_t count);
+	/*
+	 * One control record, whole or not at all (TLSX_WANT_WRITE: nothing
+	 * went); @flags: MSG_DONTWAIT for one that must not wait.
+	 */
+	int (*send_record)(struct tlsx_conn *c, u8 type, const u8 *data,
+			   size_t len, int flags);
+	/* Pushes what the layer holds sealed (@flags as above). */
+	int (*flush)(struct tlsx_conn *c, int flags);
+	/* The layer holds sealed bytes the socket did not take. */
+	bool (*want_write)(const struct tlsx_conn *c);
+	/* Input a read has without read(2) (tlsx_pending()). */
+	size_t (*pending)(const struct tlsx_conn *c);
+	/* tlsx_conn_tx_reserve() and tlsx_conn_tx_left() after the checks. */
+	int (*tx_reserve)(struct tlsx_conn *c, u64 records);
+	int (*tx_left)(struct tlsx_conn *c, u64 *records);
+	/* The layer's own state, in bytes (tlsx_conn_info()). */
+	size_t (*state_size)(const struct tlsx_conn *c);
+	void (*free)(struct tlsx_conn *c);
+};
 
 struct tlsx_conn {
 	int fd;
@@ -126,13 +174,13 @@ struct tlsx_conn {
 	bool ku_owed;			/* 4.6.3: answer before the next data */
 	/*
 	 * Bounds on what a peer can make one tlsx_read() and a stream of
-	 * records without application data cost (tlsx_io.c, rx_bound()).
+	 * records without application data cost (rl_control.c).
 	 */
 	u8 rx_call_ctl;			/* this call: records without data */
 	u8 rx_run;			/* in a row: empty, KeyUpdate, user_canceled */
 	u8 ku_tokens;			/* KeyUpdates the peer may still send */
 	u32 ku_gap;			/* data bytes toward the next token */
-	enum tlsx_record_layer rl;
+	const struct tlsx_rl_ops *ops;	/* the record layer, from the handoff */
 	u16 suite, group, sig_scheme;
 	bool resumed, hrr, peer_cert;
 	u16 peer_rsl;			/* peer's record_size_limit, 0: none */
@@ -179,6 +227,15 @@ struct tlsx_conn {
 
 /* tlsx_io.c */
 struct tlsx_conn *tlsx__conn_alloc(int fd, bool server);
+int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);
+u64 tlsx__suite_rekey_limit(u16 suite);
+
+/* scratch.c */
+/* The calling thread's scratch; NULL: out of memory. */
+struct tlsx_scratch *tlsx__scratch(void);
+
+/* rl_control.c: below the layers, which call it; it calls them by c->ops. */
+void tlsx__rx_bounds_init(struct tlsx_conn *c);
 int tlsx__fail(struct tlsx_conn *c, int err);
 int tlsx__sys(struct tlsx_conn *c, int err);
 int tlsx__abort(struct tlsx_conn *c, int alert);
@@ -187,26 +244,47 @@ int tlsx__rx_nodata(struct tlsx_conn *c, bool empty);
 void tlsx__rx_data(struct tlsx_conn *c, size_t n);
 int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
 		  bool record_end);
-int tlsx__store_ticket(struct tlsx_conn *c, const u8 *msg, size_t len);
 int tlsx__send_tickets(struct tlsx_conn *c, const u8 *msgs, size_t len);
+int tlsx__tx_key_update(struct tlsx_conn *c, bool request);
 int tlsx__rekey_if_due(struct tlsx_conn *c, u64 seq, u64 records);
-u8 *tlsx__tx_secret(struct tlsx_conn *c);
-u8 *tlsx__rx_secret(struct tlsx_conn *c);
+void tlsx__pm_free(struct tlsx_conn *c);
+size_t tlsx__pm_size(const struct tlsx_conn *c);
 
-/* handoff.c: c->sec set; @want from the configuration. */
+static inline u8 *tlsx__tx_secret(struct tlsx_conn *c)
+{
+	return c->server ? c->sec.server : c->sec.client;
+}
+
+static inline u8 *tlsx__rx_secret(struct tlsx_conn *c)
+{
+	return c->server ? c->sec.client : c->sec.server;
+}
+
+/*
+ * handoff.c: c->sec set; @want from the configuration.  Sets c->ops, or
+ * fails (TLSX_E_RECORD_LAYER, ...) with c->ops NULL.
+ */
 int tlsx__handoff(struct tlsx_conn *c, enum tlsx_record_layer want);
+/* The kernel modes' set_key: TLS_TX or TLS_RX, 0 or a negative errno. */
 int tlsx__ktls_set_key(struct tlsx_conn *c, bool tx);
 
-/* ktls.c */
+/* ktls.c: the kernel modes' members of their tables (handoff.c). */
 ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len);
 ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len);
 ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count);
 int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 			size_t len, int flags);
-int tlsx__k_tx_room(struct tlsx_conn *c, size_t len);
+int tlsx__k_flush(struct tlsx_conn *c, int flags);
+bool tlsx__k_want_write(const struct tlsx_conn *c);
+size_t tlsx__k_pending(const struct tlsx_conn *c);
+int tlsx__k_tx_reserve(struct tlsx_conn *c, u64 records);
+int tlsx__k_tx_reserve_fixed(struct tlsx_conn *c, u64 records);
+int tlsx__k_tx_left(struct tlsx_conn *c, u64 *records);
+size_t tlsx__k_size(const struct tlsx_conn *c);
+void tlsx__k_free(struct tlsx_conn *c);
 
-/* urec.c */
+/* urec.c: the userspace layer's members of its table (handoff.c). */
 int tlsx__u_init(struct tlsx_conn *c);
 void tlsx__u_free(struct tlsx_conn *c);
 size_t tlsx__u_size(const struct tlsx_conn *c);
@@ -218,9 +296,10 @@ ssize_t tlsx__u_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count);
 int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 			size_t len, int flags);
-int tlsx__u_flush(struct tlsx_conn *c);
-int tlsx__u_flush_flags(struct tlsx_conn *c, int flags);
+int tlsx__u_flush(struct tlsx_conn *c, int flags);
 bool tlsx__u_want_write(const struct tlsx_conn *c);
+int tlsx__u_tx_reserve(struct tlsx_conn *c, u64 records);
+int tlsx__u_tx_left(struct tlsx_conn *c, u64 *records);
 u64 tlsx__u_tx_seq(const struct tlsx_conn *c);
 
 /*

@@ -150,6 +150,8 @@ size_t tlsx__u_pending(const struct tlsx_conn *c)
 	const struct tlsx_urec *u = c->u;
 	size_t n = 0, at = 0, body;
 
+	if (!u)
+		return 0;
 	if (u->pt)
 		return u->pt_len - u->pt_off;
 	while (u->ct && u->ct_len - at >= TLSX_REC_HDR) {
@@ -166,6 +168,23 @@ size_t tlsx__u_pending(const struct tlsx_conn *c)
 u64 tlsx__u_tx_seq(const struct tlsx_conn *c)
 {
 	return c->u->tx.seq;
+}
+
+/*
+ * Sends the caller makes itself (tlsx_conn_tx_reserve()) have nothing to
+ * reserve here: this layer seals every record, counts them and sends our
+ * KeyUpdate when due (write_records()).
+ */
+int tlsx__u_tx_reserve(struct tlsx_conn *c __always_unused,
+		       u64 records __always_unused)
+{
+	return TLSX_OK;
+}
+
+int tlsx__u_tx_left(struct tlsx_conn *c __always_unused, u64 *records)
+{
+	*records = UINT64_MAX;
+	return TLSX_OK;
 }
 
 int tlsx__u_set_key(struct tlsx_conn *c, bool tx)
@@ -245,11 +264,11 @@ static ssize_t tx_end(struct tlsx_conn *c, ssize_t ret)
 /* Pending bytes: something is owed to the socket. */
 bool tlsx__u_want_write(const struct tlsx_conn *c)
 {
-	return c->u->t_off < c->u->t_len;
+	return c->u && c->u->t_off < c->u->t_len;
 }
 
 /* @flags: MSG_DONTWAIT for a flush that must not wait (an alert's). */
-int tlsx__u_flush_flags(struct tlsx_conn *c, int flags)
+int tlsx__u_flush(struct tlsx_conn *c, int flags)
 {
 	struct tlsx_urec *u = c->u;
 
@@ -274,11 +293,6 @@ int tlsx__u_flush_flags(struct tlsx_conn *c, int flags)
 	u->t_off = 0;
 	u->t_len = 0;
 	return TLSX_OK;
-}
-
-int tlsx__u_flush(struct tlsx_conn *c)
-{
-	return tlsx__u_flush_flags(c, 0);
 }
 
 /*
@@ -324,7 +338,7 @@ int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 	err = seal(c, type, data, len);
 	if (err == -ENOSPC) {
 		/* A whole record is pending: it goes first. */
-		int ret = tlsx__u_flush_flags(c, flags);
+		int ret = tlsx__u_flush(c, flags);
 
 		if (ret)
 			return tx_end(c, ret);
@@ -332,7 +346,7 @@ int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
 	}
 	if (err)
 		return tx_end(c, seal_failed(c, err));
-	err = tlsx__u_flush_flags(c, flags);
+	err = tlsx__u_flush(c, flags);
 	return tx_end(c, err == TLSX_WANT_WRITE ? TLSX_OK : err);
 }
 
@@ -484,7 +498,7 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 	ssize_t ret;
 	int err;
 
-	err = tlsx__u_flush(c);
+	err = tlsx__u_flush(c, 0);
 	if (err)
 		return err;
 	while (total < len) {
@@ -503,7 +517,7 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 		}
 		/* Queued behind the KeyUpdate, if one went. */
 		if (u->t_len) {
-			err = tlsx__u_flush(c);
+			err = tlsx__u_flush(c, 0);
 			if (err) {
 				ret = total ? (ssize_t)total : err;
 				goto out;
@@ -525,7 +539,7 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 				break;
 		}
 		total += got;
-		err = tlsx__u_flush(c);
+		err = tlsx__u_flush(c, 0);
 		if (err == TLSX_WANT_WRITE) {
 			total -= unsend_tail(c, &b, off);
 			ret = total ? (ssize_t)total : TLSX_WANT_WRITE;
@@ -693,7 +707,7 @@ ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len)
 	 * out even when the program only reads.
 	 */
 	if (u->t_len) {
-		err = tlsx__u_flush(c);
+		err = tlsx__u_flush(c, 0);
 		if (err && err != TLSX_WANT_WRITE)
 			return err;
 	}

@@ -7,8 +7,10 @@
  * over a loopback TCP connection with no record layer under it: the
  * kernel's tls would seal exactly these bytes.  conn.c is included so
  * that its static steps can be driven without a handshake; the record
- * layers' files (conn_kernel.c, conn_hs.c, conn_user.c) come from
- * libtlsxd.a and call back into it.
+ * layers' files (conn_layer.c, conn_kernel.c, conn_user.c, conn_io.c,
+ * and conn_hs.c, which calls back into it) come from libtlsxd.a.  The
+ * connection is given tlsx's table (conn_layer_of()), as the handoff
+ * would.
  *
  *  - every byte arrives in order: a head alone, files of 0, 1, 16383,
  *    16384, 16385 bytes and 3 MiB after their head, and a multipart
@@ -252,8 +254,7 @@ static struct conn *conn_new(struct _test_data_send *self, int fd)
 
 	timer_node_init(&c->timer);
 	c->fd = fd;
-	c->rl = TLSX_RL_TLSX;
-	c->kernel_tx = true;
+	c->layer = conn_layer_of(TLSX_RL_TLSX, false);
 	c->a = act_get(&self->lp);
 	c->a->parsed = true;
 	c->a->resp.head = self->head;

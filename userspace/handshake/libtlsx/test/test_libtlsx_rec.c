@@ -41,7 +41,7 @@
 
 #define MIB	(1024 * 1024)
 
-/* tlsx_io.c's bounds (RX_PER_CALL, RX_RUN_MAX, KU_BURST, KU_PER). */
+/* rl_control.c's bounds (RX_PER_CALL, RX_RUN_MAX, KU_BURST, KU_PER). */
 #define RX_PER_CALL_T	16
 #define RX_RUN_MAX_T	32
 #define KU_BURST_T	32
