@@ -27,8 +27,6 @@ struct tlsx_conn *tlsx__conn_alloc(int fd, bool server)
 	return c;
 }
 
-}
-
 /*
  * Sends the KeyUpdate the peer asked for, if one is owed and the socket
  * can take it: TLSX_WANT_WRITE leaves it owed (one reply answers every
