@@ -104,7 +104,7 @@ struct hpack_encoder {
 	size_t update_min;
 	int update_pending;
 	int in_block_start;	/* no field yet in this block */
-	int huffman;		/* Huffman-code strings when shorter */
+	int huffman;		/* Huffman-code strings unless longer */
 };
 
 /* ---- decoder ------------------------------------------------------- */
@@ -158,7 +158,7 @@ void hpack_encoder_free(struct hpack_encoder *e);
 void hpack_encoder_set_peer_table_size(struct hpack_encoder *e, size_t size);
 
 /*
- * Huffman-code strings where that is shorter (the default, on); off
+ * Huffman-code strings unless that is longer (the default, on); off
  * for tests (RFC 7541 C.3, C.5).
  */
 void hpack_encoder_set_huffman(struct hpack_encoder *e, int on);

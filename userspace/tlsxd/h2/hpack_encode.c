@@ -118,14 +118,18 @@ static size_t size_updates(const struct hpack_encoder *e, unsigned char *out)
 	return n + hpack_int_len(last, 5);
 }
 
-/* A string literal (5.2): Huffman-coded when shorter. */
+/*
+ * A string literal (5.2): Huffman-coded unless that is longer (at equal
+ * length too, as Appendix C.6.2 does; an empty string raw).
+ */
 static size_t string_len(const struct hpack_encoder *e, const char *s,
 			 size_t len, int *huffman)
 {
-	size_t h = e->huffman ?
-		hpack_huffman_encoded_len((const unsigned char *)s, len) : len;
+	size_t h = len + 1;
 
-	*huffman = h < len;
+	if (e->huffman && len)
+		h = hpack_huffman_encoded_len((const unsigned char *)s, len);
+	*huffman = h <= len;
 	if (!*huffman)
 		h = len;
 	return hpack_int_len((uint32_t)h, 7) + h;
