@@ -458,6 +458,93 @@ TEST(huffman_padding_and_eos)
 	ASSERT_EQ(HPACK_E_COMPRESSION, hpack_huffman_decode(b, 4, out, sizeof(out)));
 }
 
+/*
+ * A second decoder, the plainest one: a bit at a time, the code read so
+ * far looked up among the codes of its length (from hpack_huffman_code()).
+ */
+static ssize_t ref_huffman_decode(const unsigned char *in, size_t len,
+				  unsigned char *out)
+{
+	/* the symbols of each length, found once */
+	static uint16_t by_len[31][257], nlen[31];
+	static uint32_t codes[257];
+	uint32_t code = 0;
+	unsigned int bits = 0, s, j;
+	size_t n = 0, i;
+	int b;
+
+	if (!nlen[5]) {
+		for (s = 0; s <= 256; s++) {
+			unsigned int l;
+
+			hpack_huffman_code(s, &codes[s], &l);
+			by_len[l][nlen[l]++] = (uint16_t)s;
+		}
+	}
+	for (i = 0; i < len; i++) {
+		for (b = 7; b >= 0; b--) {
+			code = code << 1 | ((in[i] >> b) & 1);
+			bits++;
+			s = 257;
+			for (j = 0; j < nlen[bits]; j++)
+				if (codes[by_len[bits][j]] == code)
+					s = by_len[bits][j];
+			if (s == 256)
+				return HPACK_E_COMPRESSION;
+			if (s < 256) {
+				out[n++] = (unsigned char)s;
+				code = 0;
+				bits = 0;
+			}
+		}
+	}
+	if (bits > 7 || code != (1u << bits) - 1)
+		return HPACK_E_COMPRESSION;
+	return (ssize_t)n;
+}
+
+/*
+ * Every input of 1 and 2 octets, and random ones up to 12: the same
+ * answer, decoded or refused, as the reference.
+ */
+TEST(huffman_decode_matches_reference)
+{
+	unsigned char in[12], out[32], ref[128];
+	uint32_t r = 4242;
+	unsigned int i, k, refused = 0;
+
+	for (i = 0; i < 256 + 65536 + 100000; i++) {
+		size_t len;
+		ssize_t a, b;
+
+		if (i < 256) {
+			in[0] = (unsigned char)i;
+			len = 1;
+		} else if (i < 256 + 65536) {
+			in[0] = (unsigned char)((i - 256) >> 8);
+			in[1] = (unsigned char)(i - 256);
+			len = 2;
+		} else {
+			r = r * 1103515245 + 12345;
+			len = 3 + (r >> 16) % 10;
+			for (k = 0; k < len; k++) {
+				r = r * 1103515245 + 12345;
+				/* ones often: long codes, EOS, padding */
+				in[k] = (r >> 20) % 3 ? (unsigned char)(r >> 8) : 0xff;
+			}
+		}
+		a = hpack_huffman_decode(in, len, out, sizeof(out));
+		b = ref_huffman_decode(in, len, ref);
+		ASSERT_EQ(b, a) TH_LOG("input %u, %zu octets", i, len);
+		if (a > 0)
+			ASSERT_EQ(0, memcmp(out, ref, a));
+		refused += a < 0;
+	}
+	TH_LOG("%u of %u inputs refused", refused, i);
+	ASSERT_GT(refused, 1000);
+	ASSERT_LT(refused, i - 1000);
+}
+
 /* ---- decoder errors --------------------------------------------------- */
 
 static int decode_err(const char *hex, size_t table, size_t max_list)
