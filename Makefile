@@ -435,6 +435,14 @@ $(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
 		$(filter %.c,$^) $(LIBTLSX) -o $@
 
+# The shim BoringSSL's BoGo runner drives (tools/bogo/, docs/testing.md,
+# "BoGo"): libtlsx's public API only.
+BOGO_SHIM := $(B)/bin/tlsx-bogo-shim
+$(BOGO_SHIM): $(wildcard tools/bogo/*.c tools/bogo/*.h) $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -I$(HS_DIR)/libtlsx \
+		$(filter %.c,$^) $(LIBTLSX) -lpthread -o $@
+
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 		$(ENGINE_LIB)
 	@mkdir -p $(@D)
