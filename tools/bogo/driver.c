@@ -30,8 +30,10 @@ void shim_report(const char *step, struct tlsx_conn *c, int err)
 	const char *name = alert >= 0 ? tlsx_alert_string(alert) : NULL;
 
 	fprintf(stderr, "%s: %s", step, tlsx_strerror(err));
+	/* The config's ErrorMap matches these words (tools/bogo/config.json). */
 	if (err == TLSX_E_ALERT_RECEIVED)
-		fprintf(stderr, " alert=%s received", name ? name : "unknown");
+		fprintf(stderr, " alert=%s(%d) received alert=%s received",
+			name ? name : "unknown", alert, name ? name : "unknown");
 	else if (alert >= 0)
 		fprintf(stderr, " alert=%s sent", name ? name : "unknown");
 	if (reason)
@@ -85,14 +87,11 @@ static bool wait_fd(struct tlsx_conn *c, int rc)
 	return poll(&p, 1, 30000) >= 0;
 }
 
-static int write_all(const struct shim_opts *o, struct tlsx_conn *c,
+static int write_all(struct tlsx_conn *c,
 		     const unsigned char *buf, size_t len)
 {
-	size_t frag = o->max_send_fragment > 0 ?
-		(size_t)o->max_send_fragment : len;
-
 	while (len) {
-		ssize_t n = tlsx_write(c, buf, len < frag ? len : frag);
+		ssize_t n = tlsx_write(c, buf, len);
 
 		if (n < 0) {
 			if (wait_fd(c, (int)n))
@@ -119,6 +118,13 @@ static ssize_t read_some(struct tlsx_conn *c, unsigned char *buf, size_t len)
 	for (;;) {
 		ssize_t n = tlsx_read(c, buf, len);
 
+		/*
+		 * tlsx_read() stops after 16 records without data; what is
+		 * left is already inside libtlsx (tlsx_pending()): call
+		 * again rather than wait for the socket.
+		 */
+		if (n == TLSX_WANT_READ && tlsx_pending(c))
+			continue;
 		if (n >= 0 || !wait_fd(c, (int)n))
 			return n;
 	}
@@ -173,7 +179,7 @@ static int exchange(const struct shim_opts *o, struct tlsx_conn *c)
 		}
 	}
 	if (o->shim_writes_first &&
-	    write_all(o, c, (const unsigned char *)SHIM_FIRST_WRITE,
+	    write_all(c, (const unsigned char *)SHIM_FIRST_WRITE,
 		      strlen(SHIM_FIRST_WRITE)))
 		return -1;
 	if (o->shim_shuts_down)
@@ -181,7 +187,7 @@ static int exchange(const struct shim_opts *o, struct tlsx_conn *c)
 	while ((n = read_some(c, buf, want)) > 0) {
 		for (i = 0; i < (size_t)n; i++)
 			buf[i] ^= 0xff;
-		if (write_all(o, c, buf, n))
+		if (write_all(c, buf, n))
 			return -1;
 	}
 	/*

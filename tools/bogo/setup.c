@@ -12,6 +12,9 @@
 
 #include "shim.h"
 
+/* BoringSSL's SSL_CTX default for max_cert_list (its ssl.h). */
+#define BSSL_MAX_CERT_LIST	(100 * 1024)
+
 struct code_name {
 	int code;
 	const char *name;
@@ -131,15 +134,24 @@ static int prefs_set(struct tlsx_config *cfg, const struct shim_opts *o,
 		}
 	}
 	/*
-	 * libtlsx has one list for the schemes it offers, accepts and
-	 * signs with: the two flags differing is a configuration it cannot
-	 * express.
+	 * libtlsx has one list for the schemes it signs with and the ones
+	 * it offers and accepts (RFC 8446 4.2.3); BoringSSL has two.  A
+	 * test that sets one of them where the other is in play too (a
+	 * signing list on a side that verifies a peer, a verifying list
+	 * on a side that signs) asks for what libtlsx cannot express,
+	 * unless the two lists are the same.
 	 */
-	if (o->verify_prefs.n && o->signing_prefs.n &&
-	    (o->verify_prefs.n != o->signing_prefs.n ||
-	     memcmp(o->verify_prefs.v, o->signing_prefs.v,
-		    o->verify_prefs.n * sizeof(int)))) {
-		*why = "separate signing and verifying schemes";
+	if (o->signing_prefs.n && o->verify_prefs.n) {
+		if (o->verify_prefs.n != o->signing_prefs.n ||
+		    memcmp(o->verify_prefs.v, o->signing_prefs.v,
+			   o->verify_prefs.n * sizeof(int))) {
+			*why = "separate signing and verifying schemes";
+			return -1;
+		}
+	} else if ((o->signing_prefs.n && (!o->server || o->verify_peer ||
+					   o->require_any_client_cert)) ||
+		   (o->verify_prefs.n && (o->server || o->cert_file))) {
+		*why = "one scheme list for signing and verifying";
 		return -1;
 	}
 	if (prefs->n) {
@@ -159,14 +171,26 @@ static int prefs_set(struct tlsx_config *cfg, const struct shim_opts *o,
 static int auth_set(struct tlsx_config *cfg, const struct shim_opts *o,
 		    const char **why, bool *unimpl)
 {
+	/* -require-any-client-certificate implies -verify-peer. */
+	bool verify = o->verify_peer || o->require_any_client_cert;
+
 	if (o->cert_file && o->key_file &&
 	    tlsx_config_add_cert(cfg, o->cert_file, o->key_file)) {
 		/* A key type libtlsx does not load (P-384, P-521). */
 		*why = tlsx_config_error(cfg);
 		return -1;
 	}
+	/*
+	 * BoringSSL's shim accepts any client chain; libtlsx verifies it
+	 * against anchors, so a server asking for one needs them.
+	 */
+	if (o->server && verify && !o->trust_cert) {
+		*why = "client certificates without trust anchors";
+		return -1;
+	}
 	*unimpl = false;
-	if (o->trust_cert && (o->server ? o->verify_peer : true) &&
+	/* A client loads anchors only to verify (tlsx_config_set_trust()). */
+	if (o->trust_cert && verify &&
 	    tlsx_config_set_trust(cfg, o->trust_cert)) {
 		*why = tlsx_config_error(cfg);
 		return -1;
@@ -176,7 +200,7 @@ static int auth_set(struct tlsx_config *cfg, const struct shim_opts *o,
 	 * asks for a certificate with -verify-peer and requires one with
 	 * -require-any-client-certificate too.
 	 */
-	if (tlsx_config_set_verify_peer(cfg, o->verify_peer,
+	if (tlsx_config_set_verify_peer(cfg, verify,
 					o->require_any_client_cert) ||
 	    (!o->server && tlsx_config_set_verify_name_optional(cfg, true))) {
 		*why = tlsx_config_error(cfg);
@@ -228,6 +252,15 @@ struct tlsx_config *shim_config(const struct shim_opts *o,
 	*unimpl = false;
 	if (alpn_set(cfg, o, why))
 		goto fail;
+	/*
+	 * The largest handshake message (the peer's chain): BoringSSL's
+	 * default, 100 KiB, unless -max-cert-list says otherwise; the
+	 * runner's tests assume it (tlsx's own default is 16 KiB).
+	 */
+	if (tlsx_config_set_max_handshake_message(cfg, o->max_cert_list > 0 ?
+						  (size_t)o->max_cert_list :
+						  BSSL_MAX_CERT_LIST))
+		goto fail_cfg;
 	/*
 	 * The userspace record layer: libtlsx's own, the same on every
 	 * machine (the kernel's, if loaded, would hide it from the suite).

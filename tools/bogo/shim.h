@@ -60,15 +60,21 @@ struct shim_opts {
 	bool decline_alpn;
 	bool no_ticket;
 	bool key_update;
+	int max_cert_list;
 	/* the exchange */
 	bool shim_writes_first, shim_shuts_down, check_close_notify;
 	bool implicit_handshake;
-	int max_send_fragment, read_size;
+	int read_size;
 	/* expectations */
 	int expect_curve_id, expect_cipher, expect_peer_sig_alg;
 	char *expect_alpn, *expect_server_name, *expect_peer_cert_file;
 	bool expect_session_miss, expect_no_session;
 	bool expect_hrr, expect_no_hrr;
+	/*
+	 * -expect-verify-result: the chain verified when one was asked
+	 * for; libtlsx ends a handshake whose chain fails, so a handshake
+	 * that finished passes it.
+	 */
 	bool expect_verify_result;
 	/* set by flags.c: the runner asked for what the shim cannot do */
 	const char *unimplemented;
