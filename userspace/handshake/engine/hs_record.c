@@ -158,11 +158,30 @@ void hs_send_alert(struct tlsx_hs *hs, struct hs_out *o, u8 alert)
 
 	o->len = 0;
 	o->pend = 0;
-	if (hs->wr.set) {
-		if (tlsx_rec_seal(&hs->wr, TLSX_CT_ALERT, body, 2, 0, o->buf,
-				  o->cap, &len))
+	/*
+	 * A client past ServerHello, before its second flight: the server
+	 * reads the client's records under client_handshake_traffic_secret
+	 * from the end of its own flight (7.1, A.2), so an alert in the
+	 * clear would reach it as a record that does not open.  The alert
+	 * goes under that key, after D.4's dummy CCS where the flight it
+	 * replaces would have sent one (the first protected record).
+	 * Both handshake secrets come from ServerHello: rd set means c_hs
+	 * is there.
+	 */
+	if (!hs->server && hs->rd.set && !hs->wr.set) {
+		if ((hs->session_id_len && hs_send_ccs(hs, o)) ||
+		    hs_set_write_secret(hs, hs->c_hs)) {
+			o->len = 0;
 			return;
-		o->len = len;
+		}
+	}
+	if (hs->wr.set) {
+		if (tlsx_rec_seal(&hs->wr, TLSX_CT_ALERT, body, 2, 0,
+				  o->buf + o->len, o->cap - o->len, &len)) {
+			o->len = 0;
+			return;
+		}
+		o->len += len;
 		return;
 	}
 	if (o->cap < TLSX_REC_HDR + 2)

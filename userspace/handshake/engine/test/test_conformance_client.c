@@ -283,4 +283,43 @@ TEST(cl_encrypted_extensions_forbidden)
 	}
 }
 
+/*
+ * A client that refuses the server's flight (past ServerHello, before
+ * its own second flight) protects its alert under
+ * client_handshake_traffic_secret, the key the server reads from then
+ * on (7.1, A.2), after D.4's dummy CCS (tlsx's ClientHello sends a
+ * session id).  Found by BoGo (UnsolicitedServerNameAck-TLS-TLS13 and
+ * others: the runner, as BoringSSL's server, could not read a clear
+ * alert there).
+ */
+TEST(cl_alert_in_server_flight_protected)
+{
+	static const u8 ccs[] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
+	struct tlsx_rec_dir d = { 0 };
+	u8 *data, type;
+	size_t n;
+
+	ASSERT_EQ(0, mitm_start());
+	ASSERT_EQ(0, mitm_find(TLSX_HT_ENCRYPTED_EXTENSIONS));
+	/* EncryptedExtensions with server_name, which the client never sent. */
+	mitm_splice(0, 4 + mm.msgs[3], "08000006000400000000");
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNSUPPORTED_EXTENSION),
+		  mitm_deliver());
+	ASSERT_GT(mm.out_len, sizeof(ccs) + 5);
+	EXPECT_EQ(0, memcmp(mm.out, ccs, sizeof(ccs)));
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, mm.out[sizeof(ccs)]);
+	/* Opens under the server's copy of the client's handshake secret. */
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, mm.s->suite, mm.s->c_hs,
+					 mm.s->hash_len));
+	ASSERT_EQ(0, tlsx_rec_open(&d, mm.out + sizeof(ccs),
+				   mm.out_len - sizeof(ccs),
+				   TLSX_REC_MAX_PLAIN, &type, &data, &n));
+	EXPECT_EQ(TLSX_CT_ALERT, type);
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(2, data[0]);
+	EXPECT_EQ(TLSX_ALERT_UNSUPPORTED_EXTENSION, data[1]);
+	tlsx_rec_wipe(&d);
+	mitm_free();
+}
+
 TEST_HARNESS_MAIN
