@@ -19,6 +19,7 @@
  * Each case names the RFC text it checks.
  */
 #include <stdio.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "handshake/engine/cert.h"
@@ -1535,6 +1536,48 @@ TEST(ch_psk_modes_without_psk)
 	};
 
 	EXPECT_EQ(TLSX_HS_DONE, handshake(&(struct cho){ .ext = ext }));
+}
+
+/*
+ * Bytes of NewSessionTicket a server with tickets writes after a full
+ * handshake on a ClientHello with psk_key_exchange_modes @modes (hex
+ * with its length byte; NULL: no such extension); -1 if it failed.
+ */
+static long tickets_for_modes(const char *modes)
+{
+	const struct cx ext[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS,
+		{ modes ? 45 : 0xfe00, modes ? modes : "" }, X_END
+	};
+	struct tlsx_ticket_keys *keys = tlsx_ticket_keys_new(0, time(NULL));
+	static u8 nst[4096];
+	size_t len = 0;
+	long ret = -1;
+
+	cf.cfg.tickets = keys;
+	cf.cfg.tickets_per_handshake = 1;
+	if (keys && !cf_new() && !cf_hello(&(struct cho){ .ext = ext }) &&
+	    cf_complete() == TLSX_HS_DONE &&
+	    !tlsx_hs_tickets(cf.hs, nst, sizeof(nst), &len))
+		ret = (long)len;
+	cf_free();
+	tlsx_ticket_keys_free(keys);
+	return ret;
+}
+
+/*
+ * 4.2.9: "Servers SHOULD NOT send NewSessionTicket with tickets that
+ * are not compatible with the advertised modes": psk_ke alone (which
+ * tlsx's server does not take by default) or no modes, no ticket;
+ * psk_dhe_ke, a ticket.  Found by BoGo
+ * (TLS13-ExpectNoSessionTicketOnBadKEMode-Server).
+ */
+TEST(ch_psk_modes_decide_tickets)
+{
+	EXPECT_EQ(0, tickets_for_modes("0100"));
+	EXPECT_EQ(0, tickets_for_modes(NULL));
+	EXPECT_LT(0, tickets_for_modes("0101"));
+	EXPECT_LT(0, tickets_for_modes("020001"));
 }
 
 /* A pre_shared_key with an identity the server cannot open and a binder
