@@ -173,6 +173,8 @@ static int auth_set(struct tlsx_config *cfg, const struct shim_opts *o,
 {
 	/* -require-any-client-certificate implies -verify-peer. */
 	bool verify = o->verify_peer || o->require_any_client_cert;
+	/* The runner passes "" when its chain has no root (garbage). */
+	bool anchors = o->trust_cert && o->trust_cert[0];
 
 	if (o->cert_file && o->key_file &&
 	    tlsx_config_add_cert(cfg, o->cert_file, o->key_file)) {
@@ -184,17 +186,19 @@ static int auth_set(struct tlsx_config *cfg, const struct shim_opts *o,
 	 * BoringSSL's shim accepts any client chain; libtlsx verifies it
 	 * against anchors, so a server asking for one needs them.
 	 */
-	if (o->server && verify && !o->trust_cert) {
+	if (o->server && verify && !anchors) {
 		*why = "client certificates without trust anchors";
 		return -1;
 	}
-	*unimpl = false;
-	/* A client loads anchors only to verify (tlsx_config_set_trust()). */
-	if (o->trust_cert && verify &&
-	    tlsx_config_set_trust(cfg, o->trust_cert)) {
+	/*
+	 * A client loads anchors only to verify (tlsx_config_set_trust());
+	 * one libtlsx cannot load is a key type it lacks (P-384, P-521).
+	 */
+	if (anchors && verify && tlsx_config_set_trust(cfg, o->trust_cert)) {
 		*why = tlsx_config_error(cfg);
 		return -1;
 	}
+	*unimpl = false;
 	/*
 	 * BoringSSL's client verifies only with -verify-peer; the server
 	 * asks for a certificate with -verify-peer and requires one with
