@@ -1698,6 +1698,54 @@ TEST(ch_early_data_then_hrr)
 	cf_free();
 }
 
+/*
+ * ClientHello1 with a pre_shared_key, a HelloRetryRequest, then
+ * ClientHello2 with @psk2 (or without the extension): the step result.
+ */
+static int second_hello_psk(bool psk2)
+{
+	static const struct cx ch1[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 45, "0101" },
+		X_BOGUS_PSK, X_END
+	};
+	static char cookie[1024];
+	struct cx ch2[] = {
+		X_VERSIONS, X_GROUPS,
+		{ 51, "00450017004104" P256_X P256_Y },
+		X_SIGALGS, { 45, "0101" }, { 44, cookie }, X_BOGUS_PSK, X_END
+	};
+	int ret;
+
+	if (!psk2)
+		ch2[6] = (struct cx)X_END;
+	cf.cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	cf.cfg.n_groups = 1;
+	if (cf_new())
+		return -100;
+	cf_add_hello(&(struct cho){ .ext = ch1 }, 0x0301, TLSX_REC_MAX_PLAIN);
+	if (cf_step() != TLSX_HS_WANT_READ || !cf_out_is_hrr() ||
+	    !hrr_cookie_hex(cookie, sizeof(cookie)))
+		return -101;
+	cf_add_rec(TLSX_CT_CHANGE_CIPHER_SPEC, "01");
+	cf_add_hello(&(struct cho){ .ext = ch2 }, 0x0303, TLSX_REC_MAX_PLAIN);
+	ret = cf_step();
+	cf_free();
+	return ret;
+}
+
+/*
+ * 4.1.2: ClientHello2 may only be "Updating the "pre_shared_key"
+ * extension if present": dropping it is a change 4.1.2 does not allow
+ * (illegal_parameter); updated, the handshake goes on.  Found by BoGo
+ * (Resume-Server-OmitPSKsOnSecondClientHello).
+ */
+TEST(ch_second_hello_keeps_psk)
+{
+	EXPECT_EQ(TLSX_HS_WANT_READ, second_hello_psk(true));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_ILLEGAL_PARAMETER),
+		  second_hello_psk(false));
+}
+
 /* RFC 8449 4: record_size_limit 64, the smallest allowed: every
  * protected record of the server's flight holds at most 63 bytes of
  * content (the limit counts the content type byte); the handshake then
