@@ -213,7 +213,7 @@ test_module_of = $(if $(filter $(KERNEL_DEFAULT),$(1)),$(TEST_MODULE),$(TEST_MOD
 MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call module_of,$(s)))
 TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module_of,$(s)))
 
-.PHONY: all help deps lib tests module module-test selftests test test-unit \
+.PHONY: all help deps lib tests module module-test selftests test test-unit test-bogo \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
@@ -230,6 +230,7 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
+	@echo "make test-bogo  BoringSSL's BoGo suite against tlsx (part of test-unit)"
 	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
 	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
 	@echo "make test-vm [KVER=$(subst $(space),|,$(KERNEL_SERIES))]  module selftests in a qemu VM (tls and tlsx), on $(call and_list,$(KERNEL_DEFAULT) $(KERNEL_OTHERS))"
@@ -534,17 +535,23 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
 # copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
-		$(BENCH)
+		$(BENCH) $(BOGO_SHIM)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
+		'tools/bogo/run $(B)' \
 		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
+
+# BoringSSL's BoGo suite against tlsx (tools/bogo/run, docs/testing.md,
+# "BoGo"): the runner built from ../shared/third_party/bogo, the shim.
+test-bogo: $(BOGO_SHIM)
+	@tools/bogo/run $(B)
 
 # The main job: tlsxd serving ROOT (docs/) on https://localhost:PORT/
 # (8443) with a self-signed certificate kept in $(B)/serve.

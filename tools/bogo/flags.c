@@ -74,7 +74,7 @@ static const struct flag_row *flag_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(flag_rows) / sizeof(flag_rows[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(flag_rows); i++)
 		if (!strcmp(flag_rows[i].name, name))
 			return &flag_rows[i];
 	return NULL;

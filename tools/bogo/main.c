@@ -19,7 +19,10 @@
 /* 80 bytes: one key in nginx's ticket key layout (tlsx.h). */
 #define TICKET_KEY_FILE_LEN	80
 
-static char ticket_path[] = "/tmp/tlsx-bogo-ticket-XXXXXX";
+#define TICKET_PATH_TEMPLATE	"/tmp/tlsx-bogo-ticket-XXXXXX"
+
+/* mkstemp() fills it in: the key file's name, removed at exit. */
+static char ticket_path[sizeof(TICKET_PATH_TEMPLATE)];
 
 static void ticket_file_remove(void)
 {
@@ -29,9 +32,10 @@ static void ticket_file_remove(void)
 static int ticket_file_make(void)
 {
 	unsigned char key[TICKET_KEY_FILE_LEN];
-	int fd = mkstemp(ticket_path);
-	int ok;
+	int fd, ok;
 
+	memcpy(ticket_path, TICKET_PATH_TEMPLATE, sizeof(ticket_path));
+	fd = mkstemp(ticket_path);
 	if (fd < 0)
 		return -1;
 	atexit(ticket_file_remove);

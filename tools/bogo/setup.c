@@ -124,8 +124,8 @@ static int prefs_set(struct tlsx_config *cfg, const struct shim_opts *o,
 	char list[512];
 
 	if (o->curves.n) {
-		if (code_list(&o->curves, group_names, 2, list, sizeof(list),
-			      why))
+		if (code_list(&o->curves, group_names, ARRAY_SIZE(group_names),
+			      list, sizeof(list), why))
 			return -1;
 		if (tlsx_config_set_groups(cfg, list)) {
 			*unimpl = false;
@@ -155,8 +155,7 @@ static int prefs_set(struct tlsx_config *cfg, const struct shim_opts *o,
 		return -1;
 	}
 	if (prefs->n) {
-		if (code_list(prefs, scheme_names,
-			      sizeof(scheme_names) / sizeof(scheme_names[0]),
+		if (code_list(prefs, scheme_names, ARRAY_SIZE(scheme_names),
 			      list, sizeof(list), why))
 			return -1;
 		if (tlsx_config_set_sig_schemes(cfg, list)) {

@@ -28,6 +28,8 @@
 
 #define SHIM_VEC_MAX		32
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
 struct shim_intvec {
 	int n;
 	int v[SHIM_VEC_MAX];

@@ -1550,13 +1550,14 @@ static long tickets_for_modes(const char *modes)
 		{ modes ? 45 : 0xfe00, modes ? modes : "" }, X_END
 	};
 	struct tlsx_ticket_keys *keys = tlsx_ticket_keys_new(0, time(NULL));
+	const struct cho hello = { .ext = ext };
 	static u8 nst[4096];
 	size_t len = 0;
 	long ret = -1;
 
 	cf.cfg.tickets = keys;
 	cf.cfg.tickets_per_handshake = 1;
-	if (keys && !cf_new() && !cf_hello(&(struct cho){ .ext = ext }) &&
+	if (keys && !cf_new() && !cf_hello(&hello) &&
 	    cf_complete() == TLSX_HS_DONE &&
 	    !tlsx_hs_tickets(cf.hs, nst, sizeof(nst), &len))
 		ret = (long)len;
