@@ -125,7 +125,8 @@ static int set_one(const struct flag_row *f, struct shim_opts *o,
 }
 
 int shim_parse_flags(int argc, char **argv, struct shim_opts *initial,
-		     struct shim_opts *resume, struct shim_opts *retry)
+		     struct shim_opts *resume, struct shim_opts *retry,
+		     const char **unknown)
 {
 	int i;
 
@@ -149,6 +150,7 @@ int shim_parse_flags(int argc, char **argv, struct shim_opts *initial,
 		f = flag_find(name);
 		if (!f) {
 			fprintf(stderr, "unimplemented flag: %s\n", name);
+			*unknown = name;
 			return SHIM_EXIT_UNIMPLEMENTED;
 		}
 		if (f->kind != F_BOOL) {

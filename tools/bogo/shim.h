@@ -82,9 +82,13 @@ struct shim_opts {
 	const char *unimplemented;
 };
 
-/* The flag name found past -on-*-: not a flag the shim knows. */
+/*
+ * 0, SHIM_EXIT_FAIL (a bad value), or SHIM_EXIT_UNIMPLEMENTED with the
+ * flag (its -on-*- prefix stripped) the shim does not know in *@unknown.
+ */
 int shim_parse_flags(int argc, char **argv, struct shim_opts *initial,
-		     struct shim_opts *resume, struct shim_opts *retry);
+		     struct shim_opts *resume, struct shim_opts *retry,
+		     const char **unknown);
 
 /*
  * A configuration for @o, or NULL with the reason in *@why; *@unimpl set
