@@ -184,6 +184,9 @@ BENCH := $(if $(BENCH_SRCS),$(B)/bin/tlsx-bench)
 TOOL_SRCS := $(wildcard tools/tlsx-tool/*.c)
 TOOL_HDRS := $(wildcard tools/tlsx-tool/*.h)
 HS_TOOLS := $(B)/bin/tlsx-client $(B)/bin/tlsx-server
+# The shim BoringSSL's BoGo runner drives (tools/bogo/, docs/testing.md,
+# "BoGo"): libtlsx's public API only.
+BOGO_SHIM := $(B)/bin/tlsx-bogo-shim
 
 # --- VM selftests: selftests/*.c, static, run in the guest ------------
 SELFTEST_SRCS := $(wildcard selftests/*.c)
@@ -218,7 +221,7 @@ TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
-all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) \
+all: lib tests $(BENCH) $(HS_TOOLS) $(BOGO_SHIM) $(TLSXD) $(TLSXD_STATIC) \
 	$(TLSXD_REKEY) $(TLSXD_STATIC_REKEY) selftests \
 	module module-test
 
@@ -436,9 +439,6 @@ $(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
 		$(filter %.c,$^) $(LIBTLSX) -o $@
 
-# The shim BoringSSL's BoGo runner drives (tools/bogo/, docs/testing.md,
-# "BoGo"): libtlsx's public API only.
-BOGO_SHIM := $(B)/bin/tlsx-bogo-shim
 $(BOGO_SHIM): $(wildcard tools/bogo/*.c tools/bogo/*.h) $(LIBTLSX)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -I$(HS_DIR)/libtlsx \
