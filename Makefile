@@ -186,6 +186,9 @@ BENCH := $(if $(BENCH_SRCS),$(B)/bin/tlsx-bench)
 TOOL_SRCS := $(wildcard tools/tlsx-tool/*.c)
 TOOL_HDRS := $(wildcard tools/tlsx-tool/*.h)
 HS_TOOLS := $(B)/bin/tlsx-client $(B)/bin/tlsx-server
+# The shim BoringSSL's BoGo runner drives (tools/bogo/, docs/testing.md,
+# "BoGo"): libtlsx's public API only.
+BOGO_SHIM := $(B)/bin/tlsx-bogo-shim
 
 # --- VM selftests: selftests/*.c, static, run in the guest ------------
 SELFTEST_SRCS := $(wildcard selftests/*.c)
@@ -215,12 +218,12 @@ test_module_of = $(if $(filter $(KERNEL_DEFAULT),$(1)),$(TEST_MODULE),$(TEST_MOD
 MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call module_of,$(s)))
 TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module_of,$(s)))
 
-.PHONY: all help deps lib tests module module-test selftests test test-unit \
+.PHONY: all help deps lib tests module module-test selftests test test-unit test-bogo \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
-all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) \
+all: lib tests $(BENCH) $(HS_TOOLS) $(BOGO_SHIM) $(TLSXD) $(TLSXD_STATIC) \
 	$(TLSXD_REKEY) $(TLSXD_STATIC_REKEY) selftests \
 	module module-test
 
@@ -232,6 +235,7 @@ help:
 	@echo "make test       unit tests natively, then selftests in the VM"
 	@echo "make test-unit  userspace tests (plain, ASan/UBSan, valgrind)"
 	@echo "make interop    tlsx-client/-server against openssl, gnutls, curl"
+	@echo "make test-bogo  BoringSSL's BoGo suite against tlsx (part of test-unit)"
 	@echo "make serve [ROOT=DIR] [PORT=N]  tlsxd on https://localhost:8443/"
 	@echo "make scan       testssl.sh, sslscan, probes against tlsxd (slow)"
 	@echo "make test-vm [KVER=$(subst $(space),|,$(KERNEL_SERIES))]  module selftests in a qemu VM (tls and tlsx), on $(call and_list,$(KERNEL_DEFAULT) $(KERNEL_OTHERS))"
@@ -437,6 +441,11 @@ $(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
 		$(filter %.c,$^) $(LIBTLSX) -o $@
 
+$(BOGO_SHIM): $(wildcard tools/bogo/*.c tools/bogo/*.h) $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -I$(HS_DIR)/libtlsx \
+		$(filter %.c,$^) $(LIBTLSX) -lpthread -o $@
+
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
 		$(ENGINE_LIB)
 	@mkdir -p $(@D)
@@ -528,17 +537,23 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
 # copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
-		$(BENCH)
+		$(BENCH) $(BOGO_SHIM)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
+		'tools/bogo/run $(B)' \
 		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
 interop: $(HS_TOOLS)
 	@tools/interop/run $(B)
+
+# BoringSSL's BoGo suite against tlsx (tools/bogo/run, docs/testing.md,
+# "BoGo"): the runner built from ../shared/third_party/bogo, the shim.
+test-bogo: $(BOGO_SHIM)
+	@tools/bogo/run $(B)
 
 # The main job: tlsxd serving ROOT (docs/) on https://localhost:PORT/
 # (8443) with a self-signed certificate kept in $(B)/serve.

@@ -250,6 +250,11 @@ struct tlsx_hs {
 		u16 hrr_group;		/* the group our HRR asked for */
 		u16 psk_identity;	/* selected_identity (4.2.11) */
 		bool psk_ke;		/* resumed without (EC)DHE */
+		/*
+		 * 4.2.9: the client's psk_key_exchange_modes allow a mode
+		 * we take, so a ticket could be used: none sent otherwise.
+		 */
+		bool ticket_usable;
 		/* 4.1.2: the parts of ClientHello1 the second must repeat. */
 		u8 ch1_digest[SHA256_DIGEST_SIZE];
 		u8 ch1_hash[TLSX_KS_MAX_SECRET];	/* Hash(ClientHello1) */

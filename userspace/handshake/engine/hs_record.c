@@ -131,10 +131,12 @@ int hs_msg_end(struct tlsx_hs *hs, struct hs_out *o, struct tlsx_wr *w)
 	return hs_msg_commit(hs, o, msg, len);
 }
 
+/* D.4's dummy ChangeCipherSpec record. */
+static const u8 hs_ccs_rec[] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
+
 int hs_send_ccs(struct tlsx_hs *hs, struct hs_out *o)
 {
-	static const u8 ccs[] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
-
+	const u8 *ccs = hs_ccs_rec;
 	int ret;
 
 	if (hs->ccs_sent)
@@ -142,10 +144,10 @@ int hs_send_ccs(struct tlsx_hs *hs, struct hs_out *o)
 	ret = hs_flush(hs, o);
 	if (ret)
 		return ret;
-	if (o->cap - o->len < sizeof(ccs))
+	if (o->cap - o->len < sizeof(hs_ccs_rec))
 		return -ENOSPC;
-	memcpy(o->buf + o->len, ccs, sizeof(ccs));
-	o->len += sizeof(ccs);
+	memcpy(o->buf + o->len, ccs, sizeof(hs_ccs_rec));
+	o->len += sizeof(hs_ccs_rec);
 	hs->ccs_sent = true;
 	return 0;
 }
@@ -154,15 +156,42 @@ int hs_send_ccs(struct tlsx_hs *hs, struct hs_out *o)
 void hs_send_alert(struct tlsx_hs *hs, struct hs_out *o, u8 alert)
 {
 	u8 body[2] = { 2, alert };	/* AlertLevel fatal */
-	size_t len;
+	size_t len, keep = 0;
 
-	o->len = 0;
+	/*
+	 * The flight being built is dropped, but a client's dummy CCS at
+	 * its head (its second flight's, D.4) is kept: ccs_sent says it
+	 * went, and the alert under the new key must follow one.
+	 */
+	if (!hs->server && hs->ccs_sent && o->len >= sizeof(hs_ccs_rec) &&
+	    !memcmp(o->buf, hs_ccs_rec, sizeof(hs_ccs_rec)))
+		keep = sizeof(hs_ccs_rec);
+	o->len = keep;
 	o->pend = 0;
-	if (hs->wr.set) {
-		if (tlsx_rec_seal(&hs->wr, TLSX_CT_ALERT, body, 2, 0, o->buf,
-				  o->cap, &len))
+	/*
+	 * A client past ServerHello, before its second flight: the server
+	 * reads the client's records under client_handshake_traffic_secret
+	 * from the end of its own flight (7.1, A.2), so an alert in the
+	 * clear would reach it as a record that does not open.  The alert
+	 * goes under that key, after D.4's dummy CCS where the flight it
+	 * replaces would have sent one (the first protected record).
+	 * Both handshake secrets come from ServerHello: rd set means c_hs
+	 * is there.
+	 */
+	if (!hs->server && hs->rd.set && !hs->wr.set) {
+		if ((hs->session_id_len && hs_send_ccs(hs, o)) ||
+		    hs_set_write_secret(hs, hs->c_hs)) {
+			o->len = 0;
 			return;
-		o->len = len;
+		}
+	}
+	if (hs->wr.set) {
+		if (tlsx_rec_seal(&hs->wr, TLSX_CT_ALERT, body, 2, 0,
+				  o->buf + o->len, o->cap - o->len, &len)) {
+			o->len = 0;
+			return;
+		}
+		o->len += len;
 		return;
 	}
 	if (o->cap < TLSX_REC_HDR + 2)

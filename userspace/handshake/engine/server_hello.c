@@ -68,8 +68,14 @@ static void server_digest(struct server_ch *h, const u8 *fixed, size_t fixed_len
 		if (tlsx_rd_u16(&exts, &type) || tlsx_rd_u16(&exts, &len) ||
 		    tlsx_rd_bytes(&exts, len, &body))
 			break;
+		/*
+		 * pre_shared_key is "updated if present": its body may
+		 * change, its presence may not (neither dropped nor added).
+		 */
 		if (!server_may_change(type))
 			tlsx_sha256_update(&c, e, 4u + len);
+		else if (type == tlsx_ext_def(TLSX_EXT_PRE_SHARED_KEY)->type)
+			tlsx_sha256_update(&c, e, 2);
 	}
 	tlsx_sha256_final(&c, h->digest);
 }
@@ -667,7 +673,8 @@ out:
  * 4.1.2, the second ClientHello: "the client MUST send the same
  * ClientHello without modification, except as follows": key_share
  * replaced by one share for the selected group, early_data removed, the
- * cookie added, pre_shared_key updated, padding changed.  Anything else
+ * cookie added, pre_shared_key updated (kept if present, not added),
+ * padding changed.  Anything else
  * (and a second HelloRetryRequest, which would be needed if the share
  * were missing) is illegal_parameter.
  */

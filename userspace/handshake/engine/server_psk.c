@@ -306,7 +306,7 @@ int server_tickets(struct tlsx_hs *hs, u8 *out, size_t cap, size_t *len)
 	int ret = 0;
 
 	*len = 0;
-	if (!cfg->tickets || !hs->have_res)
+	if (!cfg->tickets || !hs->have_res || !hs->srv.ticket_usable)
 		return 0;
 	tlsx_wr_init(&w, out, cap);
 	for (i = 0; i < cfg->tickets_per_handshake && !ret; i++)

@@ -212,7 +212,7 @@ static int server_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	const struct tlsx_hs_config *cfg = hs->cfg;
 	bool second = hs->state == SERVER_EXPECT_SECOND_CLIENT_HELLO;
 	u16 peer_schemes[TLSX_HS_MAX_LIST];
-	unsigned int n_peer = 0, cert_algs = 0, modes;
+	unsigned int n_peer = 0, cert_algs = 0, modes = 0;
 	struct server_ch h;
 	struct server_groups g = { 0 };
 	struct server_psk_offer psk = { 0 };
@@ -305,6 +305,13 @@ static int server_client_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		ret = server_psk_modes(&h, &modes);
 	if (ret)
 		return ret;
+	/*
+	 * 4.2.9: "Servers SHOULD NOT send NewSessionTicket with tickets
+	 * that are not compatible with the advertised modes": psk_dhe_ke,
+	 * or psk_ke when we allow it (none advertised: none compatible).
+	 */
+	hs->srv.ticket_usable = (modes & 2) ||
+				(cfg->allow_psk_ke && (modes & 1));
 	dhe_ok = g.retry != 0;
 	ret = server_read_psk(hs, &h, suite, dhe_ok, &psk);
 	if (ret)

@@ -454,6 +454,8 @@ static inline void fz_add_chunk(struct fz_feeder *f, u8 kind, const u8 *p,
  * (never close_notify, which is no error), written once as the whole
  * output, and the error is sticky.  A broken promise aborts.
  */
+static const u8 fz_ccs[6] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
+
 static inline void fz_check_error(struct fz_feeder *f, int ret)
 {
 	struct tlsx_hs *hs = f->hs;
@@ -482,13 +484,20 @@ static inline void fz_check_error(struct fz_feeder *f, int ret)
 		if (ret <= -TLSX_HS_EALERT_BASE &&
 		    ret != -TLSX_HS_EALERT(alert))
 			abort();
-		/* The alert record, plaintext (7 bytes) or protected. */
+		/*
+		 * The alert record, plaintext (7 bytes) or protected; a
+		 * client's first protected record after D.4's dummy CCS.
+		 */
+		if (f->out_len == 6 + TLSX_REC_HDR + 3 + 16 &&
+		    memcmp(f->out, fz_ccs, 6))
+			abort();
 		if (f->out_len == TLSX_REC_HDR + 2) {
 			if (f->out[0] != TLSX_CT_ALERT || f->out[5] != 2 ||
 			    f->out[6] != alert)
 				abort();
-		} else if (f->out_len != TLSX_REC_HDR + 3 + 16 ||
-			   f->out[0] != TLSX_CT_APPLICATION_DATA) {
+		} else if ((f->out_len != TLSX_REC_HDR + 3 + 16 &&
+			    f->out_len != 6 + TLSX_REC_HDR + 3 + 16) ||
+			   f->out[f->out_len - 24] != TLSX_CT_APPLICATION_DATA) {
 			abort();
 		}
 	}

@@ -531,6 +531,31 @@ TEST(rfc8448_s7_compatibility_mode)
  * The engine failed with @alert, sent it as a plaintext record, sticky.
  * *@np is read after @ret was computed (the argument order is not).
  */
+/*
+ * The section 3 client's alert after ServerHello: one record under its
+ * handshake secret (RFC 8448's legacy_session_id is empty: no CCS).
+ */
+static bool alert_protected(const u8 *out, size_t n, int alert)
+{
+	struct tlsx_rec_dir d = { 0 };
+	u8 rec[64], *data, type;
+	size_t len;
+	bool ok;
+
+	if (n != 5 + 3 + 16 || out[0] != TLSX_CT_APPLICATION_DATA)
+		return false;
+	memcpy(rec, out, n);
+	unhex(S3_C_HS, secret_buf, sizeof(secret_buf));
+	ok = !tlsx_rec_set_secret(&d, TLSX_SUITE_AES_128_GCM_SHA256,
+				  secret_buf, 32) &&
+	     !tlsx_rec_open(&d, rec, n, TLSX_REC_MAX_PLAIN, &type, &data,
+			    &len) &&
+	     type == TLSX_CT_ALERT && len == 2 && data[0] == 2 &&
+	     data[1] == alert;
+	tlsx_rec_wipe(&d);
+	return ok;
+}
+
 static bool failed_with(struct tlsx_hs *hs, int ret, const u8 *out,
 			const size_t *np, int alert)
 {
@@ -539,9 +564,13 @@ static bool failed_with(struct tlsx_hs *hs, int ret, const u8 *out,
 	if (ret != -TLSX_HS_EALERT(alert) || tlsx_hs_alert(hs) != alert ||
 	    tlsx_hs_alert_received(hs))
 		return false;
-	if (n != 7 || memcmp(out, "\x15\x03\x03\x00\x02\x02", 6) ||
-	    out[6] != alert)
+	if (n == 7) {
+		if (memcmp(out, "\x15\x03\x03\x00\x02\x02", 6) ||
+		    out[6] != alert)
+			return false;
+	} else if (!alert_protected(out, n, alert)) {
 		return false;
+	}
 	/* Sticky: the same error, nothing more written or consumed. */
 	return tlsx_hs_step(hs, s3.in, s3.in_len, &used, s3.out,
 			    sizeof(s3.out), &n2) == ret && !n2 && !used;
@@ -773,6 +802,8 @@ static void flight_case(struct __test_metadata *_metadata, const u8 *plain,
 	EXPECT_TRUE(failed_with(hs, s3_feed(hs, s3.in, s3.in_len, &n), s3.out,
 				&n, alert))
 		TH_LOG("alert %d, want %d", tlsx_hs_alert(hs), alert);
+	/* Past ServerHello: under the client's handshake key (7.1, A.2). */
+	EXPECT_TRUE(alert_protected(s3.out, n, alert));
 	tlsx_hs_free(hs);
 }
 

@@ -19,6 +19,7 @@
  * Each case names the RFC text it checks.
  */
 #include <stdio.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "handshake/engine/cert.h"
@@ -1537,6 +1538,49 @@ TEST(ch_psk_modes_without_psk)
 	EXPECT_EQ(TLSX_HS_DONE, handshake(&(struct cho){ .ext = ext }));
 }
 
+/*
+ * Bytes of NewSessionTicket a server with tickets writes after a full
+ * handshake on a ClientHello with psk_key_exchange_modes @modes (hex
+ * with its length byte; NULL: no such extension); -1 if it failed.
+ */
+static long tickets_for_modes(const char *modes)
+{
+	const struct cx ext[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS,
+		{ modes ? 45 : 0xfe00, modes ? modes : "" }, X_END
+	};
+	struct tlsx_ticket_keys *keys = tlsx_ticket_keys_new(0, time(NULL));
+	const struct cho hello = { .ext = ext };
+	static u8 nst[4096];
+	size_t len = 0;
+	long ret = -1;
+
+	cf.cfg.tickets = keys;
+	cf.cfg.tickets_per_handshake = 1;
+	if (keys && !cf_new() && !cf_hello(&hello) &&
+	    cf_complete() == TLSX_HS_DONE &&
+	    !tlsx_hs_tickets(cf.hs, nst, sizeof(nst), &len))
+		ret = (long)len;
+	cf_free();
+	tlsx_ticket_keys_free(keys);
+	return ret;
+}
+
+/*
+ * 4.2.9: "Servers SHOULD NOT send NewSessionTicket with tickets that
+ * are not compatible with the advertised modes": psk_ke alone (which
+ * tlsx's server does not take by default) or no modes, no ticket;
+ * psk_dhe_ke, a ticket.  Found by BoGo
+ * (TLS13-ExpectNoSessionTicketOnBadKEMode-Server).
+ */
+TEST(ch_psk_modes_decide_tickets)
+{
+	EXPECT_EQ(0, tickets_for_modes("0100"));
+	EXPECT_EQ(0, tickets_for_modes(NULL));
+	EXPECT_LT(0, tickets_for_modes("0101"));
+	EXPECT_LT(0, tickets_for_modes("020001"));
+}
+
 /* A pre_shared_key with an identity the server cannot open and a binder
  * of the right shape, with early_data.
  */
@@ -1653,6 +1697,54 @@ TEST(ch_early_data_then_hrr)
 	EXPECT_EQ(TLSX_HS_DONE, cf_complete());
 	EXPECT_TRUE(cf.hs->hrr);
 	cf_free();
+}
+
+/*
+ * ClientHello1 with a pre_shared_key, a HelloRetryRequest, then
+ * ClientHello2 with @psk2 (or without the extension): the step result.
+ */
+static int second_hello_psk(bool psk2)
+{
+	static const struct cx ch1[] = {
+		X_VERSIONS, X_GROUPS, X_SHARE, X_SIGALGS, { 45, "0101" },
+		X_BOGUS_PSK, X_END
+	};
+	static char cookie[1024];
+	struct cx ch2[] = {
+		X_VERSIONS, X_GROUPS,
+		{ 51, "00450017004104" P256_X P256_Y },
+		X_SIGALGS, { 45, "0101" }, { 44, cookie }, X_BOGUS_PSK, X_END
+	};
+	int ret;
+
+	if (!psk2)
+		ch2[6] = (struct cx)X_END;
+	cf.cfg.groups[0] = TLSX_GROUP_SECP256R1;
+	cf.cfg.n_groups = 1;
+	if (cf_new())
+		return -100;
+	cf_add_hello(&(struct cho){ .ext = ch1 }, 0x0301, TLSX_REC_MAX_PLAIN);
+	if (cf_step() != TLSX_HS_WANT_READ || !cf_out_is_hrr() ||
+	    !hrr_cookie_hex(cookie, sizeof(cookie)))
+		return -101;
+	cf_add_rec(TLSX_CT_CHANGE_CIPHER_SPEC, "01");
+	cf_add_hello(&(struct cho){ .ext = ch2 }, 0x0303, TLSX_REC_MAX_PLAIN);
+	ret = cf_step();
+	cf_free();
+	return ret;
+}
+
+/*
+ * 4.1.2: ClientHello2 may only be "Updating the "pre_shared_key"
+ * extension if present": dropping it is a change 4.1.2 does not allow
+ * (illegal_parameter); updated, the handshake goes on.  Found by BoGo
+ * (Resume-Server-OmitPSKsOnSecondClientHello).
+ */
+TEST(ch_second_hello_keeps_psk)
+{
+	EXPECT_EQ(TLSX_HS_WANT_READ, second_hello_psk(true));
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_ILLEGAL_PARAMETER),
+		  second_hello_psk(false));
 }
 
 /* RFC 8449 4: record_size_limit 64, the smallest allowed: every

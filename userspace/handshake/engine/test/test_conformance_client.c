@@ -283,4 +283,71 @@ TEST(cl_encrypted_extensions_forbidden)
 	}
 }
 
+/*
+ * A client that refuses the server's flight (past ServerHello, before
+ * its own second flight) protects its alert under
+ * client_handshake_traffic_secret, the key the server reads from then
+ * on (7.1, A.2), after D.4's dummy CCS (tlsx's ClientHello sends a
+ * session id).  Found by BoGo (UnsolicitedServerNameAck-TLS-TLS13 and
+ * others: the runner, as BoringSSL's server, could not read a clear
+ * alert there).
+ */
+static const u8 cl_ccs[] = { TLSX_CT_CHANGE_CIPHER_SPEC, 3, 3, 0, 1, 1 };
+
+/* mm.out: the dummy CCS, then @alert under the client's handshake key. */
+static void cl_expect_protected_alert(struct __test_metadata *_metadata,
+				      int alert)
+{
+	const size_t sizeof_ccs = sizeof(cl_ccs);
+	struct tlsx_rec_dir d = { 0 };
+	u8 *data, type;
+	size_t n;
+
+	ASSERT_EQ(sizeof_ccs + 5 + 3 + 16, mm.out_len);
+	EXPECT_EQ(0, memcmp(mm.out, cl_ccs, sizeof_ccs));
+	EXPECT_EQ(TLSX_CT_APPLICATION_DATA, mm.out[sizeof_ccs]);
+	/* Opens under the server's copy of the client's handshake secret. */
+	ASSERT_EQ(0, tlsx_rec_set_secret(&d, mm.s->suite, mm.s->c_hs,
+					 mm.s->hash_len));
+	ASSERT_EQ(0, tlsx_rec_open(&d, mm.out + sizeof_ccs,
+				   mm.out_len - sizeof_ccs,
+				   TLSX_REC_MAX_PLAIN, &type, &data, &n));
+	EXPECT_EQ(TLSX_CT_ALERT, type);
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(2, data[0]);
+	EXPECT_EQ(alert, data[1]);
+	tlsx_rec_wipe(&d);
+}
+
+TEST(cl_alert_in_server_flight_protected)
+{
+	ASSERT_EQ(0, mitm_start());
+	ASSERT_EQ(0, mitm_find(TLSX_HT_ENCRYPTED_EXTENSIONS));
+	/* EncryptedExtensions with server_name, which the client never sent. */
+	mitm_splice(0, 4 + mm.msgs[3], "08000006000400000000");
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNSUPPORTED_EXTENSION),
+		  mitm_deliver());
+	cl_expect_protected_alert(_metadata, TLSX_ALERT_UNSUPPORTED_EXTENSION);
+	mitm_free();
+}
+
+/*
+ * 5.1: a message before a key change must end its record; the server's
+ * Finished followed by more in its record is refused when the client's
+ * second flight (its CCS first) is already being built.  The flight is
+ * dropped but its CCS stays, the alert under the new key after it.
+ * Found by BoGo (TrailingDataWithFinished-Client-TLS13: the runner read
+ * a protected record where D.4's CCS had to come first).
+ */
+TEST(cl_alert_after_finished_keeps_ccs)
+{
+	ASSERT_EQ(0, mitm_start());
+	/* A KeyUpdate after the server's Finished, in its record. */
+	mitm_splice(mm.msgs_len, 0, "1800000100");
+	EXPECT_EQ(-TLSX_HS_EALERT(TLSX_ALERT_UNEXPECTED_MESSAGE),
+		  mitm_deliver());
+	cl_expect_protected_alert(_metadata, TLSX_ALERT_UNEXPECTED_MESSAGE);
+	mitm_free();
+}
+
 TEST_HARNESS_MAIN
