@@ -225,7 +225,7 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 	for (round = 0; round < o->rounds; round++)
 		ratio[round] = mbs[0][round] / mbs[1][round];
 	rs = bench_summarize(ratio, o->rounds);
-	printf("%-17s %-9s", label, mode_names[mode]);
+	printf("%-22s %-9s", label, mode_names[mode]);
 	for (u = 0; u < 2; u++) {
 		if (err[u]) {
 			printf(" %27s", strerror(-err[u]));
@@ -341,7 +341,7 @@ int bench_kmod(int argc, char **argv)
 	printf("send() and received records of %zu bytes\n", o.chunk);
 	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians;\n");
 	printf("per round: median (min-max) of the per-round ratios\n");
-	printf("%-17s %-9s %27s %27s %8s %18s\n", "cipher", "mode", "tlsx",
+	printf("%-22s %-9s %27s %27s %8s %18s\n", "cipher", "mode", "tlsx",
 	       "tls", "tlsx/tls", "per round");
 	for (i = 0; i < n; i++) {
 		err = kmod_records_build(&ciphers[i], o.mib << 20, o.chunk,
