@@ -232,6 +232,7 @@ static int tlsx_init(struct sock *sk)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->sk = sk;
+	ctx->tx_max_payload = TLSX_MAX_PAYLOAD;
 	ctx->sk_proto = READ_ONCE(sk->sk_prot);
 	ctx->sk_proto_ops = READ_ONCE(sk->sk_socket->ops);
 	ctx->sk_write_space = sk->sk_write_space;
@@ -325,6 +326,9 @@ static int tlsx_get_info(struct sock *sk, struct sk_buff *skb)
 	/* kTLS reports TLS_INFO_ZC_RO_TX for device offload only. */
 	if (!err && READ_ONCE(ctx->rx_no_pad))
 		err = nla_put_flag(skb, TLS_INFO_RX_NO_PAD);
+	if (!err)
+		err = nla_put_u16(skb, TLSX_INFO_TX_MAX_PAYLOAD_LEN,
+				  READ_ONCE(ctx->tx_max_payload));
 	if (err)
 		goto cancel;
 	rcu_read_unlock();
@@ -344,7 +348,8 @@ static size_t tlsx_get_info_size(const struct sock *sk)
 	       nla_total_size(sizeof(u16)) +	/* TLS_INFO_TXCONF */
 	       nla_total_size(sizeof(u16)) +	/* TLS_INFO_RXCONF */
 	       nla_total_size(0) +		/* TLS_INFO_ZC_RO_TX */
-	       nla_total_size(0);		/* TLS_INFO_RX_NO_PAD */
+	       nla_total_size(0) +		/* TLS_INFO_RX_NO_PAD */
+	       nla_total_size(sizeof(u16));	/* ..._TX_MAX_PAYLOAD_LEN */
 }
 
 static struct tcp_ulp_ops tlsx_ulp_ops __read_mostly = {

@@ -11,6 +11,9 @@
  * -EINVAL.  A second set on a TLS 1.2 socket stays -EBUSY.  Each attempt
  * counts in TlsTxRekeyOk/TlsTxRekeyError (RX alike), as in those kernels.
  *
+ * TLS_TX_MAX_PAYLOAD_LEN is 6.19's (RFC 8449 record_size_limit), offered
+ * on 6.1 and 6.12 alike: see tlsx_set_tx_max_payload().
+ *
  * Only AES-GCM-128/256, ChaCha20-Poly1305 and AES-CCM-128 are accepted;
  * kTLS's other ciphers (SM4, ARIA) get -EINVAL, kTLS's answer to a
  * cipher it does not know.
@@ -352,6 +355,36 @@ static int tlsx_set_no_pad(struct sock *sk, sockptr_t optval,
 	return err;
 }
 
+/*
+ * TLS_TX_MAX_PAYLOAD_LEN, socket locked, with kTLS 6.19's semantics: a
+ * u16 of exactly two bytes, the most plaintext one record carries, from
+ * RFC 8449's smallest limit (64) to 2^14.  The peer's record_size_limit
+ * counts TLS 1.3's content type byte (RFC 8449 4), which this value does
+ * not: the caller passes limit - 1, so on a TLS 1.3 socket 63 is
+ * accepted too.  Allowed before TLS_TX and between records, EBUSY while
+ * a record is open (MSG_MORE), whose size was planned with the old one.
+ */
+static int tlsx_set_tx_max_payload(struct sock *sk, sockptr_t optval,
+				   unsigned int optlen)
+{
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+	unsigned int min = TLSX_MIN_RECORD_LIMIT;
+	u16 val;
+
+	if (tlsx_tx_has_open_record(ctx))
+		return -EBUSY;
+	if (sockptr_is_null(optval) || optlen != sizeof(val))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	if (ctx->version == TLS_1_3_VERSION)
+		min--;
+	if (val < min || val > TLSX_MAX_PAYLOAD)
+		return -EINVAL;
+	WRITE_ONCE(ctx->tx_max_payload, val);
+	return 0;
+}
+
 int tlsx_setsockopt(struct sock *sk, int level, int optname,
 		    sockptr_t optval, unsigned int optlen)
 {
@@ -375,6 +408,11 @@ int tlsx_setsockopt(struct sock *sk, int level, int optname,
 		return err;
 	case TLS_RX_EXPECT_NO_PAD:
 		return tlsx_set_no_pad(sk, optval, optlen);
+	case TLS_TX_MAX_PAYLOAD_LEN:
+		lock_sock(sk);
+		err = tlsx_set_tx_max_payload(sk, optval, optlen);
+		release_sock(sk);
+		return err;
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -457,6 +495,26 @@ static int tlsx_get_no_pad(struct sock *sk, char __user *optval,
 	return copy_to_user(optval, &val, sizeof(val)) ? -EFAULT : 0;
 }
 
+/*
+ * As kTLS 6.19: any length from 2 gets the u16, and optlen 2.  Unsigned,
+ * as kTLS compares it with a sizeof: a negative length gets it too.
+ */
+static int tlsx_get_tx_max_payload(struct sock *sk, char __user *optval,
+				   int __user *optlen)
+{
+	struct tlsx_context *ctx = tlsx_get_ctx(sk);
+	u16 val = ctx->tx_max_payload;
+	int len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if ((unsigned int)len < sizeof(val))
+		return -EINVAL;
+	if (put_user(sizeof(val), optlen))
+		return -EFAULT;
+	return copy_to_user(optval, &val, sizeof(val)) ? -EFAULT : 0;
+}
+
 int tlsx_getsockopt(struct sock *sk, int level, int optname,
 		    char __user *optval, int __user *optlen)
 {
@@ -477,6 +535,9 @@ int tlsx_getsockopt(struct sock *sk, int level, int optname,
 		break;
 	case TLS_RX_EXPECT_NO_PAD:
 		err = tlsx_get_no_pad(sk, optval, optlen);
+		break;
+	case TLS_TX_MAX_PAYLOAD_LEN:
+		err = tlsx_get_tx_max_payload(sk, optval, optlen);
 		break;
 	default:
 		err = -ENOPROTOOPT;

@@ -43,6 +43,8 @@
 /* application_data: the default type, and the outer type in TLS 1.3 */
 #define TLSX_TYPE_DATA		23
 #define TLSX_MAX_PAYLOAD	(1 << 14)	/* 2^14 bytes of plaintext */
+/* RFC 8449 4: the smallest record_size_limit a peer may send. */
+#define TLSX_MIN_RECORD_LIMIT	64
 #define TLSX_TAG_LEN		16
 #define TLSX_NONCE_LEN		12
 #define TLSX_MAX_IV_LEN		8	/* TLS 1.2 AES-GCM explicit nonce */
@@ -167,6 +169,13 @@ struct tlsx_context {
 	/* TLS_TX_ZEROCOPY_RO and TLS_RX_EXPECT_NO_PAD (read by tx.c/rx.c). */
 	bool tx_zerocopy_ro;
 	bool rx_no_pad;
+	/*
+	 * TLS_TX_MAX_PAYLOAD_LEN (kTLS 6.19): the most plaintext a data or
+	 * control record carries, TLS 1.3's content type byte not counted;
+	 * TLSX_MAX_PAYLOAD unless set.  Changed under the socket lock only
+	 * while no record is open, so tx.c reads it per record.
+	 */
+	u16 tx_max_payload;
 
 	struct rcu_head rcu;
 };
@@ -216,6 +225,8 @@ void tlsx_update_sk_prot(struct sock *sk, struct tlsx_context *ctx);
 int tlsx_tx_setkey(struct sock *sk, struct tlsx_context *ctx,
 		   const struct tlsx_crypto *c, bool rekey);
 int tlsx_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
+/* Is a data record open (MSG_MORE)?  Socket locked. */
+bool tlsx_tx_has_open_record(const struct tlsx_context *ctx);
 /* tx_pages.c: record pages, recycled per CPU (any context that may sleep). */
 bool tlsx_tx_frag_refill(struct sock *sk, struct page_frag *pf);
 int tlsx_tx_pages_init(void);

@@ -4,7 +4,8 @@
  * sealing, and pushing the sealed records to TCP.
  *
  * Behaviour is kTLS's software TX (net/tls/tls_sw.c of 6.12): records
- * of at most 16 KiB of plaintext, MSG_MORE keeps a data record open,
+ * of at most 16 KiB of plaintext (or TLS_TX_MAX_PAYLOAD_LEN's bound, as
+ * 6.19), MSG_MORE keeps a data record open,
  * TLS_SET_RECORD_TYPE sends a record of another type, blocking on the
  * send buffer with sk_stream_wait_memory(), records handed to TCP by
  * reference with MSG_SPLICE_PAGES.
@@ -116,6 +117,7 @@ struct tlsx_tx_rec {
 	/*
 	 * Scratch for sealing and copying, here rather than in struct
 	 * tlsx_tx: an idle socket then holds no more than kmalloc-1k.
+	 * Last, and not zeroed (tlsx_tx_rec_new()).
 	 */
 	struct tlsx_aead_seg src[TLSX_TX_SRC_SEGS];
 	struct tlsx_aead_seg dst[TLSX_TX_MEM_FRAGS];
@@ -638,10 +640,18 @@ static int tlsx_tx_process_cmsg(struct sock *sk, struct tlsx_tx *tx,
 	return rc;
 }
 
-/* A new, empty open record: its memory comes with its first text. */
+/*
+ * A new, empty open record: its memory comes with its first text.  Only
+ * the state is zeroed: the scratch after it (src, dst: 1.1 KiB of the
+ * 1.8) is written before it is read, and zeroing it cost every record.
+ */
 static struct tlsx_tx_rec *tlsx_tx_rec_new(struct sock *sk)
 {
-	return kzalloc(sizeof(struct tlsx_tx_rec), sk->sk_allocation);
+	struct tlsx_tx_rec *rec = kmalloc(sizeof(*rec), sk->sk_allocation);
+
+	if (rec)
+		memset(rec, 0, offsetof(struct tlsx_tx_rec, src));
+	return rec;
 }
 
 /* Drop the open record's uncommitted memory, or the record if empty. */
@@ -663,6 +673,7 @@ static void tlsx_tx_open_settle(struct sock *sk, struct tlsx_tx *tx)
 static int tlsx_tx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 				  struct msghdr *msg)
 {
+	const struct tlsx_context *ctx = tlsx_get_ctx(sk);
 	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	bool splice = (msg->msg_flags & MSG_SPLICE_PAGES) &&
 		      !user_backed_iter(&msg->msg_iter);
@@ -682,6 +693,7 @@ static int tlsx_tx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 
 	while (msg_data_left(msg)) {
 		struct tlsx_crypto *c = tx->crypto;
+		unsigned int max = ctx->tx_max_payload;
 		unsigned int base;
 		struct tlsx_tx_rec *rec;
 		bool full = false;
@@ -726,8 +738,16 @@ static int tlsx_tx_sendmsg_locked(struct sock *sk, struct tlsx_tx *tx,
 		/* What the record holds so far, with its header and tail. */
 		base = tlsx_tx_prefix(c) + rec->text + tlsx_tx_tail(c);
 		n = msg_data_left(msg);
-		if (n >= TLSX_MAX_PAYLOAD - rec->text) {
-			n = TLSX_MAX_PAYLOAD - rec->text;
+		/*
+		 * The peer's record_size_limit (RFC 8449 4) when set.  It
+		 * changes only between records, so it is never below
+		 * rec->text; the check costs nothing and keeps it so.
+		 */
+		if (rec->text >= max) {
+			n = 0;
+			full = true;
+		} else if (n >= max - rec->text) {
+			n = max - rec->text;
 			full = true;
 		}
 		if (splice && rec->nspl == TLSX_TX_SPLICE_FRAGS) {
@@ -812,6 +832,11 @@ end:
 		tlsx_tx_schedule(tx, 0);
 	ret = sk_stream_error(sk, msg->msg_flags, ret);
 	return copied > 0 ? copied : ret;
+}
+
+bool tlsx_tx_has_open_record(const struct tlsx_context *ctx)
+{
+	return ctx->tx && ctx->tx->open;
 }
 
 int tlsx_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)

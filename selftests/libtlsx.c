@@ -1441,16 +1441,23 @@ static struct tlsx_config *rsl_cfg(enum tlsx_role role,
  * The peer's record_size_limit (RFC 8449) in the kernel modes: the
  * client, on the userspace layer, announces 1024 and refuses a larger
  * record (record_overflow); the server, on the variant's layer, must cut
- * what it writes and sendfiles into records of at most 1023 bytes (6.12
- * has no option for it: one send(2) per record, sendfile by pread; the
- * userspace layer seals up to four records per send(2), by preadv).
+ * what it writes and sendfiles into records of at most 1023 bytes.
+ * tlsx.ko cuts them itself (TLS_TX_MAX_PAYLOAD_LEN, 1023): sendfile
+ * stays sendfile.  6.1's and 6.12's tls have no such option (6.19's
+ * has): libtlsx makes one send(2) per record, sendfile by pread; the
+ * userspace layer seals up to four records per send(2), by preadv.
  */
 TEST_F_TIMEOUT(pair, record_size_limit, TIMEOUT)
 {
 	char path[] = "/tmp/libtlsx-rsl-XXXXXX";
 	unsigned char *data = malloc(FILE_LEN), *got = malloc(FILE_LEN);
+	bool kernel_cuts = variant->want == TLSX_RL_TLSX ||
+			   (variant->want == TLSX_RL_TLS &&
+			    !old_ktls("tls", 6, 19));
 	struct sendfile_job j = { 0 };
 	struct tlsx_conn_info ci, si;
+	uint16_t max = 0;
+	socklen_t len = sizeof(max);
 	pthread_t t;
 	size_t i;
 
@@ -1469,6 +1476,15 @@ TEST_F_TIMEOUT(pair, record_size_limit, TIMEOUT)
 	ASSERT_EQ(TLSX_OK, tlsx_conn_info(self->s, &si));
 	EXPECT_EQ(1024, si.peer_record_size_limit);
 	EXPECT_EQ(16385, ci.peer_record_size_limit);
+	EXPECT_EQ(kernel_cuts, si.fd_send_fits);
+	/* The client's peer sets no limit: any kernel's records fit. */
+	EXPECT_EQ(false, ci.fd_send_fits);
+	if (kernel_cuts) {
+		ASSERT_EQ(0, getsockopt(tlsx_conn_fd(self->s), SOL_TLS,
+					5 /* TLS_TX_MAX_PAYLOAD_LEN */, &max,
+					&len));
+		EXPECT_EQ(1023, max);
+	}
 	EXPECT_EQ(0, transfer(self->s, self->c, 200000, 1));
 	EXPECT_EQ(0, transfer(self->c, self->s, 100000, 2));
 
@@ -1484,14 +1500,21 @@ TEST_F_TIMEOUT(pair, record_size_limit, TIMEOUT)
 	pthread_join(t, NULL);
 	EXPECT_EQ(FILE_LEN, j.sent);
 	EXPECT_EQ(0, memcmp(data, got, FILE_LEN));
-	EXPECT_EQ(0, j.sc.sendfile);
-	EXPECT_LE(1, j.sc.pread + j.sc.preadv);
-	/*
-	 * 1023 bytes a record, one send(2) (or write) each at least; on the
-	 * userspace layer one per four records at least.
-	 */
-	EXPECT_LE(FILE_LEN / 1023 / (variant->want == TLSX_RL_USER ? 4 : 1),
-		  j.sc.send + j.sc.write + j.sc.sendmsg);
+	if (kernel_cuts) {
+		/* The kernel's records: no copy through libtlsx. */
+		EXPECT_LE(1, j.sc.sendfile);
+		EXPECT_EQ(0, j.sc.pread + j.sc.preadv);
+	} else {
+		EXPECT_EQ(0, j.sc.sendfile);
+		EXPECT_LE(1, j.sc.pread + j.sc.preadv);
+		/*
+		 * 1023 bytes a record, one send(2) (or write) each at
+		 * least; on the userspace layer one per four at least.
+		 */
+		EXPECT_LE(FILE_LEN / 1023 /
+			  (variant->want == TLSX_RL_USER ? 4 : 1),
+			  j.sc.send + j.sc.write + j.sc.sendmsg);
+	}
 	close(j.fd);
 	free(data);
 	free(got);

@@ -2,7 +2,8 @@
 /*
  * sockopt.c - setsockopt/getsockopt at level SOL_TLS: every refused
  * argument with its errno, round trips of the crypto info, the second
- * set and the TLS 1.3 rekey, TLS_TX_ZEROCOPY_RO and TLS_RX_EXPECT_NO_PAD,
+ * set and the TLS 1.3 rekey, TLS_TX_ZEROCOPY_RO, TLS_RX_EXPECT_NO_PAD and
+ * TLS_TX_MAX_PAYLOAD_LEN (6.19's, which tlsx has on every kernel),
  * for tlsx and for the kernel's tls, TLS 1.2 and 1.3, three ciphers.
  *
  * Where they differ by design (tlsx takes a TLS 1.3 rekey as kernels
@@ -19,6 +20,9 @@
 
 #ifndef TLS_CIPHER_AES_CCM_128
 #define TLS_CIPHER_AES_CCM_128 53
+#endif
+#ifndef TLS_TX_MAX_PAYLOAD_LEN
+#define TLS_TX_MAX_PAYLOAD_LEN 5	/* 6.19's uAPI */
 #endif
 
 /* Any of the four structs, plus its length. */
@@ -774,6 +778,71 @@ TEST_F(sockopt, ipv6)
 		close(s);
 	}
 	close(lfd);
+}
+
+/*
+ * TLS_TX_MAX_PAYLOAD_LEN as kTLS 6.19 defines it: a u16 of exactly two
+ * bytes from 64 (RFC 8449's smallest record_size_limit) to 2^14,
+ * settable before the keys; once a key says TLS 1.3, 63 too (the limit
+ * counts the content type byte, the option does not).  getsockopt: the
+ * value (2^14 by default) for any length from 2, optlen set to 2.
+ */
+TEST_F(sockopt, tx_max_payload_len)
+{
+	unsigned char raw[8];
+	socklen_t len;
+	uint16_t v;
+
+	if (old_ktls(variant->ulp, 6, 19))
+		SKIP(return, "kTLS has TLS_TX_MAX_PAYLOAD_LEN from 6.19 on");
+	len = sizeof(v);
+	ASSERT_EQ(0, get(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, &len));
+	EXPECT_EQ(2, len);
+	EXPECT_EQ(16384, v);
+
+	/* Before any key: no version, so 64 is the floor. */
+	v = 63;
+	EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
+	v = 16385;
+	EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
+	v = 0;
+	EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
+	v = 100;
+	EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 1));
+	EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 4));
+	EXPECT_EQ(-EINVAL, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, NULL, 2));
+	EXPECT_EQ(-EFAULT, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN,
+			       (void *)8, 2));
+	v = 64;
+	EXPECT_EQ(0, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
+
+	/* A short buffer is refused; a long one gets two bytes. */
+	len = 1;
+	EXPECT_EQ(-EINVAL, get(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, raw, &len));
+	memset(raw, 0xee, sizeof(raw));
+	len = sizeof(raw);
+	ASSERT_EQ(0, get(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, raw, &len));
+	EXPECT_EQ(2, len);
+	memcpy(&v, raw, 2);
+	EXPECT_EQ(64, v);
+	EXPECT_EQ(0xee, raw[2]);
+
+	/* With the keys, the version decides the floor. */
+	ASSERT_EQ(0, set(self->cfd, TLS_TX, &self->in, self->in.len));
+	v = 63;
+	EXPECT_EQ(variant->version == TLS_1_3_VERSION ? 0 : -EINVAL,
+		  set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
+	v = 16384;
+	EXPECT_EQ(0, set(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
+	v = 0;
+	len = sizeof(v);
+	ASSERT_EQ(0, get(self->cfd, TLS_TX_MAX_PAYLOAD_LEN, &v, &len));
+	EXPECT_EQ(16384, v);
+	/* The other end (RX keys only) takes the version from them too. */
+	ASSERT_EQ(0, set(self->sfd, TLS_RX, &self->in, self->in.len));
+	v = 63;
+	EXPECT_EQ(variant->version == TLS_1_3_VERSION ? 0 : -EINVAL,
+		  set(self->sfd, TLS_TX_MAX_PAYLOAD_LEN, &v, 2));
 }
 
 TEST_HARNESS_MAIN

@@ -21,6 +21,9 @@
 #include "kselftest_harness.h"
 
 #define MAXREC	REC_MAX_TEXT
+#ifndef TLS_TX_MAX_PAYLOAD_LEN
+#define TLS_TX_MAX_PAYLOAD_LEN 5	/* 6.19's uAPI */
+#endif
 
 /*
  * rec_read() - read one record from raw @fd and open it with @rk: header
@@ -1107,6 +1110,138 @@ TEST_F(tx, rekey_while_sender_blocked)
 		nrec++;
 	}
 	EXPECT_GT(nrec, 0);
+}
+
+/*
+ * TLS_TX_MAX_PAYLOAD_LEN (RFC 8449's record_size_limit, kTLS 6.19):
+ * read records until @total bytes of @want arrived, each of @want_type
+ * and at most @max bytes of plaintext.  Return: records, -1 on error.
+ */
+static int read_bounded(struct __test_metadata *_metadata,
+			struct _test_data_tx *self, const unsigned char *want,
+			size_t total, unsigned char want_type, int max)
+{
+	size_t at = 0;
+	int nrec = 0;
+
+	while (at < total) {
+		unsigned char type = 0;
+		int n;
+
+		if (!readable(self->sfd, 5000))
+			break;
+		n = rec_read(self->sfd, &self->rk, &type, self->out);
+		ASSERT_GT(n, 0);
+		EXPECT_LE(n, max) {
+			TH_LOG("record %d: %d bytes over %d", nrec, n, max);
+		}
+		EXPECT_EQ(want_type, type);
+		ASSERT_GE(total - at, (size_t)n);
+		EXPECT_EQ(0, memcmp(self->out, want + at, n));
+		at += n;
+		nrec++;
+	}
+	EXPECT_EQ(total, at);
+	return nrec;
+}
+
+/* Why the kernel's tls skips these on 6.1 and 6.12. */
+#define NO_MAX_PAYLOAD \
+	"kTLS has TLS_TX_MAX_PAYLOAD_LEN from 6.19 on (not in 6.1 or 6.12)"
+
+static int set_max_payload(int fd, uint16_t v)
+{
+	return setsockopt(fd, SOL_TLS, TLS_TX_MAX_PAYLOAD_LEN, &v,
+			  sizeof(v)) ? -errno : 0;
+}
+
+/* Every path cuts at the bound: send, writev, MSG_MORE, sendfile. */
+TEST_F(tx, max_payload_len_records)
+{
+	/* RFC 8449's floor: 63 on TLS 1.3 (limit 64 less the type byte). */
+	int max = variant->version == TLS_1_3_VERSION ? 63 : 64;
+	size_t total = 3 * 4096 + 777;
+	struct iovec iov[3];
+	off_t off = 0;
+	int fd;
+
+	if (old_ktls(variant->ulp, 6, 19))
+		SKIP(return, NO_MAX_PAYLOAD);
+	ASSERT_EQ(0, set_max_payload(self->cfd, max));
+	fill(self->buf, total, 11);
+	ASSERT_EQ(1000, send(self->cfd, self->buf, 1000, 0));
+	EXPECT_EQ(16, read_bounded(_metadata, self, self->buf, 1000,
+				   REC_TYPE_DATA, max));
+	/* Exactly the bound: one full record. */
+	ASSERT_EQ(max, send(self->cfd, self->buf, max, 0));
+	EXPECT_EQ(1, read_bounded(_metadata, self, self->buf, max,
+				  REC_TYPE_DATA, max));
+
+	max = 1000;
+	ASSERT_EQ(0, set_max_payload(self->cfd, max));
+	iov[0] = (struct iovec){ self->buf, 300 };
+	iov[1] = (struct iovec){ self->buf + 300, 900 };
+	iov[2] = (struct iovec){ self->buf + 1200, total - 1200 };
+	ASSERT_EQ((ssize_t)total, writev(self->cfd, iov, 3));
+	EXPECT_EQ(14, read_bounded(_metadata, self, self->buf, total,
+				   REC_TYPE_DATA, max));
+	/* MSG_MORE fills a record only up to the bound. */
+	ASSERT_EQ(700, send(self->cfd, self->buf, 700, MSG_MORE));
+	ASSERT_EQ(700, send(self->cfd, self->buf + 700, 700, MSG_MORE));
+	ASSERT_EQ(1, send(self->cfd, self->buf + 1400, 1, 0));
+	EXPECT_EQ(2, read_bounded(_metadata, self, self->buf, 1401,
+				  REC_TYPE_DATA, max));
+
+	max = 4000;
+	ASSERT_EQ(0, set_max_payload(self->cfd, max));
+	fd = memfd_create("tx", 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ((ssize_t)total, write(fd, self->buf, total));
+	ASSERT_EQ((ssize_t)total, sendfile(self->cfd, fd, &off, total));
+	EXPECT_GE(read_bounded(_metadata, self, self->buf, total,
+			       REC_TYPE_DATA, max), 4);
+	close(fd);
+	EXPECT_FALSE(readable(self->sfd, 50));
+}
+
+/* Control records (TLS_SET_RECORD_TYPE) are bounded the same way. */
+TEST_F(tx, max_payload_len_record_type)
+{
+	if (old_ktls(variant->ulp, 6, 19))
+		SKIP(return, NO_MAX_PAYLOAD);
+	ASSERT_EQ(0, set_max_payload(self->cfd, 100));
+	fill(self->buf, 250, 12);
+	ASSERT_EQ(250, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, self->buf, 250,
+				 0));
+	EXPECT_EQ(3, read_bounded(_metadata, self, self->buf, 250,
+				  REC_TYPE_HANDSHAKE, 100));
+}
+
+/*
+ * While a record is open (MSG_MORE) the bound cannot change: EBUSY, and
+ * the record closes at the old bound.  Once it is out, a new one holds.
+ */
+TEST_F(tx, max_payload_len_open_record_ebusy)
+{
+	uint16_t got = 0;
+	socklen_t len = sizeof(got);
+
+	if (old_ktls(variant->ulp, 6, 19))
+		SKIP(return, NO_MAX_PAYLOAD);
+	ASSERT_EQ(0, set_max_payload(self->cfd, 512));
+	fill(self->buf, 1024, 13);
+	ASSERT_EQ(256, send(self->cfd, self->buf, 256, MSG_MORE));
+	EXPECT_EQ(-EBUSY, set_max_payload(self->cfd, 128));
+	ASSERT_EQ(0, getsockopt(self->cfd, SOL_TLS, TLS_TX_MAX_PAYLOAD_LEN,
+				&got, &len));
+	EXPECT_EQ(512, got);
+	ASSERT_EQ(768, send(self->cfd, self->buf + 256, 768, 0));
+	EXPECT_EQ(2, read_bounded(_metadata, self, self->buf, 1024,
+				  REC_TYPE_DATA, 512));
+	ASSERT_EQ(0, set_max_payload(self->cfd, 128));
+	ASSERT_EQ(300, send(self->cfd, self->buf, 300, 0));
+	EXPECT_EQ(3, read_bounded(_metadata, self, self->buf, 300,
+				  REC_TYPE_DATA, 128));
 }
 
 TEST_HARNESS_MAIN

@@ -6,9 +6,11 @@
  * 32-byte salt (TLS 1.3's rsa_pss_rsae_sha256).  OpenSSL's side is an
  * EVP_PKEY_CTX initialised once for that and reused, EVP_PKEY_sign() per
  * signature: CRT with its per-key blinding on, as OpenSSL does by
- * default.  tlsx blinds every signature afresh and checks it with e
- * before releasing it; OpenSSL does a check too (RSA_check_key is not
- * run, but its CRT path verifies with e when it can).  Verification is
+ * default.  tlsx keeps a blinding pair with the key too, squared per
+ * signature and drawn afresh every 32 as OpenSSL's (rsa.c), with the
+ * key's Montgomery set-up, and checks each signature with e before
+ * releasing it; OpenSSL does a check too (RSA_check_key is not run, but
+ * its CRT path verifies with e when it can).  Verification is
  * EVP_PKEY_verify() on a likewise prepared context.
  *
  * The target is issue 15's: signing at or below OpenSSL's time.  Both

@@ -11,8 +11,11 @@
  * its min-max, the ratio of the medians tlsx/tls (above 1: tlsx is
  * faster), and the median with min-max of the per-round ratios: the two
  * transfers of a round ran back to back under the same load, so on a
- * shared machine that ratio drifts less than the MB/s do.  Then
- * per-socket memory with TX and RX keys set, for both.
+ * shared machine that ratio drifts less than the MB/s do.  Then the
+ * AEAD driver the kernel's tls got for each cipher (/proc/crypto) and
+ * the same rows with tlsx forced to that driver's instruction class
+ * ("cipher=class", kmod_class.c): the ratio of the record paths alone.
+ * Then per-socket memory with TX and RX keys set, for both.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -56,6 +59,7 @@ struct kmod_opts {
 	int tls12;
 	int tcpstat;		/* print the TcpExt counters per ULP */
 	int rx_no_pad;		/* receivers set TLS_RX_EXPECT_NO_PAD */
+	int same_class;		/* the like-for-like rows (default on) */
 	const char *cipher;	/* NULL: all */
 	const char *mode;	/* NULL: all */
 	const char *file;
@@ -77,6 +81,8 @@ void bench_kmod_usage(void)
 		"  --file PATH   the sendfile source (default /tmp/tlsx-bench-kmod.dat)",
 		"  --tcpstat     after each row, the TcpExt counters each ULP moved",
 		"  --rx-no-pad   receivers set TLS_RX_EXPECT_NO_PAD (TLS 1.3)",
+		"  --no-same-class  skip the rows with tlsx forced to the AEAD class",
+		"                of the driver tls got (/proc/crypto)",
 		"Both ULPs must be loaded (tls and tlsx); root for /proc/slabinfo.",
 	};
 	size_t i;
@@ -98,13 +104,14 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		{ "file", required_argument, NULL, 'f' },
 		{ "tcpstat", no_argument, NULL, 't' },
 		{ "rx-no-pad", no_argument, NULL, 'n' },
+		{ "no-same-class", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long ul;
 	int opt, mode;
 
 	*o = (struct kmod_opts){ .rounds = 3, .mib = 64, .chunk = 16384,
-				 .pairs = 200,
+				 .pairs = 200, .same_class = 1,
 				 .file = "/tmp/tlsx-bench-kmod.dat" };
 	while ((opt = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (opt) {
@@ -143,6 +150,9 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 			break;
 		case 'n':
 			o->rx_no_pad = 1;
+			break;
+		case 's':
+			o->same_class = 0;
 			break;
 		default:
 			bench_kmod_usage();
@@ -188,7 +198,8 @@ static int make_file(const char *path, size_t bytes)
 }
 
 static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
-		enum kmod_mode mode, int file, const struct kmod_records *r)
+		const char *label, enum kmod_mode mode, int file,
+		const struct kmod_records *r)
 {
 	static struct kmod_tcpstat ts;
 	double mbs[2][MAX_ROUNDS], ratio[MAX_ROUNDS];
@@ -214,7 +225,7 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 	for (round = 0; round < o->rounds; round++)
 		ratio[round] = mbs[0][round] / mbs[1][round];
 	rs = bench_summarize(ratio, o->rounds);
-	printf("%-17s %-9s", c->name, mode_names[mode]);
+	printf("%-22s %-9s", label, mode_names[mode]);
 	for (u = 0; u < 2; u++) {
 		if (err[u]) {
 			printf(" %27s", strerror(-err[u]));
@@ -231,6 +242,67 @@ static void row(const struct kmod_opts *o, const struct kmod_cipher *c,
 	if (tcpstat)
 		kmod_tcpstat_print(&ts, ulps);
 	fflush(stdout);
+}
+
+/*
+ * What tls got (its drivers are listed once the rows above used them),
+ * then each cipher's rows again with tlsx on that class: the record
+ * paths compared with the same kind of AEAD code under both.
+ */
+static void same_class_rows(const struct kmod_opts *o,
+			    const struct kmod_cipher *ciphers, size_t n,
+			    int file)
+{
+	const char *cls[ARRAY_SIZE(kmod_ciphers)];
+	char drv[128], impl[32], label[40];
+	struct kmod_records rec;
+	int prio, mode, err;
+	size_t i;
+
+	printf("\nthe AEAD each ULP runs\n");
+	kmod_class_print_cpu();
+	if (kmod_class_impl_get(impl, sizeof(impl)))
+		snprintf(impl, sizeof(impl), "?");
+	printf("tlsx: aead_impl=%s\n", impl);
+	for (i = 0; i < n; i++) {
+		const char *alg = kmod_class_alg(ciphers[i].type);
+
+		cls[i] = NULL;
+		err = alg ? kmod_class_driver(alg, drv, sizeof(drv), &prio) :
+			    -ENOENT;
+		if (err) {
+			printf("tls: %-16s %s: no driver in /proc/crypto\n",
+			       ciphers[i].name, alg ? alg : "?");
+			continue;
+		}
+		cls[i] = kmod_class_of(drv);
+		printf("tls: %-16s %s -> %s (priority %d): class %s\n",
+		       ciphers[i].name, alg, drv, prio,
+		       cls[i] ? cls[i] : "unknown");
+	}
+	printf("\nlike for like: tlsx forced to the class of tls's driver\n");
+	for (i = 0; i < n; i++) {
+		if (!cls[i])
+			continue;
+		if (kmod_class_impl_set(cls[i])) {
+			printf("%s: cannot set aead_impl=%s\n",
+			       ciphers[i].name, cls[i]);
+			continue;
+		}
+		snprintf(label, sizeof(label), "%s=%s", ciphers[i].name,
+			 cls[i]);
+		err = kmod_records_build(&ciphers[i], o->mib << 20, o->chunk,
+					 &rec);
+		if (err) {
+			printf("%s: records: %s\n", label, strerror(-err));
+			continue;
+		}
+		for (mode = 0; mode < KMOD_MODES; mode++)
+			if (!o->mode || !strcmp(o->mode, mode_names[mode]))
+				row(o, &ciphers[i], label, mode, file, &rec);
+		kmod_records_free(&rec);
+	}
+	kmod_class_impl_set(impl[0] == '?' ? "auto" : impl);
 }
 
 int bench_kmod(int argc, char **argv)
@@ -269,7 +341,7 @@ int bench_kmod(int argc, char **argv)
 	printf("send() and received records of %zu bytes\n", o.chunk);
 	printf("median MB/s (min-max) per ULP; tlsx/tls: ratio of medians;\n");
 	printf("per round: median (min-max) of the per-round ratios\n");
-	printf("%-17s %-9s %27s %27s %8s %18s\n", "cipher", "mode", "tlsx",
+	printf("%-22s %-9s %27s %27s %8s %18s\n", "cipher", "mode", "tlsx",
 	       "tls", "tlsx/tls", "per round");
 	for (i = 0; i < n; i++) {
 		err = kmod_records_build(&ciphers[i], o.mib << 20, o.chunk,
@@ -281,9 +353,12 @@ int bench_kmod(int argc, char **argv)
 		}
 		for (mode = 0; mode < KMOD_MODES; mode++)
 			if (!o.mode || !strcmp(o.mode, mode_names[mode]))
-				row(&o, &ciphers[i], mode, file, &rec);
+				row(&o, &ciphers[i], ciphers[i].name, mode,
+				    file, &rec);
 		kmod_records_free(&rec);
 	}
+	if (o.same_class)
+		same_class_rows(&o, ciphers, n, file);
 	close(file);
 	unlink(o.file);
 

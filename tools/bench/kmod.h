@@ -3,7 +3,8 @@
  * kmod.h - what the parts of "tlsx-bench kmod" share: one measured
  * transfer over a loopback TCP pair with a TLS ULP, and per-socket
  * memory.  kmod.c runs the rounds and prints; kmod_xfer.c moves the
- * bytes; kmod_mem.c counts the memory.
+ * bytes; kmod_mem.c counts the memory; kmod_class.c tells which AEAD
+ * code each ULP runs and forces tlsx's.
  */
 #ifndef TLSX_BENCH_KMOD_H
 #define TLSX_BENCH_KMOD_H
@@ -82,5 +83,20 @@ int kmod_tcpstat_begin(struct kmod_tcpstat *t);
 void kmod_tcpstat_end(struct kmod_tcpstat *t, int ulp);
 void kmod_tcpstat_print(const struct kmod_tcpstat *t,
 			const char *const *ulps);
+
+/*
+ * kmod_class.c.  kmod_class_alg(): the crypto API's name of a
+ * TLS_CIPHER_*'s algorithm; kmod_class_driver(): the driver of @alg with
+ * the highest priority in /proc/crypto (what kTLS got), -ENOENT if none
+ * is listed; kmod_class_of(): tlsx's aead_impl of the same instruction
+ * class as a driver, or NULL; the aead_impl module parameter read and
+ * written; the guest CPU's relevant flags printed.
+ */
+const char *kmod_class_alg(unsigned short type);
+int kmod_class_driver(const char *alg, char *driver, size_t len, int *prio);
+const char *kmod_class_of(const char *driver);
+int kmod_class_impl_get(char *buf, size_t len);
+int kmod_class_impl_set(const char *impl);
+void kmod_class_print_cpu(void);
 
 #endif /* TLSX_BENCH_KMOD_H */

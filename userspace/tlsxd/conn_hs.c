@@ -85,11 +85,12 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 	rl = info.record_layer;
 	/*
 	 * The layer's table, the one choice (conn_layer.c).  The kernel
-	 * seals what the socket is given, but only libtlsx cuts records to
-	 * the peer's record_size_limit (RFC 8449 4): with one, bodies go
-	 * through tlsx_write()/tlsx_sendfile().
+	 * seals what the socket is given; the peer's record_size_limit
+	 * (RFC 8449 4) is cut to by tlsx.ko (TLS_TX_MAX_PAYLOAD_LEN) but
+	 * not by 6.1's or 6.12's tls: then only libtlsx cuts, and bodies
+	 * go through tlsx_write()/tlsx_sendfile().
 	 */
-	c->layer = conn_layer_of(rl, info.peer_record_size_limit);
+	c->layer = conn_layer_of(rl, !info.fd_send_fits);
 	if (rl != TLSX_RL_USER && !lp->br && !lp->br_failed &&
 	    conn_bufs_init(lp)) {
 		lp->br_failed = true;

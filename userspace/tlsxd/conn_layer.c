@@ -12,7 +12,8 @@
  *   tls        the same on the kernel's tls, which cannot change keys:
  *              keep-alive ends before the sending key's record limit;
  *   sized      a kernel mode with a peer's record_size_limit (RFC 8449
- *              4), which only libtlsx cuts records to: sending through
+ *              4) the kernel does not cut records to (6.1's and 6.12's
+ *              tls; tlsx.ko does, and stays "tlsx"): sending through
  *              tlsx_write()/tlsx_sendfile(), receiving as the kernel
  *              modes do;
  *   user       libtlsx's userspace record layer, both ways.
@@ -99,12 +100,11 @@ const struct conn_rl_ops conn_layers[CONN_LAYERS] = {
 	},
 };
 
-enum conn_layer conn_layer_of(enum tlsx_record_layer rl,
-			      bool peer_record_size_limit)
+enum conn_layer conn_layer_of(enum tlsx_record_layer rl, bool libtlsx_cuts)
 {
 	if (rl == TLSX_RL_USER)
 		return CONN_LAYER_USER;
-	if (peer_record_size_limit)
+	if (libtlsx_cuts)
 		return CONN_LAYER_SIZED;
 	return rl == TLSX_RL_TLS ? CONN_LAYER_TLS : CONN_LAYER_TLSX;
 }

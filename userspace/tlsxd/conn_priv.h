@@ -125,9 +125,11 @@ static inline const struct conn_rl_ops *conn_ops(const struct conn *c)
 	return &conn_layers[c->layer];
 }
 
-/* conn_layer.c: the table for record layer @rl and the peer's limit. */
-enum conn_layer conn_layer_of(enum tlsx_record_layer rl,
-			      bool peer_record_size_limit);
+/*
+ * conn_layer.c: the table for record layer @rl; @libtlsx_cuts: the
+ * kernel does not cut records to the peer's record_size_limit.
+ */
+enum conn_layer conn_layer_of(enum tlsx_record_layer rl, bool libtlsx_cuts);
 
 
 static inline bool conn_is_reset(int err)

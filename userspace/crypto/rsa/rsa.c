@@ -15,6 +15,14 @@
  * r^-1 mod p (a constant-time inversion) removes the blinding in each
  * half.  Everything touching p, q, dp, dq, qinv or r is constant-time
  * (bignum.c); only lengths and the final pass/fail decide branches.
+ *
+ * The blinding pair and the key's Montgomery set-up are kept with the
+ * key (struct tlsx_rsa_sign_state, rsa.h), which halves what a
+ * signature costs beyond its two exponentiations (docs/perf-handshake.md):
+ * the pair (r^e, r^-1) mod p, q is drawn and inverted once per
+ * RSA_BLIND_USES signatures and squared after each, (r^2)^e and
+ * (r^2)^-1 being a pair again; so each signature is blinded by a value
+ * no other signature used, as with OpenSSL's BN_BLINDING.
  */
 #include "rsa/rsa.h"
 #include "rsa/rsa_pad.h"
@@ -34,6 +42,8 @@
 #endif
 
 #define RSA_HALF_BYTES	(RSA_MAX_BYTES / 2)
+/* Signatures one drawn blinding pair serves, squared between (OpenSSL's 32). */
+#define RSA_BLIND_USES	32
 
 static size_t rsa_limbs(size_t bytes)
 {
@@ -73,14 +83,7 @@ static int rsa_load_public(struct bn_mont *mn, const struct tlsx_rsa_public *k)
 	return bn_mont_init_pub(mn, n, rsa_limbs(k->n_len));
 }
 
-/* The private key in limbs, with Montgomery arithmetic for n, p and q. */
-struct rsa_priv_ctx {
-	struct bn_mont mn, mp, mq;
-	u64 dp[BN_MAX_LIMBS], dq[BN_MAX_LIMBS], qinv[BN_MAX_LIMBS];
-	size_t nl, pl, ql;
-};
-
-static void rsa_priv_wipe(struct rsa_priv_ctx *c)
+static void rsa_priv_wipe(struct tlsx_rsa_crt *c)
 {
 	memzero_explicit(c, sizeof(*c));
 }
@@ -94,7 +97,7 @@ static bool rsa_half_len_ok(size_t len)
  * Lengths only (public); the values are not looked at here, so a key
  * that passes this but is inconsistent fails the fault check (-EIO).
  */
-static int rsa_load_private(struct rsa_priv_ctx *c,
+static int rsa_load_private(struct tlsx_rsa_crt *c,
 			    const struct tlsx_rsa_private *k)
 {
 	u64 x[BN_MAX_LIMBS];
@@ -155,26 +158,146 @@ static void rsa_reduce(u64 *r, const u64 *x, size_t xn,
 	bn_mont_from(r, r, mp);
 }
 
-/* s_P <- s_P r_P^-1 mod P for P = p, q, in place (s and r below P). */
-static void rsa_unblind(u64 *sp, const u64 *rp, const struct bn_mont *mp,
-			u64 *sq, const u64 *rq, const struct bn_mont *mq)
+/* r = a b mod P, all plain (a, b below P): REDC(a R, b). */
+static void rsa_mul_plain(u64 *r, const u64 *a, const u64 *b,
+			  const struct bn_mont *mp)
 {
-	u64 x[BN_MAX_LIMBS], ip[BN_MAX_LIMBS], iq[BN_MAX_LIMBS];
+	u64 x[BN_MAX_LIMBS];
 
-	bn_mod_inv_x2(ip, rp, mp, iq, rq, mq);
-	/* REDC(s R, r^-1) = s r^-1, plain. */
-	bn_mont_to_reduce(x, sp, mp->n, mp);
-	bn_mont_mul(sp, x, ip, mp);
-	bn_mont_to_reduce(x, sq, mq->n, mq);
-	bn_mont_mul(sq, x, iq, mq);
+	bn_mont_to_reduce(x, a, mp->n, mp);
+	bn_mont_mul(r, x, b, mp);
 	memzero_explicit(x, sizeof(x));
-	memzero_explicit(ip, sizeof(ip));
-	memzero_explicit(iq, sizeof(iq));
+}
+
+/* A new pair: r random, (r^e, r^-1) mod p and mod q. */
+static int rsa_blind_draw(struct tlsx_rsa_sign_state *st, size_t bits,
+			  u64 e)
+{
+	const struct bn_mont *mp = &st->crt.mp, *mq = &st->crt.mq;
+	u64 r[BN_MAX_LIMBS], rp[BN_MAX_LIMBS], rq[BN_MAX_LIMBS];
+	int err = rsa_blind_random(r, st->crt.nl, bits);
+
+	if (!err) {
+		rsa_reduce(rp, r, st->crt.nl, mp);
+		rsa_reduce(rq, r, st->crt.nl, mq);
+		bn_exp_pub_x2(st->bp, rp, mp, st->bq, rq, mq, e);
+		bn_mod_inv_x2(st->ip, rp, mp, st->iq, rq, mq);
+	}
+	memzero_explicit(r, sizeof(r));
+	memzero_explicit(rp, sizeof(rp));
+	memzero_explicit(rq, sizeof(rq));
+	return err;
+}
+
+/* All ones when @st was made from @k's bytes as they are now. */
+static u64 rsa_state_of_mask(const struct tlsx_rsa_sign_state *st,
+			     const struct tlsx_rsa_private *k)
+{
+	const u8 *parts[6] = { k->pub.n, k->p, k->q, k->dp, k->dq, k->qinv };
+	const size_t lens[6] = { k->pub.n_len, k->p_len, k->q_len, k->dp_len,
+				 k->dq_len, k->qinv_len };
+	const u8 *of = st->of;
+	u64 diff = st->of_e ^ k->pub.e;
+	size_t i, j, len;
+
+	for (i = 0; i < 6; i++) {
+		len = i ? RSA_HALF_BYTES : RSA_MAX_BYTES;
+		diff |= st->of_lens[i] ^ lens[i];
+		for (j = 0; j < len; j++)
+			diff |= of[j] ^ parts[i][j];
+		of += len;
+	}
+	/* All ones for 0, else 0, without a branch on the key's bytes. */
+	return ((diff | (0 - diff)) >> 63) - 1;
+}
+
+static void rsa_state_mark_of(struct tlsx_rsa_sign_state *st,
+			      const struct tlsx_rsa_private *k)
+{
+	const u8 *parts[6] = { k->pub.n, k->p, k->q, k->dp, k->dq, k->qinv };
+	const size_t lens[6] = { k->pub.n_len, k->p_len, k->q_len, k->dp_len,
+				 k->dq_len, k->qinv_len };
+	u8 *of = st->of;
+	size_t i, len;
+
+	for (i = 0; i < 6; i++) {
+		len = i ? RSA_HALF_BYTES : RSA_MAX_BYTES;
+		memcpy(of, parts[i], len);
+		st->of_lens[i] = lens[i];
+		of += len;
+	}
+	st->of_e = k->pub.e;
+}
+
+static void rsa_state_lock(struct tlsx_rsa_sign_state *st)
+{
+	while (__atomic_exchange_n(&st->lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&st->lock, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+
+static void rsa_state_unlock(struct tlsx_rsa_sign_state *st)
+{
+	__atomic_store_n(&st->lock, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * For one signature: *@c = the key in limbs and set up, and a blinding
+ * pair no other signature gets (the state's, which is then squared);
+ * the state made or remade first when due.  0, or -EINVAL for a key of
+ * bad lengths, or the random source's error.
+ */
+static int rsa_sign_begin(const struct tlsx_rsa_private *k,
+			  struct tlsx_rsa_crt *c, u64 *bp, u64 *bq, u64 *ip,
+			  u64 *iq)
+{
+	/* The key's own state, mutable beside it (rsa.h). */
+	struct tlsx_rsa_sign_state *st =
+		(struct tlsx_rsa_sign_state *)&k->sign;
+	const struct bn_mont *mp = &st->crt.mp, *mq = &st->crt.mq;
+	u64 same;
+	int err = 0;
+
+	rsa_state_lock(st);
+	same = st->uses ? rsa_state_of_mask(st, k) : 0;
+	/* Whether the key changed since: its bytes are secret, this is not. */
+	tlsx_rsa_declassify(&same, sizeof(same));
+	if (!same) {
+		st->uses = 0;
+		err = rsa_load_private(&st->crt, k);
+		if (err)
+			goto out;
+		rsa_state_mark_of(st, k);
+	}
+	if (!st->uses || st->uses >= RSA_BLIND_USES) {
+		st->uses = 0;
+		err = rsa_blind_draw(st, rsa_bits(&k->pub), k->pub.e);
+		if (err)
+			goto out;
+	}
+	*c = st->crt;
+	memcpy(bp, st->bp, sizeof(st->bp));
+	memcpy(bq, st->bq, sizeof(st->bq));
+	memcpy(ip, st->ip, sizeof(st->ip));
+	memcpy(iq, st->iq, sizeof(st->iq));
+	/* The next signature's pair: (r^2)^e and (r^2)^-1. */
+	rsa_mul_plain(st->bp, st->bp, st->bp, mp);
+	rsa_mul_plain(st->bq, st->bq, st->bq, mq);
+	rsa_mul_plain(st->ip, st->ip, st->ip, mp);
+	rsa_mul_plain(st->iq, st->iq, st->iq, mq);
+	st->uses++;
+out:
+	if (err)
+		memzero_explicit(st, sizeof(*st));	/* and unlocked */
+	else
+		rsa_state_unlock(st);
+	return err;
 }
 
 struct rsa_op_tmp {
-	u64 m[BN_MAX_LIMBS], r[BN_MAX_LIMBS], a[BN_MAX_LIMBS];
-	u64 rp[BN_MAX_LIMBS], rq[BN_MAX_LIMBS];
+	u64 m[BN_MAX_LIMBS], a[BN_MAX_LIMBS];
+	u64 bp[BN_MAX_LIMBS], bq[BN_MAX_LIMBS];
+	u64 ip[BN_MAX_LIMBS], iq[BN_MAX_LIMBS];
 	u64 sp[BN_MAX_LIMBS], sq[BN_MAX_LIMBS];
 	u64 t[BN_MAX_LIMBS], h[BN_MAX_LIMBS];
 	u64 s[2 * BN_MAX_LIMBS];
@@ -184,14 +307,15 @@ struct rsa_op_tmp {
 static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 			  const u8 *in)
 {
-	struct rsa_priv_ctx c;
+	struct tlsx_rsa_crt c;
 	struct rsa_op_tmp w;
 	const struct bn_mont *mn = &c.mn, *mp = &c.mp, *mq = &c.mq;
 	size_t nl, pl, ql, i;
 	u64 ok;
 	int err;
 
-	err = rsa_load_private(&c, k);
+	/* The key's lengths are checked when its state is made. */
+	err = rsa_sign_begin(k, &c, w.bp, w.bq, w.ip, w.iq);
 	if (err)
 		goto out;
 	nl = c.nl;
@@ -202,23 +326,18 @@ static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 	/*
 	 * Blinding by r^e mod n, applied in each half:
 	 * (m r^e mod n) mod P = (m mod P) (r mod P)^e mod P.
+	 * REDC(m R, r^e) = m r^e, plain.
 	 */
-	err = rsa_blind_random(w.r, nl, rsa_bits(&k->pub));
-	if (err)
-		goto out;
-	rsa_reduce(w.rp, w.r, nl, mp);
-	rsa_reduce(w.rq, w.r, nl, mq);
-	bn_exp_pub_x2(w.sp, w.rp, mp, w.sq, w.rq, mq, k->pub.e);
-	/* REDC(m R, r^e) = m r^e, plain. */
 	bn_mont_to_reduce(w.t, w.m, nl, mp);
-	bn_mont_mul(w.sp, w.t, w.sp, mp);
+	bn_mont_mul(w.sp, w.t, w.bp, mp);
 	bn_mont_to_reduce(w.t, w.m, nl, mq);
-	bn_mont_mul(w.sq, w.t, w.sq, mq);
+	bn_mont_mul(w.sq, w.t, w.bq, mq);
 
 	/* The two halves: m'^dP mod P, then times r^-1 mod P. */
 	bn_exp_ct_x2(w.sp, w.sp, c.dp, mp, w.sq, w.sq, c.dq, mq,
 		     8 * (k->dp_len > k->dq_len ? k->dp_len : k->dq_len));
-	rsa_unblind(w.sp, w.rp, mp, w.sq, w.rq, mq);
+	rsa_mul_plain(w.sp, w.sp, w.ip, mp);
+	rsa_mul_plain(w.sq, w.sq, w.iq, mq);
 	tlsx_rsa_fault(w.sp, pl);
 
 	/* Garner: h = qinv (s_p - s_q) mod p, in Montgomery form mod p. */
@@ -385,7 +504,7 @@ static int rsa_be_less(const u8 *a, size_t alen, const u8 *b, size_t blen)
 
 int tlsx_rsa_check_private(const struct tlsx_rsa_private *k)
 {
-	struct rsa_priv_ctx c;
+	struct tlsx_rsa_crt c;
 	u64 pq[BN_MAX_LIMBS], n[BN_MAX_LIMBS];
 	u8 m[RSA_MAX_BYTES], s[RSA_MAX_BYTES];
 	int err;

@@ -14,6 +14,7 @@
 
 #include "aead/platform.h"
 #include "hash/sha2.h"
+#include "rsa/bignum.h"
 
 #define RSA_MIN_BITS	2048
 #define RSA_MAX_BITS	4096
@@ -26,9 +27,37 @@ struct tlsx_rsa_public {
 	u64 e;			/* 3 <= e < 2^64, odd */
 };
 
+/* The private key in limbs, with Montgomery arithmetic for n, p and q. */
+struct tlsx_rsa_crt {
+	struct bn_mont mn, mp, mq;
+	u64 dp[BN_MAX_LIMBS], dq[BN_MAX_LIMBS], qinv[BN_MAX_LIMBS];
+	size_t nl, pl, ql;
+};
+
+/*
+ * What signing keeps beside a key (rsa.c's alone; zero is "none yet"):
+ * the key in limbs with its Montgomery set-up, and a blinding pair
+ * (r^e, r^-1) mod p and mod q, squared after each use and drawn afresh
+ * every RSA_BLIND_USES signatures, as OpenSSL does.  Made at the first
+ * signature from the key's bytes, remade when they are no longer those
+ * it was made from (@of), wiped with the key.  A spin lock guards it for
+ * the few squarings a signature takes: one key signs in many threads.
+ */
+struct tlsx_rsa_sign_state {
+	int lock;
+	unsigned int uses;	/* of the pair; 0: nothing made */
+	struct tlsx_rsa_crt crt;
+	u64 bp[BN_MAX_LIMBS], bq[BN_MAX_LIMBS];	/* r^e mod p, q */
+	u64 ip[BN_MAX_LIMBS], iq[BN_MAX_LIMBS];	/* r^-1 mod p, q */
+	u8 of[RSA_MAX_BYTES + 5 * (RSA_MAX_BYTES / 2)];
+	size_t of_lens[6];
+	u64 of_e;
+};
+
 /*
  * A private key as PKCS#1 gives it (big-endian, leading zeros stripped).
- * d itself is not kept: CRT uses dp and dq.
+ * d itself is not kept: CRT uses dp and dq.  Signing writes @sign through
+ * the const pointer it is given: a key is never defined const.
  */
 struct tlsx_rsa_private {
 	struct tlsx_rsa_public pub;
@@ -42,6 +71,7 @@ struct tlsx_rsa_private {
 	size_t dq_len;
 	u8 qinv[RSA_MAX_BYTES / 2];
 	size_t qinv_len;
+	struct tlsx_rsa_sign_state sign;
 };
 
 /*

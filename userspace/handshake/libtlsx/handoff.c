@@ -18,6 +18,14 @@
  * chosen (tlsx__send_tickets()), so the kernel seals them and counts
  * them itself.  A KeyUpdate restarts the sequence at 0 too (5.3).
  *
+ * A peer's record_size_limit below 2^14 + 1 (RFC 8449 4) goes to the
+ * kernel as TLS_TX_MAX_PAYLOAD_LEN (tlsx.ko; kTLS from 6.19) right after
+ * TLS_TX: limit - 1, the option not counting TLS 1.3's content type
+ * byte, and only once TLS_TX told the kernel the version (before it, 63
+ * is refused).  A kernel without the option (6.1's and 6.12's tls, an
+ * older tlsx.ko: ENOPROTOOPT) leaves the cutting to libtlsx (ktls.c):
+ * the connection still works, one record per send(2).
+ *
  * A ULP attached but refusing the keys (a cipher the kernel lacks) leaves
  * the socket a plain TCP socket (net/tls's TLS_BASE, tlsx.ko alike), so
  * the automatic choice can still fall back to userspace; a forced layer
@@ -60,6 +68,26 @@ out:
 	return err;
 }
 
+#ifndef TLS_TX_MAX_PAYLOAD_LEN
+#define TLS_TX_MAX_PAYLOAD_LEN	5	/* kTLS 6.19, tlsx.ko: the uAPI's number */
+#endif
+
+/*
+ * The peer's record_size_limit to the kernel, if it takes it (see the
+ * top): c->k_rsl says whether it did, or whether no limit needs cutting.
+ */
+static void kernel_rsl(struct tlsx_conn *c)
+{
+	uint16_t max;
+
+	c->k_rsl = !c->peer_rsl || c->peer_rsl - 1 >= TLSX_REC_MAX_PLAIN;
+	if (c->k_rsl)
+		return;
+	max = c->peer_rsl - 1;
+	c->k_rsl = !setsockopt(c->fd, SOL_TLS, TLS_TX_MAX_PAYLOAD_LEN, &max,
+			       sizeof(max));
+}
+
 /* Attaches ULP @name and installs both keys: 0, or a negative errno. */
 static int try_kernel(struct tlsx_conn *c, const char *name, bool *attached)
 {
@@ -72,6 +100,7 @@ static int try_kernel(struct tlsx_conn *c, const char *name, bool *attached)
 	err = tlsx__ktls_set_key(c, true);
 	if (err)
 		return err;
+	kernel_rsl(c);
 	/*
 	 * TX is in: from here a failure leaves a socket that seals, which
 	 * no fallback can use.  The caller makes it fatal.

@@ -25,8 +25,10 @@
  * 2^14 bytes, sendfile's pages perhaps fewer): only when it nears the
  * rekey limit is the kernel's own count read (getsockopt(TLS_TX) gives
  * rec_seq) and a KeyUpdate sent if due.  With the peer's
- * record_size_limit (RFC 8449) below 2^14 each send(2) carries one
- * record's worth, as 6.12 has no option for the record size.
+ * record_size_limit (RFC 8449) below 2^14 the kernel cuts the records
+ * when it took TLS_TX_MAX_PAYLOAD_LEN (tlsx.ko, c->k_rsl: handoff.c);
+ * otherwise (6.1's and 6.12's tls have no such option) each send(2)
+ * carries one record's worth and sendfile goes through a buffer.
  */
 #include <linux/tls.h>
 #include <sys/sendfile.h>
@@ -36,11 +38,18 @@
 #include "handshake/engine/alert.h"
 #include "handshake/libtlsx/tlsx_int.h"
 
+/* The most plaintext one of our records carries, whoever cuts it. */
 static size_t max_plain(const struct tlsx_conn *c)
 {
 	if (c->peer_rsl && c->peer_rsl - 1 < TLSX_REC_MAX_PLAIN)
 		return c->peer_rsl - 1;
 	return TLSX_REC_MAX_PLAIN;
+}
+
+/* Must each send(2) be one record's worth?  Not when the kernel cuts. */
+static bool lib_cuts(const struct tlsx_conn *c)
+{
+	return !c->k_rsl && max_plain(c) < TLSX_REC_MAX_PLAIN;
 }
 
 /* The kernel's sending sequence number: records under the current key. */
@@ -157,7 +166,8 @@ static ssize_t send_error(struct tlsx_conn *c, size_t total)
 
 ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 {
-	size_t chunk_max = max_plain(c), total = 0;
+	size_t per = max_plain(c), total = 0;
+	bool cut = lib_cuts(c);
 	int err;
 
 	while (total < len) {
@@ -165,10 +175,10 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 		ssize_t n;
 
 		/* Under a record_size_limit, one record per send(2). */
-		if (chunk_max < TLSX_REC_MAX_PLAIN && chunk > chunk_max)
-			chunk = chunk_max;
-		chunk = key_room(c, TLSX_REC_MAX_PLAIN, chunk);
-		err = k_tx_room(c, 1 + chunk / TLSX_REC_MAX_PLAIN);
+		if (cut && chunk > per)
+			chunk = per;
+		chunk = key_room(c, per, chunk);
+		err = k_tx_room(c, 1 + chunk / per);
 		if (err)
 			return total ? (ssize_t)total : err;
 		n = send(c->fd, (const u8 *)buf + total, chunk, MSG_NOSIGNAL);
@@ -176,7 +186,7 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 			continue;
 		if (n < 0)
 			return send_error(c, total);
-		c->k_tx_bound += 1 + n / TLSX_REC_MAX_PLAIN;
+		c->k_tx_bound += 1 + n / per;
 		total += n;
 	}
 	return total;
@@ -185,10 +195,10 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count)
 {
-	size_t total = 0;
+	size_t total = 0, unit;
 	int err;
 
-	if (max_plain(c) < TLSX_REC_MAX_PLAIN) {
+	if (lib_cuts(c)) {
 		/* Records cut to the peer's limit: through tlsx__k_write(). */
 		u8 buf[4096];
 
@@ -216,15 +226,20 @@ ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 		}
 		return total;
 	}
+	/*
+	 * A page per record at worst (splice); under a smaller record limit
+	 * the kernel's cuts come on top of the pages', at most one per
+	 * limit - 1 bytes and one per page: one per half of it, bounded.
+	 */
+	unit = max_plain(c) < 4096 ? max_plain(c) / 2 : 4096;
 	while (total < count) {
 		size_t chunk = count - total;
 		ssize_t n;
 
-		/* A page per record at worst (splice). */
 		if (chunk > 1 << 20)
 			chunk = 1 << 20;
-		chunk = key_room(c, 4096, chunk);
-		err = k_tx_room(c, 1 + chunk / 4096);
+		chunk = key_room(c, unit, chunk);
+		err = k_tx_room(c, 1 + chunk / unit);
 		if (err)
 			return total ? (ssize_t)total : err;
 		n = sendfile(c->fd, file_fd, off, chunk);
@@ -234,7 +249,7 @@ ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			return send_error(c, total);
 		if (!n)
 			break;
-		c->k_tx_bound += 1 + n / 4096;
+		c->k_tx_bound += 1 + n / unit;
 		total += n;
 	}
 	return total;

@@ -517,6 +517,15 @@ struct tlsx_conn_info {
 	bool peer_cert;
 	enum tlsx_record_layer record_layer;
 	unsigned int peer_record_size_limit;	/* 0: none announced */
+	/*
+	 * A kernel mode whose records fit the peer's record_size_limit
+	 * (none, or the kernel cuts to it: tlsx.ko's
+	 * TLS_TX_MAX_PAYLOAD_LEN): the program may send and sendfile on
+	 * the fd itself.  False: send through tlsx_write()/tlsx_sendfile(),
+	 * which cut records to the limit (6.1's and 6.12's tls), or the
+	 * userspace layer.
+	 */
+	bool fd_send_fits;
 	unsigned int hs_reads, hs_writes;	/* syscalls of the handshake */
 	uint64_t key_updates_sent, key_updates_received;
 	size_t state_bytes;		/* heap libtlsx holds for @c now */

@@ -185,6 +185,12 @@ struct tlsx_conn {
 	bool resumed, hrr, peer_cert;
 	u16 peer_rsl;			/* peer's record_size_limit, 0: none */
 	u16 own_rsl;			/* ours, 0: none */
+	/*
+	 * Kernel modes: the kernel cuts our records to peer_rsl - 1
+	 * (tlsx.ko's TLS_TX_MAX_PAYLOAD_LEN, handoff.c), so libtlsx
+	 * need not, and the fd may be written directly.
+	 */
+	bool k_rsl;
 	int err;			/* sticky: every call returns it */
 	int rx_err;			/* reading only (TLSX_E_REKEY on tls) */
 	int sys_errno;

@@ -308,6 +308,7 @@ int tlsx_conn_info(const struct tlsx_conn *c, struct tlsx_conn_info *info)
 	info->peer_cert = c->peer_cert;
 	info->record_layer = c->ops->id;
 	info->peer_record_size_limit = c->peer_rsl;
+	info->fd_send_fits = c->ops->id != TLSX_RL_USER && c->k_rsl;
 	info->hs_reads = c->hs_reads;
 	info->hs_writes = c->hs_writes;
 	info->key_updates_sent = c->ku_sent;

@@ -698,4 +698,22 @@ static void head_a_byte_at_a_time_scanned_once(
 	free(head);
 }
 
+/*
+ * The handoff's choice of table: a kernel mode stays itself unless the
+ * kernel leaves the peer's record_size_limit to libtlsx (6.1's and
+ * 6.12's tls: sized); tlsx.ko cuts records itself (fd_send_fits), so a
+ * limit keeps its sendfile path; userspace is userspace either way.
+ */
+TEST(layer_choice)
+{
+	EXPECT_EQ(CONN_LAYER_TLSX, conn_layer_of(TLSX_RL_TLSX, false));
+	EXPECT_EQ(CONN_LAYER_TLS, conn_layer_of(TLSX_RL_TLS, false));
+	EXPECT_EQ(CONN_LAYER_SIZED, conn_layer_of(TLSX_RL_TLS, true));
+	EXPECT_EQ(CONN_LAYER_SIZED, conn_layer_of(TLSX_RL_TLSX, true));
+	EXPECT_EQ(CONN_LAYER_USER, conn_layer_of(TLSX_RL_USER, false));
+	EXPECT_EQ(CONN_LAYER_USER, conn_layer_of(TLSX_RL_USER, true));
+	EXPECT_TRUE(conn_layers[CONN_LAYER_TLSX].tx_past_libtlsx);
+	EXPECT_FALSE(conn_layers[CONN_LAYER_SIZED].tx_past_libtlsx);
+}
+
 TEST_HARNESS_MAIN

@@ -10,7 +10,11 @@
  *  - tampered signatures and digests, signatures >= n, of the wrong
  *    length, the wrong hash or the wrong scheme are rejected;
  *  - key checks accept OpenSSL's keys and reject broken ones; signing
- *    with an inconsistent key gives -EIO and an all-zero signature;
+ *    with an inconsistent key gives -EIO and an all-zero signature,
+ *    also when the key is a changed copy of one that signed before;
+ *  - one key signing many times: the kept blinding pair, squared per
+ *    signature and drawn again every RSA_BLIND_USES, gives signatures
+ *    OpenSSL verifies all along;
  *
  * all over SHA-256/384/512, with each Montgomery multiplication this CPU
  * has (bn_set_impl).
@@ -284,6 +288,30 @@ TEST_F(rsa, signature_not_below_n)
 					 tlsx_hash_digest_size(hashes[j]), sig,
 					 k->n_len));
 	}
+}
+
+/* Past several draws of the kept blinding pair, each one verified. */
+TEST_F(rsa, blinding_pair_kept)
+{
+	struct tlsx_rsa_private k = keys[1];
+	u8 dig[32], sig[RSA_MAX_BYTES];
+	unsigned int i, fresh = 0;
+
+	/* A fresh key: no state yet. */
+	memset(&k.sign, 0, sizeof(k.sign));
+	for (i = 0; i < 100; i++) {
+		rand_digest(dig, sizeof(dig));
+		ASSERT_EQ(0, tlsx_rsa_pss_sign(sig, sizeof(sig), &k,
+					       TLSX_HASH_SHA256, dig, 32));
+		ASSERT_EQ(1, rt_ossl_verify(ossl_keys[1], true,
+					    TLSX_HASH_SHA256, dig, 32, sig,
+					    k.pub.n_len)) TH_LOG("signature %u", i);
+		ASSERT_GE(k.sign.uses, 1);
+		ASSERT_LE(k.sign.uses, 32);
+		fresh += k.sign.uses == 1;
+	}
+	/* Drawn at the first signature and every 32nd after. */
+	EXPECT_EQ(4, fresh);
 }
 
 TEST_F(rsa, salts_differ)
