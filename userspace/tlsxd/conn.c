@@ -238,7 +238,7 @@ void conn_abort(struct loop *lp, struct conn *c)
 }
 
 
-void conn_accept(struct loop *lp, int fd)
+void conn_accept(struct loop *lp, int fd, bool proxy)
 {
 	const struct tlsxd_conf *conf = lp->conf;
 	struct tlsx_config *cfg;
@@ -295,7 +295,10 @@ void conn_accept(struct loop *lp, int fd)
 	lp->nconns++;
 	stats_add(lp->st, STAT_CONN_ACCEPTED, 1);
 	stats_add(lp->st, STAT_CONN_ACTIVE, 1);
-	conn_hs_start(lp, c);
+	if (proxy)
+		conn_proxy_start(lp, c);
+	else
+		conn_hs_start(lp, c, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -873,7 +876,9 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 			conn_close(lp, c, false);
 			break;
 		}
-		if (c->state == CS_HANDSHAKE)
+		if (c->state == CS_HANDSHAKE && c->proxy_wait)
+			conn_proxy_read(lp, c);
+		else if (c->state == CS_HANDSHAKE)
 			conn_hs_read(lp, c);
 		else if (c->state == CS_LINGER)
 			linger_read(lp, c);

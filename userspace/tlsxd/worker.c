@@ -173,7 +173,8 @@ static void abort_all(struct loop *lp)
 static void on_accept(struct loop *lp, unsigned int i, struct io_uring_cqe *cqe)
 {
 	if (cqe->res >= 0)
-		conn_accept(lp, cqe->res);
+		conn_accept(lp, cqe->res, !lp->srv->listen_shared &&
+			    lp->conf->listen_proxy >> i & 1);
 	else if (cqe->res != -ECANCELED && cqe->res != -EAGAIN)
 		log_msg(LOG_WARN, "worker %u: accept: %s", lp->w->id,
 			strerror(-cqe->res));
