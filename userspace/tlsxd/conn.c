@@ -378,8 +378,10 @@ static void send_complete(struct loop *lp, struct conn *c, int res,
 			conn_close(lp, c, false);
 		return;
 	}
-	if (splice)
+	if (splice) {
 		c->pipe_fill -= res;
+		stats_add(lp->st, STAT_BYTES_SPLICE, res);
+	}
 	conn_advance(c->a, res);
 	timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	send_more(lp, c);

@@ -60,6 +60,8 @@ const char *const stats_names[STAT_COUNT] = {
 	[STAT_PROXY_V2]		= "proxy_v2",
 	[STAT_PROXY_LOCAL]	= "proxy_local",
 	[STAT_PROXY_BAD]	= "proxy_bad",
+	[STAT_BYTES_SENDFILE]	= "bytes_sendfile",
+	[STAT_BYTES_SPLICE]	= "bytes_splice",
 };
 
 /*

@@ -71,6 +71,8 @@ enum stat_id {
 	STAT_PROXY_V2,
 	STAT_PROXY_LOCAL,	/* of those: the connection's own endpoints */
 	STAT_PROXY_BAD,		/* invalid or missing: closed */
+	STAT_BYTES_SENDFILE,	/* file bytes sent by sendfile(2) */
+	STAT_BYTES_SPLICE,	/* file bytes sent by IORING_OP_SPLICE */
 	STAT_COUNT
 };
 
