@@ -246,11 +246,10 @@ void conn_accept(struct loop *lp, int fd, bool proxy)
 	uint16_t gen;
 	int one = 1;
 
-	if (lp->stopping || lp->nconns >= conf->max_conns) {
+	if (lp->nconns >= conf->max_conns) {
 		/* A hard bound: the excess is refused, never queued. */
 		close(fd);
-		if (!lp->stopping)
-			stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
+		stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
 		return;
 	}
 	c = lp->free;
@@ -295,6 +294,8 @@ void conn_accept(struct loop *lp, int fd, bool proxy)
 	lp->nconns++;
 	stats_add(lp->st, STAT_CONN_ACCEPTED, 1);
 	stats_add(lp->st, STAT_CONN_ACTIVE, 1);
+	/* Accepted while draining (worker.c's stop_listening()): one request. */
+	c->close_after = lp->stopping;
 	if (proxy)
 		conn_proxy_start(lp, c);
 	else
@@ -931,8 +932,23 @@ void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind)
 void conn_drain(struct loop *lp, struct conn *c)
 {
 	switch (c->state) {
-	case CS_HANDSHAKE:
 	case CS_IDLE:
+		/*
+		 * A connection whose handshake ended but whose first request
+		 * has not come (it may be on its way, sent with the
+		 * Finished): that request is answered, then the end, as one
+		 * still in its handshake.  A load balancer cannot move a
+		 * connection it handed over.
+		 */
+		if (!c->requests) {
+			c->close_after = true;
+			break;
+		}
+		conn_close(lp, c, true);
+		break;
+	case CS_HANDSHAKE:
+		c->close_after = true;
+		break;
 	case CS_LINGER:
 		conn_close(lp, c, true);
 		break;
