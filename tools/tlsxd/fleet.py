@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/tlsxd/fleet.py [BUILD] - run by tools/tlsxd/fleet (Debian's
-# python3): tlsxd in a fleet on one machine: three instances on 127.0.0.2, .3 and .4 (each its root, its ticket key file,
-# its logs and its metrics listener), Debian's haproxy in TCP mode in
+# python3): tlsxd in a fleet on one machine: three instances on
+# 127.0.0.2, .3 and .4 (each its root, its ticket key file, its logs
+# and its metrics listener), Debian's haproxy in TCP mode in
 # front (round robin, send-proxy-v2, health checks every 300 ms, retries
 # with redispatch: the configuration docs/tlsxd.md "Running a fleet"
 # shows), a Python client bound to 127.0.0.9 behind it:
