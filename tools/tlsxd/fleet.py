@@ -11,6 +11,10 @@
 #   health         haproxy sees the three UP (their checks' PROXY LOCAL)
 #   client_address the access log has 127.0.0.9, the client, not haproxy's
 #                  127.0.0.1; the debug-free PROXY counters say v2
+#   proxy_bounds   straight to one instance: a ClientHello without a
+#                  header is closed at once, half a header at the
+#                  handshake timeout, a v1 header in three pieces then
+#                  TLS is served and logged with the header's address
 #   resume_other   a session from one instance resumes on another (the
 #                  client's session_reused, the other's metrics)
 #   rotation       tools/tlsxd/ticket-rotate stage, load, promote, load:
@@ -51,6 +55,7 @@ ADDRS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
 NAMES = ["s1", "s2", "s3"]
 CLIENT_SRC = "127.0.0.9"
 BIG = 8 << 20
+HS_TIMEOUT_MS = 1500
 T_START = time.monotonic()
 
 results = []
@@ -276,7 +281,8 @@ def main():
                 "--ticket-keys", keys[i], "--ticket-keys-watch",
                 "--access-log", os.path.join(W, "access-%s.log" % n),
                 "--error-log", os.path.join(W, "error-%s.log" % n),
-                "--workers", "2", "--timeout-drain", "20s"]
+                "--workers", "2", "--timeout-drain", "20s",
+                "--timeout-handshake", "%dms" % HS_TIMEOUT_MS]
         procs[n] = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                                     stderr=open(os.path.join(
                                         W, "stderr-%s.log" % n), "w"))
@@ -314,9 +320,12 @@ HAPROXY_CFG = """\
 global
     maxconn 1024
     stats socket {sock} mode 600 level admin
+    log stdout format raw local0
 
 defaults
     mode tcp
+    log global
+    option tcplog
     timeout connect 1s
     timeout client 30s
     timeout server 30s
@@ -343,7 +352,7 @@ backend tlsxd
 """
 
 
-def run_cases(P, MP, FP, hsock, keys, big_sha, small):
+def run_cases(P, MP, FP, hsock, keys, big_sha, small):  # noqa: C901
     errlog = {n: os.path.join(W, "error-%s.log" % n) for n in NAMES}
     acclog = {n: os.path.join(W, "access-%s.log" % n) for n in NAMES}
 
@@ -381,6 +390,66 @@ def run_cases(P, MP, FP, hsock, keys, big_sha, small):
     except Exception as e:          # noqa: BLE001
         why = repr(e)
     result("client_address", not why, why)
+
+    # --- proxy_bounds: straight to s1, no haproxy
+    why = ""
+    try:
+        m0 = scrape(ADDRS[0], MP)
+        # A ClientHello where the header must be: closed at once.
+        s = socket.create_connection((ADDRS[0], P), timeout=5)
+        try:
+            CTX.wrap_socket(s, server_hostname="localhost")
+            why = "a handshake without a PROXY header succeeded"
+        except (ssl.SSLError, OSError):
+            pass
+        s.close()
+        # Half a header: closed by the handshake timeout, not before.
+        s = socket.create_connection((ADDRS[0], P), timeout=10)
+        s.sendall(b"PROXY TCP4 192.0.2.1 ")
+        t0 = time.monotonic()
+        try:
+            eof = s.recv(1) == b""
+        except ConnectionResetError:
+            eof = True
+        held = time.monotonic() - t0
+        s.close()
+        if not why and (not eof or held < HS_TIMEOUT_MS / 1000 - 0.2 or
+                        held > HS_TIMEOUT_MS / 1000 + 2.5):
+            why = "half a header closed after %.2f s (timeout %d ms)" % (
+                held, HS_TIMEOUT_MS)
+        # A v1 header in three pieces, then TLS.
+        s = socket.create_connection((ADDRS[0], P), timeout=5)
+        for piece in (b"PROXY TCP6 2001:db8::", b"7 ::1 4711 443", b"\r\n"):
+            s.sendall(piece)
+            time.sleep(0.1)
+        t = CTX.wrap_socket(s, server_hostname="localhost")
+        t.sendall(b"GET /who.txt HTTP/1.1\r\nHost: x\r\n"
+                  b"Connection: close\r\n\r\n")
+        data = b""
+        while True:
+            x = t.recv(4096)
+            if not x:
+                break
+            data += x
+        t.close()
+        if not why and not data.startswith(b"HTTP/1.1 200"):
+            why = "split v1 header: %r" % data[:40]
+        if not why and not wait_for(lambda: count_lines(
+                acclog["s1"], "2001:db8::7 - - ") > 0, 3):
+            why = "s1's access log has no line for 2001:db8::7"
+        m1 = scrape(ADDRS[0], MP)
+        d_bad = (total(m1, "tlsxd_proxy_refused_total") -
+                 total(m0, "tlsxd_proxy_refused_total"))
+        d_to = (total(m1, "tlsxd_timeouts_total", phase="handshake") -
+                total(m0, "tlsxd_timeouts_total", phase="handshake"))
+        d_v1 = (total(m1, "tlsxd_proxy_headers_total", version="1") -
+                total(m0, "tlsxd_proxy_headers_total", version="1"))
+        if not why and (d_bad != 1 or d_to != 1 or d_v1 != 1):
+            why = "metrics: refused %d, handshake timeouts %d, v1 %d: " \
+                  "1 each expected" % (d_bad, d_to, d_v1)
+    except Exception as e:          # noqa: BLE001
+        why = repr(e)
+    result("proxy_bounds", not why, why)
 
     # --- resume_other
     why = ""
@@ -585,6 +654,19 @@ def run_cases(P, MP, FP, hsock, keys, big_sha, small):
     try:
         procs["s2"].kill()
         procs["s2"].wait()
+
+        # The process is gone before its listener: io_uring tears a
+        # dead process's ring (and the accept it holds) down in a
+        # worker of its own, a few ms later.  The stop is done once the
+        # port refuses.
+        def refused():
+            try:
+                socket.create_connection((ADDRS[1], P), timeout=1).close()
+                return False
+            except ConnectionRefusedError:
+                return True
+        if not wait_for(refused, 5, 0.005):
+            raise RuntimeError("s2's port still accepts 5 s after SIGKILL")
         answered = 0
         for _ in range(20):
             st, body, _, _ = fetch(FP, "/small.txt")
