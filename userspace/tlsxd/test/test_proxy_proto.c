@@ -48,7 +48,8 @@ static size_t v2_build(uint8_t *b, uint8_t ver_cmd, uint8_t fam,
 	b[13] = fam;
 	b[14] = (uint8_t)(body_len >> 8);
 	b[15] = (uint8_t)body_len;
-	memcpy(b + 16, body, body_len);
+	if (body_len)
+		memcpy(b + 16, body, body_len);
 	return 16 + body_len;
 }
 
