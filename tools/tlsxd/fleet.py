@@ -31,6 +31,8 @@
 #   stop           SIGKILL to another between requests: every request of
 #                  a loop answered, haproxy's retry/redispatch counters
 #                  for it above 0 (so the case had something to check)
+#   clean_exit     SIGTERM to the last: exit 0; no sanitizer report in
+#                  any instance's stderr (FLEET_TLSXD=build/bin/tlsxd-asan)
 #
 # Output: kselftest-style "ok N case" / "not ok N case" with "#" lines,
 # then "# Totals: ..." for tools/run-tests.  Logs: BUILD/tlsxd-fleet/.
@@ -47,7 +49,8 @@ import threading
 import time
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
-TLSXD = os.path.join(B, "bin", "tlsxd")
+# FLEET_TLSXD=build/bin/tlsxd-asan runs the daemons under ASan/UBSan.
+TLSXD = os.environ.get("FLEET_TLSXD") or os.path.join(B, "bin", "tlsxd")
 W = os.path.abspath(os.path.join(B, "tlsxd-fleet"))
 ROTATE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "ticket-rotate")
@@ -683,6 +686,26 @@ def run_cases(P, MP, FP, hsock, keys, big_sha, small):  # noqa: C901
     except Exception as e:          # noqa: BLE001
         why = repr(e)
     result("stop", not why, why)
+
+    # --- clean_exit
+    why = ""
+    try:
+        procs["s1"].send_signal(signal.SIGTERM)
+        rc = procs["s1"].wait(30)
+        reports = []
+        for n in NAMES:
+            with open(os.path.join(W, "stderr-%s.log" % n),
+                      errors="replace") as f:
+                t = f.read()
+            if "Sanitizer" in t or "runtime error" in t:
+                reports.append(n)
+        if rc != 0:
+            why = "s1 exited %d after SIGTERM" % rc
+        elif reports:
+            why = "sanitizer reports in %s's stderr" % reports
+    except Exception as e:          # noqa: BLE001
+        why = repr(e)
+    result("clean_exit", not why, why)
 
 
 if __name__ == "__main__":
