@@ -8,7 +8,8 @@
 # with redispatch: the configuration docs/tlsxd.md "Running a fleet"
 # shows), a Python client bound to 127.0.0.9 behind it:
 #
-#   health         haproxy sees the three UP (their checks' PROXY LOCAL)
+#   health         haproxy sees the three UP, and each counted the checks'
+#                  PROXY v2 LOCAL headers
 #   client_address the access log has 127.0.0.9, the client, not haproxy's
 #                  127.0.0.1; the debug-free PROXY counters say v2
 #   proxy_bounds   straight to one instance: a ClientHello without a
@@ -367,9 +368,15 @@ def run_cases(P, MP, FP, hsock, keys, big_sha, small):  # noqa: C901
             return False
         return all(st.get(n, {}).get("status") == "UP" for n in NAMES)
     ok = wait_for(all_up, 10)
-    result("health", bool(ok),
-           "haproxy: not all UP: " + open(os.path.join(W, "haproxy.log"))
-           .read()[-400:])
+    why = "" if ok else "haproxy: not all UP: " + open(
+        os.path.join(W, "haproxy.log")).read()[-400:]
+    if ok:
+        # The checks' PROXY v2 LOCAL headers, taken by each instance.
+        local = [total(scrape(a, MP), "tlsxd_proxy_local_total")
+                 for a in ADDRS]
+        if min(local) < 1:
+            why = "health checks' LOCAL headers counted: %s" % local
+    result("health", not why, why)
     if not ok:
         return
 
