@@ -534,7 +534,8 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
-# tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
+# tlsxd (skipped while tlsxd is not built).  tools/tlsxd/fleet: three
+# tlsxd behind haproxy (about 17 s).  tools/check-series: no script
 # copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(BENCH) $(BOGO_SHIM)
@@ -544,6 +545,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
 		'tools/bogo/run $(B)' \
+		'tools/tlsxd/fleet $(B)' \
 		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 

@@ -40,6 +40,7 @@ enum opt_kind {
 	K_FLAG,		/* a bool set to true (file: optional on/off) */
 	K_NOFLAG,	/* a bool set to false ("no-precompressed") */
 	K_LISTEN,
+	K_METRICS,
 	K_CERT,
 	K_KEY,
 	K_RL,
@@ -67,6 +68,8 @@ static const struct opt opts[] = {
 	{ "cert", K_CERT, 0, 0, 0 },
 	{ "key", K_KEY, 0, 0, 0 },
 	{ "ticket-keys", K_STR, F(ticket_key_file), 0, 0 },
+	{ "ticket-keys-watch", K_FLAG, F(ticket_keys_watch), 0, 0 },
+	{ "metrics", K_METRICS, 0, 0, 0 },
 	{ "workers", K_UINT, F(workers), 1, 1024 },
 	{ "user", K_STR, F(user), 0, 0 },
 	{ "access-log", K_STR, F(access_log), 0, 0 },
@@ -106,7 +109,8 @@ const char conf_usage[] =
 "       tlsxd --config FILE [OPTIONS]\n"
 "\n"
 "  --listen ADDR:PORT     0.0.0.0:8443, [::1]:8443, :8443 (all, dual-stack);\n"
-"                         repeatable (up to 8)\n"
+"                         repeatable (up to 8); ADDR:PORT proxy: a PROXY\n"
+"                         protocol header (v1 or v2) comes first\n"
 "  --root DIR             the document root\n"
 "  --cert FILE --key FILE a PEM chain (leaf first) and its key; repeat the\n"
 "                         pair for more server names (SNI, up to 16)\n"
@@ -139,6 +143,8 @@ const char conf_usage[] =
 "  --no-precompressed     do not serve .gz/.br siblings\n"
 "  --mime-types FILE      default /etc/mime.types\n"
 "  --ticket-keys FILE     session ticket keys (nginx's 80-byte format)\n"
+"  --ticket-keys-watch    re-read --ticket-keys when the file changes\n"
+"  --metrics ADDR:PORT    Prometheus metrics over plain HTTP (default off)\n"
 "  --pid-file FILE\n"
 "  --debug                a log line per connection\n"
 "  --version, --help\n";
@@ -187,6 +193,7 @@ void conf_free(struct tlsxd_conf *c)
 	}
 	free(c->root);
 	free(c->ticket_key_file);
+	free(c->metrics);
 	free(c->user);
 	free(c->access_log);
 	free(c->error_log);
@@ -339,6 +346,7 @@ static void list_source(struct tlsxd_conf *c, enum conf_list list,
 		for (i = 0; i < c->nlisten; i++)
 			free(c->listen[i]);
 		c->nlisten = 0;
+		c->listen_proxy = 0;
 		return;
 	case LIST_CERT:
 		for (i = 0; i < c->ncerts; i++) {
@@ -608,9 +616,15 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 			return -1;
 		return 0;
 	}
-	if (nv != 1)
+	if (o->kind == K_LISTEN && nv == 2) {
+		/* "listen ADDR:PORT proxy": a PROXY header first. */
+		if (strcmp(v[1], "proxy"))
+			return fail(err, errlen, "%s: bad option \"%s\" (proxy)",
+				    name, v[1]);
+	} else if (nv != 1) {
 		return fail(err, errlen, "%s: needs %s", name,
 			    nv ? "one value" : "a value");
+	}
 
 	switch (o->kind) {
 	case K_STR:
@@ -649,8 +663,24 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 		c->listen[c->nlisten] = NULL;
 		if (set_str(&c->listen[c->nlisten], v[0], err, errlen))
 			return -1;
+		if (nv == 2)
+			c->listen_proxy |= 1u << c->nlisten;
 		c->nlisten++;
 		return 0;
+	}
+	case K_METRICS: {
+		struct sockaddr_storage ss;
+		socklen_t len;
+		char msg[200];
+
+		if (!strcmp(v[0], "off")) {
+			free(c->metrics);
+			c->metrics = NULL;
+			return 0;
+		}
+		if (conf_parse_listen(v[0], &ss, &len, msg, sizeof(msg)))
+			return fail(err, errlen, "%s: %s", name, msg);
+		return set_str(&c->metrics, v[0], err, errlen);
 	}
 	case K_CERT:
 	case K_KEY:
@@ -745,9 +775,17 @@ int conf_parse_args(struct tlsxd_conf *c, int argc, char **argv, char *err,
 			return fail(err, errlen,
 				    "unknown option \"%s\" (--help lists them)",
 				    argv[optind - 1]);
-		ret = apply(c, o, opt_takes_arg(o) ? 1 : 0,
-			    opt_takes_arg(o) ? &optarg : NULL, SRC_ARGS, "--",
-			    err, errlen);
+		if (o->kind == K_LISTEN && optind < argc &&
+		    !strcmp(argv[optind], "proxy")) {
+			/* --listen ADDR:PORT proxy: the word is its own arg. */
+			char *lv[2] = { optarg, argv[optind++] };
+
+			ret = apply(c, o, 2, lv, SRC_ARGS, "--", err, errlen);
+		} else {
+			ret = apply(c, o, opt_takes_arg(o) ? 1 : 0,
+				    opt_takes_arg(o) ? &optarg : NULL, SRC_ARGS,
+				    "--", err, errlen);
+		}
 		if (ret)
 			return ret;
 	}

@@ -36,6 +36,10 @@ enum conf_body {
 struct tlsxd_conf {
 	char *listen[CONF_LISTEN_MAX];	/* "0.0.0.0:8443", "[::1]:8443", ":8443" */
 	unsigned int nlisten;
+	/* Bit i: listen[i] reads a PROXY protocol header first (fleet). */
+	unsigned int listen_proxy;
+	char *metrics;			/* "ADDR:PORT" of /metrics; NULL: off */
+	bool ticket_keys_watch;		/* re-read ticket-keys when it changes */
 	char *root;
 	/* Server names pick a chain by its leaf's names (libtlsx's SNI). */
 	struct conf_cert certs[CONF_CERT_MAX];

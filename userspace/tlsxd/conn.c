@@ -238,7 +238,7 @@ void conn_abort(struct loop *lp, struct conn *c)
 }
 
 
-void conn_accept(struct loop *lp, int fd)
+void conn_accept(struct loop *lp, int fd, bool proxy)
 {
 	const struct tlsxd_conf *conf = lp->conf;
 	struct tlsx_config *cfg;
@@ -246,11 +246,10 @@ void conn_accept(struct loop *lp, int fd)
 	uint16_t gen;
 	int one = 1;
 
-	if (lp->stopping || lp->nconns >= conf->max_conns) {
+	if (lp->nconns >= conf->max_conns) {
 		/* A hard bound: the excess is refused, never queued. */
 		close(fd);
-		if (!lp->stopping)
-			stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
+		stats_add(lp->st, STAT_CONN_REFUSED_MAX, 1);
 		return;
 	}
 	c = lp->free;
@@ -295,7 +294,12 @@ void conn_accept(struct loop *lp, int fd)
 	lp->nconns++;
 	stats_add(lp->st, STAT_CONN_ACCEPTED, 1);
 	stats_add(lp->st, STAT_CONN_ACTIVE, 1);
-	conn_hs_start(lp, c);
+	/* Accepted while draining (worker.c's stop_listening()): one request. */
+	c->close_after = lp->stopping;
+	if (proxy)
+		conn_proxy_start(lp, c);
+	else
+		conn_hs_start(lp, c, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -375,8 +379,10 @@ static void send_complete(struct loop *lp, struct conn *c, int res,
 			conn_close(lp, c, false);
 		return;
 	}
-	if (splice)
+	if (splice) {
 		c->pipe_fill -= res;
+		stats_add(lp->st, STAT_BYTES_SPLICE, res);
+	}
 	conn_advance(c->a, res);
 	timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	send_more(lp, c);
@@ -873,7 +879,9 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 			conn_close(lp, c, false);
 			break;
 		}
-		if (c->state == CS_HANDSHAKE)
+		if (c->state == CS_HANDSHAKE && c->proxy_wait)
+			conn_proxy_read(lp, c);
+		else if (c->state == CS_HANDSHAKE)
 			conn_hs_read(lp, c);
 		else if (c->state == CS_LINGER)
 			linger_read(lp, c);
@@ -924,8 +932,23 @@ void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind)
 void conn_drain(struct loop *lp, struct conn *c)
 {
 	switch (c->state) {
-	case CS_HANDSHAKE:
 	case CS_IDLE:
+		/*
+		 * A connection whose handshake ended but whose first request
+		 * has not come (it may be on its way, sent with the
+		 * Finished): that request is answered, then the end, as one
+		 * still in its handshake.  A load balancer cannot move a
+		 * connection it handed over.
+		 */
+		if (!c->requests) {
+			c->close_after = true;
+			break;
+		}
+		conn_close(lp, c, true);
+		break;
+	case CS_HANDSHAKE:
+		c->close_after = true;
+		break;
 	case CS_LINGER:
 		conn_close(lp, c, true);
 		break;

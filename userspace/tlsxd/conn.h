@@ -136,6 +136,7 @@ struct conn {
 	bool hs_done;			/* the engine finished: hand off */
 	bool close_after;		/* the response in flight ends it */
 	bool timed_out;
+	bool proxy_wait;		/* a PROXY header is read first */
 	uint8_t hs_hdr_len;
 	uint8_t hs_hdr[5];		/* a handshake record's header */
 	uint32_t hs_rec_len;		/* bytes of hs_rec read */
@@ -152,8 +153,11 @@ struct conn {
 	} peer;
 };
 
-/* Takes accepted socket @fd (non-blocking): starts its handshake. */
-void conn_accept(struct loop *lp, int fd);
+/*
+ * Takes accepted socket @fd (non-blocking): starts its handshake, after
+ * a PROXY protocol header when @proxy (conn_proxy.c).
+ */
+void conn_accept(struct loop *lp, int fd, bool proxy);
 
 /* A completion for @c: the CQE's result and flags. */
 void conn_complete(struct loop *lp, struct conn *c, int res,

@@ -24,6 +24,7 @@
 static void hs_failed(struct loop *lp, struct conn *c)
 {
 	stats_add(lp->st, STAT_HS_FAILED, 1);
+	stats_alert(lp->st, c->tls ? tlsx_conn_alert(c->tls) : -1);
 	if (log_debug_enabled()) {
 		int err = c->tls ? tlsx_conn_errno(c->tls) : 0;
 		int alert = c->tls ? tlsx_conn_alert(c->tls) : -1;
@@ -98,6 +99,8 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 			lp->w->id);
 	}
 	stats_add(lp->st, STAT_HS_DONE, 1);
+	if (info.resumed)
+		stats_add(lp->st, STAT_HS_RESUMED, 1);
 	if (rl <= TLSX_RL_USER && rl != TLSX_RL_AUTO)
 		stats_add(lp->st, rl_stat[rl], 1);
 	if (log_debug_enabled()) {
@@ -263,12 +266,17 @@ void conn_hs_recv_done(struct loop *lp, struct conn *c, int res)
 	hs_step(lp, c, c->hs_rec, c->hs_rec_len);
 }
 
-void conn_hs_start(struct loop *lp, struct conn *c)
+/*
+ * @armed: the handshake's timer already runs (since the accept, a PROXY
+ * header read first: one bound for both).
+ */
+void conn_hs_start(struct loop *lp, struct conn *c, bool armed)
 {
 	if (!c->tls) {
 		hs_failed(lp, c);
 		return;
 	}
-	timer_arm(&lp->timers, &c->timer, TIMER_HANDSHAKE, lp->now_ms);
+	if (!armed)
+		timer_arm(&lp->timers, &c->timer, TIMER_HANDSHAKE, lp->now_ms);
 	conn_hs_read(lp, c);
 }

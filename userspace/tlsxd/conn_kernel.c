@@ -299,6 +299,7 @@ static enum step kernel_sendfile(struct loop *lp, struct conn *c,
 		return STEP_CLOSE;
 	}
 	conn_advance(a, n);
+	stats_add(lp->st, STAT_BYTES_SENDFILE, n);
 	*budget = (size_t)n >= *budget ? 0 : *budget - n;
 	return STEP_PROGRESS;
 }

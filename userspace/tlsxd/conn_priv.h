@@ -175,7 +175,7 @@ void conn_to_idle(struct loop *lp, struct conn *c, bool first);
 /* ---- conn_hs.c: the handshake ---------------------------------------- */
 
 /* @c was accepted (c->tls NULL: its config failed): the first read. */
-void conn_hs_start(struct loop *lp, struct conn *c);
+void conn_hs_start(struct loop *lp, struct conn *c, bool armed);
 /* The next read of a record (after POLLIN, too). */
 void conn_hs_read(struct loop *lp, struct conn *c);
 /* The send of a flight's remainder (after POLLOUT, too). */
@@ -211,6 +211,9 @@ void conn_kernel_buf_recycle(struct loop *lp, unsigned int bid);
 /* ---- conn_user.c: libtlsx seals --------------------------------------- */
 
 /* The piece(s) due, sealed by libtlsx, taking from *@budget. */
+void conn_proxy_start(struct loop *lp, struct conn *c);
+void conn_proxy_read(struct loop *lp, struct conn *c);
+
 enum step conn_user_send(struct loop *lp, struct conn *c, size_t *budget);
 /* The plan was taken whole: a record sealed but not yet sent pushed. */
 enum step conn_user_flush(struct loop *lp, struct conn *c);

@@ -16,6 +16,9 @@
  *                             old configuration kept whole if anything
  *                             fails), the logs reopened
  *   SIGUSR1                   the counters to the error log
+ *   (every second)            with --ticket-keys-watch, the ticket key
+ *                             file's stamps: a change rebuilds the TLS
+ *                             configuration with the new keys
  *
  * Exit codes: 0 after a drain, 1 when the server cannot start or a worker
  * fails, 2 for a bad command line or configuration.
@@ -44,6 +47,7 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+#include "metrics.h"
 #include "runconf.h"
 #include "server.h"
 
@@ -595,6 +599,58 @@ static int stop_workers(const sigset_t *sigs, bool *joined)
 	}
 }
 
+/* The ticket key file as last loaded: what a change is told by. */
+static struct stat ticket_seen;
+
+static bool ticket_stamp_changed(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev != b->st_dev || a->st_ino != b->st_ino ||
+	       a->st_size != b->st_size ||
+	       a->st_mtim.tv_sec != b->st_mtim.tv_sec ||
+	       a->st_mtim.tv_nsec != b->st_mtim.tv_nsec ||
+	       a->st_ctim.tv_sec != b->st_ctim.tv_sec ||
+	       a->st_ctim.tv_nsec != b->st_ctim.tv_nsec;
+}
+
+/*
+ * --ticket-keys-watch: polled once a second from this thread (a stat(2);
+ * inotify would miss a file replaced by rename in a directory it does
+ * not watch, and a poll needs no descriptor kept across reloads).  A
+ * change rebuilds the TLS configuration from the running settings, as
+ * SIGHUP does for it, and publishes it with one pointer store
+ * (server_tls_set()): workers are not paused, handshakes in progress
+ * keep the old keys.  A file that does not load (half written: the
+ * rotation tool renames a whole file into place instead) keeps the old
+ * keys, logged once per change.
+ */
+static void ticket_keys_poll(void)
+{
+	struct tlsx_config *cfg;
+	char msg[ERR_MAX];
+	struct stat st;
+
+	if (!conf.ticket_keys_watch || !conf.ticket_key_file ||
+	    stat(conf.ticket_key_file, &st) ||
+	    !ticket_stamp_changed(&st, &ticket_seen))
+		return;
+	ticket_seen = st;
+	cfg = server_tls_build(&conf, msg, sizeof(msg));
+	if (!cfg) {
+		log_msg(LOG_ERR, "ticket-keys %s changed but does not load, the old keys stay: %s",
+			conf.ticket_key_file, msg);
+		return;
+	}
+	server_tls_set(&srv, cfg);
+	log_msg(LOG_INFO, "ticket-keys %s changed: keys reloaded",
+		conf.ticket_key_file);
+}
+
+static void ticket_keys_seen(void)
+{
+	if (!conf.ticket_key_file || stat(conf.ticket_key_file, &ticket_seen))
+		memset(&ticket_seen, 0, sizeof(ticket_seen));
+}
+
 /* Waits for signals until a stop; the exit code, -1 as stop_workers(). */
 static int signal_loop(const sigset_t *sigs)
 {
@@ -612,6 +668,7 @@ static int signal_loop(const sigset_t *sigs)
 			break;
 		}
 		if (sig == SIGHUP) {
+			ticket_keys_seen();
 			reload();
 		} else if (sig == SIGUSR1) {
 			log_stats();
@@ -628,6 +685,7 @@ static int signal_loop(const sigset_t *sigs)
 			}
 			if (code)
 				break;
+			ticket_keys_poll();
 		}
 	}
 	r = stop_workers(sigs, joined);
@@ -648,7 +706,7 @@ int main(int argc, char **argv)
 	char err[ERR_MAX], urls[1024];
 	bool missing;
 	unsigned int i;
-	int r, code;
+	int r, code, metrics_fd = -1;
 
 	r = runconf_build(&conf, argc, argv, systemd_sockets_passed(), NULL,
 			  NULL, err, sizeof(err));
@@ -701,6 +759,7 @@ int main(int argc, char **argv)
 	srv.site.server = TLSXD_SERVER;
 	runconf_site(&srv.site, &conf);
 
+	ticket_keys_seen();
 	cfg = server_tls_build(&conf, err, sizeof(err));
 	if (!cfg)
 		die(1, "%s", err);
@@ -724,6 +783,12 @@ int main(int argc, char **argv)
 		if (!srv.alog)
 			die(1, "--access-log %s", err);
 	}
+	if (conf.metrics) {
+		/* Bound before the drop, as the listeners. */
+		metrics_fd = metrics_listen(conf.metrics, err, sizeof(err));
+		if (metrics_fd < 0)
+			die(1, "%s", err);
+	}
 	/* Before the drop: loading a ULP module needs CAP_NET_ADMIN. */
 	rl = server_probe_record_layer(conf.record_layer, &missing);
 	if (conf.pid_file)
@@ -737,6 +802,12 @@ int main(int argc, char **argv)
 		log_msg(LOG_WARN, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
 
 	start_workers();
+	if (metrics_fd >= 0) {
+		r = metrics_start(&srv, metrics_fd, tlsx_record_layer_name(rl));
+		if (r)
+			die(1, "--metrics: %s", strerror(-r));
+		log_msg(LOG_INFO, "metrics on http://%s/metrics", conf.metrics);
+	}
 	listen_urls(urls, sizeof(urls));
 	log_msg(LOG_INFO, "tlsxd %s: listening on %s, root %s, %u workers, record layer %s",
 		TLSXD_VERSION, urls, conf.root, srv.nworkers,
@@ -755,6 +826,7 @@ int main(int argc, char **argv)
 			unlink(conf.pid_file);
 		_exit(1);
 	}
+	metrics_stop();
 	if (srv.alog)
 		access_log_close(srv.alog);
 	server_tls_set(&srv, NULL);

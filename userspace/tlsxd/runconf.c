@@ -14,7 +14,10 @@
 #include "log.h"
 #include "runconf.h"
 
-/* Whether two --listen lists name the same addresses, in any order. */
+/*
+ * Whether two --listen lists name the same addresses, in any order, each
+ * with the same PROXY protocol setting.
+ */
 static bool same_listen(const struct tlsxd_conf *a, const struct tlsxd_conf *b)
 {
 	struct sockaddr_storage x, y;
@@ -30,7 +33,9 @@ static bool same_listen(const struct tlsxd_conf *a, const struct tlsxd_conf *b)
 		for (j = 0; j < b->nlisten; j++)
 			if (!conf_parse_listen(b->listen[j], &y, &yl, msg,
 					       sizeof(msg)) &&
-			    xl == yl && !memcmp(&x, &y, xl))
+			    xl == yl && !memcmp(&x, &y, xl) &&
+			    !(a->listen_proxy >> i & 1) ==
+			    !(b->listen_proxy >> j & 1))
 				break;
 		if (j == b->nlisten)
 			return false;
@@ -81,6 +86,12 @@ static bool keep_restart_only(struct tlsxd_conf *nc,
 			ok = ok && nc->listen[i];
 		}
 		nc->nlisten = run->nlisten;
+		nc->listen_proxy = run->listen_proxy;
+	}
+	if (!conf_same_str(nc->metrics, run->metrics)) {
+		/* The metrics thread and its socket exist from the start. */
+		restart_needed("metrics");
+		ok = ok && keep_str(&nc->metrics, run->metrics);
 	}
 	if (nc->workers != run->workers) {
 		restart_needed("workers");

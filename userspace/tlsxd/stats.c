@@ -55,6 +55,13 @@ const char *const stats_names[STAT_COUNT] = {
 	[STAT_KEY_UPDATES]	= "key_updates_sent",
 	[STAT_KEY_LIMIT_CLOSE]	= "key_limit_close",
 	[STAT_KEY_LIMIT_CUT]	= "key_limit_cut",
+	[STAT_HS_RESUMED]	= "hs_resumed",
+	[STAT_PROXY_V1]		= "proxy_v1",
+	[STAT_PROXY_V2]		= "proxy_v2",
+	[STAT_PROXY_LOCAL]	= "proxy_local",
+	[STAT_PROXY_BAD]	= "proxy_bad",
+	[STAT_BYTES_SENDFILE]	= "bytes_sendfile",
+	[STAT_BYTES_SPLICE]	= "bytes_splice",
 };
 
 /*
@@ -104,10 +111,16 @@ void stats_sum(const struct stats *const *in, unsigned int n,
 
 	for (j = 0; j < STAT_COUNT; j++)
 		out->v[j] = 0;
-	for (i = 0; i < n; i++)
+	for (j = 0; j < STATS_ALERTS; j++)
+		out->hs_alert[j] = 0;
+	for (i = 0; i < n; i++) {
 		for (j = 0; j < STAT_COUNT; j++)
 			out->v[j] += __atomic_load_n(&in[i]->v[j],
 						     __ATOMIC_RELAXED);
+		for (j = 0; j < STATS_ALERTS; j++)
+			out->hs_alert[j] += __atomic_load_n(&in[i]->hs_alert[j],
+							    __ATOMIC_RELAXED);
+	}
 }
 
 void stats_print(FILE *f, const struct stats *s)

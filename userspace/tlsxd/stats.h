@@ -65,16 +65,39 @@ enum stat_id {
 	STAT_KEY_UPDATES,	/* KeyUpdates sent, by closed connections */
 	STAT_KEY_LIMIT_CLOSE,	/* tls: keep-alive ended before the limit */
 	STAT_KEY_LIMIT_CUT,	/* tls: a response cut short at the limit */
+	/* A fleet (docs/tlsxd.md, "Running a fleet"). */
+	STAT_HS_RESUMED,	/* of hs_done: a ticket opened (PSK) */
+	STAT_PROXY_V1,		/* PROXY headers taken, by version */
+	STAT_PROXY_V2,
+	STAT_PROXY_LOCAL,	/* of those: the connection's own endpoints */
+	STAT_PROXY_BAD,		/* invalid or missing: closed */
+	STAT_BYTES_SENDFILE,	/* file bytes sent by sendfile(2) */
+	STAT_BYTES_SPLICE,	/* file bytes sent by IORING_OP_SPLICE */
 	STAT_COUNT
 };
 
+/* Failed handshakes by alert (0..255), and STATS_ALERT_NONE without one. */
+#define STATS_ALERT_NONE	256
+#define STATS_ALERTS		257
+
 struct stats {
 	uint64_t v[STAT_COUNT];
+	uint64_t hs_alert[STATS_ALERTS];
 };
 
 static inline void stats_add(struct stats *s, enum stat_id id, int64_t n)
 {
 	__atomic_store_n(&s->v[id], s->v[id] + (uint64_t)n, __ATOMIC_RELAXED);
+}
+
+/* A failed handshake's alert (tlsx_conn_alert(): -1 for none). */
+static inline void stats_alert(struct stats *s, int alert)
+{
+	unsigned int i = alert >= 0 && alert < 256 ? (unsigned int)alert :
+			 STATS_ALERT_NONE;
+
+	__atomic_store_n(&s->hs_alert[i], s->hs_alert[i] + 1,
+			 __ATOMIC_RELAXED);
 }
 
 /* The counter for an HTTP status (S_2XX for 200/206, ...). */

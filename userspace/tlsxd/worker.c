@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "conn.h"
@@ -136,6 +137,29 @@ static void arm_tick(struct loop *lp)
 }
 
 /* SIGTERM: no more accepts, idle connections closed, the rest finish. */
+/*
+ * A drain stops listening, not only accepting: a connection the kernel
+ * would queue for an accept that never comes would hang until the exit
+ * and be reset, and a load balancer (HAProxy) that saw its connect
+ * succeed cannot move it.  So what is queued already is accepted (and
+ * served, one request: conn_accept() while stopping), then the socket
+ * stops listening (shutdown(2) of a listener: later SYNs are refused,
+ * and the balancer retries them on another server).  systemd's sockets
+ * are its own to keep: those only stop being accepted from.
+ */
+static void stop_listening(struct loop *lp, unsigned int i)
+{
+	int fd = lp->listen_fds[i], c;
+	bool proxy = lp->conf->listen_proxy >> i & 1;
+
+	if (lp->srv->listen_shared)
+		return;
+	while ((c = accept4(fd, NULL, NULL,
+			    SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
+		conn_accept(lp, c, proxy);
+	shutdown(fd, SHUT_RD);
+}
+
 static void start_drain(struct loop *lp)
 {
 	struct conn *c, *next;
@@ -145,6 +169,8 @@ static void start_drain(struct loop *lp)
 		return;
 	lp->stopping = true;
 	lp->drain_deadline = lp->now_ms + lp->conf->drain_timeout_ms;
+	for (i = 0; i < lp->nlisten; i++)
+		stop_listening(lp, i);
 	for (i = 0; i < lp->nlisten; i++) {
 		struct io_uring_sqe *sqe;
 
@@ -173,7 +199,8 @@ static void abort_all(struct loop *lp)
 static void on_accept(struct loop *lp, unsigned int i, struct io_uring_cqe *cqe)
 {
 	if (cqe->res >= 0)
-		conn_accept(lp, cqe->res);
+		conn_accept(lp, cqe->res, !lp->srv->listen_shared &&
+			    lp->conf->listen_proxy >> i & 1);
 	else if (cqe->res != -ECANCELED && cqe->res != -EAGAIN)
 		log_msg(LOG_WARN, "worker %u: accept: %s", lp->w->id,
 			strerror(-cqe->res));

@@ -260,6 +260,57 @@ TEST(command_line_errors)
 	conf_free(&c);
 }
 
+/*
+ * "--listen ADDR:PORT proxy" and the file's "listen ADDR:PORT proxy":
+ * that listener (and only it) reads a PROXY header first; another word
+ * is refused; a later source's list drops the flags with the addresses.
+ * --metrics takes an address or off; --ticket-keys-watch is a flag.
+ */
+TEST(listen_proxy_metrics_watch)
+{
+	static const char text[] = "listen 127.0.0.1:1\nlisten 127.0.0.1:2 proxy\n"
+				   "metrics 127.0.0.1:9100\nticket-keys-watch\n";
+	struct tlsxd_conf c;
+	char err[256], path[64];
+
+	conf_init(&c);
+	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--listen", "127.0.0.1:1",
+			   "proxy", "--listen", "127.0.0.1:2", "--metrics",
+			   "127.0.0.1:9100", NULL)) TH_LOG("%s", err);
+	EXPECT_EQ(2, c.nlisten);
+	EXPECT_EQ(1, c.listen_proxy);
+	EXPECT_STREQ("127.0.0.1:9100", c.metrics);
+	EXPECT_FALSE(c.ticket_keys_watch);
+	conf_free(&c);
+
+	conf_init(&c);
+	write_file(path, sizeof(path), text, strlen(text));
+	ASSERT_EQ(0, conf_load_file(&c, path, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(2, c.nlisten);
+	EXPECT_EQ(2, c.listen_proxy);
+	EXPECT_TRUE(c.ticket_keys_watch);
+	/* The command line's list replaces the file's, flags included. */
+	ASSERT_EQ(0, parse(&c, err, sizeof(err), "--config", path, "--listen",
+			   "127.0.0.1:3", "--metrics", "off", NULL))
+		TH_LOG("%s", err);
+	EXPECT_EQ(1, c.nlisten);
+	EXPECT_EQ(0, c.listen_proxy);
+	EXPECT_EQ(NULL, c.metrics);
+	conf_free(&c);
+	unlink(path);
+
+	conf_init(&c);
+	write_file(path, sizeof(path), "listen 127.0.0.1:1 prox\n", 24);
+	EXPECT_EQ(-1, conf_load_file(&c, path, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "listen: bad option \"prox\" (proxy)"))
+		TH_LOG("%s", err);
+	conf_free(&c);
+	unlink(path);
+	EXPECT_EQ(-1, bad1(err, sizeof(err), "--metrics", "localhost"));
+	EXPECT_NE(NULL, strstr(err, "--metrics:")) TH_LOG("%s", err);
+}
+
 TEST(too_many_listeners_and_certs)
 {
 	struct tlsxd_conf c;
@@ -414,7 +465,8 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 		abort();
 	fputs("listen", f);
 	for (i = 0; i < c->nlisten; i++)
-		fprintf(f, " %s", c->listen[i]);
+		fprintf(f, " %s%s", c->listen[i],
+			c->listen_proxy >> i & 1 ? " proxy" : "");
 	fprintf(f, "\nroot %s\ncert", str(c->root));
 	for (i = 0; i < c->ncerts; i++)
 		fprintf(f, " %s %s", str(c->certs[i].cert_file),
@@ -448,6 +500,11 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 			c->headers[i].value,
 			c->headers[i].always ? " always" : "");
 	fputc('\n', f);
+	/* The fleet's settings, only when set (the cases predate them). */
+	if (c->metrics)
+		fprintf(f, "metrics %s\n", c->metrics);
+	if (c->ticket_keys_watch)
+		fputs("ticket-keys-watch on\n", f);
 	fclose(f);
 }
 
@@ -1094,6 +1151,9 @@ static const struct {
 	enum on_reload what;
 } reload_cases[] = {
 	{ "listen", "listen 127.0.0.1:9\n", RESTART },
+	{ "listen", "listen 127.0.0.1:9 proxy\n", RESTART },
+	{ "metrics", "metrics 127.0.0.1:9100\n", RESTART },
+	{ "ticket-keys-watch", "ticket-keys-watch\n", APPLIES },
 	{ "root", "root /srv/other\n", APPLIES },
 	{ "cert", "cert /c2.pem /k2.pem\n", APPLIES },
 	{ "key", "cert /c2.pem\nkey /k2.pem\n", APPLIES },
