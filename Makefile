@@ -122,7 +122,9 @@ LIBTLSX_PIC_OBJS := $(patsubst %.c,$(B)/obj-pic/%.o,$(ENGINE_SRCS) \
 # targets link too.  tlsxd-static is the VM's build (its initramfs has no
 # libc and no libsystemd): the same sources without sd_notify/LISTEN_FDS.
 TLSXD_DIR := userspace/tlsxd
-TLSXD_SRCS := $(filter-out $(TLSXD_DIR)/main.c,$(wildcard $(TLSXD_DIR)/*.c))
+# h2/: HTTP/2 (docs/http2.md).
+TLSXD_SRCS := $(filter-out $(TLSXD_DIR)/main.c,$(wildcard $(TLSXD_DIR)/*.c)) \
+	$(wildcard $(TLSXD_DIR)/h2/*.c)
 TLSXD_LIB := $(B)/lib/libtlsxd.a
 TLSXD_LIB_ASAN := $(B)/lib/libtlsxd-asan.a
 TLSXD_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(TLSXD_SRCS))
