@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define H2_FRAME_HDR_LEN	9
 /* 4.2, 6.5.2: SETTINGS_MAX_FRAME_SIZE's initial value and its range. */
 #define H2_FRAME_SIZE_MIN	16384u
