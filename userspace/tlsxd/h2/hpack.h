@@ -23,8 +23,10 @@
 #include <sys/types.h>
 
 /* Field flags, to the decode callback and from the encode caller. */
-/* Decode: the field came as "never indexed" (6.2.3); keep it so when
- * passed on.  Encode: send it so (and never add it to the table). */
+/*
+ * Decode: the field came as "never indexed" (6.2.3); keep it so when
+ * passed on.  Encode: send it so (and never add it to the table).
+ */
 #define HPACK_NEVER_INDEXED	0x1u
 /* Encode: a literal without indexing (6.2.2); the table is left alone. */
 #define HPACK_NO_INDEX		0x2u
@@ -83,8 +85,10 @@ struct hpack_table {
 struct hpack_decoder {
 	struct hpack_table table;
 	size_t settings_max;	/* what we advertised: updates are <= it */
-	/* where decoded strings go (Huffman) and wrapped entries are
-	 * made contiguous */
+	/*
+	 * where decoded strings go (Huffman) and wrapped entries are
+	 * made contiguous
+	 */
 	unsigned char *scratch;
 	size_t scratch_cap;
 };
@@ -93,12 +97,14 @@ struct hpack_encoder {
 	struct hpack_table table;
 	size_t own_max;		/* our memory bound, from init */
 	size_t peer_setting;	/* the peer's SETTINGS_HEADER_TABLE_SIZE */
-	/* A size update is owed at the next block's start (4.2): the
-	 * smallest size since the last one, then the current one. */
+	/*
+	 * A size update is owed at the next block's start (4.2): the
+	 * smallest size since the last one, then the current one.
+	 */
 	size_t update_min;
 	int update_pending;
 	int in_block_start;	/* no field yet in this block */
-	int huffman;		/* Huffman-code strings when shorter */
+	int huffman;		/* Huffman-code strings unless longer */
 };
 
 /* ---- decoder ------------------------------------------------------- */
@@ -151,8 +157,10 @@ void hpack_encoder_free(struct hpack_encoder *e);
  */
 void hpack_encoder_set_peer_table_size(struct hpack_encoder *e, size_t size);
 
-/* Huffman-code strings where that is shorter (the default, on); off
- * for tests (RFC 7541 C.3, C.5). */
+/*
+ * Huffman-code strings unless that is longer (the default, on); off
+ * for tests (RFC 7541 C.3, C.5).
+ */
 void hpack_encoder_set_huffman(struct hpack_encoder *e, int on);
 
 /* Start a header block: a size update owed goes before its first field. */
@@ -212,8 +220,11 @@ int hpack_table_init(struct hpack_table *t, size_t cap);
 void hpack_table_free(struct hpack_table *t);
 /* 4.3: evict until size <= @max (<= cap_bytes). */
 void hpack_table_set_max(struct hpack_table *t, size_t max);
-/* 4.4: evict to make room, then add (or empty the table when the entry
- * is larger than the maximum).  The strings may lie in the table. */
+/*
+ * 4.4: evict to make room, then add (or empty the table when the entry
+ * is larger than the maximum).  The strings must not lie in the table
+ * (an entry named by one about to be evicted: copy the name first).
+ */
 void hpack_table_add(struct hpack_table *t, const char *name, size_t name_len,
 		     const char *value, size_t value_len);
 /*
@@ -224,10 +235,27 @@ void hpack_table_get(const struct hpack_table *t, uint32_t i,
 		     const char **name, size_t *name_len,
 		     const char **value, size_t *value_len, unsigned char *buf);
 
+/*
+ * The newest dynamic entry equal to (name, value): its index (0 =
+ * newest), or -1.  *@name_index, UINT32_MAX on entry, becomes the
+ * newest entry with that name, if any.
+ */
+int hpack_table_find(const struct hpack_table *t, const char *name,
+		     size_t name_len, const char *value, size_t value_len,
+		     uint32_t *name_index);
+/*
+ * The same in the static table: index 1-61 or 0; *@name_index the
+ * first entry with the name, or 0.
+ */
+int hpack_static_find(const char *name, size_t name_len, const char *value,
+		      size_t value_len, uint32_t *name_index);
+
 /* 5.1: integers with an N-bit prefix, at most HPACK_INT_MAX. */
 #define HPACK_INT_MAX	((1u << 28) - 1)
-/* Returns bytes read, 0 if @len ends first, HPACK_E_COMPRESSION over
- * HPACK_INT_MAX. */
+/*
+ * Returns bytes read, 0 if @len ends first, HPACK_E_COMPRESSION over
+ * HPACK_INT_MAX.
+ */
 int hpack_int_decode(const unsigned char *in, size_t len, unsigned int prefix,
 		     uint32_t *val);
 /* Bytes hpack_int_encode() writes. */
