@@ -66,6 +66,7 @@ struct http_req {
 	bool has_content_length;
 	uint64_t content_length;
 	bool expect_continue;	/* Expect: 100-continue */
+	bool http2;		/* came by HTTP/2 (h2/h2_req.c): the log says so */
 	unsigned int header_count;
 };
 

@@ -116,6 +116,7 @@ void h2_req_begin(struct h2_req_build *b, struct http_req *req, char *buf,
 	/* HTTP/2 is persistent, and is served with HTTP/1.1's semantics. */
 	req->version_minor = 1;
 	req->keep_alive = true;
+	req->http2 = true;
 }
 
 /* @v copied into the build's buffer: NULL when it is full. */
