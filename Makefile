@@ -525,7 +525,9 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
-# tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
+# tlsxd (skipped while tlsxd is not built); tools/tlsxd/h2-frames: RFC
+# 9113's MUSTs and the HTTP/2 limits, frame by frame (docs/http2.md).
+# tools/check-series: no script
 # copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(BENCH)
@@ -534,6 +536,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
+		'tools/tlsxd/h2-frames $(B)' \
 		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
