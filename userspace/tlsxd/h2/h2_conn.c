@@ -14,6 +14,16 @@
 #define H2_TABLE_SIZE		4096
 /* Our encoder's table, whatever the peer allows. */
 #define H2_ENC_TABLE_SIZE	4096
+/*
+ * TLS 1.3 records carry 16 KiB of plaintext (RFC 8446 5.1).  A DATA
+ * frame whose header and payload fill whole records seals into full
+ * records on every layer: the kernel's ends a record where a sendfile
+ * ends, so a 16,384-octet payload after its 9-octet header would cost a
+ * second, 9-octet record per frame (docs/http2.md).
+ */
+#define H2_RECORD		16384u
+/* The most one stream sends per turn: 16 records (fairness). */
+#define H2_DATA_QUANTUM		(16 * H2_RECORD - H2_FRAME_HDR_LEN)
 /* The receive window is topped up once this much of it was used. */
 #define H2_RECV_REFILL		(H2_WINDOW_INITIAL / 2)
 
@@ -803,6 +813,12 @@ static uint64_t data_allowed(const struct h2_conn *h,
 
 	if (n > h->peer_max_frame)
 		n = h->peer_max_frame;
+	if (n > H2_DATA_QUANTUM)
+		n = H2_DATA_QUANTUM;
+	/* Header and payload in whole records, when over one. */
+	if (n + H2_FRAME_HDR_LEN > H2_RECORD)
+		n = (n + H2_FRAME_HDR_LEN) / H2_RECORD * H2_RECORD -
+		    H2_FRAME_HDR_LEN;
 	if ((int64_t)n > s->window)
 		n = s->window > 0 ? s->window : 0;
 	if ((int64_t)n > h->send_window)

@@ -405,7 +405,8 @@ TEST_F(h2, big_body_exact_and_flow_control)
 	collect(t, s);
 	/* 6.9.2: 65,535 octets, then the windows are shut. */
 	ASSERT_EQ(65535, s->body_len[0]);
-	ASSERT_EQ(16384, s->max_data);
+	/* Header and payload fill one 16 KiB record exactly. */
+	ASSERT_EQ(16384 - 9, s->max_data);
 	ASSERT_TRUE(h2_conn_busy(&t->h));
 	/* Both windows opened: the rest, in frames of the peer's size. */
 	while (!s->end[0] && rounds++ < 1000) {
@@ -420,6 +421,35 @@ TEST_F(h2, big_body_exact_and_flow_control)
 	}
 	ASSERT_EQ(sizeof(want), s->body_len[0]);
 	ASSERT_EQ(0, memcmp(want, s->body[0], sizeof(want)));
+	ASSERT_EQ(1, t->complete);
+	free(s);
+}
+
+TEST_F(h2, frames_fill_whole_records)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+	struct h2_setting big[] = {
+		{ H2_SET_MAX_FRAME_SIZE, 1 << 20 },
+		{ H2_SET_INITIAL_WINDOW_SIZE, 0x7fffffff },
+	};
+	struct rx r;
+
+	hello(t, big, 2);
+	fr(t, H2_WINDOW_UPDATE, 0, 0, "\x7f\x00\x00\x00", 4);
+	get(t, 1, "GET", "/big", NULL);
+	pump(t);
+	/* 9 + payload is a multiple of 16384 but for the last frame. */
+	while (next_rx(t, &r))
+		if (r.type == H2_DATA && !(r.flags & H2_F_END_STREAM)) {
+			ASSERT_EQ(0, (r.len + 9) % 16384);
+			s->data_frames++;
+			if (r.len > s->max_data)
+				s->max_data = r.len;
+		}
+	/* The scheduler's quantum: 16 records. */
+	ASSERT_EQ(16 * 16384 - 9, s->max_data);
+	ASSERT_EQ(1, s->data_frames);
 	ASSERT_EQ(1, t->complete);
 	free(s);
 }
