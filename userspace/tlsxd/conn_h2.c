@@ -33,7 +33,7 @@ struct conn_h2 {
 	struct conn *c;
 	bool in_pump;		/* conn_h2_pump() is on the stack */
 	bool item_sent;		/* the item went while in_pump */
-	bool stall_armed;	/* TIMER_SEND runs for streams that wait */
+	uint64_t stall_since;	/* ms: streams have bytes due, none moved */
 	bool any_stream;
 };
 
@@ -210,6 +210,9 @@ static bool h2_item_plan(struct conn *c)
 
 	if (!h2_conn_next(&g->h, &it))
 		return false;
+	/* Only a stream's bytes are progress: a PING's ACK is not. */
+	if (it.progress)
+		g->stall_since = 0;
 	a->resp.head = (const char *)it.mem;
 	a->resp.head_len = it.mem_len;
 	a->resp.nseg = 0;
@@ -229,21 +232,29 @@ static bool h2_item_plan(struct conn *c)
 	return true;
 }
 
-/* Nothing to send: wait for input, under the timer the state says. */
+/*
+ * Nothing to send: wait for input, under the timer the state says.
+ * Streams with bytes due and every window shut: the send timeout, from
+ * when they last moved; frames that open no window (PING, SETTINGS)
+ * move its timer but not that time, which closes @c once it is past.
+ */
 static void h2_wait(struct loop *lp, struct conn *c)
 {
 	struct conn_h2 *g = c->h2;
 
 	c->state = CS_IDLE;
 	if (h2_conn_busy(&g->h)) {
-		/* Bytes due and no window: the send timeout (not re-armed). */
-		if (!g->stall_armed) {
-			timer_arm(&lp->timers, &c->timer, TIMER_SEND,
-				  lp->now_ms);
-			g->stall_armed = true;
+		if (!g->stall_since) {
+			g->stall_since = lp->now_ms ? lp->now_ms : 1;
+		} else if (lp->now_ms - g->stall_since >=
+			   lp->conf->send_timeout_ms) {
+			stats_add(lp->st, STAT_TO_SEND, 1);
+			conn_close(lp, c, false);
+			return;
 		}
+		timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
 	} else {
-		g->stall_armed = false;
+		g->stall_since = 0;
 		timer_arm(&lp->timers, &c->timer,
 			  g->any_stream ? TIMER_IDLE : TIMER_HEADER,
 			  lp->now_ms);
@@ -281,7 +292,6 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 			h2_wait(lp, c);
 			return;
 		}
-		g->stall_armed = false;
 		g->in_pump = true;
 		g->item_sent = false;
 		conn_send_plan(lp, c);

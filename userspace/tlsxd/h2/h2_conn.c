@@ -880,6 +880,7 @@ static bool next_data(struct h2_conn *h, struct h2_item *it)
 			it->flen = n;
 		}
 		h->item_kind = IT_DATA;
+		it->progress = true;
 		h->item_stream = s;
 		h->item_payload = n;
 		s->inflight = true;
@@ -921,6 +922,7 @@ bool h2_conn_next(struct h2_conn *h, struct h2_item *it)
 		}
 		it->mem = h->hdr;
 		it->mem_len = h->hdr_len;
+		it->progress = true;
 		h->item_kind = IT_HDR;
 		h->item_stream = s;
 		s->inflight = true;

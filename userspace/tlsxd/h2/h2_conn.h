@@ -80,6 +80,7 @@ struct h2_item {
 	int fd;				/* -1: none */
 	uint64_t foff;
 	uint64_t flen;
+	bool progress;			/* HEADERS or DATA: a stream moved */
 };
 
 enum h2_phase {
