@@ -64,8 +64,8 @@ static int put(struct tlsx_conn *c, const uint8_t *p, size_t n)
 static size_t get(struct hpack_encoder *e, uint8_t *out, uint32_t id,
 		  const char *path)
 {
-	const char *f[] = { ":method", "GET", ":scheme", "https", ":path",
-			    path, ":authority", "127.0.0.1" };
+	const char *const f[] = { ":method", "GET", ":scheme", "https",
+				  ":path", path, ":authority", "127.0.0.1" };
 	size_t len = H2_FRAME_HDR_LEN, i;
 
 	hpack_encode_block_begin(e);

@@ -87,7 +87,7 @@ static void h2_plan(void *owner, struct h2_stream *s, int status)
 		resp_error(&lp->srv->site, status, lp->now, 0,
 			   s->req.method == HTTP_M_HEAD, s->rbuf,
 			   sizeof(s->rbuf), &s->resp);
-		} else {
+	} else {
 		resp_plan(&lp->srv->site, &s->req, lp->now, 0, s->rbuf,
 			  sizeof(s->rbuf), &s->resp);
 	}
