@@ -118,6 +118,12 @@ int main(int argc, char **argv)
 	rc = tlsx_config_set_verify_peer(cfg, false, false);
 	if (!rc)
 		rc = tlsx_config_set_alpn(cfg, "h2");
+	/*
+	 * Records in userspace on the client's side: the kernel's layers'
+	 * counters (vm-tests checks them) are the server's alone.
+	 */
+	if (!rc)
+		rc = tlsx_config_set_record_layer(cfg, TLSX_RL_USER);
 	if (rc)
 		return fail("config", rc);
 	rc = tlsx_connect(cfg, fd, NULL, &c);
