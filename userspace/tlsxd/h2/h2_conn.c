@@ -891,6 +891,43 @@ static bool next_data(struct h2_conn *h, struct h2_item *it)
 	return false;
 }
 
+/*
+ * The stream's first DATA frame in the HEADERS' item when its window
+ * allows: one item, so one record and one write on the userspace layer
+ * (a header and a file range on the kernel ones) for a small response
+ * instead of two.  h->item_payload: its octets, 0 when none went.
+ */
+static void headers_first_data(struct h2_conn *h, struct h2_stream *s,
+			       struct h2_item *it)
+{
+	const struct resp_seg *g;
+	uint64_t n;
+
+	h->item_payload = 0;
+	h->item_end = false;
+	if (!stream_has_body(s))
+		return;
+	n = data_allowed(h, s);
+	g = &s->resp.seg[s->seg];
+	if (!n || h->hdr_len + H2_FRAME_HDR_LEN + (g->mem ? n : 0) >
+		  sizeof(h->hdr))
+		return;
+	h->item_end = data_last(s, n);
+	h->hdr_len += h2_write_hdr(h->hdr + h->hdr_len, n, H2_DATA,
+				   h->item_end ? H2_F_END_STREAM : 0, s->id);
+	if (g->mem) {
+		memcpy(h->hdr + h->hdr_len, g->mem + s->seg_off, n);
+		h->hdr_len += n;
+	} else {
+		it->fd = s->resp.fd;
+		it->foff = g->off + s->seg_off;
+		it->flen = n;
+	}
+	h->item_payload = n;
+	s->window -= n;
+	h->send_window -= n;
+}
+
 bool h2_conn_next(struct h2_conn *h, struct h2_item *it)
 {
 	struct h2_stream *s;
@@ -913,16 +950,16 @@ bool h2_conn_next(struct h2_conn *h, struct h2_item *it)
 		if (encode_headers(h, s)) {
 			/*
 			 * A head HPACK cannot fit (never with resp.c's
-			 * bounds): the stream is reset, the table untouched
-			 * for the fields that did not go... it did change:
-			 * the connection cannot go on consistently.
+			 * bounds): the encoder's table may have taken some
+			 * of its fields, so the connection cannot go on.
 			 */
 			conn_fail(h, H2_INTERNAL_ERROR);
 			return h2_conn_next(h, it);
 		}
 		it->mem = h->hdr;
-		it->mem_len = h->hdr_len;
 		it->progress = true;
+		headers_first_data(h, s, it);
+		it->mem_len = h->hdr_len;
 		h->item_kind = IT_HDR;
 		h->item_stream = s;
 		s->inflight = true;
@@ -963,15 +1000,19 @@ void h2_conn_item_done(struct h2_conn *h)
 		h->ctl_len -= h->item.mem_len;
 		break;
 	case IT_HDR:
-		s->inflight = false;
 		s->headers_sent = true;
-		if (s->gone)
-			stream_free(h, s, false);
-		else if (!stream_has_body(s))
-			stream_complete(h, s);
-		else
-			ring_add(h, s);
-		break;
+		if (!h->item_payload) {
+			s->inflight = false;
+			if (s->gone)
+				stream_free(h, s, false);
+			else if (!stream_has_body(s))
+				stream_complete(h, s);
+			else
+				ring_add(h, s);
+			break;
+		}
+		/* Its first DATA frame went with it. */
+		__attribute__((fallthrough));
 	case IT_DATA:
 		s->inflight = false;
 		s->body_sent += h->item_payload;
