@@ -262,10 +262,13 @@ static void h2_wait(struct loop *lp, struct conn *c)
 	conn_poll(lp, c, false);
 }
 
+/* Items sent between two reads while items are due. */
+#define H2_ITEMS_PER_READ	16
+
 void conn_h2_pump(struct loop *lp, struct conn *c)
 {
 	struct conn_h2 *g = c->h2;
-	unsigned int items = 0;
+	unsigned int items = 0, unread = 0;
 	int r;
 
 	if (!c->a) {
@@ -276,14 +279,26 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 		}
 	}
 	for (;;) {
-		r = h2_read(lp, c);
-		if (r <= 0)
-			return;
+		/*
+		 * Read before the first item and then every few: a
+		 * WINDOW_UPDATE or RST_STREAM is seen within a few frames,
+		 * and a bulk body does not pay an empty read per frame.
+		 */
+		if (!unread) {
+			r = h2_read(lp, c);
+			if (r <= 0)
+				return;
+		}
 		if (h2_conn_over(&g->h)) {
 			conn_close(lp, c, true);
 			return;
 		}
 		if (!h2_item_plan(c)) {
+			/* Nothing due: read what came before waiting. */
+			if (unread) {
+				unread = 0;
+				continue;
+			}
 			/* The layer keeps input POLLIN would not announce. */
 			if (conn_ops(c)->input_kept(c)) {
 				conn_yield(lp, c);
@@ -292,6 +307,7 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 			h2_wait(lp, c);
 			return;
 		}
+		unread = (unread + 1) % H2_ITEMS_PER_READ;
 		g->in_pump = true;
 		g->item_sent = false;
 		conn_send_plan(lp, c);
