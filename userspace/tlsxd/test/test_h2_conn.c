@@ -35,7 +35,6 @@ struct tc {
 	struct hpack_decoder dec;
 	struct site site;
 	struct mime_table *mime;
-	char root[SITE_DIR_MAX], outside[SITE_DIR_MAX];
 	uint8_t *out;			/* what the server sent */
 	size_t out_len, out_read;
 	unsigned int planned, done, complete;
@@ -130,21 +129,60 @@ static bool next_rx(struct tc *t, struct rx *r)
 	return true;
 }
 
-static void setup(struct __test_metadata *_metadata, struct tc *t)
+/*
+ * One document root for every test, made before the harness forks them
+ * (they only read it) and removed by the process that made it: a root
+ * per test cost most of this program's time under ASan.
+ */
+static char root[SITE_DIR_MAX] = "/tmp/h2conn.XXXXXX";
+static pid_t root_owner;
+
+static void root_put(const char *name, const void *data, size_t len)
+{
+	struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	char path[SITE_PATH_MAX];
+	int fd;
+
+	site_path(path, root, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len ||
+	    futimens(fd, ts))
+		abort();
+	close(fd);
+}
+
+__attribute__((constructor)) static void root_make(void)
 {
 	static char big[BIG_LEN];
 	size_t i;
 
+	if (!mkdtemp(root))
+		abort();
+	root_owner = getpid();
+	root_put("a.txt", "hello, h2\n", 10);
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)(i * 7 + (i >> 13));
+	root_put("big", big, sizeof(big));
+	root_put("empty", "", 0);
+}
+
+__attribute__((destructor)) static void root_remove(void)
+{
+	char cmd[SITE_DIR_MAX + 16];
+
+	if (getpid() != root_owner)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", root);
+}
+
+static void setup(struct __test_metadata *_metadata, struct tc *t)
+{
 	memset(t, 0, sizeof(*t));
 	t->out = malloc(OUT_CAP);
 	ASSERT_NE(NULL, t->out);
-	site_dirs_make(_metadata, t->root, t->outside, "h2conn");
-	site_put(_metadata, t->root, "a.txt", "hello, h2\n", 1000000000);
-	for (i = 0; i < sizeof(big); i++)
-		big[i] = (char)(i * 7 + (i >> 13));
-	site_put_len(_metadata, t->root, "big", big, sizeof(big), 1000000000);
-	site_put_len(_metadata, t->root, "empty", "", 0, 1000000000);
-	site_open(_metadata, &t->site, &t->mime, t->root);
+	site_open(_metadata, &t->site, &t->mime, root);
 	h2_conf_default(&t->conf);
 	ASSERT_EQ(0, h2_conn_init(&t->h, &t->conf, &ops, t));
 	ASSERT_EQ(0, hpack_encoder_init(&t->enc, 4096));
@@ -152,13 +190,12 @@ static void setup(struct __test_metadata *_metadata, struct tc *t)
 	t->now = 1000;
 }
 
-static void teardown(struct __test_metadata *_metadata, struct tc *t)
+static void teardown(struct tc *t)
 {
 	h2_conn_free(&t->h);
 	hpack_encoder_free(&t->enc);
 	hpack_decoder_free(&t->dec);
 	site_close(&t->site, t->mime);
-	site_dirs_remove(_metadata, t->root, t->outside);
 	free(t->out);
 }
 
@@ -340,7 +377,7 @@ FIXTURE_SETUP(h2)
 
 FIXTURE_TEARDOWN(h2)
 {
-	teardown(_metadata, &self->t);
+	teardown(&self->t);
 }
 
 TEST_F(h2, get_head_404_range)
@@ -394,7 +431,7 @@ TEST_F(h2, big_body_exact_and_flow_control)
 	static char want[BIG_LEN];
 	unsigned int rounds = 0;
 
-	site_path(path, t->root, "big");
+	site_path(path, root, "big");
 	f = fopen(path, "rb");
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(sizeof(want), fread(want, 1, sizeof(want), f));
