@@ -64,6 +64,21 @@ print("};\n")
 cnt = [0] * 31
 for l in lens:
     cnt[l] += 1
-print("static const uint16_t huff_count[31] = {")
-print("\t" + " ".join("%d," % c for c in cnt))
+# Per length: the first code, the index in huff_syms of its symbol, and
+# (left-aligned in 32 bits) the end of the codes of that length or less.
+first, off, lim = [0] * 31, [0] * 31, [0] * 31
+for l in range(1, 31):
+    if l > 1:
+        first[l] = (first[l - 1] + cnt[l - 1]) << 1
+        off[l] = off[l - 1] + cnt[l - 1]
+    lim[l] = (first[l] + cnt[l]) << (32 - l)
+assert lim[30] == 1 << 32
+for name, t, fmt in (("huff_first", first, "0x%x,"), ("huff_off", off, "%d,")):
+    print("\nstatic const uint32_t %s[31] = {" % name)
+    for i in range(0, 31, 8):
+        print("\t" + " ".join(fmt % v for v in t[i:i + 8]))
+    print("};")
+print("\nstatic const uint64_t huff_lim[31] = {")
+for i in range(0, 31, 4):
+    print("\t" + " ".join("0x%x," % v for v in lim[i:i + 4]))
 print("};")

@@ -181,7 +181,11 @@ void hpack_encode_block_begin(struct hpack_encoder *e);
  * for secrets (set-cookie with a session, authorization: 7.1.3).
  *
  * Returns the bytes written, or -ENOSPC with nothing written and no
- * state changed (a bigger buffer may be given for the same field).
+ * state changed (a bigger buffer may be given for the same field), or
+ * -EINVAL for a string over HPACK_INT_MAX.  The fields before it in the
+ * block did change the table: a block abandoned part way leaves the
+ * encoder ahead of the peer's decoder, and the connection cannot go on
+ * (send the block, or end the connection).
  */
 ssize_t hpack_encode_field(struct hpack_encoder *e, unsigned char *out,
 			   size_t cap, const char *name, size_t name_len,

@@ -252,8 +252,14 @@ static int scratch(struct hpack_decoder *d, struct hpack_block *b,
 	/* A string decodes to at most 8/5 of its bytes (5-bit codes). */
 	if (str_cap / 2 > len)
 		str_cap = 2 * len;
+	/*
+	 * A name copied out of a table: at most the table, or a static
+	 * name (27 octets at most: Appendix A).
+	 */
 	if (str_cap < d->settings_max)
 		str_cap = d->settings_max;
+	if (str_cap < HPACK_ENTRY_OVERHEAD)
+		str_cap = HPACK_ENTRY_OVERHEAD;
 	need = 2 * str_cap + d->settings_max + 1;
 	if (need > d->scratch_cap) {
 		unsigned char *p = realloc(d->scratch, need);

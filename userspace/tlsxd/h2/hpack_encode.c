@@ -120,36 +120,32 @@ static size_t size_updates(const struct hpack_encoder *e, unsigned char *out)
 
 /*
  * A string literal (5.2): Huffman-coded unless that is longer (at equal
- * length too, as Appendix C.6.2 does; an empty string raw).
+ * length too, as Appendix C.6.2 does; an empty string raw).  *@coded is
+ * the string's length on the wire, Huffman-coded or not.
  */
 static size_t string_len(const struct hpack_encoder *e, const char *s,
-			 size_t len, int *huffman)
+			 size_t len, size_t *coded, int *huffman)
 {
 	size_t h = len + 1;
 
 	if (e->huffman && len)
 		h = hpack_huffman_encoded_len((const unsigned char *)s, len);
 	*huffman = h <= len;
-	if (!*huffman)
-		h = len;
-	return hpack_int_len((uint32_t)h, 7) + h;
+	*coded = *huffman ? h : len;
+	return hpack_int_len((uint32_t)*coded, 7) + *coded;
 }
 
 static size_t string_put(unsigned char *out, const char *s, size_t len,
-			 int huffman)
+			 size_t coded, int huffman)
 {
-	size_t n;
+	size_t n = hpack_int_encode(out, (uint32_t)coded, 7,
+				    huffman ? 0x80 : 0);
 
-	if (!huffman) {
-		n = hpack_int_encode(out, (uint32_t)len, 7, 0);
-		if (len)
-			memcpy(out + n, s, len);
-		return n + len;
-	}
-	n = hpack_huffman_encoded_len((const unsigned char *)s, len);
-	n = hpack_int_encode(out, (uint32_t)n, 7, 0x80);
-	hpack_huffman_encode((const unsigned char *)s, len, out + n);
-	return n + hpack_huffman_encoded_len((const unsigned char *)s, len);
+	if (huffman)
+		hpack_huffman_encode((const unsigned char *)s, len, out + n);
+	else if (len)
+		memcpy(out + n, s, len);
+	return n + coded;
 }
 
 ssize_t hpack_encode_field(struct hpack_encoder *e, unsigned char *out,
@@ -162,6 +158,7 @@ ssize_t hpack_encode_field(struct hpack_encoder *e, unsigned char *out,
 	unsigned int prefix;
 	unsigned char first;
 	int full, index = 0, hname = 0, hvalue = 0;
+	size_t cname = 0, cvalue;
 
 	/* A string's length is a 5.1 integer the peer caps; ours too. */
 	if (name_len > HPACK_INT_MAX || value_len > HPACK_INT_MAX)
@@ -206,15 +203,15 @@ ssize_t hpack_encode_field(struct hpack_encoder *e, unsigned char *out,
 	}
 	need += hpack_int_len(idx, prefix);
 	if (!idx)
-		need += string_len(e, name, name_len, &hname);
-	need += string_len(e, value, value_len, &hvalue);
+		need += string_len(e, name, name_len, &cname, &hname);
+	need += string_len(e, value, value_len, &cvalue, &hvalue);
 	if (need > cap)
 		return -ENOSPC;
 	n = size_updates(e, out);
 	n += hpack_int_encode(out + n, idx, prefix, first);
 	if (!idx)
-		n += string_put(out + n, name, name_len, hname);
-	n += string_put(out + n, value, value_len, hvalue);
+		n += string_put(out + n, name, name_len, cname, hname);
+	n += string_put(out + n, value, value_len, cvalue, hvalue);
 	if (index)
 		hpack_table_add(&e->table, name, name_len, value, value_len);
 done:

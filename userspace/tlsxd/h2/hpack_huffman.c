@@ -4,16 +4,16 @@
  * 5.2, Appendix B): encoding, and decoding with 5.2's padding rules.
  *
  * Appendix B's code is canonical: codes rise with (length, symbol).  So
- * a code decodes by the counting method (as zlib's puff does for
- * DEFLATE): one bit at a time, the code read so far is compared against
- * the range of codes of its length.  The tables below are printed by
+ * a code's length is found by comparing the next 32 bits, left-aligned,
+ * with where the codes of each length end (huff_lim, 1-4 compares for
+ * the 5-8 bit codes of most text), and its symbol is then an offset into
+ * the symbols in code order.  The tables below are printed by
  * tools/gen/hpack_huffman.py from the Appendix's lengths; test_hpack
  * checks them against the Appendix's codes and Python's hpack.
  */
 #include "tlsxd/h2/hpack.h"
 
 #define HUFF_EOS	256
-#define HUFF_MAX_BITS	30
 
 struct huff_code {
 	uint32_t code;
@@ -114,8 +114,30 @@ static const uint16_t huff_syms[257] = {
 	249, 10, 13, 22, 256,
 };
 
-static const uint16_t huff_count[31] = {
-	0, 0, 0, 0, 0, 10, 26, 32, 6, 0, 5, 3, 2, 6, 2, 3, 0, 0, 0, 3, 8, 13, 26, 29, 12, 4, 15, 19, 29, 0, 4,
+
+static const uint32_t huff_first[31] = {
+	0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x14, 0x5c,
+	0xf8, 0x1fc, 0x3f8, 0x7fa, 0xffa, 0x1ff8, 0x3ffc, 0x7ffc,
+	0xfffe, 0x1fffc, 0x3fff8, 0x7fff0, 0xfffe6, 0x1fffdc, 0x3fffd2, 0x7fffd8,
+	0xffffea, 0x1ffffec, 0x3ffffe0, 0x7ffffde, 0xfffffe2, 0x1ffffffe, 0x3ffffffc,
+};
+
+static const uint32_t huff_off[31] = {
+	0, 0, 0, 0, 0, 0, 10, 36,
+	68, 74, 74, 79, 82, 84, 90, 92,
+	95, 95, 95, 95, 98, 106, 119, 145,
+	174, 186, 190, 205, 224, 253, 253,
+};
+
+static const uint64_t huff_lim[31] = {
+	0x0, 0x0, 0x0, 0x0,
+	0x0, 0x50000000, 0xb8000000, 0xf8000000,
+	0xfe000000, 0xfe000000, 0xff400000, 0xffa00000,
+	0xffc00000, 0xfff00000, 0xfff80000, 0xfffe0000,
+	0xfffe0000, 0xfffe0000, 0xfffe0000, 0xfffe6000,
+	0xfffee000, 0xffff4800, 0xffffb000, 0xffffea00,
+	0xfffff600, 0xfffff800, 0xfffffbc0, 0xfffffe20,
+	0xfffffff0, 0xfffffff0, 0x100000000,
 };
 
 void hpack_huffman_code(unsigned int sym, uint32_t *code, unsigned int *bits)
@@ -158,48 +180,53 @@ void hpack_huffman_encode(const unsigned char *in, size_t len,
 ssize_t hpack_huffman_decode(const unsigned char *in, size_t len,
 			     unsigned char *out, size_t cap)
 {
-	uint32_t code = 0;	/* the bits of the symbol being read */
-	uint32_t first = 0;	/* the first code of length @bits */
-	unsigned int bits = 0, index = 0;
-	size_t n = 0, i;
-	int b;
+	uint64_t acc = 0;	/* unread bits, the next one highest */
+	unsigned int avail = 0, l;
+	size_t n = 0, i = 0;
 
-	for (i = 0; i < len; i++) {
-		for (b = 7; b >= 0; b--) {
-			unsigned int count;
+	for (;;) {
+		uint32_t w;
+		unsigned int sym;
 
-			code |= (in[i] >> b) & 1;
-			bits++;
-			count = huff_count[bits];
-			if (code - first < count) {
-				unsigned int sym = huff_syms[index + code - first];
-
-				/* 5.2: EOS in a string is an error. */
-				if (sym == HUFF_EOS)
-					return HPACK_E_COMPRESSION;
-				if (n < cap)
-					out[n] = (unsigned char)sym;
-				n++;
-				code = first = bits = index = 0;
-				continue;
-			}
-			/*
-			 * Past the longest code: cannot happen with a
-			 * complete code, kept as a bound.
-			 */
-			if (bits == HUFF_MAX_BITS)
-				return HPACK_E_COMPRESSION;
-			index += count;
-			first = (first + count) << 1;
-			code <<= 1;
+		while (avail <= 56 && i < len) {
+			acc |= (uint64_t)in[i++] << (56 - avail);
+			avail += 8;
 		}
+		if (!avail)
+			break;
+		/*
+		 * 5.2: the end may be padding: under 8 bits, the most
+		 * significant bits of EOS (all ones; no code is that
+		 * short and all ones).  Refills keep avail > 56 until
+		 * the input ends.
+		 */
+		if (avail < 8 && acc >> (64 - avail) == (1u << avail) - 1)
+			break;
+		/*
+		 * The next 32 bits; past the end any fill would do (ones
+		 * here): a code longer than what is left is refused.
+		 */
+		w = (uint32_t)(acc >> 32);
+		if (avail < 32)
+			w |= 0xffffffffu >> avail;
+		/* The code's length: the first whose codes end above w. */
+		for (l = 5; w >= huff_lim[l]; l++)
+			;
+		/*
+		 * A code running past the input: padding that is not
+		 * ones, or 8 bits or more of it (EOS-like), 5.2.
+		 */
+		if (l > avail)
+			return HPACK_E_COMPRESSION;
+		sym = huff_syms[huff_off[l] + (w >> (32 - l)) - huff_first[l]];
+		/* 5.2: EOS in a string is an error. */
+		if (sym == HUFF_EOS)
+			return HPACK_E_COMPRESSION;
+		if (n < cap)
+			out[n] = (unsigned char)sym;
+		n++;
+		acc <<= l;
+		avail -= l;
 	}
-	/*
-	 * 5.2: what is left must be padding: under 8 bits, and the most
-	 * significant bits of EOS (all ones).  @code was shifted once
-	 * past the last bit read.
-	 */
-	if (bits > 7 || (code >> 1) != (1u << bits) - 1)
-		return HPACK_E_COMPRESSION;
 	return (ssize_t)n;
 }
