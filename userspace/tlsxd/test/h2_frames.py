@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # h2_frames.py [BUILD] (tools/tlsxd/h2-frames runs it) - RFC 9113's
-# MUSTs against tlsxd, frame by frame: a raw HTTP/2 client made of python3-h2's low-level pieces
-# (hyperframe's frames, hpack's coder; not h2's state machine, which
+# MUSTs against tlsxd, frame by frame: a raw HTTP/2 client made of
+# python3-h2's low-level pieces (hyperframe's frames, hpack's coder;
+# not h2's state machine, which
 # would refuse to send what the cases send) over Python's ssl with
 # ALPN h2.  Each case opens its own connection and checks what comes
 # back: the frame type, the error code of a GOAWAY or RST_STREAM, the
