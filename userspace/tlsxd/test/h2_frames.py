@@ -4,9 +4,8 @@
 # h2_frames.py [BUILD] (tools/tlsxd/h2-frames runs it) - RFC 9113's
 # MUSTs against tlsxd, frame by frame: a raw HTTP/2 client made of
 # python3-h2's low-level pieces (hyperframe's frames, hpack's coder;
-# not h2's state machine, which
-# would refuse to send what the cases send) over Python's ssl with
-# ALPN h2.  Each case opens its own connection and checks what comes
+# not h2's state machine, which would refuse to send what the cases
+# send) over Python's ssl with ALPN h2.  Each case opens its own connection and checks what comes
 # back: the frame type, the error code of a GOAWAY or RST_STREAM, the
 # bytes of a body.  Then the limits of docs/http2.md (rapid reset,
 # CONTINUATION and PING floods, too many streams, an HPACK bomb, a
