@@ -534,8 +534,10 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
-# tlsxd (skipped while tlsxd is not built).  tools/tlsxd/fleet: three
-# tlsxd behind haproxy (about 17 s).  tools/check-series: no script
+# tlsxd (skipped while tlsxd is not built); tools/tlsxd/h2-frames: RFC
+# 9113's MUSTs and the HTTP/2 limits, frame by frame (docs/http2.md).
+# tools/tlsxd/fleet: three tlsxd behind haproxy (about 17 s).
+# tools/check-series: no script
 # copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(BENCH) $(BOGO_SHIM)
@@ -546,6 +548,7 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
 		'tools/bogo/run $(B)' \
 		'tools/tlsxd/fleet $(B)' \
+		'tools/tlsxd/h2-frames $(B)' \
 		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
@@ -580,6 +583,7 @@ TLSXD_VM_FILES = --with-bin curl --with-bin cmp \
 	--with-file tools/tlsxd/demo:/tlsx/tlsxd/demo \
 	--with-file tools/tlsxd/vm-tests:/tlsx/tlsxd/vm-tests \
 	--with-file $(TLSXD_VM_KU):/tlsx/tlsxd/ku-client \
+	--with-file $(TLSXD_VM_H2STALL):/tlsx/tlsxd/h2-stall-client \
 	$(if $(wildcard /etc/mime.types),--with-file /etc/mime.types:/etc/mime.types)
 # The KeyUpdate client of vm-tests (issue 26 item 1), static like tlsxd's
 # VM build.
@@ -588,8 +592,16 @@ $(TLSXD_VM_KU): tools/tlsxd/ku-client.c $(LIBTLSX)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -static $< $(LIBTLSX) -lpthread \
 		-o $@
+# The HTTP/2 client of vm-tests' stalled stream (issue 31): libtlsx,
+# tlsxd's frame writers and HPACK encoder.
+TLSXD_VM_H2STALL := $(TLSXD_VM_DIR)/h2-stall-client
+$(TLSXD_VM_H2STALL): tools/tlsxd/h2-stall-client.c $(TLSXD_DIR)/h2/h2_frame.c \
+		$(wildcard $(TLSXD_DIR)/h2/hpack*.c) $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -static $(filter %.c,$^) \
+		$(LIBTLSX) -lpthread -o $@
 TLSXD_VM_DEPS := $(if $(TLSXD_STATIC),$(TLSXD_STATIC) $(TLSXD_STATIC_REKEY) \
-	$(TLSXD_VM_CERT) $(TLSXD_VM_KU))
+	$(TLSXD_VM_CERT) $(TLSXD_VM_KU) $(TLSXD_VM_H2STALL))
 TLSXD_VM_ARGS = $(if $(TLSXD_STATIC),$(TLSXD_VM_FILES))
 TLSXD_VM_TESTS := $(if $(TLSXD_STATIC),/tlsx/tlsxd/vm-tests)
 NO_TLSXD = { echo "no tlsxd yet ($(TLSXD_DIR)/main.c)" >&2; exit 1; }

@@ -76,6 +76,8 @@ struct hb_row {
 	enum hb_cert cert;	/* both servers' */
 	const char *unit;
 	double target;		/* issue #16's ratio, 0: none */
+	bool h2;		/* HTTP/2 (issue #31): h2load without --h1 */
+	unsigned int streams;	/* h2: h2load -m, streams per connection */
 };
 
 /*
@@ -85,11 +87,24 @@ struct hb_row {
  * server's allocator holds memory freed by the load of other rows.
  */
 static const struct hb_row rows[] = {
-	{ "idle-conn-mem", ROW_IDLE, 0, HB_CERT_P256, "B/conn", 1.0 },
-	{ "keepalive-1k", ROW_KEEPALIVE, 0, HB_CERT_P256, "req/s", 1.5 },
-	{ "keepalive-64k", ROW_KEEPALIVE, 1, HB_CERT_P256, "req/s", 1.5 },
-	{ "new-conn-1k", ROW_NEWCONN, 0, HB_CERT_P256, "conn/s", 1.5 },
-	{ "bulk-64m", ROW_BULK, 2, HB_CERT_P256, "MB/s", 1.0 },
+	{ "idle-conn-mem", ROW_IDLE, 0, HB_CERT_P256, "B/conn", 1.0, false, 0 },
+	{ "keepalive-1k", ROW_KEEPALIVE, 0, HB_CERT_P256, "req/s", 1.5, false, 0 },
+	{ "keepalive-64k", ROW_KEEPALIVE, 1, HB_CERT_P256, "req/s", 1.5, false, 0 },
+	{ "new-conn-1k", ROW_NEWCONN, 0, HB_CERT_P256, "conn/s", 1.5, false, 0 },
+	{ "bulk-64m", ROW_BULK, 2, HB_CERT_P256, "MB/s", 1.0, false, 0 },
+	/*
+	 * Issue #31: the same over HTTP/2 against nginx's (its defaults),
+	 * 1 KiB with 10 and 100 concurrent streams per connection.
+	 */
+	{ "h2-keepalive-1k-m10", ROW_KEEPALIVE, 0, HB_CERT_P256, "req/s", 1.5,
+	  true, 10 },
+	{ "h2-keepalive-1k-m100", ROW_KEEPALIVE, 0, HB_CERT_P256, "req/s",
+	  1.5, true, 100 },
+	{ "h2-keepalive-64k", ROW_KEEPALIVE, 1, HB_CERT_P256, "req/s", 1.5,
+	  true, 10 },
+	{ "h2-new-conn-1k", ROW_NEWCONN, 0, HB_CERT_P256, "conn/s", 1.5, true,
+	  1 },
+	{ "h2-bulk-64m", ROW_BULK, 2, HB_CERT_P256, "MB/s", 1.5, true, 1 },
 	/*
 	 * Not in the issue's list: new connections with an RSA-2048
 	 * certificate, where the server's half of a handshake (an RSA
@@ -97,7 +112,7 @@ static const struct hb_row rows[] = {
 	 * the reverse of P-256 (ECDSA: verifying costs 3x signing).  Last,
 	 * as both servers restart with the other certificate.
 	 */
-	{ "new-conn-1k-rsa", ROW_NEWCONN, 0, HB_CERT_RSA2048, "conn/s", 1.5 },
+	{ "new-conn-1k-rsa", ROW_NEWCONN, 0, HB_CERT_RSA2048, "conn/s", 1.5, false, 0 },
 };
 
 /* One server's samples of one row. */
@@ -163,8 +178,8 @@ static int run_keepalive(const struct hb_opts *o, const struct hb_row *row,
 	struct hb_load l;
 	int bad;
 
-	snprintf(m, sizeof(m), "%u", o->pipeline);
-	if (o->ka_wrk) {
+	snprintf(m, sizeof(m), "%u", row->h2 ? row->streams : o->pipeline);
+	if (o->ka_wrk && !row->h2) {
 		/* wrk takes whole seconds (parse_opts rounds --duration). */
 		snprintf(d, sizeof(d), "%.0fs", secs);
 		bad = hb_wrk(o, o->clients, wrkargs, secs * 3 + 30, &l,
@@ -284,6 +299,7 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 		   struct side *sd, bool keep)
 {
 	unsigned long long p0 = 0, p1 = 0, th0 = 0, th1 = 0;
+	struct hb_opts ro;
 	size_t nd = sd->nd;
 	double c0, c1;
 	uint64_t t0;
@@ -294,15 +310,17 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 	capped = !hb_cap_stat(sd->srv->kind, &p0, &th0);
 	c0 = hb_server_cpu(sd->srv);
 	t0 = bench_now_ns();
+	ro = *o;
+	ro.h2 = row->h2;
 	switch (row->kind) {
 	case ROW_KEEPALIVE:
-		r = run_keepalive(o, row, sd, keep ? o->duration : 1, keep);
+		r = run_keepalive(&ro, row, sd, keep ? o->duration : 1, keep);
 		break;
 	case ROW_NEWCONN:
-		r = run_newconn(o, row, sd, keep ? o->duration : 0.1, keep);
+		r = run_newconn(&ro, row, sd, keep ? o->duration : 0.1, keep);
 		break;
 	default:
-		r = run_bulk(o, row, sd, keep ? o->bulk_requests : 2, keep);
+		r = run_bulk(&ro, row, sd, keep ? o->bulk_requests : 2, keep);
 		break;
 	}
 	c1 = hb_server_cpu(sd->srv);
@@ -342,7 +360,8 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 
 static const char *gen_name(const struct hb_opts *o, const struct hb_row *row)
 {
-	return row->kind == ROW_KEEPALIVE && o->ka_wrk ? "wrk" : "h2load";
+	return row->kind == ROW_KEEPALIVE && o->ka_wrk && !row->h2 ? "wrk" :
+	       row->h2 ? "h2load (h2)" : "h2load";
 }
 
 /* The most CPU a server can use: its workers, or the --server-cpu cap. */

@@ -50,6 +50,7 @@ struct hb_opts {
 	/* --server-cpu: each server capped at this many CPUs; 0: not. */
 	double server_cpu;
 	unsigned int load_threads;	/* the generator's: h2load/wrk -t */
+	bool h2;			/* h2load in HTTP/2 (no --h1): a row's */
 };
 
 /* Formats a message into @why (HB_WHY_LEN bytes); returns -1. */
@@ -144,7 +145,7 @@ struct hb_load {
 };
 
 /*
- * Runs @o->h2load --h1 -t T -c @clients with @args (NULL-terminated,
+ * Runs @o->h2load --h1 (HTTP/2 with @o->h2) -t T -c @clients with @args (NULL-terminated,
  * after those), T being --load-threads but at most @clients, and parses
  * its summary.  -1 with @why when it could not run, timed out
  * (@limit_s), or printed no summary.  The caller checks the counts.

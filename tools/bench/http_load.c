@@ -270,7 +270,8 @@ static int run_gen(const struct hb_opts *o, enum gen gen,
 
 	memset(l, 0, sizeof(*l));
 	argv[n++] = (char *)(gen == GEN_WRK ? o->wrk : o->h2load);
-	if (gen == GEN_H2LOAD)
+	/* HTTP/1.1 unless the row is HTTP/2's (ALPN h2, h2load's default). */
+	if (gen == GEN_H2LOAD && !o->h2)
 		argv[n++] = "--h1";
 	/*
 	 * --load-threads, but no more threads than connections: both

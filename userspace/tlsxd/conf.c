@@ -39,6 +39,7 @@ enum opt_kind {
 	K_MS,		/* a duration in milliseconds, [min, max] */
 	K_FLAG,		/* a bool set to true (file: optional on/off) */
 	K_NOFLAG,	/* a bool set to false ("no-precompressed") */
+	K_ONOFF,	/* a bool given as on or off, everywhere ("http2 off") */
 	K_LISTEN,
 	K_METRICS,
 	K_CERT,
@@ -82,6 +83,7 @@ static const struct opt opts[] = {
 	{ "precompressed", K_FLAG, F(precompressed), 0, 0 },
 	{ "no-precompressed", K_NOFLAG, F(precompressed), 0, 0 },
 	{ "debug", K_FLAG, F(debug), 0, 0 },
+	{ "http2", K_ONOFF, F(http2), 0, 0 },
 	{ "max-conns", K_UINT, F(max_conns), 1, 1u << 20 },
 	{ "open-file-cache", K_UINT, F(open_file_cache), 0, 1u << 20 },
 	{ "keepalive-requests", K_UINT, F(keepalive_requests), 1, 1u << 30 },
@@ -122,6 +124,7 @@ const char conf_usage[] =
 "  --error-log PATH       default: stderr\n"
 "  --record-layer L       auto|tlsx|tls|user (default auto)\n"
 "  --body B               auto|sendfile|splice (default auto)\n"
+"  --http2 on|off         offer HTTP/2 by ALPN (h2, then http/1.1; default on)\n"
 "  --max-conns N          per worker (default 4096)\n"
 "  --open-file-cache N    files kept open per worker (default 1024, 0 off)\n"
 "  --keepalive-requests N per connection (default 1000)\n"
@@ -168,6 +171,7 @@ void conf_init(struct tlsxd_conf *c)
 	c->record_layer = TLSX_RL_AUTO;
 	c->body = CONF_BODY_AUTO;
 	c->precompressed = true;
+	c->http2 = true;
 	c->http = lim;
 	c->ranges_max = 16;
 	c->max_conns = 4096;
@@ -593,6 +597,12 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 				    name, v[0]);
 		if (nv == 1 && o->kind == K_NOFLAG)
 			b = !b;
+		*(bool *)field = b;
+		return 0;
+	case K_ONOFF:
+		if (nv != 1 || parse_bool(v[0], &b))
+			return fail(err, errlen, "%s: bad value \"%s\" (on or off)",
+				    name, nv ? v[0] : "");
 		*(bool *)field = b;
 		return 0;
 	case K_HELP:

@@ -55,6 +55,7 @@ struct tlsxd_conf {
 	enum conf_body body;		/* --body sendfile|splice */
 	bool allow_hidden;
 	bool precompressed;		/* default on */
+	bool http2;			/* ALPN h2 offered, default on */
 	bool debug;			/* per-connection log lines */
 	bool systemd;			/* LISTEN_FDS seen (set by main) */
 	struct http_limits http;

@@ -144,6 +144,7 @@ static void finish_close(struct loop *lp, struct conn *c)
 	c->hs_rec = NULL;
 	wipe_free(c->pend, c->pend_len);
 	c->pend = NULL;
+	conn_h2_free(c);
 	if (c->a)
 		act_put(lp, c->a);
 	c->a = NULL;
@@ -407,6 +408,18 @@ static void begin_send(struct loop *lp, struct conn *c)
 	send_more(lp, c);
 }
 
+void conn_send_plan(struct loop *lp, struct conn *c)
+{
+	struct active *a = c->a;
+
+	c->state = CS_SEND;
+	a->piece = -1;
+	a->poff = 0;
+	a->body_sent = 0;
+	timer_arm(&lp->timers, &c->timer, TIMER_SEND, lp->now_ms);
+	send_more(lp, c);
+}
+
 /* ------------------------------------------------------------------ */
 /* Requests                                                            */
 /* ------------------------------------------------------------------ */
@@ -572,6 +585,11 @@ static struct active *active_of(struct loop *lp, struct conn *c)
 	return c->a;
 }
 
+struct active *conn_active_get(struct loop *lp, struct conn *c)
+{
+	return active_of(lp, c);
+}
+
 /* While @c waits for input, an empty request buffer goes back. */
 static void active_drop_empty(struct loop *lp, struct conn *c)
 {
@@ -613,6 +631,11 @@ static void conn_read_later(struct loop *lp, struct conn *c)
 
 	io_uring_prep_nop(sqe);
 	conn_set_op(c, sqe, OP_YIELD);
+}
+
+void conn_yield(struct loop *lp, struct conn *c)
+{
+	conn_read_later(lp, c);
 }
 
 /*
@@ -741,6 +764,10 @@ static void conn_read(struct loop *lp, struct conn *c)
 /* Waits for the next request; @first: the one after the handshake. */
 void conn_to_idle(struct loop *lp, struct conn *c, bool first)
 {
+	if (c->h2) {
+		conn_h2_pump(lp, c);
+		return;
+	}
 	c->state = CS_IDLE;
 	/* Until its first request a client gets the header timeout. */
 	timer_arm(&lp->timers, &c->timer, first ? TIMER_HEADER : TIMER_IDLE,
@@ -808,6 +835,10 @@ static void send_done(struct loop *lp, struct conn *c)
 {
 	struct active *a = c->a;
 
+	if (c->h2) {
+		conn_h2_sent(lp, c);
+		return;
+	}
 	log_response(lp, c);
 	c->requests++;
 	resp_release(&a->resp);
@@ -855,6 +886,8 @@ void conn_complete(struct loop *lp, struct conn *c, int res,
 		finish_close(lp, c);
 		return;
 	}
+	if (c->h2 && conn_h2_event(lp, c, op, res))
+		return;
 	switch (op) {
 	case OP_RECV_BUF:
 		recv_buf_done(lp, c, res, bid);
@@ -931,6 +964,10 @@ void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind)
 
 void conn_drain(struct loop *lp, struct conn *c)
 {
+	if (c->h2) {
+		conn_h2_drain(lp, c);
+		return;
+	}
 	switch (c->state) {
 	case CS_IDLE:
 		/*

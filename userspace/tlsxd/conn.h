@@ -127,6 +127,7 @@ struct conn {
 	struct tlsx_conn *tls;
 	struct active *a;
 	struct pipe_pair *pipe;
+	struct conn_h2 *h2;		/* ALPN h2: conn_h2.c, else NULL */
 	int fd;
 	uint16_t gen;
 	uint8_t state;			/* enum conn_state */

@@ -119,6 +119,11 @@ static void hs_handoff(struct loop *lp, struct conn *c)
 			tlsx_record_layer_name(rl), info.state_bytes,
 			sizeof(*c));
 	}
+	/* RFC 9113 3.2: "h2" chosen by ALPN is HTTP/2 from the first byte. */
+	if (!strcmp(info.alpn, "h2") && !conn_h2_start(lp, c)) {
+		conn_close(lp, c, false);
+		return;
+	}
 	conn_to_idle(lp, c, true);
 }
 

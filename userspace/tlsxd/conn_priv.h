@@ -172,6 +172,27 @@ void conn_tls_failed(struct loop *lp, struct conn *c, long err);
 /* Waits for the next request; @first: the one after the handshake. */
 void conn_to_idle(struct loop *lp, struct conn *c, bool first);
 
+/* A plan in c->a (the head, the segments) sent as a response is (h2). */
+void conn_send_plan(struct loop *lp, struct conn *c);
+/* @c's request buffer, taken from the worker's cache if it holds none. */
+struct active *conn_active_get(struct loop *lp, struct conn *c);
+/* An IORING_OP_NOP: the others' turn, then @c goes on (OP_YIELD). */
+void conn_yield(struct loop *lp, struct conn *c);
+
+/* ---- conn_h2.c: HTTP/2 (docs/http2.md) --------------------------------- */
+
+/* ALPN chose h2: false when out of memory. */
+bool conn_h2_start(struct loop *lp, struct conn *c);
+void conn_h2_free(struct conn *c);
+/* Read, send, wait: an HTTP/2 connection's turn. */
+void conn_h2_pump(struct loop *lp, struct conn *c);
+/* The plan conn_send_plan() was given went whole. */
+void conn_h2_sent(struct loop *lp, struct conn *c);
+/* Drain: GOAWAY, the streams taken finish, then the close. */
+void conn_h2_drain(struct loop *lp, struct conn *c);
+/* A completion of @c's that is HTTP/2's (true) or conn.c's (false). */
+bool conn_h2_event(struct loop *lp, struct conn *c, enum conn_op op, int res);
+
 /* ---- conn_hs.c: the handshake ---------------------------------------- */
 
 /* @c was accepted (c->tls NULL: its config failed): the first read. */

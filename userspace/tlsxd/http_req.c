@@ -216,7 +216,7 @@ static int head_scan(const char *buf, size_t len,
  * as RFC 9110 7.2 defines Host.  @p may be empty (RFC 9110 7.2 allows
  * an empty Host when the target has no authority).
  */
-static bool host_valid(const char *p, size_t n)
+bool http_host_valid(const char *p, size_t n)
 {
 	size_t i = 0;
 
@@ -286,7 +286,7 @@ static int parse_target(struct http_req *req, struct http_str *authority)
 	for (i = skip; i < n && t[i] != '/' && t[i] != '?' && t[i] != '#'; i++)
 		if (t[i] == '@')
 			return -400;
-	if (i == skip || t[skip] == ':' || !host_valid(t + skip, i - skip))
+	if (i == skip || t[skip] == ':' || !http_host_valid(t + skip, i - skip))
 		return -400;
 	authority->p = t + skip;
 	authority->len = i - skip;
@@ -384,15 +384,6 @@ static const struct field_def field_defs[] = {
 	{ NULL, 0, FK_SINGLE, 0 }	/* the end */
 };
 
-/* What the fields leave for the checks after the last one. */
-struct field_state {
-	unsigned int hosts;
-	bool conn_close;
-	bool conn_keep_alive;
-	bool expect_continue;
-	/* Accept-Encoding weights in thousandths; -1: not listed. */
-	int q_gzip, q_br, q_any;
-};
 
 /*
  * RFC 9110 12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) /
@@ -424,7 +415,7 @@ static int parse_qvalue(const char *p, size_t n)
  * weight = OWS ";" OWS "q=" qvalue.  A malformed element is ignored:
  * the worst it costs is an uncompressed response.
  */
-static void accept_encoding_elem(struct field_state *st, struct http_str e)
+static void accept_encoding_elem(struct http_field_state *st, struct http_str e)
 {
 	size_t i = 0, k;
 	struct http_str coding;
@@ -509,7 +500,7 @@ static const struct field_def *field_lookup(struct http_str name)
 	return NULL;
 }
 
-static int field_apply(struct http_req *req, struct field_state *st,
+static int field_apply(struct http_req *req, struct http_field_state *st,
 		       struct http_str name, struct http_str v)
 {
 	const struct field_def *d = field_lookup(name);
@@ -523,7 +514,7 @@ static int field_apply(struct http_req *req, struct field_state *st,
 	switch (d->kind) {
 	case FK_HOST:
 		/* RFC 9112 3.2: more than one Host, or an invalid one: 400. */
-		if (++st->hosts > 1 || !host_valid(v.p, v.len))
+		if (++st->hosts > 1 || !http_host_valid(v.p, v.len))
 			return -400;
 		req->host = v;
 		return 0;
@@ -578,7 +569,7 @@ static int field_apply(struct http_req *req, struct field_state *st,
  * RFC 9112 5: field-name ":" OWS field-value OWS.  @p..@n is the line
  * without its CR LF.
  */
-static int parse_field_line(struct http_req *req, struct field_state *st,
+static int parse_field_line(struct http_req *req, struct http_field_state *st,
 			    const char *p, size_t n)
 {
 	struct http_str name, v;
@@ -634,7 +625,7 @@ int http_req_parse_from(struct http_req *req, struct http_scan *scan,
 			const struct http_limits *lim)
 {
 	static const struct http_limits defaults = HTTP_LIMITS_DEFAULT;
-	struct field_state st = { .q_gzip = -1, .q_br = -1, .q_any = -1 };
+	struct http_field_state st = HTTP_FIELD_STATE_INIT;
 	struct http_str authority;
 	size_t end = 0, pos, n;
 	const char *line;
@@ -683,10 +674,22 @@ int http_req_parse_from(struct http_req *req, struct http_scan *scan,
 				  st.conn_keep_alive;
 	/* RFC 9110 10.1.1: a 1.0 request's 100-continue is ignored. */
 	req->expect_continue = st.expect_continue && req->version_minor == 1;
-	/* RFC 9110 12.5.3: "*" stands for every coding not listed. */
-	req->accept_gzip = (st.q_gzip >= 0 ? st.q_gzip : st.q_any) > 0;
-	req->accept_br = (st.q_br >= 0 ? st.q_br : st.q_any) > 0;
+	http_fields_finish(req, &st);
 	return (int)end;
+}
+
+int http_field_apply(struct http_req *req, struct http_field_state *st,
+		     struct http_str name, struct http_str value)
+{
+	return field_apply(req, st, name, value);
+}
+
+void http_fields_finish(struct http_req *req,
+			const struct http_field_state *st)
+{
+	/* RFC 9110 12.5.3: "*" stands for every coding not listed. */
+	req->accept_gzip = (st->q_gzip >= 0 ? st->q_gzip : st->q_any) > 0;
+	req->accept_br = (st->q_br >= 0 ? st->q_br : st->q_any) > 0;
 }
 
 int http_req_parse(struct http_req *req, const char *buf, size_t len,

@@ -66,6 +66,7 @@ struct http_req {
 	bool has_content_length;
 	uint64_t content_length;
 	bool expect_continue;	/* Expect: 100-continue */
+	bool http2;		/* came by HTTP/2 (h2/h2_req.c): the log says so */
 	unsigned int header_count;
 };
 
@@ -137,6 +138,35 @@ int http_req_parse_from(struct http_req *req, struct http_scan *scan,
  * none is left.
  */
 bool http_list_next(struct http_str s, size_t *pos, struct http_str *elem);
+
+/*
+ * The fields one at a time, for HTTP/2 (h2/h2_req.c), which has no head
+ * to parse but the same field semantics: what the fields leave for the
+ * checks after the last one.
+ */
+struct http_field_state {
+	unsigned int hosts;
+	bool conn_close;
+	bool conn_keep_alive;
+	bool expect_continue;
+	/* Accept-Encoding weights in thousandths; -1: not listed. */
+	int q_gzip, q_br, q_any;
+};
+#define HTTP_FIELD_STATE_INIT	{ .q_gzip = -1, .q_br = -1, .q_any = -1 }
+
+/*
+ * Applies field @name (any case) with @value (OWS trimmed) to @req as
+ * the head parser does: Host, Range, the conditionals, Accept-Encoding,
+ * Content-Length, ... (unknown names are ignored).  @value must outlive
+ * @req.  0, or minus the status (400, 413, 417) as http_req_parse().
+ */
+int http_field_apply(struct http_req *req, struct http_field_state *st,
+		     struct http_str name, struct http_str value);
+/* After the last field: what depends on them all (Accept-Encoding). */
+void http_fields_finish(struct http_req *req,
+			const struct http_field_state *st);
+/* RFC 9110 7.2: @p[0..@n) is a valid Host (uri-host [ ":" port ]). */
+bool http_host_valid(const char *p, size_t n);
 
 /*
  * Case-insensitive (ASCII) comparison of @s with NUL-terminated @lit;

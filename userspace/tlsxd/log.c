@@ -483,7 +483,11 @@ void access_log_add(struct access_log_buf *b, const struct sockaddr *peer,
 		*p++ = ' ';
 		p += put_escaped(p, req->target.p, req->target.len,
 				 ALOG_TARGET_MAX);
-		p += sprintf(p, " HTTP/1.%u\" ", req->version_minor);
+		/* The protocol as nginx logs it: HTTP/2.0 for h2. */
+		if (req->http2)
+			p += sprintf(p, " HTTP/2.0\" ");
+		else
+			p += sprintf(p, " HTTP/1.%u\" ", req->version_minor);
 	} else {
 		p += sprintf(p, "-\" ");
 	}

@@ -142,8 +142,11 @@ struct tlsx_config *server_tls_build(const struct tlsxd_conf *c, char *err,
 		if (r)
 			goto fail;
 	}
-	/* RFC 7301: we speak HTTP/1.1 only; an h2-only client gets an alert. */
-	r = tlsx_config_set_alpn(cfg, "http/1.1");
+	/*
+	 * RFC 7301: h2 first where HTTP/2 is on (RFC 9113 3.2), then
+	 * http/1.1; a client offering neither gets an alert.
+	 */
+	r = tlsx_config_set_alpn(cfg, c->http2 ? "h2,http/1.1" : "http/1.1");
 	if (!r)
 		r = tlsx_config_set_record_layer(cfg, c->record_layer);
 	if (!r && c->ticket_key_file)

@@ -483,6 +483,7 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 		c->body < ARRAY_SIZE(body_names) ? body_names[c->body] : "?",
 		c->allow_hidden ? "on" : "off",
 		c->precompressed ? "on" : "off", c->debug ? "on" : "off");
+	fprintf(f, "http2 %s\n", c->http2 ? "on" : "off");
 	fprintf(f, "max-request-line %u\nmax-header-bytes %u\n"
 		"max-header-count %u\nbody-max %llu\nmax-ranges %u\n"
 		"max-conns %u\nopen-file-cache %u\nkeepalive-requests %u\n",
@@ -525,6 +526,7 @@ static const char defaults[] =
 	"hidden off\n"
 	"precompressed on\n"
 	"debug off\n"
+	"http2 on\n"
 	"max-request-line 8192\n"
 	"max-header-bytes 16384\n"
 	"max-header-count 100\n"
@@ -642,6 +644,7 @@ FIXTURE_VARIANT_ADD(settings, every_option) {
 	       "hidden on\n"
 	       "precompressed off\n"
 	       "debug on\n"
+	       "http2 on\n"
 	       "max-request-line 1000\n"
 	       "max-header-bytes 2000\n"
 	       "max-header-count 30\n"
@@ -715,6 +718,7 @@ FIXTURE_VARIANT_ADD(settings, file_every_directive) {
 	       "hidden on\n"
 	       "precompressed off\n"
 	       "debug on\n"
+	       "http2 on\n"
 	       "max-request-line 4096\n"
 	       "max-header-bytes 8192\n"
 	       "max-header-count 50\n"
@@ -1171,6 +1175,7 @@ static const struct {
 	{ "precompressed", "precompressed off\n", APPLIES },
 	{ "no-precompressed", "no-precompressed\n", APPLIES },
 	{ "debug", "debug\n", APPLIES },
+	{ "http2", "http2 off\n", APPLIES },
 	{ "max-conns", "max-conns 100\n", APPLIES },
 	{ "max-conns", "max-conns 5000\n", RESTART },
 	{ "open-file-cache", "open-file-cache 5\n", RESTART },

@@ -140,6 +140,22 @@ TEST(local_time_and_offset)
 	utc();
 }
 
+/* A request that came by HTTP/2 is logged as nginx logs it: HTTP/2.0. */
+TEST(http2_protocol)
+{
+	struct sockaddr_in sin = v4("192.0.2.1", 1);
+	struct http_req req;
+	char *line;
+
+	utc();
+	mkreq(&req, "GET", "/h2", 1, NULL, "h2load");
+	req.http2 = true;
+	line = one_line((struct sockaddr *)&sin, &req, 200, 7);
+	EXPECT_STREQ("192.0.2.1 - - [10/Oct/2000:13:55:36 +0000] \"GET /h2 HTTP/2.0\" 200 7 \"-\" \"h2load\"\n",
+		     line);
+	free(line);
+}
+
 TEST(peers)
 {
 	struct sockaddr_in6 a = v6("2001:db8::1"), m = v6("::ffff:198.51.100.7");

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * h2_conn.h - one HTTP/2 connection, server side, without I/O
+ * (docs/http2.md): bytes in (h2_conn_in_space(), h2_conn_in_commit()),
+ * things to send out (h2_conn_next(), h2_conn_item_done()), and the
+ * owner's table (struct h2_conn_ops) to plan a request's response
+ * (resp.c, through the owner) and to log a stream that ended.
+ *
+ * Inside: the preface and SETTINGS (RFC 9113 3.4, 6.5), streams and
+ * their states (5.1), header blocks (HEADERS + CONTINUATION, 4.3, 6.10)
+ * decoded by HPACK, flow control (5.2, 6.9), PING (6.7), RST_STREAM
+ * (6.4), GOAWAY (6.8), PRIORITY read and ignored (5.3), and the limits
+ * of docs/http2.md's table.  The sender: control frames first, then
+ * HEADERS in the order requests came, then one DATA frame per turn of
+ * each stream with bytes due and window left (round robin).
+ */
+#ifndef TLSXD_H2_CONN_H
+#define TLSXD_H2_CONN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../resp.h"
+#include "h2_frame.h"
+#include "h2_req.h"
+#include "hpack.h"
+
+/* The limits (docs/http2.md); h2_conf_default() fills the defaults. */
+struct h2_conf {
+	uint32_t max_streams;		/* SETTINGS_MAX_CONCURRENT_STREAMS */
+	uint32_t header_list_max;	/* SETTINGS_MAX_HEADER_LIST_SIZE */
+	uint32_t header_block_max;	/* compressed block, all frames */
+	uint32_t block_frames_max;	/* HEADERS + CONTINUATIONs */
+	uint32_t reset_budget;		/* streams the peer may reset early */
+	uint32_t flood_burst;		/* free frames at once ... */
+	uint32_t flood_per_s;		/* ... and per second after */
+	uint32_t streams_total_max;	/* then a graceful GOAWAY */
+	struct http_limits http;	/* the field count (431) */
+};
+
+void h2_conf_default(struct h2_conf *c);
+
+/* A stream the owner plans a response for. */
+struct h2_stream {
+	struct h2_stream *next;		/* the connection's streams */
+	struct h2_stream *rnext;	/* the DATA ring / HEADERS queue */
+	uint32_t id;
+	int64_t window;			/* our send window (6.9) */
+	bool half_closed;		/* END_STREAM came: half-closed (remote) */
+	bool queued_hdr;		/* in the HEADERS queue */
+	bool in_ring;			/* in the DATA ring */
+	bool headers_sent;
+	bool inflight;			/* an item of it is being sent */
+	bool gone;			/* reset (either side): free when idle */
+	bool rst_after;			/* a body was announced: RST NO_ERROR */
+	int seg;			/* resp.seg[] being sent */
+	uint64_t seg_off;
+	uint64_t body_sent;
+	struct resp resp;		/* the owner's plan */
+	struct http_req req;		/* valid during ops->plan() only */
+	void *owner;			/* the owner's, per stream */
+	char rbuf[RESP_BUF_MIN];	/* the plan's head and part headers */
+};
+
+struct h2_conn_ops {
+	/*
+	 * Plan @s's response: @status 0 means s->req is a request to
+	 * serve (resp_plan()), else answer @status (resp_error()).  The
+	 * plan goes into s->resp using s->rbuf.
+	 */
+	void (*plan)(void *owner, struct h2_stream *s, int status);
+	/* @s ends: @complete when its response went whole; release it. */
+	void (*done)(void *owner, struct h2_stream *s, bool complete);
+};
+
+/* What to send next: @mem bytes, then @flen bytes of file @fd at @foff. */
+struct h2_item {
+	const uint8_t *mem;
+	size_t mem_len;
+	int fd;				/* -1: none */
+	uint64_t foff;
+	uint64_t flen;
+	bool progress;			/* HEADERS or DATA: a stream moved */
+};
+
+enum h2_phase {
+	H2_PH_PREFACE,	/* the client's 24 octets (3.4) */
+	H2_PH_SETTINGS,	/* its first frame must be SETTINGS */
+	H2_PH_RUNNING,
+};
+
+/* Counters the owner adds to its statistics. */
+struct h2_counts {
+	uint64_t streams;
+	uint64_t refused;		/* REFUSED_STREAM */
+	uint64_t peer_resets;
+	uint64_t goaway_sent;
+};
+
+#define H2_CTL_CAP	2048		/* control frames owed */
+#define H2_HDR_CAP	(2 * RESP_BUF_MIN)	/* one HEADERS block */
+
+struct h2_conn {
+	const struct h2_conf *conf;
+	const struct h2_conn_ops *ops;
+	void *owner;
+	enum h2_phase phase;
+	/* Input: one frame at most (our SETTINGS_MAX_FRAME_SIZE). */
+	uint8_t *in;
+	size_t in_len, in_cap;
+	/* A header block being gathered (4.3). */
+	uint8_t *blk;
+	size_t blk_len;
+	uint32_t blk_stream;		/* 0: none in progress */
+	uint32_t blk_frames;
+	bool blk_end_stream;
+	bool blk_discard;		/* decode only: not a new stream */
+	/* The request fields' strings while one is built. */
+	char *fields;
+	/* Output. */
+	uint8_t ctl[H2_CTL_CAP];
+	size_t ctl_len;
+	uint8_t hdr[H2_HDR_CAP];
+	size_t hdr_len, hdr_off;
+	uint8_t dhdr[H2_FRAME_HDR_LEN + 1024];	/* a DATA frame's header + memory payload */
+	struct h2_item item;		/* the item in flight */
+	enum { IT_NONE, IT_CTL, IT_HDR, IT_DATA } item_kind;
+	struct h2_stream *item_stream;
+	uint64_t item_payload;
+	bool item_end;
+	/* Streams. */
+	struct h2_stream *streams;
+	unsigned int nstreams;		/* not yet ended */
+	struct h2_stream *hq_head, *hq_tail;	/* HEADERS to send */
+	struct h2_stream *ring_head, *ring_tail;	/* DATA due */
+	uint32_t last_id;		/* the highest client stream id seen */
+	uint32_t accepted;		/* streams taken */
+	/* The peer's settings and our windows. */
+	uint32_t peer_max_frame;
+	int64_t peer_initial_window;
+	int64_t send_window;		/* the connection's (6.9) */
+	int64_t recv_window;		/* DATA the peer may still send */
+	/* Limits. */
+	uint32_t reset_budget;
+	uint32_t flood_tokens;
+	uint64_t flood_ms;
+	/* GOAWAY. */
+	bool goaway_sent;
+	uint32_t goaway_last;
+	bool peer_goaway;
+	bool failed;			/* a connection error: close after GOAWAY */
+	enum h2_error error;
+	struct h2_counts counts;
+	struct hpack_decoder dec;
+	struct hpack_encoder enc;
+};
+
+/* 0, or -ENOMEM.  Queues our SETTINGS (3.4: the server's preface). */
+int h2_conn_init(struct h2_conn *h, const struct h2_conf *conf,
+		 const struct h2_conn_ops *ops, void *owner);
+/* Every stream ended (ops->done(), not complete) and all freed. */
+void h2_conn_free(struct h2_conn *h);
+
+/* Where input goes: up to *@room bytes at the returned pointer. */
+uint8_t *h2_conn_in_space(struct h2_conn *h, size_t *room);
+/*
+ * @n bytes were put there at @now_ms: frames processed.  Returns 0, or
+ * -1 when the connection failed (a GOAWAY is queued: send what
+ * h2_conn_next() gives, then close).
+ */
+int h2_conn_in_commit(struct h2_conn *h, size_t n, uint64_t now_ms);
+
+/*
+ * The next item to send, in *@it: true, or false when nothing can go
+ * now (nothing due, or every window closed).  The item must be sent
+ * whole and h2_conn_item_done() called before the next h2_conn_next().
+ */
+bool h2_conn_next(struct h2_conn *h, struct h2_item *it);
+void h2_conn_item_done(struct h2_conn *h);
+
+/* A graceful GOAWAY NO_ERROR (drain, 6.8): no new streams after. */
+void h2_conn_goaway(struct h2_conn *h);
+
+/* Nothing more will happen: GOAWAY sent (or failed) and no stream left. */
+bool h2_conn_over(const struct h2_conn *h);
+/* Streams with a response under way (the send timeout runs). */
+bool h2_conn_busy(const struct h2_conn *h);
+
+#endif
