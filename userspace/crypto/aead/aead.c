@@ -612,6 +612,13 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 	ret = tlsx_run_start(&r, k, false, enc);
 	if (unlikely(ret))
 		return ret;
+	if (r.ops->oneshot && len <= TLSX_AEAD_SIMD_CHUNK) {
+		/* One section; r.st is not used, so there is nothing to wipe. */
+		r.ops->oneshot(k, enc, nonce, ad, ad_len, src, dst, len, tag);
+		if (r.simd)
+			tlsx_simd_end();
+		return 0;
+	}
 	r.ops->init(&r.st, k, nonce, ad, ad_len, len);
 	while (len - r.done > TLSX_AEAD_SIMD_CHUNK) {
 		r.crypt(&r.st, k, src + r.done, dst + r.done,
