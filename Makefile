@@ -435,6 +435,31 @@ $(B)/bin/tlsxd-static-rekey: $(TLSXD_STATIC_OBJS) \
 # `tlsx-bench handshake` runs the engine against libssl (in TEST_LIBS).
 BENCH_LINK = $(ENGINE_LIB) $(LIB) $(TEST_LIBS)
 
+# The kernel anchor of `tlsx-bench crypto` (tools/bench/crypto_kernel.c):
+# 6.12's x86 AEAD assembly from build/ksrc, assembled with the macros of
+# tools/bench/kanchor.  Bench-only: in no library and not in tlsx.ko.
+KANCHOR_SRC := $(KSRC_DIR)/arch/x86/crypto
+KANCHOR_OBJS := $(patsubst %,$(B)/kanchor/%.o,aes-gcm-avx10-x86_64 \
+	aes-gcm-aesni-x86_64 chacha-avx512vl-x86_64 chacha-avx2-x86_64 \
+	chacha-ssse3-x86_64 poly1305-x86_64-cryptogams)
+KANCHOR_ASFLAGS := -Wa,--noexecstack -Itools/bench/kanchor \
+	-DCONFIG_AS_AVX512=1 -DCONFIG_AS_VAES=1 -DCONFIG_AS_VPCLMULQDQ=1
+
+$(KANCHOR_SRC)/%:
+	@tools/ksrc $(KSRC_DIR)
+
+$(B)/kanchor/poly1305-x86_64-cryptogams.S: \
+		$(KANCHOR_SRC)/poly1305-x86_64-cryptogams.pl
+	@mkdir -p $(@D)
+	perl $< > $@
+
+$(B)/kanchor/%.o: $(KANCHOR_SRC)/%.S $(wildcard tools/bench/kanchor/*/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(KANCHOR_ASFLAGS) -c $< -o $@
+
+$(B)/kanchor/%.o: $(B)/kanchor/%.S
+	$(CC) $(KANCHOR_ASFLAGS) -c $< -o $@
+
 $(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
 		$(LIBTLSX)
 	@mkdir -p $(@D)
@@ -447,19 +472,20 @@ $(BOGO_SHIM): $(wildcard tools/bogo/*.c tools/bogo/*.h) $(LIBTLSX)
 		$(filter %.c,$^) $(LIBTLSX) -lpthread -o $@
 
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
-		$(ENGINE_LIB)
+		$(ENGINE_LIB) $(KANCHOR_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
-		$(BENCH_SRCS) $(BENCH_LINK) -o $@
+		$(BENCH_SRCS) $(KANCHOR_OBJS) $(BENCH_LINK) -o $@
 
 # The benchmark again, static, for the VM (its initramfs has no libc),
 # without the malloc interposition (glibc's static malloc cannot be
 # wrapped): its handshake subcommand shows no heap.
 $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
-		$(ENGINE_LIB)
+		$(ENGINE_LIB) $(KANCHOR_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench -static \
-		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(BENCH_LINK) -ldl -o $@
+		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(KANCHOR_OBJS) \
+		$(BENCH_LINK) -ldl -o $@
 
 # Selftests are static so the initramfs needs no libc.  A test that
 # needs a library names it in SELFTEST_LIBS_<test>.

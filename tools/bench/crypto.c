@@ -24,6 +24,15 @@
  * machine.  Before timing, each configuration checks that tlsx and
  * OpenSSL give the same bytes.
  *
+ * The kernel anchor (crypto_kernel.h): Linux 6.12's own assembly for the
+ * algorithm, on the path the kernel picks on this CPU (--kernel PATH for
+ * another), called as kTLS's "gcm(aes)" or "rfc7539(chacha20,poly1305)"
+ * calls it, runs in the same rounds; ratio tlsx/kernel beside
+ * tlsx/OpenSSL, and for records over 4 KiB also the kernel fed the data
+ * 4 KiB at a time, as it gets a record that sendfile() took from the page
+ * cache.  Before any timing, every kernel path this CPU runs is checked
+ * against OpenSSL (kanchor_check()); a mismatch aborts the run.
+ *
  * With --setkey, the key setup instead (op "key"): per iteration
  * tlsx_aead_setkey() on one key against EVP_EncryptInit_ex() with the
  * key only, on a context whose cipher (and for CCM the IV and tag
@@ -46,6 +55,7 @@
 #include "aead/aead.h"
 #include "aead/test/aead_evp.h"
 #include "bench.h"
+#include "crypto_kernel.h"
 
 #define AD_LEN		5
 #define MAX_ROUNDS	1001
@@ -58,7 +68,14 @@ struct crypto_opts {
 	int impl;		/* -1: all */
 	size_t size;		/* 0: all */
 	bool setkey;		/* time the key setup instead */
+	bool kernel;		/* the kernel anchor's columns */
+	int kpath;		/* its path: KANCHOR_NONE for the best */
 };
+
+#define KANCHOR_CSV_COLUMNS ",kpath,kernel_ns,kernel_ratio,kpg_ns,kpg_ratio"
+
+/* Pieces of the "page cache" kernel anchor. */
+#define KANCHOR_PAGE	4096
 
 /* One configuration: the record and both sides' state. */
 struct record {
@@ -74,6 +91,7 @@ struct record {
 	enum tlsx_aead_impl impl;
 	struct tlsx_aead_key k;
 	EVP_CIPHER_CTX *evp;
+	struct kanchor_key *kk;	/* NULL: no kernel anchor */
 	unsigned long failures;
 };
 
@@ -132,6 +150,32 @@ static void run_evp_record(struct record *r, size_t n)
 	}
 }
 
+static void run_kernel(struct record *r, size_t n, size_t seg)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r->seal) {
+			next_nonce(r);
+			kanchor_seal(r->kk, r->nonce, r->ad, AD_LEN, r->in,
+				     r->out, r->len, r->tag, seg);
+		} else if (kanchor_open(r->kk, r->nonce, r->ad, AD_LEN, r->in,
+					r->out, r->len, r->tag, seg)) {
+			r->failures++;
+		}
+	}
+}
+
+static void run_kernel_record(struct record *r, size_t n)
+{
+	run_kernel(r, n, 0);
+}
+
+static void run_kernel_pages(struct record *r, size_t n)
+{
+	run_kernel(r, n, KANCHOR_PAGE);
+}
+
 static void run_tlsx_setkey(struct record *r, size_t n)
 {
 	size_t i, kl = tlsx_aead_key_len(r->alg);
@@ -184,12 +228,32 @@ static size_t batch_size(run_fn run, struct record *r, double ms)
 	return n ? n : 1;
 }
 
+/* The kernel anchor opens the record OpenSSL sealed last, whole and in pages. */
+static int kernel_agrees(struct record *r)
+{
+	const u8 *ct = r->seal ? r->out : r->in;
+	u8 *tmp = aligned_alloc(64, r->len + 64);
+	int ret = -1;
+
+	if (tmp && !kanchor_open(r->kk, r->nonce, r->ad, AD_LEN, ct, tmp,
+				 r->len, r->tag, 0) &&
+	    !kanchor_open(r->kk, r->nonce, r->ad, AD_LEN, ct, tmp, r->len,
+			  r->tag, KANCHOR_PAGE))
+		ret = 0;
+	else
+		fprintf(stderr, "%s: the kernel anchor cannot open the record\n",
+			tlsx_aead_alg_name(r->alg));
+	free(tmp);
+	return ret;
+}
+
 /*
  * Set both sides up for @alg/@impl and one record of @len bytes; check
  * that they agree.  Returns 0, or -1 with a message.
  */
 static int record_setup(struct record *r, enum tlsx_aead_alg alg,
-			enum tlsx_aead_impl impl, bool seal, size_t len)
+			enum tlsx_aead_impl impl, bool seal, size_t len,
+			const struct crypto_opts *o)
 {
 	size_t kl = tlsx_aead_key_len(alg), i;
 	u8 tag_tlsx[16];
@@ -221,6 +285,16 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 	}
 	if (!aead_evp_setkey(r->evp, alg, r->key, true))
 		return -1;
+	if (o->kernel && !o->setkey) {
+		enum kanchor_path kp = o->kpath == KANCHOR_NONE ?
+			kanchor_best_path(alg) : (enum kanchor_path)o->kpath;
+
+		if (kanchor_path_usable(alg, kp)) {
+			r->kk = kanchor_key_new(alg, kp, r->key);
+			if (!r->kk)
+				return -1;
+		}
+	}
 
 	/* Both sides seal the record alike. */
 	if (tlsx_aead_seal(&r->k, r->nonce, r->ad, AD_LEN, r->in, r->out, len,
@@ -249,6 +323,9 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 			return -1;
 		}
 	}
+	/* The anchor was checked (kanchor_check()); this record opens too. */
+	if (r->kk && kernel_agrees(r))
+		return -1;
 	return 0;
 }
 
@@ -256,48 +333,61 @@ static void record_free(struct record *r)
 {
 	tlsx_aead_wipe(&r->k);
 	EVP_CIPHER_CTX_free(r->evp);
+	kanchor_key_free(r->kk);
 	free(r->in);
 	free(r->out);
 }
 
+/* The sides of a round: tlsx, OpenSSL, the kernel, the kernel in pages. */
+enum side { SIDE_TLSX, SIDE_EVP, SIDE_KERNEL, SIDE_PAGES, SIDE_COUNT };
+
 struct result {
-	struct bench_stats tlsx;
-	struct bench_stats evp;
-	double ratio;
+	struct bench_stats st[SIDE_COUNT];
+	double ratio[SIDE_COUNT];	/* tlsx over the side: median per round */
+	bool has[SIDE_COUNT];
 };
 
 static int measure(struct record *r, const struct crypto_opts *o,
 		   struct result *res)
 {
-	static double t[MAX_ROUNDS], e[MAX_ROUNDS], q[MAX_ROUNDS];
-	run_fn run_tlsx = o->setkey ? run_tlsx_setkey : run_tlsx_record;
-	run_fn run_evp = o->setkey ? run_evp_setkey : run_evp_record;
-	size_t nt, ne;
-	int i;
+	static double t[SIDE_COUNT][MAX_ROUNDS], q[SIDE_COUNT][MAX_ROUNDS];
+	run_fn run[SIDE_COUNT] = {
+		o->setkey ? run_tlsx_setkey : run_tlsx_record,
+		o->setkey ? run_evp_setkey : run_evp_record,
+		run_kernel_record, run_kernel_pages,
+	};
+	size_t n[SIDE_COUNT];
+	int i, k, sd, nsides;
 
-	nt = batch_size(run_tlsx, r, o->batch_ms);
-	ne = batch_size(run_evp, r, o->batch_ms);
+	memset(res, 0, sizeof(*res));
+	res->has[SIDE_TLSX] = res->has[SIDE_EVP] = true;
+	res->has[SIDE_KERNEL] = r->kk;
+	res->has[SIDE_PAGES] = r->kk && r->len > KANCHOR_PAGE;
+	nsides = res->has[SIDE_PAGES] ? 4 : res->has[SIDE_KERNEL] ? 3 : 2;
+	for (sd = 0; sd < nsides; sd++)
+		n[sd] = batch_size(run[sd], r, o->batch_ms);
+	/* Each round starts with the next side: every side goes first. */
 	for (i = 0; i < o->rounds; i++) {
-		if (i % 2) {
-			e[i] = time_batch(run_evp, r, ne);
-			t[i] = time_batch(run_tlsx, r, nt);
-		} else {
-			t[i] = time_batch(run_tlsx, r, nt);
-			e[i] = time_batch(run_evp, r, ne);
+		for (k = 0; k < nsides; k++) {
+			sd = (i + k) % nsides;
+			t[sd][i] = time_batch(run[sd], r, n[sd]);
 		}
-		q[i] = t[i] / e[i];
+		for (sd = 1; sd < nsides; sd++)
+			q[sd][i] = t[SIDE_TLSX][i] / t[sd][i];
 	}
 	if (r->failures) {
 		fprintf(stderr, "%lu records failed\n", r->failures);
 		return -1;
 	}
-	res->tlsx = bench_summarize(t, o->rounds);
-	res->evp = bench_summarize(e, o->rounds);
-	res->ratio = bench_summarize(q, o->rounds).median;
+	for (sd = 0; sd < nsides; sd++) {
+		res->st[sd] = bench_summarize(t[sd], o->rounds);
+		if (sd)
+			res->ratio[sd] = bench_summarize(q[sd], o->rounds).median;
+	}
 	return 0;
 }
 
-static void print_header(const struct crypto_opts *o)
+static void print_header(const struct crypto_opts *o, unsigned long checked)
 {
 	char model[128] = "unknown";
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -320,44 +410,79 @@ static void print_header(const struct crypto_opts *o)
 	       "median [min-max] ns per record; AD %d B;\n"
 	       "# ratio: median of the per-round ratios tlsx/OpenSSL\n",
 	       o->rounds, o->batch_ms, AD_LEN);
-	printf("%-18s %-4s %6s %-7s %22s %6s %6s %22s %6s %6s %6s\n",
+	if (o->kernel && !o->setkey)
+		printf("# kernel: Linux 6.12's asm on path kpath, as kTLS calls it; "
+		       "t/k: ratio tlsx/kernel;\n"
+		       "# kpg: the kernel fed 4 KiB pieces (records over 4 KiB); "
+		       "t/kpg: tlsx/that\n"
+		       "# kernel anchor: %lu records agree with OpenSSL\n",
+		       checked);
+	printf("%-18s %-4s %6s %-7s %22s %6s %6s %22s %6s %6s %6s",
 	       "alg", "op", "size", "impl", "tlsx ns [min-max]", "GB/s",
 	       "cyc/B", "openssl ns [min-max]", "GB/s", "cyc/B", "ratio");
+	if (o->kernel && !o->setkey)
+		printf(" %-9s %9s %6s %9s %6s", "kpath", "kernel ns", "t/k",
+		       "kpg ns", "t/kpg");
+	printf("\n");
 }
 
 static void print_row(const struct record *r, enum tlsx_aead_impl impl,
 		      const struct result *res, const struct crypto_opts *o)
 {
+	const struct bench_stats *ts = &res->st[SIDE_TLSX];
+	const struct bench_stats *es = &res->st[SIDE_EVP];
 	double tpn = bench_tsc_per_ns(), len = (double)r->len;
+	const char *kp = r->kk ? kanchor_path_name(kanchor_key_path(r->kk)) :
+				 "-";
 	char a[40], b[40];
 
 	const char *op = o->setkey ? "key" : r->seal ? "seal" : "open";
 
 	if (o->csv) {
-		printf("%s,%s,%zu,%s,%.1f,%.1f,%.3f\n",
+		printf("%s,%s,%zu,%s,%.1f,%.1f,%.3f",
 		       tlsx_aead_alg_name(r->alg), op,
-		       r->len, tlsx_aead_impl_name(impl), res->tlsx.median,
-		       res->evp.median, res->ratio);
+		       r->len, tlsx_aead_impl_name(impl), ts->median,
+		       es->median, res->ratio[SIDE_EVP]);
+		if (o->kernel && !o->setkey) {
+			printf(",%s", kp);
+			for (int sd = SIDE_KERNEL; sd <= SIDE_PAGES; sd++)
+				if (res->has[sd])
+					printf(",%.1f,%.3f", res->st[sd].median,
+					       res->ratio[sd]);
+				else
+					printf(",,");
+		}
+		printf("\n");
 		return;
 	}
-	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", res->tlsx.median,
-		 res->tlsx.min, res->tlsx.max);
-	snprintf(b, sizeof(b), "%.0f [%.0f-%.0f]", res->evp.median,
-		 res->evp.min, res->evp.max);
+	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", ts->median, ts->min,
+		 ts->max);
+	snprintf(b, sizeof(b), "%.0f [%.0f-%.0f]", es->median, es->min,
+		 es->max);
 	if (o->setkey) {
 		/* No bytes: the GB/s and cyc/B columns say "-". */
 		printf("%-18s %-4s %6s %-7s %22s %6s %6s %22s %6s %6s %6.3f\n",
 		       tlsx_aead_alg_name(r->alg), op, "-",
 		       tlsx_aead_impl_name(impl), a, "-", "-", b, "-", "-",
-		       res->ratio);
+		       res->ratio[SIDE_EVP]);
 		fflush(stdout);
 		return;
 	}
-	printf("%-18s %-4s %6zu %-7s %22s %6.2f %6.2f %22s %6.2f %6.2f %6.3f\n",
+	printf("%-18s %-4s %6zu %-7s %22s %6.2f %6.2f %22s %6.2f %6.2f %6.3f",
 	       tlsx_aead_alg_name(r->alg), op, r->len,
-	       tlsx_aead_impl_name(impl), a, len / res->tlsx.median,
-	       res->tlsx.median * tpn / len, b, len / res->evp.median,
-	       res->evp.median * tpn / len, res->ratio);
+	       tlsx_aead_impl_name(impl), a, len / ts->median,
+	       ts->median * tpn / len, b, len / es->median,
+	       es->median * tpn / len, res->ratio[SIDE_EVP]);
+	if (o->kernel) {
+		printf(" %-9s", kp);
+		for (int sd = SIDE_KERNEL; sd <= SIDE_PAGES; sd++)
+			if (res->has[sd])
+				printf(" %9.0f %6.3f", res->st[sd].median,
+				       res->ratio[sd]);
+			else
+				printf(" %9s %6s", "-", "-");
+	}
+	printf("\n");
 	fflush(stdout);
 }
 
@@ -367,7 +492,9 @@ void bench_crypto_usage(void)
 		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
 		"                         [--alg NAME] [--impl NAME] [--size N]\n"
 		"                         [--cpu N] [--setkey]\n"
-		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio\n"
+		"                         [--kernel PATH | --no-kernel]\n"
+		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio,\n"
+		"               kpath,kernel_ns,kernel_ratio,kpg_ns,kpg_ratio\n"
 		"               (ns: medians; ratio: median per-round ratio)\n"
 		"  --rounds N   alternating rounds per configuration (15)\n"
 		"  --batch-ms   length of one timed batch (2)\n"
@@ -378,7 +505,11 @@ void bench_crypto_usage(void)
 		"  --size N     one record size (default 64, 1024, 16384)\n"
 		"  --cpu N      pin to CPU N\n"
 		"  --setkey     time the key setup (tlsx_aead_setkey against\n"
-		"               EVP_EncryptInit_ex with the key) instead\n");
+		"               EVP_EncryptInit_ex with the key) instead\n"
+		"  --kernel P   the kernel anchor's path: avx10_512, avx10_256,\n"
+		"               aesni_avx, aesni (GCM); avx512vl, avx2 (ChaCha);\n"
+		"               default: what 6.12 picks on this CPU\n"
+		"  --no-kernel  no kernel anchor (nor its check)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct crypto_opts *o)
@@ -392,6 +523,8 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "cpu", required_argument, NULL, 'p' },
 		{ "setkey", no_argument, NULL, 'k' },
+		{ "kernel", required_argument, NULL, 'K' },
+		{ "no-kernel", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long ul;
@@ -404,6 +537,8 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	o->impl = -1;
 	o->size = 0;
 	o->setkey = false;
+	o->kernel = true;
+	o->kpath = KANCHOR_NONE;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -411,6 +546,15 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			break;
 		case 'k':
 			o->setkey = true;
+			break;
+		case 'K':
+			o->kpath = kanchor_path_parse(optarg);
+			if (o->kpath == KANCHOR_NONE)
+				goto bad;
+			o->kernel = true;
+			break;
+		case 'N':
+			o->kernel = false;
 			break;
 		case 'r':
 			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o->rounds))
@@ -484,7 +628,7 @@ static int bench_op(enum tlsx_aead_alg alg, bool seal,
 			if ((o->impl >= 0 && impl != o->impl) ||
 			    !tlsx_aead_impl_available(alg, impl))
 				continue;
-			if (record_setup(&r, alg, impl, seal, len) ||
+			if (record_setup(&r, alg, impl, seal, len, o) ||
 			    measure(&r, o, &res)) {
 				record_free(&r);
 				return -1;
@@ -508,7 +652,7 @@ static int bench_setkey(enum tlsx_aead_alg alg, const struct crypto_opts *o)
 		    !tlsx_aead_impl_available(alg, impl))
 			continue;
 		/* A 64-byte record: both sides agree on the first key. */
-		if (record_setup(&r, alg, impl, true, 64) ||
+		if (record_setup(&r, alg, impl, true, 64, o) ||
 		    measure(&r, o, &res)) {
 			record_free(&r);
 			return -1;
@@ -522,6 +666,7 @@ static int bench_setkey(enum tlsx_aead_alg alg, const struct crypto_opts *o)
 int bench_crypto(int argc, char **argv)
 {
 	struct crypto_opts o;
+	unsigned long checked = 0;
 	int alg;
 
 	if (parse_opts(argc, argv, &o)) {
@@ -529,10 +674,17 @@ int bench_crypto(int argc, char **argv)
 		return 2;
 	}
 	bench_tsc_per_ns();
-	if (o.csv)
-		printf("alg,op,size,impl,ns,openssl_ns,ratio\n");
-	else
-		print_header(&o);
+	if (o.kernel && !o.setkey && kanchor_check(&checked)) {
+		fprintf(stderr,
+			"tlsx-bench crypto: the kernel anchor is wrong: nothing timed\n");
+		return 1;
+	}
+	if (o.csv) {
+		printf("alg,op,size,impl,ns,openssl_ns,ratio%s\n",
+		       o.kernel && !o.setkey ? KANCHOR_CSV_COLUMNS : "");
+	} else {
+		print_header(&o, checked);
+	}
 
 	for (alg = TLSX_AEAD_AES_128_GCM; alg <= TLSX_AEAD_AES_128_CCM;
 	     alg++) {

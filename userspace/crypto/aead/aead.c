@@ -311,6 +311,23 @@ void tlsx_aead_wipe(struct tlsx_aead_key *k)
  * use, and with a constant size so that the 64 bytes of AES-GCM are a few
  * inline stores on the small-record path.
  */
+/*
+ * The Poly1305 state's vector area (most of the state) holds key-derived
+ * powers and lanes only once a vector engine has run (simd_ready or
+ * simd_lanes set), and tlsx_poly1305_final() wipes it then and clears
+ * both flags: after a final, or when no vector engine ran, the fields
+ * before it are all there is to wipe.  A record short enough for the
+ * scalar code thus wipes some 100 bytes instead of some 900.
+ */
+static void tlsx_chachapoly_state_wipe(struct tlsx_chachapoly_state *st)
+{
+	if (st->poly.simd_ready || st->poly.simd_lanes)
+		memzero_explicit(st, sizeof(*st));
+	else
+		memzero_explicit(st, offsetof(struct tlsx_chachapoly_state,
+					      poly.simd));
+}
+
 static void tlsx_aead_state_wipe(union tlsx_aead_state *st, u32 alg)
 {
 	if (tlsx_alg_is_gcm(alg))
@@ -318,7 +335,7 @@ static void tlsx_aead_state_wipe(union tlsx_aead_state *st, u32 alg)
 	else if (alg == TLSX_AEAD_AES_128_CCM)
 		memzero_explicit(&st->ccm, sizeof(st->ccm));
 	else
-		memzero_explicit(&st->chachapoly, sizeof(st->chachapoly));
+		tlsx_chachapoly_state_wipe(&st->chachapoly);
 }
 
 /* --- scattered buffers ----------------------------------------------- */
@@ -612,6 +629,13 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 	ret = tlsx_run_start(&r, k, false, enc);
 	if (unlikely(ret))
 		return ret;
+	if (r.ops->oneshot && len <= TLSX_AEAD_SIMD_CHUNK) {
+		/* One section; r.st is not used, so there is nothing to wipe. */
+		r.ops->oneshot(k, enc, nonce, ad, ad_len, src, dst, len, tag);
+		if (r.simd)
+			tlsx_simd_end();
+		return 0;
+	}
 	r.ops->init(&r.st, k, nonce, ad, ad_len, len);
 	while (len - r.done > TLSX_AEAD_SIMD_CHUNK) {
 		r.crypt(&r.st, k, src + r.done, dst + r.done,

@@ -27,6 +27,7 @@
  * blocks) fits in tlsx_gcm_key.simd only without the Karatsuba halves.
  */
 #define GCM_NB		32
+#define GCM_ONESHOT
 #define GCM_ISA		"avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmul"
 #define GCM_TARGET	__attribute__((target(GCM_ISA)))
 
@@ -88,4 +89,5 @@ const struct tlsx_aead_ops tlsx_gcm_avx512_ops = {
 	.encrypt = gcm_encrypt,
 	.decrypt = gcm_decrypt,
 	.final = gcm_final,
+	.oneshot = gcm_oneshot,
 };

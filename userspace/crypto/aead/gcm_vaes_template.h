@@ -587,6 +587,153 @@ GCM_TARGET static void gcm_final(union tlsx_aead_state *st,
 	_mm_storeu_si128((void *)tag, _mm_xor_si128(x, gcm_bswap128(acc)));
 }
 
+#ifdef GCM_ONESHOT
+/* E_K(J0), the mask of the tag: 128-bit AES, off the critical path. */
+static __always_inline GCM_TARGET
+__m128i gcm_ej0(const u8 *rk, const u32 rounds, __m128i j0)
+{
+	__m128i x = _mm_xor_si128(j0, _mm_loadu_si128((const void *)rk));
+	u32 r;
+
+#pragma GCC unroll 16
+	for (r = 1; r < rounds; r++)
+		x = _mm_aesenc_si128(x, _mm_loadu_si128((const void *)
+							(rk + 16 * r)));
+	return _mm_aesenclast_si128(x, _mm_loadu_si128((const void *)
+						       (rk + 16 * r)));
+}
+
+/* J0 = nonce || 0^31 || 1 (NIST SP 800-38D section 7.1, 96-bit IV). */
+static __always_inline GCM_TARGET
+__m128i gcm_j0(const u8 *nonce)
+{
+	__m128i j0 = _mm_loadl_epi64((const void *)nonce);
+
+	j0 = _mm_insert_epi32(j0, (int)get_unaligned_le32(nonce + 8), 2);
+	return _mm_insert_epi32(j0, 0x01000000, 3);
+}
+
+/* The Karatsuba products of one lane @a by the power at @kp, as vectors. */
+static __always_inline GCM_TARGET
+void gcm_prod128(struct gcm_prod *p, __m128i a, const u8 *kp)
+{
+	__m128i k = _mm_loadu_si128((const void *)kp);
+	__m128i ax = _mm_xor_si128(a, _mm_shuffle_epi32(a, 0x4e));
+	__m128i kx = _mm_xor_si128(k, _mm_shuffle_epi32(k, 0x4e));
+
+	p->lo = v_xor(p->lo, v_zext128(_mm_clmulepi64_si128(a, k, 0x00)));
+	p->mi = v_xor(p->mi, v_zext128(_mm_clmulepi64_si128(ax, kx, 0x00)));
+	p->hi = v_xor(p->hi, v_zext128(_mm_clmulepi64_si128(a, k, 0x11)));
+}
+
+/*
+ * A short record in one pass (GCM_SHORT_MAX bytes at most, AD of 16 at
+ * most): GHASH over AD || text || lengths (SP 800-38D section 7.1,
+ * steps 5-6) is one sum of products by H^(n)..H^1 and one reduction,
+ * where the streaming engine reduces three times (AD, text, lengths);
+ * E_K(J0) runs beside the keystream instead of after the hash.
+ */
+#define GCM_SHORT_MAX	((GCM_NB - 2) * 16)
+
+static __always_inline GCM_TARGET
+void gcm_short(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
+	       const u8 *nonce, const u8 *ad, size_t ad_len, const u8 *src,
+	       u8 *dst, size_t len, u8 *tag)
+{
+	const gvec bswap = gcm_bswap_mask();
+	const gvec inc = v_ctr_inc(GCM_LANES);
+	const u8 *rk = k->rk, *table = gcm_powers(k);
+	size_t nb = (len + 15) / 16, i, n;
+	/* Text block b takes K_(nb + 1 - b): the lengths block takes K_1. */
+	const u8 *hp = table + (GCM_NB - 1 - nb) * 16;
+	struct gcm_prod prod;
+	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
+	gvec ctr, in, out, c;
+
+	ej0 = gcm_ej0(rk, rounds, j0);
+	c128 = _mm_insert_epi32(gcm_bswap128(j0), 2, 0);
+	ctr = v_add32(v_bcast128(c128), v_ctr_lane_index());
+
+	/* The lengths block (in bits, byte-reversed) times K_1. */
+	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
+	prod.lo = v_xor(ctr, ctr);
+	prod.mi = prod.lo;
+	prod.hi = prod.lo;
+	gcm_prod128(&prod, a, table + (GCM_NB - 1) * 16);
+	/* The AD block (zero-padded; zero if none) times K_(nb + 2). */
+	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
+	gcm_prod128(&prod, gcm_bswap128(a), hp - 16);
+
+	for (i = 0; i * GCM_VB < len; i++) {
+		n = len - i * GCM_VB;
+		if (n >= GCM_VB) {
+			in = v_load(src + i * GCM_VB);
+			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
+			v_store(dst + i * GCM_VB, out);
+			c = enc ? out : in;
+		} else {
+			in = v_load_part(src + i * GCM_VB, n);
+			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
+			v_store_part(dst + i * GCM_VB, out, n);
+			c = enc ? v_zero_beyond(out, n) : in;
+		}
+		ctr = v_add32(ctr, inc);
+		gcm_prod_add(&prod, v_shuffle8(c, bswap), hp + i * GCM_VB);
+	}
+	a = gcm_prod_reduce(&prod);
+	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
+}
+
+/*
+ * Longer records: the streaming engine on a local state, with E_K(J0)
+ * computed first, where it overlaps the text instead of following it.
+ */
+static __always_inline GCM_TARGET
+void gcm_long(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
+	      const u8 *nonce, const u8 *ad, size_t ad_len, const u8 *src,
+	      u8 *dst, size_t len, u8 *tag)
+{
+	const u8 *h1 = gcm_powers(k) + (GCM_NB - 1) * 16;
+	struct tlsx_gcm_state st;
+	__m128i j0 = gcm_j0(nonce), ej0, acc = _mm_setzero_si128();
+
+	ej0 = gcm_ej0(k->rk, rounds, j0);
+	_mm_storeu_si128((void *)st.j0, j0);
+	st.ctr = 2;
+	st.ad_len = ad_len;
+	st.text_len = 0;
+	if (ad_len)
+		acc = gcm_ghash(k, acc, ad, ad_len);
+	_mm_storeu_si128((void *)st.acc, gcm_bswap128(acc));
+	gcm_update(&st, k, src, dst, len, enc, rounds);
+	acc = gcm_bswap128(_mm_loadu_si128((const void *)st.acc));
+	acc = _mm_xor_si128(acc, _mm_set_epi64x((long long)(ad_len * 8),
+						(long long)(len * 8)));
+	acc = gcm_mul128(acc, _mm_loadu_si128((const void *)h1));
+	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(acc)));
+	memzero_explicit(&st, sizeof(st));
+}
+
+#define GCM_ONESHOT_FN(name, rounds, enc)				GCM_TARGET static void name(const struct tlsx_aead_key *k,					    const u8 *nonce, const u8 *ad,					    size_t ad_len, const u8 *src, u8 *dst,				    size_t len, u8 *tag)			{										if (ad_len <= 16 && len <= GCM_SHORT_MAX)					gcm_short(&k->u.gcm, rounds, enc, nonce, ad, ad_len,				  src, dst, len, tag);					else										gcm_long(&k->u.gcm, rounds, enc, nonce, ad, ad_len,				 src, dst, len, tag);				}
+
+GCM_ONESHOT_FN(gcm_seal10, 10, true)
+GCM_ONESHOT_FN(gcm_seal14, 14, true)
+GCM_ONESHOT_FN(gcm_open10, 10, false)
+GCM_ONESHOT_FN(gcm_open14, 14, false)
+
+static void gcm_oneshot(const struct tlsx_aead_key *k, bool enc,
+			const u8 *nonce, const u8 *ad, size_t ad_len,
+			const u8 *src, u8 *dst, size_t len, u8 *tag)
+{
+	if (k->u.gcm.rounds == 10)
+		(enc ? gcm_seal10 : gcm_open10)(k, nonce, ad, ad_len, src,
+						dst, len, tag);
+	else
+		(enc ? gcm_seal14 : gcm_open14)(k, nonce, ad, ad_len, src,
+						dst, len, tag);
+}
+#endif /* GCM_ONESHOT */
+
 /*
  * Fill k->simd with K_NB .. K_1 (K_i = y^128 h'^i mod Q, see above) and
  * GCM_LANES - 1 zero blocks.
