@@ -435,19 +435,28 @@ $(HS_TOOLS): $(B)/bin/tlsx-%: tools/tlsx-%/main.c $(TOOL_SRCS) $(TOOL_HDRS) \
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/tlsx-tool \
 		$(filter %.c,$^) $(LIBTLSX) -o $@
 
+# The commit tlsx-bench records in --json and --plot (machine.c): a
+# stamp rewritten only when `git describe` changes, so that a new commit
+# rebuilds the benchmark and nothing else.
+BENCH_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+BENCH_STAMP := $(B)/bench-commit
+$(shell mkdir -p $(B) && { [ "$$(cat $(BENCH_STAMP) 2>/dev/null)" = \
+	"$(BENCH_COMMIT)" ] || echo "$(BENCH_COMMIT)" > $(BENCH_STAMP); })
+BENCH_DEFS = -DTLSX_BENCH_COMMIT='"$(BENCH_COMMIT)"'
+
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
-		$(ENGINE_LIB)
+		$(ENGINE_LIB) $(BENCH_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(BENCH_DEFS) -Itools/bench \
 		$(BENCH_SRCS) $(BENCH_LINK) -o $@
 
 # The benchmark again, static, for the VM (its initramfs has no libc),
 # without the malloc interposition (glibc's static malloc cannot be
 # wrapped): its handshake subcommand shows no heap.
 $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
-		$(ENGINE_LIB)
+		$(ENGINE_LIB) $(BENCH_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench -static \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(BENCH_DEFS) -Itools/bench -static \
 		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(BENCH_LINK) -ldl -o $@
 
 # Selftests are static so the initramfs needs no libc.  A test that
