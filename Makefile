@@ -216,6 +216,7 @@ TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module
 .PHONY: all help deps lib tests module module-test selftests test test-unit \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
+	bench-report \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(TLSXD) $(TLSXD_STATIC) \
@@ -246,6 +247,7 @@ help:
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load or wrk)"
+	@echo "make bench-report  crypto, handshake, HTTP (REPORT_VM=1: kmod) into build/report"
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx] [KVER=SERIES]  kernel's tls.c selftest in the VM ($(KERNEL_DEFAULT)'s, or that of SERIES on SERIES)"
@@ -541,7 +543,8 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
-		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
+		'tools/bench/test-opts $(B)/bin/tlsx-bench' \
+		'tools/bench/test-out $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
 interop: $(HS_TOOLS)
@@ -749,6 +752,20 @@ bench-hs: $(BENCH)
 BENCH_HTTP_ARGS ?= --server-cpu 0.2 --load-threads 2
 bench-http: $(BENCH) $(TLSXD)
 	$(BENCH) http $(BENCH_HTTP_ARGS)
+
+# One page a user attaches to a question and docs/perf-*.md quote:
+# tlsx-bench crypto --sweep, handshake and http (BENCH_HTTP_ARGS) with
+# their JSON records and figures, the machine and the commit, into
+# build/report/report.md; REPORT_VM=1 adds tlsx-bench kmod --sweep in
+# the VM (tools/bench/kmod-vm).  REPORT_CRYPTO_ARGS, REPORT_HS_ARGS and
+# REPORT_KMOD_ARGS replace each run's options.
+bench-report: $(BENCH) $(TLSXD) \
+		$(if $(REPORT_VM),$(TEST_MODULE) $(B)/bin/tlsx-bench-static)
+	@REPORT_VM="$(REPORT_VM)" BENCH_HTTP_ARGS="$(BENCH_HTTP_ARGS)" \
+		REPORT_CRYPTO_ARGS="$(REPORT_CRYPTO_ARGS)" \
+		REPORT_HS_ARGS="$(REPORT_HS_ARGS)" \
+		REPORT_KMOD_ARGS="$(REPORT_KMOD_ARGS)" \
+		tools/bench/report $(B)/report
 
 # The same in the VM: tlsxd on tlsx.ko and on tls vs nginx with kTLS
 # (emulated CPU: ratios only); BENCH_HTTP_VM_ARGS replaces its options.

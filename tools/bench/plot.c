@@ -342,7 +342,8 @@ int bench_plot_write(struct bench_plot *p, const char *made_by)
 	char *dir = strdup(p->path), *gp = malloc(strlen(p->path) + 4);
 	const char *out = base_name(p->path);
 	bool svg = !strcmp(strrchr(p->path, '.'), ".svg");
-	int rows = (p->n + p->cols - 1) / p->cols, i, ret = -1;
+	int cols = p->cols < p->n ? p->cols : p->n;
+	int rows = p->n ? (p->n + cols - 1) / cols : 0, i, ret = -1;
 	char *slash;
 	FILE *f;
 
@@ -371,16 +372,16 @@ int bench_plot_write(struct bench_plot *p, const char *made_by)
 	fprintf(f, "# %s\n", made_by);
 	if (svg)
 		fprintf(f, "set terminal svg size %d,%d font 'sans,9' linewidth 1\n",
-			p->cols * 330, rows * 230 + 30);
+			cols * 330, rows * 230 + 30);
 	else
 		fprintf(f, "set terminal png size %d,%d font 'sans,9'\n",
-			p->cols * 330, rows * 230 + 30);
+			cols * 330, rows * 230 + 30);
 	fputs("set output ", f);
 	gp_string(f, out);
 	fputc('\n', f);
 	gp_data(f, p);
 	fputs("set key top left font ',7' samplen 2 spacing 0.8\n", f);
-	fprintf(f, "set multiplot layout %d,%d title ", rows, p->cols);
+	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
 	gp_string(f, p->title);
 	fputc('\n', f);
 	for (i = 0; i < p->n; i++)

@@ -40,6 +40,7 @@ void bench_progress_begin(struct bench_progress *p, const char *what,
 	p->rounds = rounds ? rounds : 1;
 	p->tty = isatty(STDERR_FILENO);
 	p->t0 = bench_now_ns();
+	p->last = p->t0;
 }
 
 /*
@@ -56,8 +57,9 @@ static void progress_line(const struct bench_progress *p, char *buf,
 	char e[24], l[24];
 
 	fmt_duration(e, sizeof(e), el);
-	if (done > 0 && total > done)
-		fmt_duration(l, sizeof(l), el / done * (total - done));
+	if (done > 0)
+		fmt_duration(l, sizeof(l), total > done ?
+			     el / done * (total - done) : 0);
 	else
 		snprintf(l, sizeof(l), "?");
 	snprintf(buf, len, "%s: row %lu/%lu %s, round %lu/%lu, %s elapsed, ~%s left",
