@@ -140,15 +140,15 @@ int bench_plot_write(struct bench_plot *p, const char *made_by);
 
 /* --- --json, --plot and --sweep, for every subcommand (out.c) -------- */
 
+/*
+ * The getopt_long() values of --json FILE and --plot FILE (each
+ * subcommand's table has both, required_argument) and --sweep.
+ */
 enum {
 	BENCH_OPT_JSON = 0x1001,
 	BENCH_OPT_PLOT,
 	BENCH_OPT_SWEEP,
 };
-
-#define BENCH_OUT_LOPTS \
-	{ "json", required_argument, NULL, BENCH_OPT_JSON }, \
-	{ "plot", required_argument, NULL, BENCH_OPT_PLOT }
 
 #define BENCH_OUT_USAGE \
 	"  --json FILE  every row, with machine, kernel, commit, date and\n" \

@@ -444,7 +444,8 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "cpu", required_argument, NULL, 'p' },
 		{ "setkey", no_argument, NULL, 'k' },
 		{ "sweep", no_argument, NULL, BENCH_OPT_SWEEP },
-		BENCH_OUT_LOPTS,
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long ul;

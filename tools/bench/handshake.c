@@ -402,7 +402,8 @@ int bench_handshake(int argc, char **argv)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "openssl-only", no_argument, NULL, 'O' },
 		{ "tlsx-only", no_argument, NULL, 'T' },
-		BENCH_OUT_LOPTS,
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hs_opts o = { .rounds = 11, .batch_ms = 100 };

@@ -772,7 +772,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "nginx-only", no_argument, NULL, 'O' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "csv", required_argument, NULL, 'C' },
-		BENCH_OUT_LOPTS,
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int u = 0;

@@ -128,7 +128,8 @@ static int parse(int argc, char **argv, struct kmod_opts *o)
 		{ "rx-no-pad", no_argument, NULL, 'n' },
 		{ "sweep", no_argument, NULL, BENCH_OPT_SWEEP },
 		{ "list", no_argument, NULL, 'l' },
-		BENCH_OUT_LOPTS,
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long ul;

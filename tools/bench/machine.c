@@ -51,7 +51,8 @@ void bench_machine_read(struct bench_machine *m)
 		if (sscanf(line, "model name : %127[^\n]", m->model_name) == 1 ||
 		    sscanf(line, "cpu family : %15s", m->family) == 1)
 			continue;
-		sscanf(line, "model : %15s", m->model);
+		if (sscanf(line, "model : %15s", m->model) == 1)
+			continue;
 	}
 	if (f)
 		fclose(f);

@@ -354,19 +354,20 @@ int bench_plot_write(struct bench_plot *p, const char *made_by)
 			p->path);
 		goto out;
 	}
-	strcpy(gp, p->path);
-	strcpy(strrchr(gp, '.'), ".gp");
+	/* FILE.svg -> FILE.gp; its directory, where gnuplot runs. */
+	snprintf(gp, strlen(p->path) + 4, "%.*s.gp",
+		 (int)(strrchr(p->path, '.') - p->path), p->path);
 	slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir] = 0;
 	else
-		strcpy(dir, ".");
+		snprintf(dir, strlen(p->path) + 1, ".");
 	f = fopen(gp, "w");
 	if (!f) {
 		perror(gp);
 		goto out;
 	}
-	fputs("# gnuplot script written by tlsx-bench (tools/bench/plot.c);\n"
+	fputs("# gnuplot script written by tlsx-bench --plot;\n"
 	      "# draw again with: gnuplot ", f);
 	fprintf(f, "%s (in this directory)\n", base_name(gp));
 	fprintf(f, "# %s\n", made_by);

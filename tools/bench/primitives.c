@@ -170,7 +170,8 @@ int bench_hs(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "batch-ms", required_argument, NULL, 'b' },
 		{ "only", required_argument, NULL, 'o' },
-		BENCH_OUT_LOPTS,
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hs_opts o = { .rounds = 15, .batch_ms = 20, .only = NULL };
