@@ -3,8 +3,9 @@
  * out.c - what every subcommand writes beside its table: the options
  * --json FILE and --plot FILE.svg, the rows into the JSON record
  * (json.c) and the points into the figure (plot.c), and the record
- * sizes of --sweep.  A subcommand puts "json" and "plot" (BENCH_OPT_JSON, _PLOT) in its option
- * table, passes unknown option values to bench_out_opt(), calls
+ * sizes of --sweep.  A subcommand puts "json" and "plot"
+ * (BENCH_OPT_JSON, BENCH_OPT_PLOT) in its option table, passes the
+ * values it does not know to bench_out_opt(), calls
  * bench_out_begin() before it measures (a file that cannot be written
  * fails then, not after the run) and bench_out_end() at the end.
  */
