@@ -262,9 +262,35 @@ static int series_color(const struct plot_panel *pa, int j)
 	return pa->n + j + 1;
 }
 
+/* The x range of a sweep panel and the range of its ratios. */
+static void panel_range(const struct plot_panel *pa, double *xlo,
+			double *xhi, double *rlo, double *rhi)
+{
+	int j, k;
+
+	*xlo = *rlo = 1e300;
+	*xhi = *rhi = 0;
+	for (j = 0; j < pa->n; j++)
+		for (k = 0; k < pa->s[j].n; k++) {
+			const struct plot_point *pt = &pa->s[j].pt[k];
+
+			*xlo = pt->x < *xlo ? pt->x : *xlo;
+			*xhi = pt->x > *xhi ? pt->x : *xhi;
+			if (pa->s[j].axis != 2 || !(pt->y > 0))
+				continue;
+			*rlo = pt->y < *rlo ? pt->y : *rlo;
+			*rhi = pt->y > *rhi ? pt->y : *rhi;
+		}
+	if (!(*xlo > 0))
+		*xlo = 1;
+	if (*xhi < *xlo)
+		*xhi = *xlo;
+}
+
 static void gp_panel(FILE *f, const struct bench_plot *p, int i)
 {
 	const struct plot_panel *pa = &p->p[i];
+	double xlo, xhi, rlo, rhi;
 	bool y2 = false;
 	int j;
 
@@ -285,8 +311,10 @@ static void gp_panel(FILE *f, const struct bench_plot *p, int i)
 	}
 	for (j = 0; j < pa->n; j++)
 		y2 |= pa->s[j].axis == 2;
-	fputs("set logscale x 2\nset autoscale x\nset offsets graph 0.03, graph 0.03, 0, 0\n"
-	      "set yrange [0:*]\n", f);
+	panel_range(pa, &xlo, &xhi, &rlo, &rhi);
+	/* A panel of one size (sendfile's) still gets an x axis. */
+	fprintf(f, "set logscale x 2\nset xrange [%g:%g]\nset yrange [0:*]\n",
+		xlo / 1.4, xhi * 1.4);
 	gp_xtics(f, pa);
 	fputs("set xlabel ", f);
 	gp_string(f, p->xlabel);
@@ -294,9 +322,13 @@ static void gp_panel(FILE *f, const struct bench_plot *p, int i)
 	gp_string(f, p->ylabel);
 	fputc('\n', f);
 	if (y2) {
-		/* Ratios from 0.3 to 50 (a generic fallback) on one axis. */
-		fputs("set ytics nomirror\nset y2tics\nset logscale y2\n"
-		      "set autoscale y2\nset y2label ", f);
+		/*
+		 * Ratios from 0.3 to 50 (a generic fallback) on one axis,
+		 * at least 0.5 to 2: noise should not look like a trend.
+		 */
+		fprintf(f, "set ytics nomirror\nset y2tics\nset my2tics 1\n"
+			"set logscale y2\nset y2range [%g:%g]\nset y2label ",
+			rlo < 0.5 ? rlo / 1.2 : 0.5, rhi > 2 ? rhi * 1.2 : 2);
 		gp_string(f, p->y2label);
 		fputc('\n', f);
 	} else {
@@ -306,8 +338,10 @@ static void gp_panel(FILE *f, const struct bench_plot *p, int i)
 	for (j = 0; j < pa->n; j++) {
 		const struct plot_series *s = &pa->s[j];
 
-		fprintf(f, "%s$p%ds%d using 1:2 axes x1y%d with lines lc %d dt %d lw %d title ",
+		/* A mark only where a line is one point (small SVGs). */
+		fprintf(f, "%s$p%ds%d using 1:2 axes x1y%d with %s lc %d dt %d lw %d title ",
 			j ? ", \\\n     " : "", i, j, s->axis == 2 ? 2 : 1,
+			s->n == 1 ? "points pt 7 ps 0.5" : "lines",
 			series_color(pa, j), s->axis == 2 ? 2 : 1,
 			s->axis == BENCH_PLOT_ANCHOR ? 2 : 1);
 		gp_string(f, s->name);
