@@ -3,8 +3,8 @@
  * progress.c - a run's sign of life on stderr: row, round, elapsed and
  * the time left, estimated from the rounds done so far.  On a terminal
  * one line is redrawn in place (at most a few times a second); otherwise
- * (a log, the VM's console) a plain line per finished row, and one every
- * PLAIN_EVERY_NS within a long row.  Nothing shows for a run shorter
+ * (a log, the VM's console) plain lines, at most one per PLAIN_EVERY_NS
+ * (and the last row's).  Nothing shows for a run shorter
  * than QUIET_NS, and nothing ever goes to stdout, where the table or the
  * CSV is.
  */
@@ -16,7 +16,7 @@
 
 #define QUIET_NS	(2 * 1000000000ull)
 #define REDRAW_NS	(200 * 1000000ull)
-#define PLAIN_EVERY_NS	(30 * 1000000000ull)
+#define PLAIN_EVERY_NS	(5 * 1000000000ull)
 
 /* "1h02m", "3m05s" or "12s" */
 static void fmt_duration(char *buf, size_t len, double s)
@@ -82,7 +82,9 @@ static void progress_show(struct bench_progress *p, bool row_done)
 		fprintf(stderr, "\r\033[K%.*s", 100, line);
 		p->shown = true;
 	} else {
-		if (!row_done && now - p->last < PLAIN_EVERY_NS)
+		/* A line a row, but not more than one in PLAIN_EVERY_NS. */
+		if (now - p->last < PLAIN_EVERY_NS &&
+		    !(row_done && p->row + 1 == p->rows))
 			return;
 		progress_line(p, line, sizeof(line), now);
 		fprintf(stderr, "%s\n", line);
