@@ -182,6 +182,7 @@ struct bench_progress {
 	const char *what;
 	unsigned long rows, rounds;
 	unsigned long row, round, done_rounds;
+	unsigned long printed;		/* done_rounds at the last plain line */
 	char label[64];
 	bool tty, shown;
 	uint64_t t0, last;

@@ -86,8 +86,12 @@ static void progress_show(struct bench_progress *p, bool row_done)
 		if (now - p->last < PLAIN_EVERY_NS &&
 		    !(row_done && p->row + 1 == p->rows))
 			return;
+		/* The last round's line said it already. */
+		if (p->done_rounds == p->printed)
+			return;
 		progress_line(p, line, sizeof(line), now);
 		fprintf(stderr, "%s\n", line);
+		p->printed = p->done_rounds;
 	}
 	fflush(stderr);
 	p->last = now;
