@@ -326,8 +326,9 @@ static void gp_panel(FILE *f, const struct bench_plot *p, int i)
 		 * Ratios from 0.3 to 50 (a generic fallback) on one axis,
 		 * at least 0.5 to 2: noise should not look like a trend.
 		 */
-		fprintf(f, "set ytics nomirror\nset y2tics\nset my2tics 1\n"
-			"set logscale y2\nset y2range [%g:%g]\nset y2label ",
+		fprintf(f, "set ytics nomirror\n"
+			"set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)\n"
+			"set my2tics 1\nset logscale y2\nset y2range [%g:%g]\nset y2label ",
 			rlo < 0.5 ? rlo / 1.2 : 0.5, rhi > 2 ? rhi * 1.2 : 2);
 		gp_string(f, p->y2label);
 		fputc('\n', f);
