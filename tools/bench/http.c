@@ -950,7 +950,7 @@ int bench_http(int argc, char **argv)
 		return 1;
 	if (http_out.plot)
 		bench_plot_labels(http_out.plot, "tlsx-bench http: tlsxd against nginx, median and min-max over rounds",
-				  "", "per second", "", 4);
+				  "", "median, unit in the title", "", 4);
 	for (i = 0; i < ARRAY_SIZE(rows); i++)
 		if (!o.only || strstr(rows[i].name, o.only))
 			ran++;
