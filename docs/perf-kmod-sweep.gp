@@ -1,211 +1,211 @@
 # gnuplot script written by tlsx-bench --plot;
 # draw again with: gnuplot perf-kmod-sweep.gp (in this directory)
-# tlsx-bench-static kmod --sweep --mib 8 --rounds 5 --pairs 0 --json /tmp/kmod.json --plot /tmp/kmod.svg; commit 0b3881c; QEMU TCG CPU version 2.5+ (family 15 model 107, 2 CPUs, load 1.72); kernel 6.12.118+deb12-cloud-amd64; 2026-12-06T12:43:39Z
+# tlsx-bench-static kmod --sweep --mib 8 --rounds 5 --pairs 0 --json /tmp/kmod.json --plot /tmp/kmod.svg; commit 6acd1ca; QEMU TCG CPU version 2.5+ (family 15 model 107, 2 CPUs, load 1.45); kernel 6.12.118+deb12-cloud-amd64; 2026-12-06T13:07:36Z
 set terminal svg size 990,950 font 'sans,9' linewidth 1
 set output 'perf-kmod-sweep.svg'
 $p0s0 << EOD
-64 1.06753
-256 3.79413
-1024 7.1008
-4096 13.7908
-16384 8.14828
+64 0.983391
+256 2.9374
+1024 10.1013
+4096 8.50449
+16384 6.60438
 EOD
 $p0s1 << EOD
-64 0.926889
-256 3.85937
-1024 9.26215
-4096 10.8817
-16384 7.98398
+64 0.864068
+256 2.20064
+1024 6.52034
+4096 9.3285
+16384 13.8455
 EOD
 $p0s2 << EOD
-64 1.31915
-256 0.628315
-1024 1.31185
-4096 1.26734
-16384 1.15708
+64 1.05619
+256 1.05108
+1024 1.90083
+4096 0.4979
+16384 0.483015
 EOD
 $p1s0 << EOD
-64 3.4564
-256 16.2387
-1024 11.6352
-4096 20.162
-16384 23.6363
+64 3.20684
+256 12.7678
+1024 14.4548
+4096 7.7046
+16384 27.1297
 EOD
 $p1s1 << EOD
-64 1.28024
-256 9.29656
-1024 10.0268
-4096 13.0648
-16384 6.69798
+64 1.04137
+256 9.72165
+1024 10.6252
+4096 6.80059
+16384 23.0899
 EOD
 $p1s2 << EOD
-64 2.18619
-256 1.72995
-1024 1.1105
-4096 1.49685
-16384 2.35553
+64 4.85006
+256 1.73022
+1024 1.19862
+4096 2.02839
+16384 1.06111
 EOD
 $p2s0 << EOD
-16384 8.03251
+16384 9.06299
 EOD
 $p2s1 << EOD
-16384 7.46582
+16384 7.61974
 EOD
 $p2s2 << EOD
-16384 1.32073
+16384 0.975879
 EOD
 $p3s0 << EOD
-64 1.44651
-256 5.32045
-1024 4.64179
-4096 6.93573
-16384 11.1127
+64 1.244
+256 7.16144
+1024 7.13946
+4096 17.5039
+16384 7.62233
 EOD
 $p3s1 << EOD
-64 0.969898
-256 5.69357
-1024 9.35691
-4096 12.8598
-16384 5.21865
+64 1.02618
+256 7.0537
+1024 4.77886
+4096 16.534
+16384 9.55029
 EOD
 $p3s2 << EOD
-64 1.49729
-256 1.46758
-1024 0.583602
-4096 0.844016
-16384 2.52934
+64 1.31831
+256 1.04443
+1024 1.56191
+4096 1.02908
+16384 1.01011
 EOD
 $p4s0 << EOD
-64 2.20809
-256 8.53717
-1024 12.8447
-4096 7.88587
-16384 4.98455
+64 1.98245
+256 5.16757
+1024 21.7531
+4096 17.0185
+16384 19.9256
 EOD
 $p4s1 << EOD
-64 1.37063
-256 3.4761
-1024 8.89427
-4096 3.38398
-16384 4.98889
+64 0.978725
+256 7.27783
+1024 8.78897
+4096 9.68496
+16384 15.7109
 EOD
 $p4s2 << EOD
-64 1.61101
-256 2.21234
-1024 1.36203
-4096 1.54099
-16384 0.92633
+64 2.6912
+256 0.854325
+1024 2.44637
+4096 1.14199
+16384 1.46058
 EOD
 $p5s0 << EOD
-16384 6.47039
+16384 21.5164
 EOD
 $p5s1 << EOD
-16384 5.44308
+16384 18.4447
 EOD
 $p5s2 << EOD
-16384 1.24429
+16384 1.16654
 EOD
 $p6s0 << EOD
-64 0.657726
-256 2.28609
-1024 11.8714
-4096 14.2092
-16384 5.234
+64 0.86267
+256 4.08123
+1024 9.24109
+4096 9.14865
+16384 6.2441
 EOD
 $p6s1 << EOD
-64 0.61804
-256 2.62187
-1024 2.88418
-4096 6.24124
-16384 6.08264
+64 0.592942
+256 4.39598
+1024 7.73473
+4096 9.49814
+16384 8.25846
 EOD
 $p6s2 << EOD
-64 1.01107
-256 0.997069
-1024 3.17638
-4096 1.04162
-16384 0.963487
+64 1.4549
+256 0.854071
+1024 1.13896
+4096 0.670587
+16384 0.843972
 EOD
 $p7s0 << EOD
-64 1.02529
-256 4.35205
-1024 6.28752
-4096 6.80443
-16384 6.82712
+64 1.58021
+256 9.08696
+1024 12.2996
+4096 11.8476
+16384 13.0263
 EOD
 $p7s1 << EOD
-64 0.65924
-256 1.94229
-1024 3.78189
-4096 6.65871
-16384 6.61159
+64 1.35387
+256 3.13834
+1024 7.41142
+4096 10.9523
+16384 10.0156
 EOD
 $p7s2 << EOD
-64 1.25863
-256 1.99275
-1024 1.37302
-4096 1.02188
-16384 0.814411
+64 1.19136
+256 2.57046
+1024 1.69326
+4096 0.850991
+16384 1.20097
 EOD
 $p8s0 << EOD
-16384 5.7265
+16384 7.97705
 EOD
 $p8s1 << EOD
-16384 5.07865
+16384 13.4306
 EOD
 $p8s2 << EOD
-16384 1.09705
+16384 0.766763
 EOD
 $p9s0 << EOD
-64 1.27952
-256 2.64752
-1024 9.71666
-4096 31.5626
-16384 21.5081
+64 2.06483
+256 5.69522
+1024 10.6328
+4096 25.5313
+16384 10.4012
 EOD
 $p9s1 << EOD
-64 0.743007
-256 1.71918
-1024 3.88274
-4096 11.5167
-16384 9.96692
+64 0.796706
+256 4.17752
+1024 6.52885
+4096 12.3415
+16384 5.70415
 EOD
 $p9s2 << EOD
-64 1.77215
-256 1.58157
-1024 1.4585
-4096 1.8852
-16384 1.71518
+64 1.91035
+256 1.43821
+1024 1.89674
+4096 2.03825
+16384 1.82151
 EOD
 $p10s0 << EOD
-64 3.89619
-256 5.56223
-1024 17.2099
-4096 20.7669
-16384 25.3859
+64 3.73905
+256 10.967
+1024 15.7343
+4096 19.5978
+16384 16.1592
 EOD
 $p10s1 << EOD
-64 0.8212
-256 3.04528
-1024 6.34348
-4096 12.1354
-16384 11.0248
+64 1.21389
+256 4.48113
+1024 8.33249
+4096 10.9322
+16384 10.6542
 EOD
 $p10s2 << EOD
-64 4.75454
-256 1.56667
-1024 2.75806
-4096 2.21552
-16384 2.19164
+64 3.15046
+256 2.53425
+1024 1.87196
+4096 1.94937
+16384 1.74899
 EOD
 $p11s0 << EOD
-16384 18.6352
+16384 12.5682
 EOD
 $p11s1 << EOD
-16384 10.2144
+16384 5.99085
 EOD
 $p11s2 << EOD
-16384 2.3184
+16384 1.97511
 EOD
 set key top left font ',7' samplen 2 spacing 0.8
 set multiplot layout 4,3 title 'tlsx-bench kmod: tlsx.ko against the kernel''s tls'
@@ -217,10 +217,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:2]
+set y2range [0.402513:2]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p0s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p0s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -233,10 +233,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:2.82664]
+set y2range [0.5:5.82007]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p1s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p1s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -249,7 +249,7 @@ set xtics ("16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
 set y2range [0.5:2]
@@ -265,10 +265,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:3.0352]
+set y2range [0.5:2]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p3s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p3s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -281,10 +281,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:2.65481]
+set y2range [0.5:3.22944]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p4s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p4s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -297,7 +297,7 @@ set xtics ("16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
 set y2range [0.5:2]
@@ -313,10 +313,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:3.81166]
+set y2range [0.5:2]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p6s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p6s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -329,10 +329,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:2]
+set y2range [0.5:3.08455]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p7s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p7s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -345,7 +345,7 @@ set xtics ("16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
 set y2range [0.5:2]
@@ -361,10 +361,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:2]
+set y2range [0.5:2.44591]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p9s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p9s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -377,10 +377,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:5.70545]
+set y2range [0.5:3.78056]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p10s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'tlsx', \
      $p10s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'tls', \
@@ -393,10 +393,10 @@ set xtics ("16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'MB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:2.78208]
+set y2range [0.5:2]
 set y2label 'tlsx/tls (>1: tlsx faster)'
 plot $p11s0 using 1:2 axes x1y1 with points pt 7 ps 0.5 lc 1 dt 1 lw 1 title 'tlsx', \
      $p11s1 using 1:2 axes x1y1 with points pt 7 ps 0.5 lc -1 dt 1 lw 2 title 'tls', \
