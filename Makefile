@@ -221,6 +221,7 @@ TEST_MODULES = $(foreach s,$(KERNEL_DEFAULT) $(KERNEL_OTHERS),$(call test_module
 .PHONY: all help deps lib tests module module-test selftests test test-unit test-bogo \
 	test-vm \
 	lint bench bench-crypto fuzz clean print-kdir test-compat test-debug bench-vm \
+	bench-report \
 	bench-hs fuzz-seeds interop scan serve bench-http bench-http-vm
 
 all: lib tests $(BENCH) $(HS_TOOLS) $(BOGO_SHIM) $(TLSXD) $(TLSXD_STATIC) \
@@ -252,6 +253,7 @@ help:
 	@echo "make bench      benchmarks"
 	@echo "make bench-hs   whole TLS 1.3 handshakes vs libssl"
 	@echo "make bench-http tlsxd vs nginx over HTTPS (h2load or wrk)"
+	@echo "make bench-report  crypto, handshake, HTTP (REPORT_VM=1: kmod) into build/report"
 	@echo "make bench-http-vm  the same in the VM, tlsx.ko and tls vs nginx kTLS"
 	@echo "make fuzz [FUZZ_SECONDS=N]  libFuzzer targets, longer"
 	@echo "make test-compat [ULP=tls|tlsx] [KVER=SERIES]  kernel's tls.c selftest in the VM ($(KERNEL_DEFAULT)'s, or that of SERIES on SERIES)"
@@ -471,19 +473,28 @@ $(BOGO_SHIM): $(wildcard tools/bogo/*.c tools/bogo/*.h) $(LIBTLSX)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -I$(HS_DIR)/libtlsx \
 		$(filter %.c,$^) $(LIBTLSX) -lpthread -o $@
 
+# The commit tlsx-bench records in --json and --plot (machine.c): a
+# stamp rewritten only when `git describe` changes, so that a new commit
+# rebuilds the benchmark and nothing else.
+BENCH_COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+BENCH_STAMP := $(B)/bench-commit
+$(shell mkdir -p $(B) && { [ "$$(cat $(BENCH_STAMP) 2>/dev/null)" = \
+	"$(BENCH_COMMIT)" ] || echo "$(BENCH_COMMIT)" > $(BENCH_STAMP); })
+BENCH_DEFS = -DTLSX_BENCH_COMMIT='"$(BENCH_COMMIT)"'
+
 $(B)/bin/tlsx-bench: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
-		$(ENGINE_LIB) $(KANCHOR_OBJS)
+		$(ENGINE_LIB) $(KANCHOR_OBJS) $(BENCH_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(BENCH_DEFS) -Itools/bench \
 		$(BENCH_SRCS) $(KANCHOR_OBJS) $(BENCH_LINK) -o $@
 
 # The benchmark again, static, for the VM (its initramfs has no libc),
 # without the malloc interposition (glibc's static malloc cannot be
 # wrapped): its handshake subcommand shows no heap.
 $(B)/bin/tlsx-bench-static: $(BENCH_SRCS) $(wildcard tools/bench/*.h) $(LIB) \
-		$(ENGINE_LIB) $(KANCHOR_OBJS)
+		$(ENGINE_LIB) $(KANCHOR_OBJS) $(BENCH_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itools/bench -static \
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(BENCH_DEFS) -Itools/bench -static \
 		-DHSB_NO_MALLOC_WRAP $(BENCH_SRCS) $(KANCHOR_OBJS) \
 		$(BENCH_LINK) -ldl -o $@
 
@@ -575,7 +586,8 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		'tools/bogo/run $(B)' \
 		'tools/tlsxd/fleet $(B)' \
 		'tools/tlsxd/h2-frames $(B)' \
-		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
+		'tools/bench/test-opts $(B)/bin/tlsx-bench' \
+		'tools/bench/test-out $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
 interop: $(HS_TOOLS)
@@ -797,6 +809,20 @@ bench-hs: $(BENCH)
 BENCH_HTTP_ARGS ?= --server-cpu 0.2 --load-threads 2
 bench-http: $(BENCH) $(TLSXD)
 	$(BENCH) http $(BENCH_HTTP_ARGS)
+
+# One page a user attaches to a question and docs/perf-*.md quote:
+# tlsx-bench crypto --sweep, handshake and http (BENCH_HTTP_ARGS) with
+# their JSON records and figures, the machine and the commit, into
+# build/report/report.md; REPORT_VM=1 adds tlsx-bench kmod --sweep in
+# the VM (tools/bench/kmod-vm).  REPORT_CRYPTO_ARGS, REPORT_HS_ARGS and
+# REPORT_KMOD_ARGS replace each run's options.
+bench-report: $(BENCH) $(TLSXD) \
+		$(if $(REPORT_VM),$(TEST_MODULE) $(B)/bin/tlsx-bench-static)
+	@REPORT_VM="$(REPORT_VM)" BENCH_HTTP_ARGS="$(BENCH_HTTP_ARGS)" \
+		REPORT_CRYPTO_ARGS="$(REPORT_CRYPTO_ARGS)" \
+		REPORT_HS_ARGS="$(REPORT_HS_ARGS)" \
+		REPORT_KMOD_ARGS="$(REPORT_KMOD_ARGS)" \
+		tools/bench/report $(B)/report
 
 # The same in the VM: tlsxd on tlsx.ko and on tls vs nginx with kTLS
 # (emulated CPU: ratios only); BENCH_HTTP_VM_ARGS replaces its options.

@@ -13,7 +13,8 @@
  * CCM's EVP requires (aead_evp.h).  Seal uses a new nonce per
  * record; open reopens one record (its tag must verify every time).
  *
- * For every algorithm, operation, size (64 B, 1 KiB, 16 KiB) and
+ * For every algorithm, operation, size (64 B, 1 KiB, 16 KiB; with
+ * --sweep the sizes of bench_sweep_sizes(), 64 B to 16 KiB) and
  * implementation this CPU has, the two sides run alternately in batches
  * of about --batch-ms milliseconds, for --rounds rounds (who goes first
  * alternates too).  Reported: the median ns per record and its spread
@@ -38,12 +39,17 @@
  * key only, on a context whose cipher (and for CCM the IV and tag
  * lengths) is already set, which is what OpenSSL does per key.  The key
  * changes every iteration (one byte counts up) on both sides.
+ *
+ * --json FILE records every row, --plot FILE.svg draws GB/s against the
+ * record size, a panel per algorithm and operation, a line per
+ * implementation and the ratios on the right axis (out.c).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -70,6 +76,9 @@ struct crypto_opts {
 	bool setkey;		/* time the key setup instead */
 	bool kernel;		/* the kernel anchor's columns */
 	int kpath;		/* its path: KANCHOR_NONE for the best */
+	bool sweep;		/* every size of bench_sweep_sizes() */
+	struct bench_out out;
+	struct bench_progress prog;
 };
 
 #define KANCHOR_CSV_COLUMNS ",kpath,kernel_ns,kernel_ratio,kpg_ns,kpg_ratio"
@@ -347,7 +356,7 @@ struct result {
 	bool has[SIDE_COUNT];
 };
 
-static int measure(struct record *r, const struct crypto_opts *o,
+static int measure(struct record *r, struct crypto_opts *o,
 		   struct result *res)
 {
 	static double t[SIDE_COUNT][MAX_ROUNDS], q[SIDE_COUNT][MAX_ROUNDS];
@@ -368,6 +377,7 @@ static int measure(struct record *r, const struct crypto_opts *o,
 		n[sd] = batch_size(run[sd], r, o->batch_ms);
 	/* Each round starts with the next side: every side goes first. */
 	for (i = 0; i < o->rounds; i++) {
+		bench_progress_round(&o->prog, i);
 		for (k = 0; k < nsides; k++) {
 			sd = (i + k) % nsides;
 			t[sd][i] = time_batch(run[sd], r, n[sd]);
@@ -375,6 +385,7 @@ static int measure(struct record *r, const struct crypto_opts *o,
 		for (sd = 1; sd < nsides; sd++)
 			q[sd][i] = t[SIDE_TLSX][i] / t[sd][i];
 	}
+	bench_progress_row_done(&o->prog);
 	if (r->failures) {
 		fprintf(stderr, "%lu records failed\n", r->failures);
 		return -1;
@@ -426,8 +437,65 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	printf("\n");
 }
 
+/* The row in --json, its points in --plot. */
+static void out_row(const struct record *r, enum tlsx_aead_impl impl,
+		    const struct result *res, struct crypto_opts *o,
+		    const char *op)
+{
+	const struct bench_stats *ts = &res->st[SIDE_TLSX];
+	const struct bench_stats *es = &res->st[SIDE_EVP];
+	const struct bench_stats *ks = &res->st[SIDE_KERNEL];
+	const struct bench_stats *ps = &res->st[SIDE_PAGES];
+	bool k = res->has[SIDE_KERNEL], p = res->has[SIDE_PAGES];
+	const char *alg = tlsx_aead_alg_name(r->alg);
+	const char *in = tlsx_aead_impl_name(impl);
+	struct bench_field f[] = {
+		BF_STR("alg", alg), BF_STR("op", op),
+		BF_NUM("size", o->setkey ? 0 : (double)r->len),
+		BF_STR("impl", in),
+		BF_NUM("ns", ts->median),
+		BF_NUM("ns_min", ts->min),
+		BF_NUM("ns_max", ts->max),
+		BF_NUM("openssl_ns", es->median),
+		BF_NUM("openssl_ns_min", es->min),
+		BF_NUM("openssl_ns_max", es->max),
+		BF_NUM("ratio", res->ratio[SIDE_EVP]),
+		BF_STR("kernel_path", k ? kanchor_path_name(kanchor_key_path(r->kk)) :
+					  ""),
+		BF_NUM("kernel_ns", k ? ks->median : NAN),
+		BF_NUM("kernel_ns_min", k ? ks->min : NAN),
+		BF_NUM("kernel_ns_max", k ? ks->max : NAN),
+		BF_NUM("kernel_ratio", k ? res->ratio[SIDE_KERNEL] : NAN),
+		BF_NUM("kernel_pages_ns", p ? ps->median : NAN),
+		BF_NUM("kernel_pages_ratio", p ? res->ratio[SIDE_PAGES] : NAN),
+		BF_NUM("rounds", o->rounds),
+	};
+	char panel[64], ratio[48];
+
+	bench_out_row(&o->out, f, sizeof(f) / sizeof(*f));
+	if (!o->out.plot || o->setkey)
+		return;
+	snprintf(panel, sizeof(panel), "%s %s", alg, op);
+	snprintf(ratio, sizeof(ratio), "%s/OpenSSL", in);
+	bench_plot_point(o->out.plot, panel, in, 1, (double)r->len,
+			 (double)r->len / ts->median);
+	/* OpenSSL's line: its batches beside the first implementation's. */
+	bench_plot_point(o->out.plot, panel, "OpenSSL", BENCH_PLOT_ANCHOR,
+			 (double)r->len, (double)r->len / es->median);
+	bench_plot_point(o->out.plot, panel, ratio, 2, (double)r->len,
+			 res->ratio[SIDE_EVP]);
+	if (!k)
+		return;
+	/* The kernel's own code, as kTLS calls it, and tlsx over it. */
+	bench_plot_point(o->out.plot, panel, "kernel", 1, (double)r->len,
+			 (double)r->len / ks->median);
+	snprintf(ratio, sizeof(ratio), "%s/kernel", in);
+	bench_plot_point(o->out.plot, panel, ratio, 2, (double)r->len,
+			 res->ratio[SIDE_KERNEL]);
+}
+
 static void print_row(const struct record *r, enum tlsx_aead_impl impl,
-		      const struct result *res, const struct crypto_opts *o)
+		      const struct result *res, struct crypto_opts *o)
 {
 	const struct bench_stats *ts = &res->st[SIDE_TLSX];
 	const struct bench_stats *es = &res->st[SIDE_EVP];
@@ -438,6 +506,7 @@ static void print_row(const struct record *r, enum tlsx_aead_impl impl,
 
 	const char *op = o->setkey ? "key" : r->seal ? "seal" : "open";
 
+	out_row(r, impl, res, o, op);
 	if (o->csv) {
 		printf("%s,%s,%zu,%s,%.1f,%.1f,%.3f",
 		       tlsx_aead_alg_name(r->alg), op,
@@ -491,8 +560,9 @@ void bench_crypto_usage(void)
 	fprintf(stderr,
 		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
 		"                         [--alg NAME] [--impl NAME] [--size N]\n"
-		"                         [--cpu N] [--setkey]\n"
+		"                         [--cpu N] [--setkey] [--sweep]\n"
 		"                         [--kernel PATH | --no-kernel]\n"
+		"                         [--json FILE] [--plot FILE.svg]\n"
 		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio,\n"
 		"               kpath,kernel_ns,kernel_ratio,kpg_ns,kpg_ratio\n"
 		"               (ns: medians; ratio: median per-round ratio)\n"
@@ -509,7 +579,9 @@ void bench_crypto_usage(void)
 		"  --kernel P   the kernel anchor's path: avx10_512, avx10_256,\n"
 		"               aesni_avx, aesni (GCM); avx512vl, avx2 (ChaCha);\n"
 		"               default: what 6.12 picks on this CPU\n"
-		"  --no-kernel  no kernel anchor (nor its check)\n");
+		"  --no-kernel  no kernel anchor (nor its check)\n"
+		"  --sweep      record sizes 64, 256, 1024, 4096, 16384\n"
+		BENCH_OUT_USAGE);
 }
 
 static int parse_opts(int argc, char **argv, struct crypto_opts *o)
@@ -525,6 +597,9 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "setkey", no_argument, NULL, 'k' },
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "no-kernel", no_argument, NULL, 'N' },
+		{ "sweep", no_argument, NULL, BENCH_OPT_SWEEP },
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long ul;
@@ -539,6 +614,8 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	o->setkey = false;
 	o->kernel = true;
 	o->kpath = KANCHOR_NONE;
+	o->sweep = false;
+	memset(&o->out, 0, sizeof(o->out));
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -555,6 +632,9 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			break;
 		case 'N':
 			o->kernel = false;
+			break;
+		case BENCH_OPT_SWEEP:
+			o->sweep = true;
 			break;
 		case 'r':
 			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o->rounds))
@@ -597,6 +677,8 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			break;
 		}
 		default:
+			if (bench_out_opt(&o->out, c, optarg))
+				break;
 			return -1;
 		}
 	}
@@ -605,29 +687,86 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			argv[optind]);
 		return -1;
 	}
+	if ((o->sweep && (o->size || o->setkey))) {
+		fprintf(stderr, "tlsx-bench crypto: --sweep takes no --size or --setkey\n");
+		return -1;
+	}
 	return 0;
 bad:
 	bench_opt_bad("crypto", lopts, c, optarg);
 	return -1;
 }
 
-/* Every size and implementation of one operation of @alg. */
-static int bench_op(enum tlsx_aead_alg alg, bool seal,
-		    const struct crypto_opts *o)
+/*
+ * The record sizes of a run: --size, --sweep's, or 64 B, 1 KiB and
+ * 16 KiB.
+ */
+static const size_t *op_sizes(const struct crypto_opts *o, size_t *n)
 {
 	static const size_t sizes[] = { 64, 1024, 16384 };
-	size_t s, nsizes = o->size ? 1 : sizeof(sizes) / sizeof(*sizes);
+
+	if (o->size) {
+		*n = 1;
+		return &o->size;
+	}
+	if (o->sweep)
+		return bench_sweep_sizes(n);
+	*n = sizeof(sizes) / sizeof(*sizes);
+	return sizes;
+}
+
+/* Implementation @impl of @alg is measured in this run. */
+static bool impl_runs(const struct crypto_opts *o, enum tlsx_aead_alg alg,
+		      int impl)
+{
+	return (o->impl < 0 || impl == o->impl) &&
+	       tlsx_aead_impl_available(alg, impl);
+}
+
+/* The rows of the run, for the progress line. */
+static unsigned long count_rows(const struct crypto_opts *o)
+{
+	unsigned long rows = 0;
+	size_t nsizes;
+	int alg, impl;
+
+	op_sizes(o, &nsizes);
+	for (alg = TLSX_AEAD_AES_128_GCM; alg <= TLSX_AEAD_AES_128_CCM; alg++)
+		for (impl = TLSX_IMPL_GENERIC; impl < TLSX_IMPL_COUNT; impl++)
+			if ((!o->alg || alg == o->alg) &&
+			    impl_runs(o, alg, impl))
+				rows += o->setkey ? 1 : 2 * nsizes;
+	return rows;
+}
+
+/* Row @r of the progress line: "aes-128-gcm seal 1024 avx2". */
+static void progress_row(struct crypto_opts *o, const char *op,
+			 enum tlsx_aead_alg alg, int impl, size_t len)
+{
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s %s %zu %s",
+		 tlsx_aead_alg_name(alg), op, len, tlsx_aead_impl_name(impl));
+	bench_progress_row(&o->prog, o->out.rows, label);
+}
+
+/* Every size and implementation of one operation of @alg. */
+static int bench_op(enum tlsx_aead_alg alg, bool seal,
+		    struct crypto_opts *o)
+{
+	size_t s, nsizes;
+	const size_t *sizes = op_sizes(o, &nsizes);
 	struct result res;
 	struct record r;
 	int impl;
 
 	for (s = 0; s < nsizes; s++) {
-		size_t len = o->size ? o->size : sizes[s];
+		size_t len = sizes[s];
 
 		for (impl = TLSX_IMPL_GENERIC; impl < TLSX_IMPL_COUNT; impl++) {
-			if ((o->impl >= 0 && impl != o->impl) ||
-			    !tlsx_aead_impl_available(alg, impl))
+			if (!impl_runs(o, alg, impl))
 				continue;
+			progress_row(o, seal ? "seal" : "open", alg, impl, len);
 			if (record_setup(&r, alg, impl, seal, len, o) ||
 			    measure(&r, o, &res)) {
 				record_free(&r);
@@ -641,16 +780,16 @@ static int bench_op(enum tlsx_aead_alg alg, bool seal,
 }
 
 /* The key setup of @alg with every implementation. */
-static int bench_setkey(enum tlsx_aead_alg alg, const struct crypto_opts *o)
+static int bench_setkey(enum tlsx_aead_alg alg, struct crypto_opts *o)
 {
 	struct result res;
 	struct record r;
 	int impl;
 
 	for (impl = TLSX_IMPL_GENERIC; impl < TLSX_IMPL_COUNT; impl++) {
-		if ((o->impl >= 0 && impl != o->impl) ||
-		    !tlsx_aead_impl_available(alg, impl))
+		if (!impl_runs(o, alg, impl))
 			continue;
+		progress_row(o, "key", alg, impl, 64);
 		/* A 64-byte record: both sides agree on the first key. */
 		if (record_setup(&r, alg, impl, true, 64, o) ||
 		    measure(&r, o, &res)) {
@@ -673,7 +812,15 @@ int bench_crypto(int argc, char **argv)
 		bench_crypto_usage();
 		return 2;
 	}
+	if (bench_out_begin(&o.out, "crypto"))
+		return 2;
+	if (o.out.plot)
+		bench_plot_labels(o.out.plot, "tlsx-bench crypto: AEAD throughput against record size",
+				  "record size (bytes)", "GB/s",
+				  "tlsx/OpenSSL time (<1: tlsx faster)",
+				  2);
 	bench_tsc_per_ns();
+	bench_progress_begin(&o.prog, "crypto", count_rows(&o), o.rounds);
 	if (o.kernel && !o.setkey && kanchor_check(&checked)) {
 		fprintf(stderr,
 			"tlsx-bench crypto: the kernel anchor is wrong: nothing timed\n");
@@ -692,11 +839,16 @@ int bench_crypto(int argc, char **argv)
 			continue;
 		if (o.setkey) {
 			if (bench_setkey(alg, &o))
-				return 1;
+				goto fail;
 		} else if (bench_op(alg, true, &o) ||
 			   bench_op(alg, false, &o)) {
-			return 1;
+			goto fail;
 		}
 	}
-	return 0;
+	bench_progress_end(&o.prog);
+	return bench_out_end(&o.out) ? 1 : 0;
+fail:
+	bench_progress_end(&o.prog);
+	bench_out_end(&o.out);
+	return 1;
 }

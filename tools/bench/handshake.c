@@ -32,6 +32,7 @@
  * figure is then labelled as measured alone.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,10 @@ struct hs_opts {
 	bool openssl_only;
 	bool tlsx_only;		/* for profiling the engine alone */
 };
+
+/* --json, --plot (out.c) and the progress line: one run per process. */
+static struct bench_out hs_out;
+static struct bench_progress hs_prog;
 
 /* One library's run of one row. */
 struct side {
@@ -220,6 +225,43 @@ static void csv_row(FILE *f, const struct hsb_row *row,
 	fflush(f);
 }
 
+/* The row in --json; in --plot a panel of two bars with their min-max. */
+static void out_row(const struct hsb_row *row, const struct side *t,
+		    const struct side *e, const struct bench_stats *rs,
+		    bool both)
+{
+	struct bench_field f[] = {
+		BF_STR("row", row->name),
+		BF_NUM("tlsx_per_s", t->nd ? t->r.median : NAN),
+		BF_NUM("tlsx_per_s_min", t->nd ? t->r.min : NAN),
+		BF_NUM("tlsx_per_s_max", t->nd ? t->r.max : NAN),
+		BF_NUM("openssl_per_s", e->nd ? e->r.median : NAN),
+		BF_NUM("openssl_per_s_min", e->nd ? e->r.min : NAN),
+		BF_NUM("openssl_per_s_max", e->nd ? e->r.max : NAN),
+		BF_NUM("ratio", both ? rs->median : NAN),
+		BF_NUM("ratio_min", both ? rs->min : NAN),
+		BF_NUM("ratio_max", both ? rs->max : NAN),
+		BF_NUM("target", row->target),
+		BF_NUM("tlsx_client_us", t->nd ? t->c.median : NAN),
+		BF_NUM("tlsx_server_us", t->nd ? t->s.median : NAN),
+		BF_NUM("openssl_client_us", e->nd ? e->c.median : NAN),
+		BF_NUM("openssl_server_us", e->nd ? e->s.median : NAN),
+		BF_NUM("tlsx_heap", t->heap_ok ?
+		       (double)((t->heap.peak + 1) / 2) : NAN),
+		BF_NUM("openssl_heap", e->heap_ok ?
+		       (double)((e->heap.peak + 1) / 2) : NAN),
+		BF_NUM("rounds", (double)t->nd),
+	};
+
+	bench_out_row(&hs_out, f, ARRAY_SIZE(f));
+	if (t->nd)
+		bench_plot_bar(hs_out.plot, row->name, "tlsx", t->r.median,
+			       t->r.min, t->r.max);
+	if (e->nd)
+		bench_plot_bar(hs_out.plot, row->name, "OpenSSL", e->r.median,
+			       e->r.min, e->r.max);
+}
+
 static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 		   FILE *csv)
 {
@@ -267,7 +309,9 @@ static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 				pair = false;
 		if (pair)
 			ratio[nr++] = t->rate[t->nd - 1] / e->rate[e->nd - 1];
+		bench_progress_round(&hs_prog, i);
 	}
+	bench_progress_row_done(&hs_prog);
 	for (k = 0; k < 2; k++) {
 		struct side *sd = &sides[k];
 
@@ -291,6 +335,7 @@ static int run_row(const struct hsb_row *row, const struct hs_opts *o,
 	fflush(stdout);
 	if (csv)
 		csv_row(csv, row, t, e, &rs, both);
+	out_row(row, t, e, &rs, both);
 	for (k = 0; k < 2; k++)
 		if (sides[k].st)
 			sides[k].impl->teardown(sides[k].st);
@@ -337,6 +382,9 @@ void bench_handshake_usage(void)
 		"                  ratio,tlsx_heap,openssl_heap (empty: not\n"
 		"                  measured; heap: bytes per connection)\n"
 		"  --only ROW      rows whose name contains ROW\n"
+		"  --json FILE     every row, with machine, kernel, commit, date,\n"
+		"                  command line, as one JSON document\n"
+		"  --plot FILE     FILE.svg or .png: bars (min-max) per row\n"
 		"  --openssl-only  the OpenSSL anchors alone\n"
 		"  --tlsx-only     tlsx alone (for profiling)\n"
 		"Rows:");
@@ -354,6 +402,8 @@ int bench_handshake(int argc, char **argv)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "openssl-only", no_argument, NULL, 'O' },
 		{ "tlsx-only", no_argument, NULL, 'T' },
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hs_opts o = { .rounds = 11, .batch_ms = 100 };
@@ -389,6 +439,8 @@ int bench_handshake(int argc, char **argv)
 			o.tlsx_only = true;
 			break;
 		default:
+			if (bench_out_opt(&hs_out, c, optarg))
+				break;
 			bench_handshake_usage();
 			return 2;
 		}
@@ -405,10 +457,21 @@ int bench_handshake(int argc, char **argv)
 			"--openssl-only and --tlsx-only exclude each other");
 		return 2;
 	}
+	if (bench_out_begin(&hs_out, "handshake"))
+		return 1;
+	if (hs_out.plot)
+		bench_plot_labels(hs_out.plot, "tlsx-bench handshake: handshakes/s, median and min-max over rounds",
+				  "", "handshakes/s", "", 4);
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		if (!o.only || strstr(rows[i].name, o.only))
+			ran++;
+	bench_progress_begin(&hs_prog, "handshake", ran, o.rounds);
+	ran = 0;
 	if (o.csv) {
 		csv = fopen(o.csv, "w");
 		if (!csv) {
 			perror(o.csv);
+			bench_out_end(&hs_out);
 			return 1;
 		}
 		fputs("row,tlsx_per_s,openssl_per_s,ratio,tlsx_heap,openssl_heap\n",
@@ -435,11 +498,15 @@ int bench_handshake(int argc, char **argv)
 		if (o.only && !strstr(rows[i].name, o.only))
 			continue;
 		ran++;
+		bench_progress_row(&hs_prog, ran - 1, rows[i].name);
 		if (run_row(&rows[i], &o, csv))
 			fails++;
 	}
+	bench_progress_end(&hs_prog);
 	if (csv)
 		fclose(csv);
+	if (ran && bench_out_end(&hs_out))
+		fails++;
 	hsb_creds_free_all();
 	if (!ran) {
 		fprintf(stderr, "handshake: no row matches '%s'\n", o.only);

@@ -56,6 +56,7 @@
  * the same cap for both servers, a row's rate is the capped server's.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,10 @@ struct side {
 	struct bench_stats r, g, b, lb, lc, th;
 	char why[HB_WHY_LEN];	/* the last failed run */
 };
+
+/* --json, --plot (out.c) and the progress line: one run per process. */
+static struct bench_out http_out;
+static struct bench_progress http_prog;
 
 static char url_buf[2][512];
 
@@ -493,6 +498,43 @@ static void csv_row(FILE *csv, const struct hb_opts *o,
 	csv_line(csv, name, t, n, t->lb.median, n->lb.median, gs, false);
 }
 
+/* The row in --json; in --plot a panel of two bars with their min-max. */
+static void out_row(const struct hb_row *row, const struct side *t,
+		    const struct side *n, const struct bench_stats *rs,
+		    const struct bench_stats *gs, bool both)
+{
+	struct bench_field f[] = {
+		BF_STR("row", row->name),
+		BF_STR("unit", row->unit),
+		BF_NUM("tlsxd", t->nd ? t->r.median : NAN),
+		BF_NUM("tlsxd_min", t->nd ? t->r.min : NAN),
+		BF_NUM("tlsxd_max", t->nd ? t->r.max : NAN),
+		BF_NUM("nginx", n->nd ? n->r.median : NAN),
+		BF_NUM("nginx_min", n->nd ? n->r.min : NAN),
+		BF_NUM("nginx_max", n->nd ? n->r.max : NAN),
+		BF_NUM("ratio", both ? rs->median : NAN),
+		BF_NUM("ratio_min", both ? rs->min : NAN),
+		BF_NUM("ratio_max", both ? rs->max : NAN),
+		BF_NUM("per_cpu_ratio",
+		       both && row->kind != ROW_IDLE ? gs->median : NAN),
+		BF_NUM("tlsxd_server_cpu", t->nd ? t->b.median : NAN),
+		BF_NUM("nginx_server_cpu", n->nd ? n->b.median : NAN),
+		BF_NUM("rounds", (double)t->nd),
+	};
+	char panel[64];
+
+	bench_out_row(&http_out, f, ARRAY_SIZE(f));
+	if (!http_out.plot)
+		return;
+	snprintf(panel, sizeof(panel), "%s (%s)", row->name, row->unit);
+	if (t->nd)
+		bench_plot_bar(http_out.plot, panel, "tlsxd", t->r.median,
+			       t->r.min, t->r.max);
+	if (n->nd)
+		bench_plot_bar(http_out.plot, panel, "nginx", n->r.median,
+			       n->r.min, n->r.max);
+}
+
 static int run_row(const struct hb_row *row, const struct hb_opts *o,
 		   struct hb_server *srv, FILE *csv)
 {
@@ -526,6 +568,7 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 
 		for (k = 0; k < 2; k++)
 			run_one(o, row, order[k], true);
+		bench_progress_round(&http_prog, i);
 		if (t->nd > before[0] && n->nd > before[1]) {
 			ratio[nr] = t->rate[t->nd - 1] / n->rate[n->nd - 1];
 			gratio[nr] = t->per_cpu[t->nd - 1] /
@@ -561,8 +604,10 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 			print_ratio("per CPU", &gs, 1.0, "(less CPU) >");
 	}
 	fflush(stdout);
+	bench_progress_row_done(&http_prog);
 	if (csv)
 		csv_row(csv, o, row, t, n, &rs, &gs, both);
+	out_row(row, t, n, &rs, &gs, both);
 	return (t->nd || o->nginx_only) && n->nd ? 0 : -1;
 }
 
@@ -656,6 +701,9 @@ void bench_http_usage(void)
 		"  --nginx-only        nginx alone (no tlsxd)\n"
 		"  --only ROW          rows whose name contains ROW\n"
 		"  --csv FILE          also rows row,tlsxd_per_s,nginx_per_s,ratio\n"
+		"  --json FILE         every row, with machine, kernel, commit, date,\n"
+		"                      command line, as one JSON document\n"
+		"  --plot FILE         FILE.svg or .png: a panel of bars (min-max) per row\n"
 		"Rows:");
 	for (i = 0; i < ARRAY_SIZE(rows); i++)
 		fprintf(stderr, " %s", rows[i].name);
@@ -743,6 +791,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "nginx-only", no_argument, NULL, 'O' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int u = 0;
@@ -837,6 +887,8 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			o->csv = optarg;
 			break;
 		default:
+			if (bench_out_opt(&http_out, c, optarg))
+				break;
 			/* getopt_long() has said what it did not know. */
 			return -1;
 		}
@@ -913,6 +965,16 @@ int bench_http(int argc, char **argv)
 		bench_http_usage();
 		return 2;
 	}
+	if (bench_out_begin(&http_out, "http"))
+		return 1;
+	if (http_out.plot)
+		bench_plot_labels(http_out.plot, "tlsx-bench http: tlsxd against nginx, median and min-max over rounds",
+				  "", "median, unit in the title", "", 4);
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		if (!o.only || strstr(rows[i].name, o.only))
+			ran++;
+	bench_progress_begin(&http_prog, "http", ran, o.rounds);
+	ran = 0;
 	srv[HB_TLSXD].port = o.port;
 	srv[HB_NGINX].port = o.port + 1;
 	if (hb_prepare(&o, why) || hb_cap_setup(&o, why)) {
@@ -957,9 +1019,11 @@ int bench_http(int argc, char **argv)
 				break;
 			}
 		}
+		bench_progress_row(&http_prog, ran - 1, rows[i].name);
 		if (run_row(&rows[i], &o, srv, csv))
 			fails++;
 	}
+	bench_progress_end(&http_prog);
 	if (!ran)
 		fprintf(stderr, "http: no row matches '%s'\n", o.only);
 	for (k = 0; k < 2; k++)
@@ -967,5 +1031,7 @@ int bench_http(int argc, char **argv)
 	hb_cap_remove();
 	if (csv)
 		fclose(csv);
+	if (bench_out_end(&http_out))
+		fails++;
 	return fails || !ran ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #ifndef TLSX_BENCH_KMOD_H
 #define TLSX_BENCH_KMOD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What one transfer measures. */
@@ -24,7 +25,18 @@ struct kmod_cipher {
 	unsigned short version;	/* TLS_1_x_VERSION */
 	unsigned short type;	/* TLS_CIPHER_* */
 	int rx_no_pad;		/* the receiver sets TLS_RX_EXPECT_NO_PAD */
+	size_t tx_limit;	/* TLS_TX_MAX_PAYLOAD_LEN on the sender; 0: none */
 };
+
+/*
+ * TLS_TX_MAX_PAYLOAD_LEN: the largest plaintext of a TX record, what makes
+ * sendfile() (which fills 16 KiB records otherwise) sweep record sizes.
+ * kmod_have_tx_limit() is true when the headers define it (tlsx.ko's
+ * uapi once the option lands, or a new enough linux/tls.h);
+ * kmod_set_tx_limit() sets it on a socket with keys, or -EOPNOTSUPP.
+ */
+bool kmod_have_tx_limit(void);
+int kmod_set_tx_limit(int fd, size_t limit);
 
 /*
  * Ready-made input of a KMOD_RECV run: @len bytes of valid records of

@@ -41,6 +41,39 @@ int kmod_set_keys(int fd, const char *ulp, const struct kmod_cipher *c,
 	return 0;
 }
 
+/*
+ * kTLS's uAPI from 6.19 on (tlsx.ko has it on 6.1 and 6.12; the kernel's
+ * tls there refuses it, and its sendfile rows below 16 KiB say so).
+ */
+#ifndef TLS_TX_MAX_PAYLOAD_LEN
+#define TLS_TX_MAX_PAYLOAD_LEN	5
+#endif
+
+bool kmod_have_tx_limit(void)
+{
+#ifdef TLS_TX_MAX_PAYLOAD_LEN
+	return true;
+#else
+	return false;
+#endif
+}
+
+int kmod_set_tx_limit(int fd, size_t limit)
+{
+#ifdef TLS_TX_MAX_PAYLOAD_LEN
+	/* The kernel's tls takes a u16: at most 2^14 (RFC 8449 4). */
+	unsigned short v = (unsigned short)limit;
+
+	if (setsockopt(fd, SOL_TLS, TLS_TX_MAX_PAYLOAD_LEN, &v, sizeof(v)))
+		return -errno;
+	return 0;
+#else
+	(void)fd;
+	(void)limit;
+	return -EOPNOTSUPP;
+#endif
+}
+
 int kmod_records_build(const struct kmod_cipher *c, size_t plain,
 		       size_t chunk, struct kmod_records *r)
 {
@@ -178,6 +211,8 @@ double kmod_xfer(const char *ulp, const struct kmod_cipher *c,
 		err = kmod_set_keys(sfd, ulp, c, 0, 1);
 	} else {
 		err = kmod_set_keys(cfd, ulp, c, 1, 0);
+		if (!err && c->tx_limit)
+			err = kmod_set_tx_limit(cfd, c->tx_limit);
 		buf = calloc(1, chunk);
 		if (!buf)
 			err = -ENOMEM;

@@ -80,6 +80,7 @@ int main(int argc, char **argv)
 			c->usage();
 			return 0;
 		}
+		bench_set_cmdline(argc, argv);
 		return c->fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "tlsx-bench: unknown command '%s'\n\n", argv[1]);

@@ -30,6 +30,37 @@ struct hs_opts {
 	const char *only;	/* substring of the operation names */
 };
 
+/* --json, --plot (out.c) and the progress line: one run per process. */
+static struct bench_out prim_out;
+static struct bench_progress prim_prog;
+
+/* The row in --json; in --plot a panel of two bars (ops/s, min-max). */
+static void out_row(const struct hs_bench_op *op, const struct hs_opts *o,
+		    const struct bench_stats *ts, const struct bench_stats *es,
+		    const struct bench_stats *rs)
+{
+	struct bench_field f[] = {
+		BF_STR("op", op->name),
+		BF_NUM("ns", ts->median), BF_NUM("ns_min", ts->min),
+		BF_NUM("ns_max", ts->max),
+		BF_NUM("openssl_ns", es->median),
+		BF_NUM("openssl_ns_min", es->min),
+		BF_NUM("openssl_ns_max", es->max),
+		BF_NUM("ratio", rs->median), BF_NUM("ratio_min", rs->min),
+		BF_NUM("ratio_max", rs->max),
+		BF_NUM("bytes", (double)op->bytes),
+		BF_NUM("target", op->target),
+		BF_NUM("rounds", o->rounds),
+	};
+
+	bench_out_row(&prim_out, f, sizeof(f) / sizeof(*f));
+	/* Operations per second: the longer bar is the faster side. */
+	bench_plot_bar(prim_out.plot, op->name, "tlsx", 1e9 / ts->median,
+		       1e9 / ts->max, 1e9 / ts->min);
+	bench_plot_bar(prim_out.plot, op->name, "OpenSSL", 1e9 / es->median,
+		       1e9 / es->max, 1e9 / es->min);
+}
+
 /* Operations per batch so that one batch lasts about @batch_ms. */
 static size_t calibrate(int (*fn)(void *), void *st, double batch_ms)
 {
@@ -95,7 +126,9 @@ static int run_op(const struct hs_bench_op *op, const struct hs_opts *o)
 			return -1;
 		}
 		r[i] = t[i] / e[i];
+		bench_progress_round(&prim_prog, i);
 	}
+	bench_progress_row_done(&prim_prog);
 	op->teardown(st);
 	ts = bench_summarize(t, (size_t)o->rounds);
 	es = bench_summarize(e, (size_t)o->rounds);
@@ -113,6 +146,7 @@ static int run_op(const struct hs_bench_op *op, const struct hs_opts *o)
 		       rs.median <= op->target ? "met" : "NOT MET");
 	putchar('\n');
 	fflush(stdout);
+	out_row(op, o, &ts, &es, &rs);
 	return 0;
 }
 
@@ -122,7 +156,8 @@ void bench_hs_usage(void)
 		"Usage: tlsx-bench hs [--rounds N] [--batch-ms MS] [--only S]\n"
 		"  --rounds N   alternating rounds per operation (15)\n"
 		"  --batch-ms   length of one timed batch (20)\n"
-		"  --only S     operations whose name contains S\n");
+		"  --only S     operations whose name contains S\n"
+		BENCH_OUT_USAGE);
 }
 
 int bench_hs(int argc, char **argv)
@@ -135,10 +170,13 @@ int bench_hs(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "batch-ms", required_argument, NULL, 'b' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "json", required_argument, NULL, BENCH_OPT_JSON },
+		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hs_opts o = { .rounds = 15, .batch_ms = 20, .only = NULL };
 	const struct hs_bench_op *op;
+	unsigned long nops = 0, row = 0;
 	int c, fails = 0;
 	size_t i;
 
@@ -161,6 +199,8 @@ int bench_hs(int argc, char **argv)
 			o.only = optarg;
 			break;
 		default:
+			if (bench_out_opt(&prim_out, c, optarg))
+				break;
 			bench_hs_usage();
 			return 2;
 		}
@@ -171,6 +211,15 @@ int bench_hs(int argc, char **argv)
 		bench_hs_usage();
 		return 2;
 	}
+	if (bench_out_begin(&prim_out, "hs"))
+		return 2;
+	if (prim_out.plot)
+		bench_plot_labels(prim_out.plot, "tlsx-bench hs: operations/s, median and min-max over rounds",
+				  "", "operations/s", "", 4);
+	for (i = 0; i < ARRAY_SIZE(tables); i++)
+		for (op = tables[i]; op && op->name; op++)
+			nops += !o.only || strstr(op->name, o.only);
+	bench_progress_begin(&prim_prog, "hs", nops, o.rounds);
 	printf("# tlsx-bench hs: TSC %.3f GHz, %s\n", bench_tsc_per_ns(),
 	       OpenSSL_version(OPENSSL_VERSION));
 	printf("# %d rounds of ~%.0f ms batches per side, alternating\n",
@@ -185,9 +234,13 @@ int bench_hs(int argc, char **argv)
 		for (op = tables[i]; op->name; op++) {
 			if (o.only && !strstr(op->name, o.only))
 				continue;
+			bench_progress_row(&prim_prog, row++, op->name);
 			if (run_op(op, &o))
 				fails++;
 		}
 	}
+	bench_progress_end(&prim_prog);
+	if (bench_out_end(&prim_out))
+		fails++;
 	return fails ? 1 : 0;
 }
