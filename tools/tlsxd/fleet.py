@@ -11,11 +11,15 @@
 #   health         haproxy sees the three UP, and each counted the checks'
 #                  PROXY v2 LOCAL headers
 #   client_address the access log has 127.0.0.9, the client, not haproxy's
-#                  127.0.0.1; the debug-free PROXY counters say v2
+#                  127.0.0.1 (access-log-format combined, from a --config
+#                  file); the file switched to combined-port and SIGHUP:
+#                  then 127.0.0.9:PORT, PORT the client socket's own
+#                  (getsockname), which haproxy's PROXY v2 header carried
 #   proxy_bounds   straight to one instance: a ClientHello without a
 #                  header is closed at once, half a header at the
 #                  handshake timeout, a v1 header in three pieces then
 #                  TLS is served and logged with the header's address
+#                  and port ([2001:db8::7]:4711)
 #   resume_other   a session from one instance resumes on another (the
 #                  client's session_reused, the other's metrics)
 #   rotation       tools/tlsxd/ticket-rotate stage, load, promote, load:
@@ -130,13 +134,16 @@ CTX.verify_mode = ssl.CERT_NONE
 CTX.minimum_version = ssl.TLSVersion.TLSv1_3
 
 
-def fetch(port, path, session=None, reader=None, timeout=15):
+def fetch(port, path, session=None, reader=None, timeout=15, local=None):
     """GET @path through haproxy from CLIENT_SRC on a new connection:
-    (status, body, session, reused)."""
+    (status, body, session, reused); the client socket's own address
+    appended to @local."""
     s = socket.socket()
     s.settimeout(timeout)
     s.bind((CLIENT_SRC, 0))
     s.connect(("127.0.0.1", port))
+    if local is not None:
+        local.append(s.getsockname())
     t = CTX.wrap_socket(s, server_hostname="localhost", session=session)
     t.sendall(("GET %s HTTP/1.1\r\nHost: localhost\r\n"
                "Connection: close\r\n\r\n" % path).encode())
@@ -275,9 +282,16 @@ def main():
     note("tlsxd on %s port %d, metrics %d, haproxy 127.0.0.1:%d"
          % (",".join(ADDRS), P, MP, FP))
 
+    # The access log's format from a file, so that client_address can
+    # change it with a SIGHUP (the command line is read again, not
+    # changed).
+    with open(os.path.join(W, "alog-format.conf"), "w") as f:
+        f.write("access-log-format combined\n")
+
     def start_tlsxd(i):
         n, a = NAMES[i], ADDRS[i]
-        args = [TLSXD, "--listen", "%s:%d" % (a, P), "proxy",
+        args = [TLSXD, "--config", os.path.join(W, "alog-format.conf"),
+                "--listen", "%s:%d" % (a, P), "proxy",
                 "--metrics", "%s:%d" % (a, MP),
                 "--root", os.path.join(W, "root-" + n),
                 "--cert", os.path.join(certs, "p256.pem"),
@@ -387,16 +401,49 @@ def run_cases(P, MP, FP, hsock, keys, big_sha, small):  # noqa: C901
         return body.decode().strip(), sess, reused
 
     # --- client_address
+    def hup_reloads():
+        return {n: count_lines(errlog[n], "the configuration re-read")
+                for n in NAMES}
+
     why = ""
     try:
         n1, _, _ = who()
         found = wait_for(lambda: count_lines(
             acclog[n1], CLIENT_SRC + ' - - ') > 0, 3)
-        wrong = sum(count_lines(acclog[n], "127.0.0.1 - - ") for n in NAMES)
+        wrong = sum(count_lines(acclog[n], "127.0.0.1") for n in NAMES)
         if not found:
             why = "%s's access log has no line for %s" % (n1, CLIENT_SRC)
         elif wrong:
             why = "%d access log lines name haproxy's 127.0.0.1" % wrong
+        if not why:
+            # combined-port, applied by a reload.
+            with open(os.path.join(W, "alog-format.conf"), "w") as f:
+                f.write("access-log-format combined-port\n")
+            before = hup_reloads()
+            for n in NAMES:
+                procs[n].send_signal(signal.SIGHUP)
+            if not wait_for(lambda: all(hup_reloads()[n] > before[n]
+                                        for n in NAMES), 5):
+                why = "not every instance logged the SIGHUP reload"
+        if not why:
+            local = []
+            st, body, _, _ = fetch(FP, "/who.txt", local=local)
+            n2, port = body.decode().strip(), local[0][1]
+            line = "%s:%d - - " % (CLIENT_SRC, port)
+            if st != 200 or n2 not in NAMES:
+                why = "who.txt after the reload: status %d" % st
+            elif not wait_for(lambda: count_lines(acclog[n2], line) > 0, 3):
+                why = "%s's access log has no line %r (client port %d): " \
+                      "%r" % (n2, line, port, open(acclog[n2]).read()[-300:])
+            else:
+                wrong = sum(count_lines(acclog[n], "127.0.0.1")
+                            for n in NAMES)
+                if wrong:
+                    why = "%d access log lines name haproxy's 127.0.0.1" \
+                          % wrong
+                else:
+                    note("combined-port after SIGHUP: %s logged %s"
+                         % (n2, line.strip()))
     except Exception as e:          # noqa: BLE001
         why = repr(e)
     result("client_address", not why, why)
@@ -445,8 +492,8 @@ def run_cases(P, MP, FP, hsock, keys, big_sha, small):  # noqa: C901
         if not why and not data.startswith(b"HTTP/1.1 200"):
             why = "split v1 header: %r" % data[:40]
         if not why and not wait_for(lambda: count_lines(
-                acclog["s1"], "2001:db8::7 - - ") > 0, 3):
-            why = "s1's access log has no line for 2001:db8::7"
+                acclog["s1"], "[2001:db8::7]:4711 - - ") > 0, 3):
+            why = "s1's access log has no line for [2001:db8::7]:4711"
         m1 = scrape(ADDRS[0], MP)
         d_bad = (total(m1, "tlsxd_proxy_refused_total") -
                  total(m0, "tlsxd_proxy_refused_total"))

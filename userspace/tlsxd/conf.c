@@ -46,6 +46,7 @@ enum opt_kind {
 	K_KEY,
 	K_RL,
 	K_BODY,
+	K_ALOG_FORMAT,
 	K_HEADER,	/* add-header: NAME VALUE [always], or "NAME: VALUE" */
 	K_HEADER_ALWAYS,
 	K_CONFIG,
@@ -74,6 +75,7 @@ static const struct opt opts[] = {
 	{ "workers", K_UINT, F(workers), 1, 1024 },
 	{ "user", K_STR, F(user), 0, 0 },
 	{ "access-log", K_STR, F(access_log), 0, 0 },
+	{ "access-log-format", K_ALOG_FORMAT, 0, 0, 0 },
 	{ "error-log", K_STR, F(error_log), 0, 0 },
 	{ "mime-types", K_STR, F(mime_types), 0, 0 },
 	{ "pid-file", K_STR, F(pid_file), 0, 0 },
@@ -121,6 +123,8 @@ const char conf_usage[] =
 "  --workers N            worker threads (default: the CPUs we may run on)\n"
 "  --user NAME            drop to NAME's uid/gid after binding\n"
 "  --access-log PATH      combined format; \"-\" stdout (default: off)\n"
+"  --access-log-format F  combined|combined-port: the client as ADDR:PORT\n"
+"                         (default combined)\n"
 "  --error-log PATH       default: stderr\n"
 "  --record-layer L       auto|tlsx|tls|user (default auto)\n"
 "  --body B               auto|sendfile|splice (default auto)\n"
@@ -719,6 +723,16 @@ static int apply(struct tlsxd_conf *c, const struct opt *o, unsigned int nv,
 		else
 			return fail(err, errlen,
 				    "%s: bad value \"%s\" (auto, sendfile or splice)",
+				    name, v[0]);
+		return 0;
+	case K_ALOG_FORMAT:
+		if (!strcmp(v[0], "combined"))
+			c->access_log_format = ALOG_FMT_COMBINED;
+		else if (!strcmp(v[0], "combined-port"))
+			c->access_log_format = ALOG_FMT_COMBINED_PORT;
+		else
+			return fail(err, errlen,
+				    "%s: bad value \"%s\" (combined or combined-port)",
 				    name, v[0]);
 		return 0;
 	case K_CONFIG:

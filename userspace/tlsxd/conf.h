@@ -15,6 +15,7 @@
 
 #include "handshake/libtlsx/tlsx.h"
 #include "http_req.h"
+#include "log.h"
 #include "resp.h"
 
 #define TLSXD_VERSION	TLSX_VERSION_STRING
@@ -48,6 +49,7 @@ struct tlsxd_conf {
 	unsigned int workers;		/* 0: one per online CPU */
 	char *user;			/* setuid/setgid to it after binding */
 	char *access_log;		/* a path, "-" for stdout, NULL: off */
+	enum access_log_format access_log_format;	/* default combined */
 	char *error_log;		/* a path; NULL: stderr */
 	char *mime_types;		/* NULL: /etc/mime.types */
 	char *pid_file;

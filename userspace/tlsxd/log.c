@@ -198,6 +198,7 @@ struct access_log {
 	char *path;		/* NULL for stdout: nothing to reopen */
 	uint64_t lines_lost;	/* atomic: every worker's failed writes */
 	time_t err_logged;	/* atomic: when a failure was last logged */
+	int format;		/* atomic: enum access_log_format */
 };
 
 /* How often a failing access log is reported (nginx: once a minute). */
@@ -288,6 +289,11 @@ void access_log_close(struct access_log *al)
 		close(al->fd);
 	free(al->path);
 	free(al);
+}
+
+void access_log_set_format(struct access_log *al, enum access_log_format f)
+{
+	__atomic_store_n(&al->format, (int)f, __ATOMIC_RELAXED);
 }
 
 struct access_log_buf *access_log_buf_new(struct access_log *al)
@@ -413,30 +419,42 @@ static size_t put_str(char *out, struct http_str s, size_t cap)
 	return put_escaped(out, s.p, s.len, cap);
 }
 
-/* The client's address; an IPv4 client of a dual-stack socket as IPv4. */
-static size_t put_peer(char *out, const struct sockaddr *peer)
+/*
+ * The client's address, and with @port its port (ADDR:PORT, [ADDR]:PORT
+ * for IPv6, as URIs write them: RFC 3986 3.2.2); an IPv4 client of a
+ * dual-stack socket as IPv4.
+ */
+static size_t put_peer(char *out, const struct sockaddr *peer, bool port)
 {
 	char a[INET6_ADDRSTRLEN];
 	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)peer;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)peer;
+	bool v6 = false;
+	in_port_t pn = 0;
 
 	if (!peer) {
 		out[0] = '-';
 		return 1;
 	}
 	if (peer->sa_family == AF_INET) {
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)peer)->sin_addr,
-			  a, sizeof(a));
+		inet_ntop(AF_INET, &sin->sin_addr, a, sizeof(a));
+		pn = sin->sin_port;
 	} else if (peer->sa_family == AF_INET6 &&
 		   IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
 		inet_ntop(AF_INET, &sin6->sin6_addr.s6_addr[12], a, sizeof(a));
+		pn = sin6->sin6_port;
 	} else if (peer->sa_family == AF_INET6) {
 		inet_ntop(AF_INET6, &sin6->sin6_addr, a, sizeof(a));
+		pn = sin6->sin6_port;
+		v6 = true;
 	} else {
-		a[0] = '-';
-		a[1] = '\0';
+		out[0] = '-';
+		return 1;
 	}
-	memcpy(out, a, strlen(a));
-	return strlen(a);
+	if (!port)
+		return (size_t)sprintf(out, "%s", a);
+	return (size_t)sprintf(out, v6 ? "[%s]:%u" : "%s:%u", a,
+			       (unsigned int)ntohs(pn));
 }
 
 /* The combined log format's time, local time: "[10/Oct/2000:13:55:36 -0700]". */
@@ -454,8 +472,9 @@ static const char *log_time(struct access_log_buf *b, time_t now)
 }
 
 /*
- * The longest line: the capped fields, and 256 bytes for the address, the
- * time, the version, the numbers and the separators.
+ * The longest line: the capped fields, and 256 bytes for the address
+ * and port (at most 54: "[" INET6_ADDRSTRLEN "]:65535"), the time, the
+ * version, the numbers and the separators.
  */
 #define ALOG_LINE_MAX	(ALOG_METHOD_MAX + ALOG_TARGET_MAX + \
 			 2 * ALOG_HDR_MAX + 256)
@@ -464,6 +483,7 @@ void access_log_add(struct access_log_buf *b, const struct sockaddr *peer,
 		    const struct http_req *req, int status,
 		    uint64_t body_bytes, time_t now)
 {
+	bool port;
 	char *p;
 	int r;
 
@@ -474,7 +494,9 @@ void access_log_add(struct access_log_buf *b, const struct sockaddr *peer,
 		b->first = now;
 	p = b->buf + b->len;
 
-	p += put_peer(p, peer);
+	port = __atomic_load_n(&b->al->format, __ATOMIC_RELAXED) ==
+	       ALOG_FMT_COMBINED_PORT;
+	p += put_peer(p, peer, port);
 	p += sprintf(p, " - - [%s] \"", log_time(b, now));
 	if (req) {
 		/* The request line, rebuilt from its parts (RFC 9112 3). */

@@ -44,6 +44,17 @@ int log_reopen(void);
 int log_set_path(const char *path);
 void log_set_debug(bool debug);
 
+/*
+ * What the first field of a line says about the client: the address (the
+ * combined format, nginx's $remote_addr), or ADDR:PORT, [ADDR]:PORT for
+ * IPv6 (nginx's $remote_addr:$remote_port), to tell apart clients behind
+ * one NAT or a load balancer's connections in its own logs.
+ */
+enum access_log_format {
+	ALOG_FMT_COMBINED,
+	ALOG_FMT_COMBINED_PORT,
+};
+
 struct access_log;		/* shared: the fd; reopened on SIGHUP */
 struct access_log_buf;		/* per worker */
 
@@ -53,10 +64,17 @@ int access_log_reopen(struct access_log *al);	/* logrotate */
 /* SIGHUP with another --access-log (a path or "-"): as log_set_path(). */
 int access_log_set_path(struct access_log *al, const char *path);
 void access_log_close(struct access_log *al);
+/*
+ * The format of the lines added from now on (default combined); a
+ * SIGHUP may change it while workers add lines: each line is wholly in
+ * one format or the other.
+ */
+void access_log_set_format(struct access_log *al, enum access_log_format f);
 
 struct access_log_buf *access_log_buf_new(struct access_log *al);
 /*
- * One line for a response: @peer (the client's address), @req (may be
+ * One line for a response: @peer (the client: its address, and its port
+ * in ALOG_FMT_COMBINED_PORT), @req (may be
  * NULL for a request that did not parse: "-" is logged as the request
  * line, as nginx does for a 400), @status, @body_bytes (what was sent).
  */

@@ -416,6 +416,8 @@ static void switch_logs(const struct tlsxd_conf *old)
 			log_msg(LOG_ERR, "SIGHUP: --access-log %s: %s; still writing to the old file",
 				conf.access_log, strerror(-r));
 	}
+	if (srv.alog)
+		access_log_set_format(srv.alog, conf.access_log_format);
 	log_set_debug(conf.debug);
 }
 
@@ -782,6 +784,7 @@ int main(int argc, char **argv)
 		srv.alog = access_log_open(conf.access_log, err, sizeof(err));
 		if (!srv.alog)
 			die(1, "--access-log %s", err);
+		access_log_set_format(srv.alog, conf.access_log_format);
 	}
 	if (conf.metrics) {
 		/* Bound before the drop, as the listeners. */

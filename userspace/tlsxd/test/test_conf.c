@@ -222,6 +222,8 @@ TEST(bad_values_and_their_messages)
 		  "--record-layer: bad value \"kernel\" (auto, tlsx, tls or user)" },
 		{ "--body", "mmap",
 		  "--body: bad value \"mmap\" (auto, sendfile or splice)" },
+		{ "--access-log-format", "main",
+		  "--access-log-format: bad value \"main\" (combined or combined-port)" },
 		{ "--root", "", "--root: empty value" },
 		{ "--cert", "", "--cert: empty value" },
 		{ "--config", "/nonexistent/tlsxd.conf",
@@ -450,6 +452,7 @@ static const char full_file[] =
  */
 static const char *const rl_names[] = { "auto", "tlsx", "tls", "user" };
 static const char *const body_names[] = { "auto", "sendfile", "splice" };
+static const char *const alog_format_names[] = { "combined", "combined-port" };
 
 static const char *str(const char *s)
 {
@@ -476,6 +479,9 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 		str(c->ticket_key_file), c->workers, str(c->user),
 		str(c->access_log), str(c->error_log), str(c->mime_types),
 		str(c->pid_file));
+	fprintf(f, "access-log-format %s\n",
+		c->access_log_format < ARRAY_SIZE(alog_format_names) ?
+		alog_format_names[c->access_log_format] : "?");
 	fprintf(f, "record-layer %s\nbody %s\nhidden %s\nprecompressed %s\n"
 		"debug %s\n",
 		c->record_layer < ARRAY_SIZE(rl_names) ?
@@ -521,6 +527,7 @@ static const char defaults[] =
 	"error-log (none)\n"
 	"mime-types (none)\n"
 	"pid-file (none)\n"
+	"access-log-format combined\n"
 	"record-layer auto\n"
 	"body auto\n"
 	"hidden off\n"
@@ -584,7 +591,7 @@ static void expected(struct __test_metadata *_metadata, const char *set,
 	ASSERT_EQ(nset, used) TH_LOG("a line of the case names no setting");
 }
 
-#define ARGS_MAX	64
+#define ARGS_MAX	72
 
 /*
  * A command line or a configuration file, and the settings it must
@@ -617,6 +624,7 @@ FIXTURE_VARIANT_ADD(settings, every_option) {
 		  "--root", "/srv/www", "--cert", "a.pem", "--key", "a.key",
 		  "--cert", "b.pem", "--key", "b.key", "--workers", "3",
 		  "--user", "www-data", "--access-log", "/var/log/a.log",
+		  "--access-log-format", "combined-port",
 		  "--error-log", "/var/log/e.log", "--record-layer", "user",
 		  "--body", "splice", "--max-conns", "77",
 		  "--keepalive-requests", "5", "--timeout-handshake", "1s",
@@ -636,6 +644,7 @@ FIXTURE_VARIANT_ADD(settings, every_option) {
 	       "workers 3\n"
 	       "user www-data\n"
 	       "access-log /var/log/a.log\n"
+	       "access-log-format combined-port\n"
 	       "error-log /var/log/e.log\n"
 	       "mime-types /etc/m.types\n"
 	       "pid-file /run/tlsxd.pid\n"
@@ -684,6 +693,14 @@ FIXTURE_VARIANT_ADD(settings, body_sendfile) {
 	.args = { "--body", "sendfile" }, .set = "body sendfile\n" };
 FIXTURE_VARIANT_ADD(settings, body_splice) {
 	.args = { "--body", "splice" }, .set = "body splice\n" };
+FIXTURE_VARIANT_ADD(settings, access_log_format_port) {
+	.args = { "--access-log-format", "combined-port" },
+	.set = "access-log-format combined-port\n" };
+/* combined is the default: a later one undoes combined-port. */
+FIXTURE_VARIANT_ADD(settings, access_log_format_combined) {
+	.args = { "--access-log-format", "combined-port",
+		  "--access-log-format", "combined" },
+	.set = "access-log-format combined\n" };
 
 /* Pairs fill in order: the first cert without a key gets the key. */
 FIXTURE_VARIANT_ADD(settings, cert_key_pairs_in_order) {
@@ -1166,6 +1183,7 @@ static const struct {
 	{ "user", "user nobody\n", RESTART },
 	{ "access-log", "access-log /a2.log\n", APPLIES },
 	{ "access-log", "access-log off\n", RESTART },
+	{ "access-log-format", "access-log-format combined-port\n", APPLIES },
 	{ "error-log", "error-log /e2.log\n", APPLIES },
 	{ "mime-types", "mime-types /m.types\n", APPLIES },
 	{ "pid-file", "pid-file /p.pid\n", RESTART },

@@ -87,9 +87,10 @@ static void utc(void)
 	tzset();
 }
 
-/* One line for @req from @peer, through a fresh log on a file. */
-static char *one_line(const struct sockaddr *peer, const struct http_req *req,
-		      int status, uint64_t bytes)
+/* One line for @req from @peer, through a fresh log on a file in @fmt. */
+static char *one_line_fmt(const struct sockaddr *peer,
+			  const struct http_req *req, int status,
+			  uint64_t bytes, enum access_log_format fmt)
 {
 	struct access_log_buf *b;
 	struct access_log *al;
@@ -99,6 +100,7 @@ static char *one_line(const struct sockaddr *peer, const struct http_req *req,
 	al = access_log_open(path, err, sizeof(err));
 	if (!al)
 		abort();
+	access_log_set_format(al, fmt);
 	b = access_log_buf_new(al);
 	access_log_add(b, peer, req, status, bytes, T0);
 	access_log_buf_free(b);
@@ -106,6 +108,12 @@ static char *one_line(const struct sockaddr *peer, const struct http_req *req,
 	text = slurp(path, NULL);
 	unlink(path);
 	return text;
+}
+
+static char *one_line(const struct sockaddr *peer, const struct http_req *req,
+		      int status, uint64_t bytes)
+{
+	return one_line_fmt(peer, req, status, bytes, ALOG_FMT_COMBINED);
 }
 
 TEST(combined_line)
@@ -175,6 +183,100 @@ TEST(peers)
 	line = one_line(NULL, &req, 404, 153);
 	EXPECT_EQ(0, strncmp(line, "- - - [", 7));
 	free(line);
+}
+
+/*
+ * --access-log-format combined-port: ADDR:PORT, [ADDR]:PORT for IPv6 (a
+ * v4-mapped client as IPv4); combined (the default) has no port.
+ */
+TEST(combined_port_both_families)
+{
+	static const struct {
+		const char *addr;
+		unsigned short port;
+		const char *combined, *with_port;
+	} cases[] = {
+		{ "192.0.2.1", 51000, "192.0.2.1 - - [", "192.0.2.1:51000 - - [" },
+		{ "0.0.0.0", 0, "0.0.0.0 - - [", "0.0.0.0:0 - - [" },
+		{ "2001:db8::1", 443, "2001:db8::1 - - [",
+		  "[2001:db8::1]:443 - - [" },
+		{ "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 65535,
+		  "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff - - [",
+		  "[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535 - - [" },
+		{ "::ffff:198.51.100.7", 40001, "198.51.100.7 - - [",
+		  "198.51.100.7:40001 - - [" },
+	};
+	struct sockaddr_storage ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	struct http_req req;
+	unsigned int i;
+	char *line;
+
+	utc();
+	mkreq(&req, "GET", "/x", 1, NULL, "curl/8");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&ss, 0, sizeof(ss));
+		if (strchr(cases[i].addr, ':')) {
+			*sin6 = v6(cases[i].addr);
+			sin6->sin6_port = htons(cases[i].port);
+		} else {
+			*(struct sockaddr_in *)&ss = v4(cases[i].addr,
+							cases[i].port);
+		}
+		line = one_line_fmt((struct sockaddr *)&ss, &req, 200, 3,
+				    ALOG_FMT_COMBINED);
+		EXPECT_EQ(0, strncmp(line, cases[i].combined,
+				     strlen(cases[i].combined)))
+			TH_LOG("combined: %s", line);
+		free(line);
+		line = one_line_fmt((struct sockaddr *)&ss, &req, 200, 3,
+				    ALOG_FMT_COMBINED_PORT);
+		EXPECT_EQ(0, strncmp(line, cases[i].with_port,
+				     strlen(cases[i].with_port)))
+			TH_LOG("combined-port: %s", line);
+		/* The rest of the line is the combined format's. */
+		EXPECT_NE(NULL, strstr(line, "] \"GET /x HTTP/1.1\" 200 3 \"-\" \"curl/8\"\n"));
+		free(line);
+	}
+	/* No peer: "-" in both. */
+	line = one_line_fmt(NULL, &req, 200, 3, ALOG_FMT_COMBINED_PORT);
+	EXPECT_EQ(0, strncmp(line, "- - - [", 7));
+	free(line);
+}
+
+/* The whole line, port and all; a reload switches the format mid-buffer. */
+TEST(combined_port_line_and_switch)
+{
+	struct sockaddr_in sin = v4("192.0.2.1", 51000);
+	struct sockaddr_in6 a = v6("2001:db8::1");
+	struct access_log_buf *b;
+	struct access_log *al;
+	struct http_req req;
+	char path[64], err[128], *text;
+
+	utc();
+	a.sin6_port = htons(8080);
+	mkreq(&req, "GET", "/apache_pb.gif", 1, "http://www.example.com/start.html",
+	      "Mozilla/4.08 [en] (Win98; I ;Nav)");
+	tmpname(path, sizeof(path));
+	al = access_log_open(path, err, sizeof(err));
+	ASSERT_NE(NULL, al);
+	b = access_log_buf_new(al);
+	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 2326, T0);
+	access_log_set_format(al, ALOG_FMT_COMBINED_PORT);
+	access_log_add(b, (struct sockaddr *)&sin, &req, 200, 2326, T0);
+	access_log_add(b, (struct sockaddr *)&a, &req, 200, 2326, T0);
+	access_log_set_format(al, ALOG_FMT_COMBINED);
+	access_log_add(b, (struct sockaddr *)&a, &req, 200, 2326, T0);
+	access_log_buf_free(b);
+	access_log_close(al);
+	text = slurp(path, NULL);
+	unlink(path);
+#define REST " - - [10/Oct/2000:13:55:36 +0000] \"GET /apache_pb.gif HTTP/1.1\" 200 2326 \"http://www.example.com/start.html\" \"Mozilla/4.08 [en] (Win98; I ;Nav)\"\n"
+	EXPECT_STREQ("192.0.2.1" REST "192.0.2.1:51000" REST
+		     "[2001:db8::1]:8080" REST "2001:db8::1" REST, text);
+#undef REST
+	free(text);
 }
 
 TEST(unparsed_request)
