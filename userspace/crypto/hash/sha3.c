@@ -23,52 +23,134 @@ static inline u64 rol64(u64 x, unsigned int n)
 }
 
 /*
- * Rho's offsets and pi's lane moves (3.2.2, 3.2.3) walked as one cycle:
- * lane keccak_pi[i] receives the previous lane rotated by keccak_rho[i].
+ * One round is theta, rho and pi (into b), chi and iota (FIPS 202
+ * 3.2.1-3.2.5), on 25 named lanes the compiler keeps in registers;
+ * lane axy is s[x + 5y], rho's offsets are (t + 1)(t + 2) / 2 along
+ * pi's walk from (1, 0).  tools/gen has no generator for this: it is
+ * written out once, checked by test_sha3's examples.
  */
-static const u8 keccak_rho[24] = {
-	1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14,
-	27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44,
-};
-
-static const u8 keccak_pi[24] = {
-	10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4,
-	15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1,
-};
-
 void tlsx_keccak_f1600(u64 s[25])
 {
-	u64 c[5], t, u;
-	int r, i, x;
+	u64 a00, a10, a20, a30, a40, a01, a11, a21, a31, a41, a02, a12, a22, a32,
+	    a42, a03, a13, a23, a33, a43, a04, a14, a24, a34, a44;
+	u64 b00, b10, b20, b30, b40, b01, b11, b21, b31, b41, b02, b12, b22, b32,
+	    b42, b03, b13, b23, b33, b43, b04, b14, b24, b34, b44;
+	u64 c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
+	int r;
 
+	a00 = s[0];
+	a10 = s[1];
+	a20 = s[2];
+	a30 = s[3];
+	a40 = s[4];
+	a01 = s[5];
+	a11 = s[6];
+	a21 = s[7];
+	a31 = s[8];
+	a41 = s[9];
+	a02 = s[10];
+	a12 = s[11];
+	a22 = s[12];
+	a32 = s[13];
+	a42 = s[14];
+	a03 = s[15];
+	a13 = s[16];
+	a23 = s[17];
+	a33 = s[18];
+	a43 = s[19];
+	a04 = s[20];
+	a14 = s[21];
+	a24 = s[22];
+	a34 = s[23];
+	a44 = s[24];
 	for (r = 0; r < 24; r++) {
-		/* theta */
-		for (x = 0; x < 5; x++)
-			c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^
-			       s[x + 20];
-		for (x = 0; x < 5; x++) {
-			t = c[(x + 4) % 5] ^ rol64(c[(x + 1) % 5], 1);
-			for (i = 0; i < 25; i += 5)
-				s[x + i] ^= t;
-		}
-		/* rho and pi */
-		t = s[1];
-		for (i = 0; i < 24; i++) {
-			u = s[keccak_pi[i]];
-			s[keccak_pi[i]] = rol64(t, keccak_rho[i]);
-			t = u;
-		}
-		/* chi */
-		for (i = 0; i < 25; i += 5) {
-			for (x = 0; x < 5; x++)
-				c[x] = s[i + x];
-			for (x = 0; x < 5; x++)
-				s[i + x] = c[x] ^ (~c[(x + 1) % 5] &
-						   c[(x + 2) % 5]);
-		}
-		/* iota */
-		s[0] ^= keccak_rc[r];
+		c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04;
+		c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14;
+		c2 = a20 ^ a21 ^ a22 ^ a23 ^ a24;
+		c3 = a30 ^ a31 ^ a32 ^ a33 ^ a34;
+		c4 = a40 ^ a41 ^ a42 ^ a43 ^ a44;
+		d0 = c4 ^ rol64(c1, 1);
+		d1 = c0 ^ rol64(c2, 1);
+		d2 = c1 ^ rol64(c3, 1);
+		d3 = c2 ^ rol64(c4, 1);
+		d4 = c3 ^ rol64(c0, 1);
+		b00 = rol64(a00 ^ d0, 0);
+		b01 = rol64(a30 ^ d3, 28);
+		b02 = rol64(a10 ^ d1, 1);
+		b03 = rol64(a40 ^ d4, 27);
+		b04 = rol64(a20 ^ d2, 62);
+		b10 = rol64(a11 ^ d1, 44);
+		b11 = rol64(a41 ^ d4, 20);
+		b12 = rol64(a21 ^ d2, 6);
+		b13 = rol64(a01 ^ d0, 36);
+		b14 = rol64(a31 ^ d3, 55);
+		b20 = rol64(a22 ^ d2, 43);
+		b21 = rol64(a02 ^ d0, 3);
+		b22 = rol64(a32 ^ d3, 25);
+		b23 = rol64(a12 ^ d1, 10);
+		b24 = rol64(a42 ^ d4, 39);
+		b30 = rol64(a33 ^ d3, 21);
+		b31 = rol64(a13 ^ d1, 45);
+		b32 = rol64(a43 ^ d4, 8);
+		b33 = rol64(a23 ^ d2, 15);
+		b34 = rol64(a03 ^ d0, 41);
+		b40 = rol64(a44 ^ d4, 14);
+		b41 = rol64(a24 ^ d2, 61);
+		b42 = rol64(a04 ^ d0, 18);
+		b43 = rol64(a34 ^ d3, 56);
+		b44 = rol64(a14 ^ d1, 2);
+		a00 = b00 ^ (~b10 & b20);
+		a01 = b01 ^ (~b11 & b21);
+		a02 = b02 ^ (~b12 & b22);
+		a03 = b03 ^ (~b13 & b23);
+		a04 = b04 ^ (~b14 & b24);
+		a10 = b10 ^ (~b20 & b30);
+		a11 = b11 ^ (~b21 & b31);
+		a12 = b12 ^ (~b22 & b32);
+		a13 = b13 ^ (~b23 & b33);
+		a14 = b14 ^ (~b24 & b34);
+		a20 = b20 ^ (~b30 & b40);
+		a21 = b21 ^ (~b31 & b41);
+		a22 = b22 ^ (~b32 & b42);
+		a23 = b23 ^ (~b33 & b43);
+		a24 = b24 ^ (~b34 & b44);
+		a30 = b30 ^ (~b40 & b00);
+		a31 = b31 ^ (~b41 & b01);
+		a32 = b32 ^ (~b42 & b02);
+		a33 = b33 ^ (~b43 & b03);
+		a34 = b34 ^ (~b44 & b04);
+		a40 = b40 ^ (~b00 & b10);
+		a41 = b41 ^ (~b01 & b11);
+		a42 = b42 ^ (~b02 & b12);
+		a43 = b43 ^ (~b03 & b13);
+		a44 = b44 ^ (~b04 & b14);
+		a00 ^= keccak_rc[r];
 	}
+	s[0] = a00;
+	s[1] = a10;
+	s[2] = a20;
+	s[3] = a30;
+	s[4] = a40;
+	s[5] = a01;
+	s[6] = a11;
+	s[7] = a21;
+	s[8] = a31;
+	s[9] = a41;
+	s[10] = a02;
+	s[11] = a12;
+	s[12] = a22;
+	s[13] = a32;
+	s[14] = a42;
+	s[15] = a03;
+	s[16] = a13;
+	s[17] = a23;
+	s[18] = a33;
+	s[19] = a43;
+	s[20] = a04;
+	s[21] = a14;
+	s[22] = a24;
+	s[23] = a34;
+	s[24] = a44;
 }
 
 static void keccak_init(struct tlsx_keccak *k, unsigned int rate, u8 ds)
