@@ -2558,7 +2558,7 @@ static void pair_resume(struct __test_metadata *_metadata, bool psk_ke,
 	EXPECT_TRUE(si.resumed);
 	/* psk_dhe_ke unless the server prefers psk_ke (issue 26 item 8). */
 	EXPECT_EQ(prefer, pair.s->srv.psk_ke);
-	EXPECT_EQ(prefer ? 0 : TLSX_GROUP_X25519, si.group);
+	EXPECT_EQ(prefer ? 0 : TLSX_GROUP_X25519MLKEM768, si.group);
 	EXPECT_EQ(si.group, ci.group);
 	pair_free(&pair);
 	tlsx_ticket_keys_free(tk);
