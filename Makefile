@@ -531,7 +531,8 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tools/interop/run: tlsx-client and tlsx-server against OpenSSL, GnuTLS
 # and curl over loopback (its certificates made in $(B)/interop).
 # tools/tlsxd/clients: curl, openssl s_client and gnutls-cli against
-# tlsxd (skipped while tlsxd is not built).  tools/check-series: no script
+# tlsxd (skipped while tlsxd is not built).  tools/interop/chromium:
+# headless Chromium against tlsx-server and tlsxd, X25519MLKEM768 (~30 s).  tools/check-series: no script
 # copies KERNEL_SERIES.
 test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(BENCH)
@@ -540,11 +541,12 @@ test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
 		$(TESTS) $(TESTS_ASAN) \
 		$(foreach t,$(CT_TESTS),'tools/ctgrind $(t)') $(NO_AVX_RUNS) \
 		$(FUZZ_RUNS) 'tools/interop/run $(B)' 'tools/tlsxd/clients $(B)' \
+		'tools/interop/chromium $(B)' \
 		'tools/bench/test-opts $(B)/bin/tlsx-bench' tools/check-layers \
 		tools/check-series
 
-interop: $(HS_TOOLS)
-	@tools/interop/run $(B)
+interop: $(HS_TOOLS) $(TLSXD)
+	@tools/run-tests 'tools/interop/run $(B)' 'tools/interop/chromium $(B)'
 
 # The main job: tlsxd serving ROOT (docs/) on https://localhost:PORT/
 # (8443) with a self-signed certificate kept in $(B)/serve.
