@@ -2563,6 +2563,60 @@ TEST(hybrid_every_pair)
 		}
 }
 
+/*
+ * The hybrid ClientHello (1,443 bytes) cut into records of 100 bytes
+ * (RFC 8446 5.1: a message may span records) and given to the server 7
+ * bytes at a time: it gathers the message and answers as for one
+ * record.
+ */
+TEST(hybrid_client_hello_split)
+{
+	static u8 wire[8192];
+	size_t n, off, k, wlen = 0, fed = 0, used;
+	int ret = TLSX_HS_WANT_READ, records = 0;
+
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	ASSERT_EQ(TLSX_HS_WANT_READ,
+		  tlsx_hs_step(pair.c, NULL, 0, &used, pair.out,
+			       sizeof(pair.out), &n));
+	ASSERT_LT(1400, n);
+	for (off = 5; off < n; off += k) {
+		k = n - off < 100 ? n - off : 100;
+		wire[wlen++] = 22;
+		wire[wlen++] = 3;
+		wire[wlen++] = 1;
+		wire[wlen++] = 0;
+		wire[wlen++] = (u8)k;
+		memcpy(wire + wlen, pair.out + off, k);
+		wlen += k;
+		records++;
+	}
+	EXPECT_LE(14, records);
+	pair.s_in_len = 0;
+	n = 0;
+	while (fed < wlen && ret == TLSX_HS_WANT_READ && !n) {
+		size_t step = wlen - fed < 7 ? wlen - fed : 7;
+
+		memcpy(pair.s_in + pair.s_in_len, wire + fed, step);
+		pair.s_in_len += step;
+		fed += step;
+		ret = tlsx_hs_step(pair.s, pair.s_in, pair.s_in_len, &used,
+				   pair.out, sizeof(pair.out), &n);
+		memmove(pair.s_in, pair.s_in + used, pair.s_in_len - used);
+		pair.s_in_len -= used;
+	}
+	ASSERT_EQ(TLSX_HS_WANT_READ, ret);
+	/* Its answer only once the last byte is in. */
+	EXPECT_EQ(wlen, fed);
+	ASSERT_LT(0, n);
+	memcpy(pair.c_in, pair.out, n);
+	pair.c_in_len = n;
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	EXPECT_EQ(TLSX_GROUP_X25519MLKEM768, pair.s->group);
+	pair_free(&pair);
+}
+
 TEST(hybrid_p256_pair)
 {
 	static const u16 g[] = { TLSX_GROUP_SECP256R1MLKEM768,
