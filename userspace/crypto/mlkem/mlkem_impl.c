@@ -26,7 +26,8 @@ const struct mlkem_engine *mlkem_engine(void)
 		return e;
 	env = getenv("TLSX_MLKEM_IMPL");
 	e = &mlkem_engine_generic;
-	(void)env;
+	if (mlkem_avx2_usable() && !(env && !strcmp(env, "generic")))
+		e = &mlkem_engine_avx2;
 	__atomic_store_n(&mlkem_choice, e, __ATOMIC_RELEASE);
 	return e;
 }
@@ -37,6 +38,8 @@ int mlkem_engine_force(const char *name)
 
 	if (!strcmp(name, "generic"))
 		e = &mlkem_engine_generic;
+	else if (!strcmp(name, "avx2") && mlkem_avx2_usable())
+		e = &mlkem_engine_avx2;
 	else
 		return -ENOTSUP;
 	__atomic_store_n(&mlkem_choice, e, __ATOMIC_RELEASE);
