@@ -19,7 +19,7 @@
 
 struct mlkem_poly {
 	int16_t c[MLKEM_N];
-} __attribute__((aligned(32)));
+} __aligned(32);
 
 struct mlkem_polyvec {
 	struct mlkem_poly p[MLKEM_K];

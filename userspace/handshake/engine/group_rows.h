@@ -24,11 +24,12 @@
  * The hybrids are draft-ietf-tls-ecdhe-mlkem's (kx_hybrid.c): shares
  * ML-KEM-768's ek (1184) / ciphertext (1088) with the ECDH share, the
  * secret the two 32-byte secrets; our private state ML-KEM's dk less
- * the ek our share holds (1216) and the ECDH scalar.  X25519MLKEM768 first: every browser offers it
- * (and tlsx's client sends an x25519 share beside it, client_role.c).
- * SecP256r1MLKEM768 only when configured: no browser offers it.
- *
- *             id                 code    cshare sshare priv  secret ops               default pq     names */
+ * the ek our share holds (1216) and the ECDH scalar.  X25519MLKEM768
+ * first: every browser offers it (and tlsx's client sends an x25519
+ * share beside it, client_role.c).  SecP256r1MLKEM768 only when
+ * configured: no browser offers it.
+ */
+/*             id                 code    cshare sshare priv  secret ops               default pq     names */
 TLSX_GROUP_ROW(X25519MLKEM768,    0x11ec, 1216,  1120,  1248, 64,    x25519mlkem768,   true,   true,  "X25519MLKEM768")
 TLSX_GROUP_ROW(X25519,            0x001d, 32,    32,    32,   32,    x25519,           true,   false, "x25519")
 TLSX_GROUP_ROW(SECP256R1,         0x0017, 65,    65,    32,   32,    p256,             true,   false, "secp256r1", "P-256", "prime256v1")

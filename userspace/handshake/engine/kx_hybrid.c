@@ -38,8 +38,8 @@
 #define HY_DK		0
 #define HY_ECDH_PRIV	(HY_DKPKE_LEN + HY_HZ_LEN)
 
-_Static_assert(MLKEM768_DK_SIZE == HY_DKPKE_LEN + MLKEM768_EK_SIZE +
-	       HY_HZ_LEN, "FIPS 203's dk = dkPKE || ek || H(ek) || z");
+_Static_assert(HY_DKPKE_LEN + MLKEM768_EK_SIZE + HY_HZ_LEN ==
+	       MLKEM768_DK_SIZE, "FIPS 203's dk = dkPKE || ek || H(ek) || z");
 
 typedef int (*kx_rand_fn)(void *ctx, void *buf, size_t len);
 

@@ -24,7 +24,7 @@ static inline const char *mlkem_vector_dir(void)
 
 	if (env)
 		return env;
-	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tries); i++)
 		if (!access(tries[i], R_OK))
 			return tries[i];
 	return NULL;
@@ -62,7 +62,8 @@ static inline size_t mlkem_unhex(u8 *out, size_t cap, const char *hex)
 	if (n > cap)
 		return 0;
 	for (i = 0; i < n; i++)
-		sscanf(hex + 2 * i, "%2hhx", &out[i]);
+		if (sscanf(hex + 2 * i, "%2hhx", &out[i]) != 1)
+			return 0;
 	return n;
 }
 
