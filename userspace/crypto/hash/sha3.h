@@ -53,6 +53,27 @@ void tlsx_shake_squeeze_blocks(struct tlsx_keccak *k, u8 *out,
 void tlsx_sha3_final(struct tlsx_keccak *k, u8 *out, size_t len);
 void tlsx_keccak_wipe(struct tlsx_keccak *k);
 
+/*
+ * Four independent sponges on AVX2 (sha3_x4_avx2.c), for callers with
+ * four inputs of one length: s[i][j] is lane i of sponge j.  Only when
+ * tlsx_keccak_x4_usable() (the CPU has AVX2).
+ */
+struct tlsx_keccak_x4 {
+	u64 s[25][4];
+	unsigned int rate;
+};
+
+bool tlsx_keccak_x4_usable(void);
+void tlsx_keccak_f1600_x4(u64 s[25][4]);
+/*
+ * SHAKE128 (@rate 168) or SHAKE256 (136) of in[j][0..@len), @len below
+ * the rate: absorbed and padded; then whole blocks into out[j].
+ */
+void tlsx_shake_x4_absorb(struct tlsx_keccak_x4 *k, unsigned int rate,
+			  const u8 *const in[4], size_t len);
+void tlsx_shake_x4_squeeze_blocks(struct tlsx_keccak_x4 *k, u8 *const out[4],
+				  size_t nblocks);
+
 /* One-shot SHAKE. */
 void tlsx_shake128(const void *data, size_t len, u8 *out, size_t outlen);
 void tlsx_shake256(const void *data, size_t len, u8 *out, size_t outlen);

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "hash/sha3.h"
 #include "mlkem/mlkem.h"
 #include "mlkem/mlkem_poly.h"
 
@@ -13,7 +14,7 @@ static const struct mlkem_engine *mlkem_choice;
 
 bool mlkem_avx2_usable(void)
 {
-	return tlsx_cpu_features()->avx2;
+	return tlsx_cpu_features()->avx2 && tlsx_keccak_x4_usable();
 }
 
 const struct mlkem_engine *mlkem_engine(void)

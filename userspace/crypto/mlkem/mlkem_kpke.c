@@ -16,19 +16,53 @@
 #define mlkem_declassify(p, n) ((void)(p), (void)(n))
 #endif
 
-/* Â[i][j] = SampleNTT(rho || j || i) (algorithm 13 step 6). */
+/*
+ * Â[i][j] = SampleNTT(rho || j || i) (algorithm 13 step 6), four at a
+ * time when the engine has the four-way SHAKE.
+ */
 void mlkem_gen_matrix(struct mlkem_polyvec a[MLKEM_K],
 		      const u8 rho[MLKEM_SYM_BYTES], bool transposed)
 {
+	struct mlkem_poly *p[4];
+	u8 ji[4][2];
+	int k, n = 0;
 	u8 i, j;
 
 	for (i = 0; i < MLKEM_K; i++)
 		for (j = 0; j < MLKEM_K; j++) {
-			if (transposed)
-				mlkem_sample_ntt(&a[i].p[j], rho, i, j);
+			ji[n][0] = transposed ? i : j;
+			ji[n][1] = transposed ? j : i;
+			p[n++] = &a[i].p[j];
+			if (n < 4 && !(i == MLKEM_K - 1 && j == MLKEM_K - 1))
+				continue;
+			if (mlkem_engine()->x4 && n > 1)
+				mlkem_sample_ntt_x4(p, rho, ji, n);
 			else
-				mlkem_sample_ntt(&a[i].p[j], rho, j, i);
+				for (k = 0; k < n; k++)
+					mlkem_sample_ntt(p[k], rho, ji[k][0],
+							 ji[k][1]);
+			n = 0;
 		}
+}
+
+/* r[k] = SamplePolyCBD_2(PRF_2(s, b0 + k)) for k < n. */
+static void sample_noise(const struct mlkem_engine *e,
+			 struct mlkem_poly *const *r, const u8 *s, u8 b0,
+			 int n)
+{
+	u8 b[4];
+	int k, m, t;
+
+	for (k = 0; k < n; k += m) {
+		m = n - k < 4 ? n - k : 4;
+		for (t = 0; t < m; t++)
+			b[t] = (u8)(b0 + k + t);
+		if (e->x4 && m > 1)
+			mlkem_sample_cbd2_x4(r + k, s, b, m);
+		else
+			for (t = 0; t < m; t++)
+				mlkem_sample_cbd2(r[k + t], s, b[t]);
+	}
 }
 
 static void polyvec_ntt(const struct mlkem_engine *e, struct mlkem_polyvec *v)
@@ -46,7 +80,9 @@ void mlkem_kpke_keygen(u8 ek[MLKEM_PKE_EK_BYTES], u8 dk[MLKEM_PKE_DK_BYTES],
 	struct mlkem_polyvec a[MLKEM_K], s, t, err;
 	u8 in[MLKEM_SYM_BYTES + 1], rs[2 * MLKEM_SYM_BYTES];
 	const u8 *rho = rs, *sigma = rs + MLKEM_SYM_BYTES;
-	u8 n = 0;
+	struct mlkem_poly *const noise[2 * MLKEM_K] = {
+		&s.p[0], &s.p[1], &s.p[2], &err.p[0], &err.p[1], &err.p[2],
+	};
 	int i;
 
 	/*
@@ -58,10 +94,8 @@ void mlkem_kpke_keygen(u8 ek[MLKEM_PKE_EK_BYTES], u8 dk[MLKEM_PKE_DK_BYTES],
 	tlsx_sha3_512(in, ipd ? MLKEM_SYM_BYTES : sizeof(in), rs);
 	mlkem_declassify(rs, MLKEM_SYM_BYTES);
 	mlkem_gen_matrix(a, rho, false);
-	for (i = 0; i < MLKEM_K; i++)
-		mlkem_sample_cbd2(&s.p[i], sigma, n++);
-	for (i = 0; i < MLKEM_K; i++)
-		mlkem_sample_cbd2(&err.p[i], sigma, n++);
+	/* s then e: PRF counters 0..2k-1 (algorithm 13 steps 9-16). */
+	sample_noise(e, noise, sigma, 0, 2 * MLKEM_K);
 	polyvec_ntt(e, &s);
 	polyvec_ntt(e, &err);
 	/* t = Â o s + e; the products carry R^-1, tomont puts R back. */
@@ -88,17 +122,16 @@ void mlkem_kpke_encrypt(u8 c[MLKEM_CT_BYTES], const u8 ek[MLKEM_PKE_EK_BYTES],
 	const struct mlkem_engine *e = mlkem_engine();
 	struct mlkem_polyvec at[MLKEM_K], t, y, e1, u;
 	struct mlkem_poly e2, v, mu;
-	u8 n = 0;
+	struct mlkem_poly *const noise[2 * MLKEM_K + 1] = {
+		&y.p[0], &y.p[1], &y.p[2], &e1.p[0], &e1.p[1], &e1.p[2], &e2,
+	};
 	int i;
 
 	for (i = 0; i < MLKEM_K; i++)
 		mlkem_poly_decode12(&t.p[i], ek + i * MLKEM_POLY_BYTES);
 	mlkem_gen_matrix(at, ek + MLKEM_VEC_BYTES, true);
-	for (i = 0; i < MLKEM_K; i++)
-		mlkem_sample_cbd2(&y.p[i], r, n++);
-	for (i = 0; i < MLKEM_K; i++)
-		mlkem_sample_cbd2(&e1.p[i], r, n++);
-	mlkem_sample_cbd2(&e2, r, n);
+	/* y, e1, e2: PRF counters 0..2k (algorithm 14 steps 9-17). */
+	sample_noise(e, noise, r, 0, 2 * MLKEM_K + 1);
 	polyvec_ntt(e, &y);
 	/* u = NTT^-1(Â^T o y) + e1 */
 	for (i = 0; i < MLKEM_K; i++) {

@@ -34,6 +34,7 @@ const int16_t mlkem_zetas[128] = {
 
 const struct mlkem_engine mlkem_engine_generic = {
 	.name = "generic",
+	.x4 = false,
 	.ntt = ntt_generic,
 	.invntt = invntt_generic,
 	.basemul_acc = basemul_acc_generic,

@@ -20,6 +20,7 @@
 
 const struct mlkem_engine mlkem_engine_avx2 = {
 	.name = "avx2",
+	.x4 = true,
 	.ntt = ntt_avx2,
 	.invntt = invntt_avx2,
 	.basemul_acc = basemul_acc_avx2,

@@ -66,9 +66,12 @@ static inline int16_t mlkem_to_unsigned(int16_t a)
  *		a basecase product); input |c| < q, output |c| < q.
  *  basemul_acc: r = sum over i < MLKEM_K of a[i] o b[i] (algorithm 11)
  *		times R^-1, |c| < q; inputs |c| < q (one side < 2^12).
+ *  x4:		the matrix and noise are sampled four polynomials at a
+ *		time (mlkem_sample_*_x4()).
  */
 struct mlkem_engine {
 	const char *name;
+	bool x4;	/* SHAKE four at a time (hash/sha3_x4_avx2.c) */
 	void (*ntt)(int16_t r[MLKEM_N]);
 	void (*invntt)(int16_t r[MLKEM_N]);
 	void (*basemul_acc)(struct mlkem_poly *r,
@@ -132,5 +135,15 @@ size_t mlkem_sample_ntt(struct mlkem_poly *r, const u8 rho[MLKEM_SYM_BYTES],
 /* SamplePolyCBD_2(PRF_2(s, b)) (algorithms 8, and 4.1's PRF). */
 void mlkem_sample_cbd2(struct mlkem_poly *r, const u8 s[MLKEM_SYM_BYTES],
 		       u8 b);
+
+/*
+ * The same for @n (1..4) polynomials at once on the four-way SHAKE:
+ * r[i] from (ji[i][0], ji[i][1]), or from s with b[i].
+ */
+void mlkem_sample_ntt_x4(struct mlkem_poly *const r[4],
+			 const u8 rho[MLKEM_SYM_BYTES], const u8 ji[4][2],
+			 int n);
+void mlkem_sample_cbd2_x4(struct mlkem_poly *const r[4],
+			  const u8 s[MLKEM_SYM_BYTES], const u8 b[4], int n);
 
 #endif /* TLSX_MLKEM_POLY_H */

@@ -7,7 +7,9 @@
  *  - against OpenSSL for every length 0..600 and random lengths up to
  *    8 KiB absorbed in random pieces, SHAKE output squeezed in random
  *    pieces and in whole blocks;
- *  - the state wiped by final.
+ *  - the state wiped by final;
+ *  - the four-way AVX2 sponges against four one-way ones (SHAKE128 and
+ *    SHAKE256, every input length below the rate, several blocks).
  */
 #include <stdlib.h>
 #include <openssl/evp.h>
@@ -239,6 +241,47 @@ TEST(final_wipes)
 	tlsx_keccak_absorb(&k, "secret", 6);
 	tlsx_sha3_final(&k, out, sizeof(out));
 	EXPECT_EQ(0, memcmp(&k, &zero, sizeof(k)));
+}
+
+TEST(four_way_against_one_way)
+{
+	static u8 in[4][168], got[4][3 * 168], want[3 * 168];
+	static const unsigned int rates[] = { SHAKE128_RATE, SHAKE256_RATE };
+	const u8 *ins[4] = { in[0], in[1], in[2], in[3] };
+	u8 *outs[4] = { got[0], got[1], got[2], got[3] };
+	struct tlsx_keccak_x4 k4;
+	unsigned int r, j;
+	size_t len, i;
+
+	if (!tlsx_keccak_x4_usable())
+		SKIP(return, "no AVX2");
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < sizeof(in[0]); i++)
+			in[j][i] = (u8)(i * 31 + j * 7 + 1);
+	for (r = 0; r < ARRAY_SIZE(rates); r++) {
+		for (len = 0; len < rates[r]; len++) {
+			tlsx_shake_x4_absorb(&k4, rates[r], ins, len);
+			tlsx_shake_x4_squeeze_blocks(&k4, outs, 2);
+			tlsx_shake_x4_squeeze_blocks(&k4, outs, 1);
+			for (j = 0; j < 4; j++) {
+				if (r == 0)
+					tlsx_shake128(in[j], len, want,
+						      3 * rates[r]);
+				else
+					tlsx_shake256(in[j], len, want,
+						      3 * rates[r]);
+				/* The second call wrote block 0 again. */
+				ASSERT_EQ(0, memcmp(got[j] + rates[r],
+						    want + rates[r],
+						    rates[r])) {
+					TH_LOG("rate %u len %zu lane %u",
+					       rates[r], len, j);
+				}
+				ASSERT_EQ(0, memcmp(got[j], want + 2 * rates[r],
+						    rates[r]));
+			}
+		}
+	}
 }
 
 TEST_HARNESS_MAIN
