@@ -47,7 +47,6 @@ void tlsx_shake_x4_squeeze_blocks(struct tlsx_keccak_x4 *k, u8 *const out[4],
 	}
 }
 
-#pragma GCC target("avx2")
 
 static const u64 keccak_x4_rc[24] = {
 	0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
@@ -67,6 +66,7 @@ static const u64 keccak_x4_rc[24] = {
 					  _mm256_xor_si256((c), (d))), (e))
 
 /* @s: lane i of state j at s[i][j] (struct tlsx_keccak_x4). */
+__attribute__((target("avx2")))
 void tlsx_keccak_f1600_x4(u64 s[25][4])
 {
 	__m256i a00, a10, a20, a30, a40, a01, a11, a21, a31, a41, a02, a12, a22,

@@ -29,6 +29,7 @@ const int16_t mlkem_zetas[128] = {
 	-108, -308, 996, 991, 958, -1460, 1522, 1628,
 };
 
+#define MLKEM_ATTR
 #define MLKEM_FN(name)	name##_generic
 #include "mlkem/mlkem_ntt_tmpl.h"
 

@@ -3,7 +3,8 @@
  * mlkem_ntt_tmpl.h - the NTT engine's code, compiled once per engine:
  * mlkem_ntt.c (portable) and mlkem_ntt_avx2.c (the same C compiled for
  * AVX2 and vectorized by the compiler), each defining MLKEM_FN(name)
- * before including it.  No include guard, on purpose.
+ * and MLKEM_ATTR (the functions' target attribute) before including
+ * it.  No include guard, on purpose.
  */
 
 /* R^2 / 128 mod q = 1441: NTT^-1's 128^-1 times the R it restores. */
@@ -14,7 +15,7 @@
  * adds at most q to a coefficient's size: 8q < 2^15 after seven, then
  * one Barrett reduction.
  */
-static void MLKEM_FN(ntt)(int16_t r[MLKEM_N])
+static MLKEM_ATTR void MLKEM_FN(ntt)(int16_t r[MLKEM_N])
 {
 	unsigned int len, start, j, k = 1;
 	int16_t t, zeta;
@@ -40,7 +41,7 @@ static void MLKEM_FN(ntt)(int16_t r[MLKEM_N])
  * R^2 / 128 mod q = 1441: 128^-1 (3303) and the R the caller's
  * basecase products lack.
  */
-static void MLKEM_FN(invntt)(int16_t r[MLKEM_N])
+static MLKEM_ATTR void MLKEM_FN(invntt)(int16_t r[MLKEM_N])
 {
 	unsigned int len, start, j, k = 127;
 	int16_t t, zeta;
@@ -69,7 +70,7 @@ static void MLKEM_FN(invntt)(int16_t r[MLKEM_N])
  * three stays below 2^26, inside Montgomery reduction's q 2^15; then
  * one Barrett reduction.
  */
-static void MLKEM_FN(basemul_acc)(struct mlkem_poly *r,
+static MLKEM_ATTR void MLKEM_FN(basemul_acc)(struct mlkem_poly *r,
 				  const struct mlkem_poly *a,
 				  const struct mlkem_poly *b)
 {
@@ -97,3 +98,4 @@ static void MLKEM_FN(basemul_acc)(struct mlkem_poly *r,
 }
 
 #undef MLKEM_INVNTT_F
+#undef MLKEM_ATTR
