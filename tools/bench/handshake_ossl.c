@@ -60,9 +60,11 @@ static void ossl_fail(struct ossl_state *s, const char *what)
 	ERR_clear_error();
 }
 
+/* OpenSSL 3.0 has no ML-KEM: the hybrid rows' anchor is X25519. */
 static const char *const groups[] = {
 	[HSB_X25519] = "X25519",
 	[HSB_SECP256R1] = "P-256",
+	[HSB_X25519MLKEM768] = "X25519",
 };
 
 static const char *const sigalgs[] = {
@@ -251,8 +253,8 @@ static const int sig_nids[] = {
 static int ossl_check(struct ossl_state *s, const struct ossl_facts *f,
 		      bool resumed)
 {
-	const int want_group = s->row->group == HSB_X25519 ? NID_X25519 :
-			       NID_X9_62_prime256v1;
+	const int want_group = s->row->group == HSB_SECP256R1 ?
+			       NID_X9_62_prime256v1 : NID_X25519;
 
 	if (strcmp(f->suite ? f->suite : "", "TLS_AES_128_GCM_SHA256")) {
 		snprintf(s->err, sizeof(s->err), "negotiated %s", f->suite);

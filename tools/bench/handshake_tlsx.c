@@ -66,6 +66,7 @@ struct tlsx_state {
 static const u16 row_groups[] = {
 	[HSB_X25519] = TLSX_GROUP_X25519,
 	[HSB_SECP256R1] = TLSX_GROUP_SECP256R1,
+	[HSB_X25519MLKEM768] = TLSX_GROUP_X25519MLKEM768,
 };
 
 /* The CertificateVerify scheme first; RSA also the certificate's own. */

@@ -15,7 +15,8 @@
  * OpenSSL), returning NULL on failure; tlsx() and openssl() do the
  * operation once and return 0 on success; bytes is the input size for
  * rows given per byte (hashes), 0 otherwise; target is the issue's bound
- * on the ratio tlsx/OpenSSL (0: none).
+ * on the ratio tlsx/OpenSSL (0: none); max_cycles a bound on tlsx's
+ * TSC cycles per operation, printed with them (0: none).
  */
 struct hs_bench_op {
 	const char *name;
@@ -25,6 +26,7 @@ struct hs_bench_op {
 	int (*tlsx)(void *state);
 	int (*openssl)(void *state);
 	void (*teardown)(void *state);
+	double max_cycles;
 };
 
 /*
@@ -41,5 +43,7 @@ extern const struct hs_bench_op hs_bench_x25519[] __weak;
 extern const struct hs_bench_op hs_bench_p256[] __weak;
 extern const struct hs_bench_op hs_bench_ed25519[] __weak;
 extern const struct hs_bench_op hs_bench_rsa[] __weak;
+/* ML-KEM-768: OpenSSL 3.0 has none; X25519 is the anchor (hs_mlkem.c). */
+extern const struct hs_bench_op hs_bench_mlkem[] __weak;
 
 #endif /* TLSX_HS_BENCH_H */

@@ -122,8 +122,8 @@ static int ossl_verify_op(void *p)
 
 const struct hs_bench_op hs_bench_ed25519[] = {
 	{ "Ed25519 sign", 0, 1.0, ed_setup, tlsx_sign_op, ossl_sign_op,
-	  ed_teardown },
+	  ed_teardown, 0 },
 	{ "Ed25519 verify", 0, 1.0, ed_setup, tlsx_verify_op, ossl_verify_op,
-	  ed_teardown },
+	  ed_teardown, 0 },
 	{ NULL },
 };

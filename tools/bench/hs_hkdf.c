@@ -94,6 +94,6 @@ fail:
 
 const struct hs_bench_op hs_bench_hkdf[] = {
 	{ "HKDF-Expand-Label SHA-256", 0, 0, hkdf_setup, hkdf_tlsx,
-	  hkdf_openssl, hkdf_teardown },
+	  hkdf_openssl, hkdf_teardown, 0 },
 	{ NULL },
 };

@@ -209,14 +209,14 @@ static void *p256_setup_hedged(void)
 
 const struct hs_bench_op hs_bench_p256[] = {
 	{ "P-256 keygen", 0, 0, p256_setup, p256_keygen_tlsx,
-	  p256_keygen_ossl, p256_teardown },
+	  p256_keygen_ossl, p256_teardown, 0 },
 	{ "P-256 ECDH", 0, 0, p256_setup, p256_ecdh_tlsx, p256_ecdh_ossl,
-	  p256_teardown },
+	  p256_teardown, 0 },
 	{ "ECDSA P-256 sign", 0, 1.0, p256_setup, p256_sign_tlsx,
-	  p256_sign_ossl, p256_teardown },
+	  p256_sign_ossl, p256_teardown, 0 },
 	{ "ECDSA P-256 sign (hedged)", 0, 0, p256_setup_hedged,
-	  p256_sign_tlsx, p256_sign_ossl, p256_teardown },
+	  p256_sign_tlsx, p256_sign_ossl, p256_teardown, 0 },
 	{ "ECDSA P-256 verify", 0, 1.0, p256_setup, p256_verify_tlsx,
-	  p256_verify_ossl, p256_teardown },
+	  p256_verify_ossl, p256_teardown, 0 },
 	{ NULL },
 };

@@ -109,16 +109,16 @@ static void *sha512_16k_setup(void)
 
 const struct hs_bench_op hs_bench_sha2[] = {
 	{ "SHA-256 64 B", 64, 1.0, sha256_64_setup, sha2_tlsx,
-	  sha2_evp_digest, sha2_teardown },
+	  sha2_evp_digest, sha2_teardown, 0 },
 	{ "SHA-256 64 B (EVP ctx)", 64, 1.0, sha256_64_setup, sha2_tlsx,
-	  sha2_evp_ctx, sha2_teardown },
+	  sha2_evp_ctx, sha2_teardown, 0 },
 	{ "SHA-256 16 KiB", 16384, 1.0, sha256_16k_setup, sha2_tlsx,
-	  sha2_evp_digest, sha2_teardown },
+	  sha2_evp_digest, sha2_teardown, 0 },
 	{ "SHA-256 16 KiB (EVP ctx)", 16384, 1.0, sha256_16k_setup, sha2_tlsx,
-	  sha2_evp_ctx, sha2_teardown },
+	  sha2_evp_ctx, sha2_teardown, 0 },
 	{ "SHA-384 16 KiB", 16384, 0, sha384_16k_setup, sha2_tlsx,
-	  sha2_evp_ctx, sha2_teardown },
+	  sha2_evp_ctx, sha2_teardown, 0 },
 	{ "SHA-512 16 KiB", 16384, 0, sha512_16k_setup, sha2_tlsx,
-	  sha2_evp_ctx, sha2_teardown },
+	  sha2_evp_ctx, sha2_teardown, 0 },
 	{ NULL },
 };

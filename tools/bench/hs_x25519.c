@@ -107,8 +107,8 @@ static int ossl_shared_op(void *p)
 
 const struct hs_bench_op hs_bench_x25519[] = {
 	{ "X25519 keygen", 0, 0.5, x25519_setup, tlsx_keygen_op,
-	  ossl_keygen_op, x25519_teardown },
+	  ossl_keygen_op, x25519_teardown, 0 },
 	{ "X25519 shared secret", 0, 1.0, x25519_setup, tlsx_shared_op,
-	  ossl_shared_op, x25519_teardown },
+	  ossl_shared_op, x25519_teardown, 0 },
 	{ NULL },
 };

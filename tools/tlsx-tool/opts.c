@@ -21,7 +21,10 @@ const char tool_common_help[] =
 "                       repeatable (the Nth --key is the Nth --cert's)\n"
 "  --alpn LIST          ALPN protocols, comma-separated (\"h2,http/1.1\")\n"
 "  --suites LIST        cipher suites, ':'-separated, in preference order\n"
-"  --groups LIST        groups (X25519, P-256), in preference order\n"
+"  --groups LIST        groups (X25519MLKEM768, X25519, P-256,\n"
+"                       SecP256r1MLKEM768), in preference order\n"
+"  --key-shares N       client: key shares sent, 1 or 2 (default: 2\n"
+"                       when the first group is a hybrid, else 1)\n"
 "  --sigalgs LIST       signature schemes (RFC 8446 names)\n"
 "  --record-layer L     tlsx, tls or user (default: the first that works)\n"
 "  --record-size-limit N  announce RFC 8449 record_size_limit N\n"
@@ -48,6 +51,7 @@ static const struct option common_longopts[] = {
 	{ "groups", required_argument, NULL, OPT_GROUPS },
 	{ "sigalgs", required_argument, NULL, OPT_SIGALGS },
 	{ "record-layer", required_argument, NULL, OPT_RECORD_LAYER },
+	{ "key-shares", required_argument, NULL, OPT_KEY_SHARES },
 	{ "record-size-limit", required_argument, NULL,
 	  OPT_RECORD_SIZE_LIMIT },
 	{ "key-update", no_argument, NULL, OPT_KEY_UPDATE },
@@ -164,6 +168,13 @@ int tool_common_opt(struct tool_opts *o, int opt, const char *arg)
 				 arg);
 			return -1;
 		}
+		return 1;
+	case OPT_KEY_SHARES:
+		if (strcmp(arg, "1") && strcmp(arg, "2")) {
+			tool_err("--key-shares: \"%s\" is not 1 or 2", arg);
+			return -1;
+		}
+		o->key_shares = arg[0] - '0';
 		return 1;
 	case OPT_RECORD_SIZE_LIMIT:
 		if (parse_uint(arg, 16385, &o->record_size_limit) ||
@@ -314,6 +325,11 @@ static int configure(struct tlsx_config *cfg, const struct tool_opts *o)
 	rc = tlsx_config_set_record_layer(cfg, o->record_layer);
 	if (rc)
 		return cfg_fail(cfg, "--record-layer", rc);
+	if (o->key_shares > 0) {
+		rc = tlsx_config_set_key_shares(cfg, (unsigned int)o->key_shares);
+		if (rc)
+			return cfg_fail(cfg, "--key-shares", rc);
+	}
 	if (o->record_size_limit) {
 		rc = tlsx_config_set_record_size_limit(cfg,
 						       o->record_size_limit);

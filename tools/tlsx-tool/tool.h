@@ -33,6 +33,7 @@ enum tool_opt {
 	OPT_SIGALGS,
 	OPT_RECORD_LAYER,
 	OPT_RECORD_SIZE_LIMIT,
+	OPT_KEY_SHARES,
 	OPT_KEY_UPDATE,
 	OPT_INTERACTIVE,
 	OPT_QUIET,
@@ -55,6 +56,7 @@ struct tool_opts {
 	const char *alpn, *suites, *groups, *sigalgs;
 	enum tlsx_record_layer record_layer;
 	unsigned int record_size_limit;
+	int key_shares;			/* 0: libtlsx's default */
 	bool key_update;	/* a KeyUpdate (update_requested) at once */
 	bool interactive;	/* stdin lines "k", "K", "Q" are commands */
 	bool quiet;

@@ -80,6 +80,7 @@ static const struct opt opts[] = {
 	{ "mime-types", K_STR, F(mime_types), 0, 0 },
 	{ "pid-file", K_STR, F(pid_file), 0, 0 },
 	{ "record-layer", K_RL, 0, 0, 0 },
+	{ "groups", K_STR, F(groups), 0, 0 },
 	{ "body", K_BODY, 0, 0, 0 },
 	{ "hidden", K_FLAG, F(allow_hidden), 0, 0 },
 	{ "precompressed", K_FLAG, F(precompressed), 0, 0 },
@@ -127,6 +128,8 @@ const char conf_usage[] =
 "                         (default combined)\n"
 "  --error-log PATH       default: stderr\n"
 "  --record-layer L       auto|tlsx|tls|user (default auto)\n"
+"  --groups LIST          key exchange groups in preference order\n"
+"                         (default X25519MLKEM768:X25519:P-256)\n"
 "  --body B               auto|sendfile|splice (default auto)\n"
 "  --http2 on|off         offer HTTP/2 by ALPN (h2, then http/1.1; default on)\n"
 "  --max-conns N          per worker (default 4096)\n"
@@ -207,6 +210,7 @@ void conf_free(struct tlsxd_conf *c)
 	free(c->error_log);
 	free(c->mime_types);
 	free(c->pid_file);
+	free(c->groups);
 	for (i = 0; i < c->nheaders; i++) {
 		free(c->headers[i].name);
 		free(c->headers[i].value);

@@ -54,6 +54,7 @@ struct tlsxd_conf {
 	char *mime_types;		/* NULL: /etc/mime.types */
 	char *pid_file;
 	enum tlsx_record_layer record_layer;	/* --record-layer */
+	char *groups;			/* --groups; NULL: libtlsx's defaults */
 	enum conf_body body;		/* --body sendfile|splice */
 	bool allow_hidden;
 	bool precompressed;		/* default on */

@@ -149,6 +149,8 @@ struct tlsx_config *server_tls_build(const struct tlsxd_conf *c, char *err,
 	r = tlsx_config_set_alpn(cfg, c->http2 ? "h2,http/1.1" : "http/1.1");
 	if (!r)
 		r = tlsx_config_set_record_layer(cfg, c->record_layer);
+	if (!r && c->groups)
+		r = tlsx_config_set_groups(cfg, c->groups);
 	if (!r && c->ticket_key_file)
 		r = tlsx_config_load_ticket_keys(cfg, c->ticket_key_file);
 	if (!r)

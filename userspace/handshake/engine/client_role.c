@@ -31,6 +31,61 @@ static const u8 downgrade_tls11[8] = {
 	0x44, 0x4f, 0x57, 0x4e, 0x47, 0x52, 0x44, 0x00
 };
 
+
+/*
+ * The groups of ClientHello1's key shares (hs.h's key_shares): the
+ * first group's, then with two the first group of the other kind, so
+ * that the default X25519MLKEM768 list also carries an X25519 share
+ * (draft-ietf-tls-ecdhe-mlkem: a classical server answers at once).
+ */
+static unsigned int client_share_groups(const struct tlsx_hs *hs,
+					u16 out[TLSX_HS_MAX_SHARES])
+{
+	unsigned int want = hs->cfg->key_shares, i, n = 0;
+	bool pq0 = tlsx_group_is_pq(hs->groups[0]);
+
+	if (!want)
+		want = pq0 ? 2 : 1;
+	out[n++] = hs->groups[0];
+	for (i = 1; i < hs->n_groups && n < want && n < TLSX_HS_MAX_SHARES;
+	     i++)
+		if (tlsx_group_is_pq(hs->groups[i]) != pq0)
+			out[n++] = hs->groups[i];
+	return n;
+}
+
+static int client_make_shares(struct tlsx_hs *hs)
+{
+	u16 groups[TLSX_HS_MAX_SHARES];
+	unsigned int i, n = client_share_groups(hs, groups);
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = tlsx_kx_generate(&hs->shares[i], groups[i], false,
+				       hs_rand_cb, hs);
+	hs->n_shares = ret ? 0 : n;
+	return ret;
+}
+
+/* Ours for @group among the shares sent, or NULL. */
+static struct tlsx_kx *client_share_of(struct tlsx_hs *hs, u16 group)
+{
+	unsigned int i;
+
+	for (i = 0; i < hs->n_shares; i++)
+		if (hs->shares[i].group == group)
+			return &hs->shares[i];
+	return NULL;
+}
+
+static void client_wipe_shares(struct tlsx_hs *hs)
+{
+	unsigned int i;
+
+	for (i = 0; i < TLSX_HS_MAX_SHARES; i++)
+		tlsx_kx_wipe(&hs->shares[i]);
+	hs->n_shares = 0;
+}
 /* --- ClientHello --------------------------------------------------------- */
 
 static int client_start(struct tlsx_hs *hs, struct hs_out *o)
@@ -52,14 +107,12 @@ static int client_start(struct tlsx_hs *hs, struct hs_out *o)
 			return ret;
 		hs->session_id_len = TLSX_HS_SESSION_ID;
 	}
-	/* One share, for the first group; the others by HelloRetryRequest. */
+	/* The first group's share and maybe one more; others by HRR. */
 	if (!hs->n_groups || !hs->n_suites || !hs->n_sig_schemes)
 		return -EINVAL;
-	ret = tlsx_kx_generate(&hs->shares[0], hs->groups[0], false,
-			       hs_rand_cb, hs);
+	ret = client_make_shares(hs);
 	if (ret)
 		return ret;
-	hs->n_shares = 1;
 	if (client_session_usable(hs)) {
 		enum tlsx_hash_alg hash;
 
@@ -211,7 +264,7 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		 * not one a share was sent for, "illegal_parameter" else.
 		 */
 		if (!hs_list_has(hs->groups, hs->n_groups, group) ||
-		    group == hs->shares[0].group)
+		    client_share_of(hs, group))
 			return TLSX_ALERT_ILLEGAL_PARAMETER;
 	}
 	if (exts.present & TLSX_EXT_BIT(TLSX_EXT_COOKIE)) {
@@ -243,11 +296,13 @@ static int client_hrr(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	tlsx_transcript_add(&hs->ts, msg, len);
 
 	if (group) {
-		tlsx_kx_wipe(&hs->shares[0]);
+		/* 4.1.2: ClientHello2 has one share, the selected group's. */
+		client_wipe_shares(hs);
 		ret = tlsx_kx_generate(&hs->shares[0], group, false,
 				       hs_rand_cb, hs);
 		if (ret)
 			return ret;
+		hs->n_shares = 1;
 	}
 	/*
 	 * 4.1.4: a PSK whose hash is not the HRR suite's cannot be used;
@@ -294,8 +349,7 @@ static int client_keys(struct tlsx_hs *hs, const u8 *msg, size_t len,
 		ret = tlsx_ks_init(&hs->ks, hs->hash, NULL, 0);
 	if (!ret)
 		ret = hs_derive_handshake(hs, dhe, dhe_len);
-	tlsx_kx_wipe(&hs->shares[0]);
-	hs->n_shares = 0;
+	client_wipe_shares(hs);
 	if (!ret)
 		ret = hs_set_read_secret(hs, hs->s_hs);
 	if (ret)
@@ -314,6 +368,7 @@ static int client_server_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	const u8 *share;
 	size_t share_len, dhe_len;
 	u8 dhe[TLSX_KX_MAX_SHARED];
+	struct tlsx_kx *kx;
 	bool is_hrr;
 	u16 group;
 	int ret;
@@ -365,10 +420,11 @@ static int client_server_hello(struct tlsx_hs *hs, const u8 *msg, size_t len,
 	 * same group as one of the client's shares" (illegal_parameter,
 	 * as for a group not offered, 4.2.7).
 	 */
-	if (group != hs->shares[0].group)
+	kx = client_share_of(hs, group);
+	if (!kx)
 		return TLSX_ALERT_ILLEGAL_PARAMETER;
 
-	ret = tlsx_kx_shared(&hs->shares[0], share, share_len, dhe, &dhe_len);
+	ret = tlsx_kx_shared(kx, share, share_len, dhe, &dhe_len);
 	if (!ret)
 		ret = client_keys(hs, msg, len, sh.suite, dhe, dhe_len, group);
 	memzero_explicit(dhe, sizeof(dhe));

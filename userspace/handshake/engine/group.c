@@ -8,7 +8,8 @@
 #include "handshake/engine/group.h"
 
 const struct tlsx_group tlsx_groups[] = {
-#define TLSX_GROUP_ROW(id, c, cshare, sshare, priv, secret, ops_id, def, ...) \
+#define TLSX_GROUP_ROW(id, c, cshare, sshare, priv, secret, ops_id, def, \
+		       is_pq, ...)					\
 	{								\
 		.code = (c),						\
 		.client_share = (cshare),				\
@@ -16,6 +17,7 @@ const struct tlsx_group tlsx_groups[] = {
 		.priv_len = (priv),					\
 		.secret_len = (secret),					\
 		.by_default = (def),					\
+		.pq = (is_pq),						\
 		.ops = &tlsx_kx_##ops_id,				\
 		.names = { __VA_ARGS__ },				\
 	},
@@ -55,6 +57,13 @@ unsigned int tlsx_group_defaults(u16 *codes, unsigned int cap)
 		if (tlsx_groups[i].by_default)
 			codes[n++] = tlsx_groups[i].code;
 	return n;
+}
+
+bool tlsx_group_is_pq(u16 code)
+{
+	const struct tlsx_group *g = tlsx_group_find(code);
+
+	return g && g->pq;
 }
 
 const char *tlsx_group_name(u16 code)

@@ -50,16 +50,31 @@ union tlsx_group_secret_room {
  * (keygen: @rand's), or TLSX_ALERT_ILLEGAL_PARAMETER for what the peer
  * got wrong.  Shares have the row's lengths, checked by the caller
  * (kx.c).
+ *
+ * A Diffie-Hellman group has keygen, validate and shared on both sides.
+ * A KEM (the ML-KEM hybrids) also has encaps: the server's share and
+ * the secret in one step from the client's share, which validate
+ * checks first; its shared is the client's decapsulation and checks the
+ * server's share itself.
  */
 struct tlsx_kx_ops {
 	/* A fresh private key from @rand into @priv, our share into @pub. */
 	int (*keygen)(u8 *priv, u8 *pub,
 		      int (*rand)(void *ctx, void *buf, size_t len),
 		      void *rand_ctx);
-	/* Whether @peer is a share of the group (4.2.8.2). */
+	/* Whether @peer is a (client's, for a KEM) share of the group. */
 	int (*validate)(const u8 *peer, size_t len);
-	/* The shared secret of @priv and the validated @peer into @out. */
-	int (*shared)(u8 *out, const u8 *priv, const u8 *peer, size_t len);
+	/*
+	 * The shared secret of @priv and the validated @peer into @out;
+	 * @pub is our own share (a KEM's decapsulation key holds its
+	 * encapsulation key, kept once, in the share).
+	 */
+	int (*shared)(u8 *out, const u8 *priv, const u8 *pub, const u8 *peer,
+		      size_t len);
+	/* KEMs: our (server's) share into @pub, the secret into @out. */
+	int (*encaps)(u8 *out, u8 *pub, const u8 *peer, size_t len,
+		      int (*rand)(void *ctx, void *buf, size_t len),
+		      void *rand_ctx);
 };
 
 /* The operations each row names (kx*.c). */
@@ -75,6 +90,7 @@ struct tlsx_group {
 	u16 priv_len;
 	u16 secret_len;
 	bool by_default;
+	bool pq;			/* a post-quantum hybrid */
 	const struct tlsx_kx_ops *ops;
 	/* names[0] is printed; all are parsed.  NULL-terminated. */
 	const char *names[TLSX_GROUP_MAX_NAMES + 1];
@@ -90,6 +106,8 @@ const struct tlsx_group *tlsx_group_find(u16 code);
 const struct tlsx_group *tlsx_group_by_name(const char *name, size_t len);
 /* The default groups' codes, in order, into @codes: how many. */
 unsigned int tlsx_group_defaults(u16 *codes, unsigned int cap);
+/* Whether @code is a post-quantum hybrid group of ours. */
+bool tlsx_group_is_pq(u16 code);
 /* "x25519", "secp256r1", ...; "unknown" for another code. */
 const char *tlsx_group_name(u16 code);
 

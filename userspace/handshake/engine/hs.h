@@ -99,6 +99,15 @@ struct tlsx_hs_config {
 	unsigned int n_suites;
 	u16 groups[TLSX_HS_MAX_LIST];
 	unsigned int n_groups;
+	/*
+	 * Client: key shares in the first ClientHello (4.2.8), at most
+	 * TLSX_HS_MAX_SHARES.  1: the first group's only; 2: also the
+	 * first group after it of the other kind (classical beside a
+	 * post-quantum hybrid, or the reverse); 0, the default: 2 when the
+	 * first group is a hybrid (X25519MLKEM768 and X25519 by default:
+	 * a classical-only server then needs no HelloRetryRequest), else 1.
+	 */
+	unsigned int key_shares;
 	u16 sig_schemes[TLSX_HS_MAX_LIST];
 	unsigned int n_sig_schemes;
 

@@ -45,6 +45,20 @@ int tlsx_kx_generate(struct tlsx_kx *kx, u16 group, bool server,
 		     void *rand_ctx);
 
 /*
+ * The server's side in one step: our share for @group in @kx (as
+ * tlsx_kx_generate(.., true, ..) would leave it) and the shared secret
+ * with the client's @peer in @out, *@out_len bytes.  A Diffie-Hellman
+ * group draws a key pair and wipes its private half; a KEM (the ML-KEM
+ * hybrids) encapsulates to @peer.  Errors as tlsx_kx_shared(); -EINVAL
+ * for a group tlsx does not do.
+ */
+int tlsx_kx_respond(struct tlsx_kx *kx, u16 group, const u8 *peer,
+		    size_t peer_len,
+		    int (*rand)(void *ctx, void *buf, size_t len),
+		    void *rand_ctx, u8 out[TLSX_KX_MAX_SHARED],
+		    size_t *out_len);
+
+/*
  * The shared secret with the peer's key_exchange @peer[0..@peer_len):
  * *@out_len bytes (the row's secret length) in @out.  0, or
  * TLSX_ALERT_ILLEGAL_PARAMETER for a share of the wrong length, or one

@@ -40,8 +40,10 @@ static int p256_validate(const u8 *peer, size_t len)
 	return 0;
 }
 
-static int p256_shared(u8 *out, const u8 *priv, const u8 *peer, size_t len)
+static int p256_shared(u8 *out, const u8 *priv, const u8 *pub,
+		       const u8 *peer, size_t len)
 {
+	(void)pub;
 	if (tlsx_p256_ecdh(out, priv, peer, len))
 		return TLSX_ALERT_ILLEGAL_PARAMETER;
 	return 0;

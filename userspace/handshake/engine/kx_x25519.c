@@ -26,8 +26,10 @@ static int x25519_validate(const u8 *peer, size_t len)
 	return 0;
 }
 
-static int x25519_shared(u8 *out, const u8 *priv, const u8 *peer, size_t len)
+static int x25519_shared(u8 *out, const u8 *priv, const u8 *pub,
+			 const u8 *peer, size_t len)
 {
+	(void)pub;
 	(void)len;
 	/*
 	 * 7.4.2: "implementations MUST check whether the computed

@@ -331,6 +331,20 @@ int server_read_groups(struct tlsx_hs *hs, const struct server_ch *h,
 			g->share_len = our_len[i];
 		}
 	}
+	/*
+	 * Our preference first when it is a post-quantum hybrid
+	 * (X25519MLKEM768): a client that lists it but sent a classical
+	 * share only is asked for it by HelloRetryRequest, a round trip
+	 * against traffic recorded now and broken later; between classical
+	 * groups a share in hand wins.  A client that does not list the
+	 * hybrid (OpenSSL 3.0, GnuTLS) is never asked.
+	 */
+	if (g->group && g->retry != g->group && tlsx_group_is_pq(g->retry) &&
+	    !tlsx_group_is_pq(g->group)) {
+		g->group = 0;
+		g->share = NULL;
+		g->share_len = 0;
+	}
 	return 0;
 }
 
@@ -629,10 +643,8 @@ int server_send_server_hello(struct tlsx_hs *hs, struct hs_out *o,
 	if (ret)
 		return ret;
 	if (g) {
-		ret = tlsx_kx_generate(kx, g->group, true, hs_rand_cb, hs);
-		if (!ret)
-			ret = tlsx_kx_shared(kx, g->share, g->share_len, dhe,
-					     &dhe_len);
+		ret = tlsx_kx_respond(kx, g->group, g->share, g->share_len,
+				      hs_rand_cb, hs, dhe, &dhe_len);
 		if (ret)
 			goto out;
 		hs->group = g->group;

@@ -94,7 +94,8 @@ struct tlsx_config;
 
 /*
  * A configuration for @role with the defaults: suites AES-128-GCM,
- * AES-256-GCM, ChaCha20-Poly1305; groups X25519, secp256r1; every
+ * AES-256-GCM, ChaCha20-Poly1305; groups X25519MLKEM768, X25519,
+ * secp256r1 (shares for the first two); every
  * signature scheme; a client verifies the server against the system
  * bundle (/etc/ssl/certs/ca-certificates.crt, loaded at freeze); a
  * server issues one ticket per handshake under random keys rotated
@@ -189,8 +190,10 @@ TLSX_API int tlsx_config_set_alpn(struct tlsx_config *cfg, const char *list);
  * Suites, groups, signature schemes: names separated by ':' or ',', in
  * preference order, case-insensitive.  Suites: TLS_AES_128_GCM_SHA256,
  * TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256,
- * TLS_AES_128_CCM_SHA256.  Groups: X25519, P-256 (also secp256r1,
- * prime256v1).  Schemes: RFC 8446's names (ecdsa_secp256r1_sha256,
+ * TLS_AES_128_CCM_SHA256.  Groups: X25519MLKEM768, X25519, P-256 (also
+ * secp256r1, prime256v1), SecP256r1MLKEM768 (the default list is the
+ * first three; a client sends shares for X25519MLKEM768 and X25519).
+ * Schemes: RFC 8446's names (ecdsa_secp256r1_sha256,
  * ed25519, rsa_pss_rsae_sha256, ...).
  */
 TLSX_API int tlsx_config_set_suites(struct tlsx_config *cfg, const char *list);
@@ -248,6 +251,15 @@ TLSX_API int tlsx_config_set_max_handshake_message(struct tlsx_config *cfg,
  */
 TLSX_API int tlsx_config_set_rekey_limit(struct tlsx_config *cfg,
 					 uint64_t records);
+
+/*
+ * Client: key shares in the first ClientHello (RFC 8446 4.2.8): 1 the
+ * first group's only, 2 also the first group of the other kind (the
+ * classical one beside a post-quantum hybrid); 0, the default, is 2
+ * when the first group is a hybrid, else 1.
+ */
+TLSX_API int tlsx_config_set_key_shares(struct tlsx_config *cfg,
+					unsigned int n);
 
 /* RFC 8449 record_size_limit to announce (64..16385); 0: do not send. */
 TLSX_API int tlsx_config_set_record_size_limit(struct tlsx_config *cfg,

@@ -463,6 +463,19 @@ int tlsx_config_set_rekey_limit(struct tlsx_config *cfg, uint64_t records)
 	return TLSX_OK;
 }
 
+int tlsx_config_set_key_shares(struct tlsx_config *cfg, unsigned int n)
+{
+	int err = settable(cfg);
+
+	if (err)
+		return err;
+	/* The engine holds two (hs_impl.h's TLSX_HS_MAX_SHARES). */
+	if (n > 2)
+		return config_err(cfg, "key shares %u not in 0..2", n);
+	cfg->hs.key_shares = n;
+	return TLSX_OK;
+}
+
 int tlsx_config_set_record_size_limit(struct tlsx_config *cfg,
 				      unsigned int limit)
 {

@@ -482,10 +482,10 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 	fprintf(f, "access-log-format %s\n",
 		c->access_log_format < ARRAY_SIZE(alog_format_names) ?
 		alog_format_names[c->access_log_format] : "?");
-	fprintf(f, "record-layer %s\nbody %s\nhidden %s\nprecompressed %s\n"
-		"debug %s\n",
+	fprintf(f, "record-layer %s\ngroups %s\nbody %s\nhidden %s\n"
+		"precompressed %s\ndebug %s\n",
 		c->record_layer < ARRAY_SIZE(rl_names) ?
-		rl_names[c->record_layer] : "?",
+		rl_names[c->record_layer] : "?", str(c->groups),
 		c->body < ARRAY_SIZE(body_names) ? body_names[c->body] : "?",
 		c->allow_hidden ? "on" : "off",
 		c->precompressed ? "on" : "off", c->debug ? "on" : "off");
@@ -529,6 +529,7 @@ static const char defaults[] =
 	"pid-file (none)\n"
 	"access-log-format combined\n"
 	"record-layer auto\n"
+	"groups (none)\n"
 	"body auto\n"
 	"hidden off\n"
 	"precompressed on\n"
@@ -677,6 +678,11 @@ FIXTURE_VARIANT_ADD(settings, option_equals_form_and_later_wins) {
 		  "--body=sendfile" },
 	.set = "root /b\nworkers 2\nrecord-layer tls\nbody sendfile\n",
 };
+
+/* --groups is kept as given: libtlsx parses it (server_tls_build()). */
+FIXTURE_VARIANT_ADD(settings, groups) {
+	.args = { "--groups", "X25519MLKEM768:X25519" },
+	.set = "groups X25519MLKEM768:X25519\n" };
 
 /* Each name of --record-layer and --body. */
 FIXTURE_VARIANT_ADD(settings, record_layer_auto) {
@@ -1188,6 +1194,7 @@ static const struct {
 	{ "mime-types", "mime-types /m.types\n", APPLIES },
 	{ "pid-file", "pid-file /p.pid\n", RESTART },
 	{ "record-layer", "record-layer tls\n", APPLIES },
+	{ "groups", "groups X25519:P-256\n", APPLIES },
 	{ "body", "body splice\n", RESTART },
 	{ "hidden", "hidden\n", APPLIES },
 	{ "precompressed", "precompressed off\n", APPLIES },

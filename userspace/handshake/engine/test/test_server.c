@@ -2462,6 +2462,171 @@ TEST(tlsx_client_hello_retry_request)
 	pair_free(&pair);
 }
 
+/*
+ * issue 30, the hybrids between tlsx's two sides: @cg the client's
+ * groups (@shares key shares, 0 the default), @sg the server's (0
+ * entries: the defaults); the group both settle on, whether the server
+ * sent a HelloRetryRequest, and how many shares ClientHello1 carried.
+ */
+static void pair_groups(struct __test_metadata *_metadata, const u16 *cg,
+			unsigned int nc, unsigned int shares, const u16 *sg,
+			unsigned int ns, u16 want, bool want_hrr,
+			unsigned int want_shares)
+{
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < nc; i++)
+		pair.ccfg.groups[i] = cg[i];
+	pair.ccfg.n_groups = nc;
+	pair.ccfg.key_shares = shares;
+	for (i = 0; i < ns; i++)
+		pair.scfg.groups[i] = sg[i];
+	pair.scfg.n_groups = ns;
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	/* ClientHello1's shares, counted before the run wipes them. */
+	ASSERT_EQ(TLSX_HS_WANT_READ,
+		  tlsx_hs_step(pair.c, NULL, 0, &(size_t){ 0 }, pair.out,
+			       sizeof(pair.out), &n));
+	EXPECT_EQ(want_shares, pair.c->n_shares);
+	memcpy(pair.s_in, pair.out, n);
+	pair.s_in_len = n;
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	EXPECT_EQ(want, pair.s->group);
+	EXPECT_EQ(want_hrr, pair.s->hrr);
+	EXPECT_EQ(want_hrr, pair.c->hrr);
+	pair_free(&pair);
+}
+
+TEST(hybrid_default_pair)
+{
+	/* X25519MLKEM768 and X25519 shares; the hybrid, no HRR. */
+	pair_groups(_metadata, NULL, 0, 0, NULL, 0,
+		    TLSX_GROUP_X25519MLKEM768, false, 2);
+}
+
+TEST(hybrid_server_asks_for_it)
+{
+	static const u16 c[] = { TLSX_GROUP_X25519, TLSX_GROUP_X25519MLKEM768 };
+
+	/* Listed but not shared: the server's preference gets an HRR. */
+	pair_groups(_metadata, c, 2, 1, NULL, 0, TLSX_GROUP_X25519MLKEM768,
+		    true, 1);
+}
+
+TEST(hybrid_classical_client_no_hrr)
+{
+	static const u16 c[] = { TLSX_GROUP_X25519, TLSX_GROUP_SECP256R1 };
+
+	/* A client without the hybrid (OpenSSL 3.0's list): no HRR. */
+	pair_groups(_metadata, c, 2, 0, NULL, 0, TLSX_GROUP_X25519, false, 1);
+}
+
+TEST(hybrid_classical_server_no_hrr)
+{
+	static const u16 s[] = { TLSX_GROUP_X25519, TLSX_GROUP_SECP256R1 };
+
+	/* The default client's X25519 share serves a classical server. */
+	pair_groups(_metadata, NULL, 0, 0, s, 2, TLSX_GROUP_X25519, false, 2);
+}
+
+TEST(hybrid_server_prefers_classical)
+{
+	static const u16 s[] = { TLSX_GROUP_X25519, TLSX_GROUP_X25519MLKEM768 };
+
+	pair_groups(_metadata, NULL, 0, 0, s, 2, TLSX_GROUP_X25519, false, 2);
+}
+
+TEST(hybrid_every_pair)
+{
+	static const u16 all[] = { TLSX_GROUP_X25519MLKEM768,
+				   TLSX_GROUP_X25519, TLSX_GROUP_SECP256R1,
+				   TLSX_GROUP_SECP256R1MLKEM768 };
+	unsigned int i, j;
+
+	/*
+	 * Client listing @i first, server taking only @j: the same group
+	 * at once, another by HRR (the server has one group).
+	 */
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		for (j = 0; j < ARRAY_SIZE(all); j++) {
+			u16 c[ARRAY_SIZE(all)];
+			unsigned int k, n = 0;
+
+			c[n++] = all[i];
+			for (k = 0; k < ARRAY_SIZE(all); k++)
+				if (k != i)
+					c[n++] = all[k];
+			pair_groups(_metadata, c, n, 1, &all[j], 1, all[j],
+				    i != j, 1);
+		}
+}
+
+/*
+ * The hybrid ClientHello (1,443 bytes) cut into records of 100 bytes
+ * (RFC 8446 5.1: a message may span records) and given to the server 7
+ * bytes at a time: it gathers the message and answers as for one
+ * record.
+ */
+TEST(hybrid_client_hello_split)
+{
+	static u8 wire[8192];
+	size_t n, off, k, wlen = 0, fed = 0, used;
+	int ret = TLSX_HS_WANT_READ, records = 0;
+
+	ASSERT_EQ(0, pair_setup(&pair, false, false));
+	ASSERT_EQ(TLSX_HS_WANT_READ,
+		  tlsx_hs_step(pair.c, NULL, 0, &used, pair.out,
+			       sizeof(pair.out), &n));
+	ASSERT_LT(1400, n);
+	for (off = 5; off < n; off += k) {
+		k = n - off < 100 ? n - off : 100;
+		wire[wlen++] = 22;
+		wire[wlen++] = 3;
+		wire[wlen++] = 1;
+		wire[wlen++] = 0;
+		wire[wlen++] = (u8)k;
+		memcpy(wire + wlen, pair.out + off, k);
+		wlen += k;
+		records++;
+	}
+	EXPECT_LE(14, records);
+	pair.s_in_len = 0;
+	n = 0;
+	while (fed < wlen && ret == TLSX_HS_WANT_READ && !n) {
+		size_t step = wlen - fed < 7 ? wlen - fed : 7;
+
+		memcpy(pair.s_in + pair.s_in_len, wire + fed, step);
+		pair.s_in_len += step;
+		fed += step;
+		ret = tlsx_hs_step(pair.s, pair.s_in, pair.s_in_len, &used,
+				   pair.out, sizeof(pair.out), &n);
+		memmove(pair.s_in, pair.s_in + used, pair.s_in_len - used);
+		pair.s_in_len -= used;
+	}
+	ASSERT_EQ(TLSX_HS_WANT_READ, ret);
+	/* Its answer only once the last byte is in. */
+	EXPECT_EQ(wlen, fed);
+	ASSERT_LT(0, n);
+	memcpy(pair.c_in, pair.out, n);
+	pair.c_in_len = n;
+	pair_run(&pair);
+	pair_check(_metadata, &pair);
+	EXPECT_EQ(TLSX_GROUP_X25519MLKEM768, pair.s->group);
+	pair_free(&pair);
+}
+
+TEST(hybrid_p256_pair)
+{
+	static const u16 g[] = { TLSX_GROUP_SECP256R1MLKEM768,
+				 TLSX_GROUP_SECP256R1 };
+
+	/* SecP256r1MLKEM768 with a P-256 share beside it by default. */
+	pair_groups(_metadata, g, 2, 0, g, 2, TLSX_GROUP_SECP256R1MLKEM768,
+		    false, 2);
+}
+
 TEST(tlsx_client_certificate)
 {
 	struct tlsx_hs_info info;
@@ -2558,7 +2723,7 @@ static void pair_resume(struct __test_metadata *_metadata, bool psk_ke,
 	EXPECT_TRUE(si.resumed);
 	/* psk_dhe_ke unless the server prefers psk_ke (issue 26 item 8). */
 	EXPECT_EQ(prefer, pair.s->srv.psk_ke);
-	EXPECT_EQ(prefer ? 0 : TLSX_GROUP_X25519, si.group);
+	EXPECT_EQ(prefer ? 0 : TLSX_GROUP_X25519MLKEM768, si.group);
 	EXPECT_EQ(si.group, ci.group);
 	pair_free(&pair);
 	tlsx_ticket_keys_free(tk);

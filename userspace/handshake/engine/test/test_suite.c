@@ -28,10 +28,13 @@
 
 #include "kselftest_harness.h"
 #include "curve25519/x25519.h"
+#include "mlkem/mlkem.h"
 #include "p256/p256.h"
 #include "handshake/engine/group.h"
 #include "handshake/engine/kx.h"
 #include "handshake/engine/suite.h"
+
+#define MLKEM_Q_FOR_TEST	3329	/* FIPS 203's q */
 
 #define SUITE_FACT(code, name, hash, key, aead, rekey, def, ctype, st)	\
 	{ code, name, hash, key, aead, rekey, def, ctype,		\
@@ -72,13 +75,30 @@ static const struct suite_fact {
 static const struct group_fact {
 	u16 code;
 	const char *name;
-	size_t share, priv, secret;
+	size_t share, sshare, priv, secret;
+	bool by_default, pq;
 } group_facts[] = {
-	{ 0x001d, "x25519", X25519_KEY_SIZE, X25519_KEY_SIZE,
-	  X25519_KEY_SIZE },
+	{ 0x001d, "x25519", X25519_KEY_SIZE, X25519_KEY_SIZE, X25519_KEY_SIZE,
+	  X25519_KEY_SIZE, true, false },
 	/* 4.2.8.2: 1 + 2 * 32 bytes; 7.4.1: the secret is x, 32 bytes. */
-	{ 0x0017, "secp256r1", P256_POINT_SIZE, P256_SCALAR_SIZE,
-	  P256_SCALAR_SIZE },
+	{ 0x0017, "secp256r1", P256_POINT_SIZE, P256_POINT_SIZE,
+	  P256_SCALAR_SIZE, P256_SCALAR_SIZE, true, false },
+	/*
+	 * draft-ietf-tls-ecdhe-mlkem: ek || X25519, ciphertext || X25519,
+	 * the two 32-byte secrets; our state ML-KEM's dk less its ek
+	 * (kept in the share: 1152 + 32 + 32) and the scalar.
+	 */
+	{ 0x11ec, "X25519MLKEM768", MLKEM768_EK_SIZE + X25519_KEY_SIZE,
+	  MLKEM768_CT_SIZE + X25519_KEY_SIZE,
+	  MLKEM768_DK_SIZE - MLKEM768_EK_SIZE + X25519_KEY_SIZE,
+	  MLKEM_SS_SIZE + X25519_KEY_SIZE,
+	  true, true },
+	/* P-256 point || ek, point || ciphertext; offered only if listed. */
+	{ 0x11eb, "SecP256r1MLKEM768", P256_POINT_SIZE + MLKEM768_EK_SIZE,
+	  P256_POINT_SIZE + MLKEM768_CT_SIZE,
+	  MLKEM768_DK_SIZE - MLKEM768_EK_SIZE + P256_SCALAR_SIZE,
+	  P256_SCALAR_SIZE + MLKEM_SS_SIZE,
+	  false, true },
 };
 
 static const struct suite_fact *suite_fact(u16 code)
@@ -267,10 +287,12 @@ TEST(group_rows_are_rfc8446s)
 		ASSERT_NE(NULL, f) TH_LOG("0x%04x: no such group", g->code);
 		EXPECT_STREQ(f->name, g->names[0]);
 		EXPECT_EQ(f->share, g->client_share) TH_LOG("%s", f->name);
-		EXPECT_EQ(f->share, g->server_share) TH_LOG("%s", f->name);
+		EXPECT_EQ(f->sshare, g->server_share) TH_LOG("%s", f->name);
 		EXPECT_EQ(f->priv, g->priv_len) TH_LOG("%s", f->name);
 		EXPECT_EQ(f->secret, g->secret_len) TH_LOG("%s", f->name);
-		EXPECT_TRUE(g->by_default);
+		EXPECT_EQ(f->by_default, g->by_default) TH_LOG("%s", f->name);
+		EXPECT_EQ(f->pq, g->pq) TH_LOG("%s", f->name);
+		EXPECT_EQ(f->pq, g->ops->encaps != NULL) TH_LOG("%s", f->name);
 		ASSERT_NE(NULL, g->ops);
 		for (j = 0; j < i; j++)
 			EXPECT_NE(tlsx_groups[j].code, g->code);
@@ -316,13 +338,12 @@ TEST(group_ops_agree)
 
 		ASSERT_EQ(0, tlsx_kx_generate(&cl, g->code, false,
 					      counter_rand, &ctr));
-		ASSERT_EQ(0, tlsx_kx_generate(&sv, g->code, true,
-					      counter_rand, &ctr));
 		cl_len = tlsx_kx_pub_len(&cl);
-		sv_len = tlsx_kx_pub_len(&sv);
 		EXPECT_EQ(g->client_share, cl_len);
+		ASSERT_EQ(0, tlsx_kx_respond(&sv, g->code, cl.pub, cl_len,
+					     counter_rand, &ctr, a, &a_len));
+		sv_len = tlsx_kx_pub_len(&sv);
 		EXPECT_EQ(g->server_share, sv_len);
-		ASSERT_EQ(0, tlsx_kx_shared(&sv, cl.pub, cl_len, a, &a_len));
 		ASSERT_EQ(0, tlsx_kx_shared(&cl, sv.pub, sv_len, b, &b_len));
 		ASSERT_EQ(g->secret_len, a_len);
 		ASSERT_EQ(a_len, b_len);
@@ -331,14 +352,22 @@ TEST(group_ops_agree)
 		memcpy(bad, cl.pub, cl_len);
 		bad[cl_len] = 0;
 		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
-			  tlsx_kx_shared(&sv, bad, cl_len - 1, a, &a_len));
+			  tlsx_kx_respond(&sv, g->code, bad, cl_len - 1,
+					  counter_rand, &ctr, a, &a_len));
 		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
-			  tlsx_kx_shared(&sv, bad, cl_len + 1, a, &a_len));
+			  tlsx_kx_respond(&sv, g->code, bad, cl_len + 1,
+					  counter_rand, &ctr, a, &a_len));
 		EXPECT_EQ(0, a_len);
+		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+			  tlsx_kx_shared(&cl, bad, sv_len + 1, b, &b_len));
 		/* All zeros: X25519's zero result, P-256's no point. */
 		memset(bad, 0, sizeof(bad));
 		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
-			  tlsx_kx_shared(&sv, bad, cl_len, a, &a_len))
+			  tlsx_kx_respond(&sv, g->code, bad, cl_len,
+					  counter_rand, &ctr, a, &a_len))
+			TH_LOG("%s", g->names[0]);
+		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+			  tlsx_kx_shared(&cl, bad, sv_len, b, &b_len))
 			TH_LOG("%s", g->names[0]);
 		tlsx_kx_wipe(&cl);
 		tlsx_kx_wipe(&sv);
@@ -365,9 +394,74 @@ TEST(group_lookups)
 	EXPECT_EQ(0x0017, tlsx_group_by_name("SECP256R1", 9)->code);
 	EXPECT_EQ(NULL, tlsx_group_by_name("P-384", 5));
 	EXPECT_EQ(NULL, tlsx_group_by_name("x2551", 5));
-	ASSERT_EQ(2, tlsx_group_defaults(codes, ARRAY_SIZE(codes)));
-	EXPECT_EQ(0x001d, codes[0]);
-	EXPECT_EQ(0x0017, codes[1]);
+	ASSERT_EQ(3, tlsx_group_defaults(codes, ARRAY_SIZE(codes)));
+	EXPECT_EQ(0x11ec, codes[0]);
+	EXPECT_EQ(0x001d, codes[1]);
+	EXPECT_EQ(0x0017, codes[2]);
+	EXPECT_EQ(0x11eb, tlsx_group_by_name("secp256r1mlkem768", 17)->code);
+	EXPECT_EQ(0x11ec, tlsx_group_by_name("x25519mlkem768", 14)->code);
+	EXPECT_STREQ("X25519MLKEM768", tlsx_group_name(0x11ec));
+}
+
+/*
+ * draft-ietf-tls-ecdhe-mlkem's order of the parts, checked against the
+ * primitives: each half of the secret is what ML-KEM and the ECDH give
+ * on their own parts of the shares; a client share whose ek fails FIPS
+ * 203's modulus check is illegal_parameter.
+ */
+TEST(hybrid_layouts)
+{
+	static const u16 codes[] = { 0x11ec, 0x11eb };
+	u8 a[TLSX_KX_MAX_SHARED], k[32], bad[TLSX_KX_MAX_PUB];
+	size_t a_len;
+	struct tlsx_kx cl, sv;
+	unsigned int i;
+	u8 ctr = 9;
+
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		bool x = codes[i] == 0x11ec;
+		size_t ek_at = x ? 0 : P256_POINT_SIZE;
+		size_t ct_at = x ? 0 : P256_POINT_SIZE;
+		size_t kem_ss = x ? 0 : 32, ec_ss = x ? 32 : 0;
+		const u8 *ecpriv = cl.priv + 1216;
+		u8 dk[MLKEM768_DK_SIZE];
+
+		ASSERT_EQ(0, tlsx_kx_generate(&cl, codes[i], false,
+					      counter_rand, &ctr));
+		EXPECT_EQ(-EINVAL, tlsx_kx_generate(&sv, codes[i], true,
+						    counter_rand, &ctr));
+		ASSERT_EQ(0, tlsx_kx_respond(&sv, codes[i], cl.pub,
+					     tlsx_kx_pub_len(&cl),
+					     counter_rand, &ctr, a, &a_len));
+		ASSERT_EQ(64, a_len);
+		/* The ML-KEM part: dk = dkPKE || ek (the share's) || H || z. */
+		memcpy(dk, cl.priv, 1152);
+		memcpy(dk + 1152, cl.pub + ek_at, MLKEM768_EK_SIZE);
+		memcpy(dk + 1152 + MLKEM768_EK_SIZE, cl.priv + 1152, 64);
+		EXPECT_EQ(0, tlsx_mlkem768_check_dk(dk));
+		tlsx_mlkem768_decaps(k, dk, sv.pub + ct_at);
+		EXPECT_EQ(0, memcmp(a + kem_ss, k, 32));
+		/* The ECDH part. */
+		if (x) {
+			ASSERT_EQ(0, tlsx_x25519(k, ecpriv,
+						 sv.pub + MLKEM768_CT_SIZE));
+		} else {
+			ASSERT_EQ(0, tlsx_p256_ecdh(k, ecpriv, sv.pub,
+						    P256_POINT_SIZE));
+		}
+		EXPECT_EQ(0, memcmp(a + ec_ss, k, 32));
+		/* A coefficient of q in the ek: 7.2's check refuses it. */
+		memcpy(bad, cl.pub, tlsx_kx_pub_len(&cl));
+		bad[ek_at] = (u8)(MLKEM_Q_FOR_TEST & 0xff);
+		bad[ek_at + 1] = (u8)((bad[ek_at + 1] & 0xf0) |
+				      (MLKEM_Q_FOR_TEST >> 8));
+		EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+			  tlsx_kx_respond(&sv, codes[i], bad,
+					  tlsx_kx_pub_len(&cl), counter_rand,
+					  &ctr, a, &a_len));
+		tlsx_kx_wipe(&cl);
+		tlsx_kx_wipe(&sv);
+	}
 }
 
 TEST_HARNESS_MAIN

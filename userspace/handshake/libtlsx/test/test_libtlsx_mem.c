@@ -437,9 +437,12 @@ TEST_F(mem, mid_handshake)
 	/* conn, hsd, engine. */
 	EXPECT_EQ(sb, f.server.bytes);
 	EXPECT_EQ(3, f.server.allocs);
-	/* The figures docs/libtlsx.md states, with room for a few fields. */
-	EXPECT_LE(f.client.bytes, 7500);
-	EXPECT_LE(f.server.bytes, 7500);
+	/*
+	 * The figures docs/libtlsx.md states, with room for a few fields
+	 * (the hybrid key shares, issue 30, added 4,800 bytes).
+	 */
+	EXPECT_LE(f.client.bytes, 12500);
+	EXPECT_LE(f.server.bytes, 12500);
 	EXPECT_EQ(0, live.bytes);
 	EXPECT_EQ(0, live.allocs);
 }

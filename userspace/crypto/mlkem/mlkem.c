@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlkem.c - ML-KEM-768 over K-PKE (FIPS 203 6-7): keygen, encaps,
+ * decaps with implicit rejection, and the key checks; mlkem.h has the
+ * contract.
+ */
+#include "hash/sha3.h"
+#include "mlkem/mlkem.h"
+#include "mlkem/mlkem_kpke.h"
+
+/* dk's parts (FIPS 203 algorithm 16 step 3). */
+#define DK_PKE		0
+#define DK_EK		MLKEM_PKE_DK_BYTES
+#define DK_H		(DK_EK + MLKEM_PKE_EK_BYTES)
+#define DK_Z		(DK_H + MLKEM_SYM_BYTES)
+
+_Static_assert(MLKEM768_EK_SIZE == MLKEM_PKE_EK_BYTES, "ek size");
+_Static_assert(MLKEM768_DK_SIZE == MLKEM_DK_BYTES, "dk size");
+_Static_assert(MLKEM768_CT_SIZE == MLKEM_CT_BYTES, "ct size");
+
+void mlkem768_keygen_variant(u8 ek[MLKEM_PKE_EK_BYTES],
+			     u8 dk[MLKEM_DK_BYTES],
+			     const u8 d[MLKEM_SYM_BYTES],
+			     const u8 z[MLKEM_SYM_BYTES], bool ipd)
+{
+	mlkem_kpke_keygen(ek, dk + DK_PKE, d, ipd);
+	memcpy(dk + DK_EK, ek, MLKEM768_EK_SIZE);
+	tlsx_sha3_256(ek, MLKEM768_EK_SIZE, dk + DK_H);
+	memcpy(dk + DK_Z, z, MLKEM_SYM_BYTES);
+}
+
+void tlsx_mlkem768_keygen_internal(u8 ek[MLKEM768_EK_SIZE],
+				   u8 dk[MLKEM768_DK_SIZE],
+				   const u8 d[MLKEM_SEED_SIZE],
+				   const u8 z[MLKEM_SEED_SIZE])
+{
+	mlkem768_keygen_variant(ek, dk, d, z, false);
+}
+
+int tlsx_mlkem768_check_ek(const u8 ek[MLKEM768_EK_SIZE])
+{
+	int i;
+
+	/* 7.2 step 2: ByteEncode12(ByteDecode12(t)) == t. */
+	for (i = 0; i < MLKEM_K; i++)
+		if (!mlkem_poly_encoding_reduced(ek + i * MLKEM_POLY_BYTES))
+			return -EINVAL;
+	return 0;
+}
+
+int tlsx_mlkem768_check_dk(const u8 dk[MLKEM768_DK_SIZE])
+{
+	u8 h[MLKEM_SYM_BYTES];
+
+	/* 7.3 step 3: H(dk[384k : 768k + 32]) == dk[768k + 32 : 768k + 64]. */
+	tlsx_sha3_256(dk + DK_EK, MLKEM768_EK_SIZE, h);
+	return memcmp(h, dk + DK_H, sizeof(h)) ? -EINVAL : 0;
+}
+
+int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
+				  u8 ss[MLKEM_SS_SIZE],
+				  const u8 ek[MLKEM768_EK_SIZE],
+				  const u8 m[MLKEM_SEED_SIZE])
+{
+	u8 in[2 * MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES];
+
+	if (tlsx_mlkem768_check_ek(ek)) {
+		memset(ct, 0, MLKEM768_CT_SIZE);
+		memset(ss, 0, MLKEM_SS_SIZE);
+		return -EINVAL;
+	}
+	/* (K, r) = G(m || H(ek)) */
+	memcpy(in, m, MLKEM_SYM_BYTES);
+	tlsx_sha3_256(ek, MLKEM768_EK_SIZE, in + MLKEM_SYM_BYTES);
+	tlsx_sha3_512(in, sizeof(in), kr);
+	mlkem_kpke_encrypt(ct, ek, m, kr + MLKEM_SYM_BYTES);
+	memcpy(ss, kr, MLKEM_SS_SIZE);
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(kr, sizeof(kr));
+	return 0;
+}
+
+/*
+ * All-ones when @a and @b (@len bytes) are equal, else zero, with no
+ * branch on their contents and no early exit (a memcmp() or strcmp()
+ * here would leak where the re-encryption first differs; the CCTV
+ * strcmp vectors catch the latter).
+ */
+static u8 ct_eq_mask(const u8 *a, const u8 *b, size_t len)
+{
+	u32 acc = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		acc |= a[i] ^ b[i];
+	__asm__("" : "+r"(acc));
+	/* acc in [0, 255]: acc - 1 borrows into bit 8 exactly when 0. */
+	return (u8)-(((acc - 1) >> 8) & 1);
+}
+
+void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],
+			  const u8 dk[MLKEM768_DK_SIZE],
+			  const u8 ct[MLKEM768_CT_SIZE])
+{
+	u8 in[2 * MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES];
+	u8 kbar[MLKEM_SS_SIZE], ct2[MLKEM768_CT_SIZE], mask;
+	struct tlsx_keccak j;
+	int i;
+
+	/* m' = K-PKE.Decrypt(dkPKE, c); (K', r') = G(m' || h) */
+	mlkem_kpke_decrypt(in, dk + DK_PKE, ct);
+	memcpy(in + MLKEM_SYM_BYTES, dk + DK_H, MLKEM_SYM_BYTES);
+	tlsx_sha3_512(in, sizeof(in), kr);
+	/* K-bar = J(z || c) = SHAKE256(z || c, 32) */
+	tlsx_shake256_init(&j);
+	tlsx_keccak_absorb(&j, dk + DK_Z, MLKEM_SYM_BYTES);
+	tlsx_keccak_absorb(&j, ct, MLKEM768_CT_SIZE);
+	tlsx_shake_squeeze(&j, kbar, sizeof(kbar));
+	tlsx_keccak_wipe(&j);
+	/* c' = K-PKE.Encrypt(ekPKE, m', r'); K' unless c != c' */
+	mlkem_kpke_encrypt(ct2, dk + DK_EK, in, kr + MLKEM_SYM_BYTES);
+	mask = ct_eq_mask(ct, ct2, MLKEM768_CT_SIZE);
+	for (i = 0; i < MLKEM_SS_SIZE; i++)
+		ss[i] = (u8)((kr[i] & mask) | (kbar[i] & (u8)~mask));
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(kr, sizeof(kr));
+	memzero_explicit(kbar, sizeof(kbar));
+	memzero_explicit(ct2, sizeof(ct2));
+}
