@@ -1,455 +1,671 @@
 # gnuplot script written by tlsx-bench --plot;
 # draw again with: gnuplot perf-crypto-sweep.gp (in this directory)
-# build/bin/tlsx-bench crypto --sweep --rounds 41 --batch-ms 1 --json docs/perf-crypto-sweep.json --plot docs/perf-crypto-sweep.svg; commit 3463351; AMD EPYC (family 26 model 2, 2 CPUs, load 11.11); kernel 6.18.44-fc-v1272; 2026-12-06T12:47:46Z
+# build/bin/tlsx-bench crypto --sweep --rounds 41 --batch-ms 1 --json docs/perf-crypto-sweep.json --plot docs/perf-crypto-sweep.svg; commit d31cb4e; AMD EPYC (family 26 model 2, 2 CPUs, load 4.22); kernel 6.18.44-fc-v1272; 2026-12-06T13:37:45Z
 set terminal svg size 660,950 font 'sans,9' linewidth 1
 set output 'perf-crypto-sweep.svg'
 $p0s0 << EOD
-64 0.0414263
-256 0.0743278
-1024 0.0975644
-4096 0.0990221
-16384 0.0956304
+64 0.0233072
+256 0.0478708
+1024 0.0725483
+4096 0.0925367
+16384 0.0737001
 EOD
 $p0s1 << EOD
-64 0.333962
-256 1.06296
-1024 2.07054
-4096 3.47022
-16384 4.60438
+64 0.180911
+256 0.529008
+1024 1.57414
+4096 3.66181
+16384 2.82877
 EOD
 $p0s2 << EOD
-64 8.12091
-256 14.2123
-1024 24.9758
-4096 39.2921
-16384 45.1602
+64 7.62595
+256 11.1385
+1024 21.7645
+4096 38.6649
+16384 38.6257
 EOD
 $p0s3 << EOD
-64 0.931713
-256 2.96124
-1024 5.00747
-4096 6.06117
-16384 3.1602
+64 1.11513
+64 1.1926
+64 1.21859
+64 1.09823
+256 4.17758
+256 4.26488
+256 5.13961
+256 5.1892
+1024 8.92207
+1024 9.23956
+1024 9.0459
+1024 9.26993
+4096 15.5477
+4096 15.9306
+4096 12.4341
+4096 12.1597
+16384 13.3933
+16384 13.339
+16384 13.9645
+16384 12.8304
 EOD
 $p0s4 << EOD
-64 0.325956
-256 0.366927
-1024 0.530122
-4096 0.664294
-16384 0.858035
+64 47.9662
+256 92.7381
+1024 122.163
+4096 165.734
+16384 181.505
 EOD
 $p0s5 << EOD
-64 1.02681
-256 3.86165
-1024 7.84562
-4096 11.3976
-16384 3.29381
+64 0.986084
+256 2.02751
+1024 2.9475
+4096 5.16982
+16384 3.86498
 EOD
 $p0s6 << EOD
-64 0.310265
-256 0.293774
-1024 0.341128
-4096 0.350172
-16384 0.39877
+64 0.207849
+256 0.333269
+1024 0.483283
+4096 0.644789
+16384 0.721613
 EOD
 $p0s7 << EOD
-64 1.16046
-256 0.904509
-1024 10.9067
-4096 18.3359
-16384 20.2707
+64 1.30184
+256 2.0039
+1024 3.03503
+4096 2.93431
+16384 3.48206
 EOD
 $p0s8 << EOD
-64 0.270321
-256 0.262469
-1024 0.228733
-4096 0.223638
-16384 0.186437
+64 0.791381
+256 2.82691
+1024 5.04762
+4096 6.71892
+16384 7.97464
+EOD
+$p0s9 << EOD
+64 0.217774
+256 0.222994
+1024 0.275472
+4096 0.342481
+16384 0.38404
+EOD
+$p0s10 << EOD
+64 1.49578
+256 1.70965
+1024 1.66138
+4096 1.77714
+16384 1.83343
+EOD
+$p0s11 << EOD
+64 1.53768
+256 4.07185
+1024 8.49626
+4096 12.3169
+16384 13.0974
 EOD
 $p1s0 << EOD
-64 0.0190934
-256 0.0791007
-1024 0.101587
-4096 0.106484
-16384 0.109462
+64 0.0272135
+256 0.0573854
+1024 0.0799478
+4096 0.105174
+16384 0.111058
 EOD
 $p1s1 << EOD
-64 0.305469
-256 1.01845
-1024 2.74501
-4096 4.11124
-16384 4.36877
+64 0.184221
+256 0.732304
+1024 2.35579
+4096 4.00593
+16384 4.87176
 EOD
 $p1s2 << EOD
-64 14.6118
-256 13.4892
-1024 27.1954
-4096 38.3771
-16384 42.0644
+64 7.19527
+256 14.1642
+1024 26.4061
+4096 38.5496
+16384 43.3273
 EOD
 $p1s3 << EOD
-64 1.19321
-256 2.71413
-1024 4.9172
-4096 5.54452
-16384 5.41155
+64 1.79172
+64 2.53404
+64 2.13398
+64 1.88733
+256 6.3691
+256 8.29991
+256 8.75589
+256 9.15897
+1024 11.5739
+1024 12.9664
+1024 13.3616
+1024 13.3977
+4096 19.1719
+4096 19.3377
+4096 19.1204
+4096 19.5277
+16384 20.4657
+16384 20.2735
+16384 20.4073
+16384 20.1888
 EOD
 $p1s4 << EOD
-64 0.256015
-256 0.404608
-1024 0.576063
-4096 0.740443
-16384 0.830214
+64 63.9489
+256 117.34
+1024 139.332
+4096 180.851
+16384 181.502
 EOD
 $p1s5 << EOD
-64 0.935589
-256 3.7761
-1024 8.42957
-4096 10.3482
-16384 10.6376
+64 1.13807
+256 2.59189
+1024 3.60748
+4096 5.63631
+16384 5.82399
 EOD
 $p1s6 << EOD
-64 0.359176
-256 0.300407
-1024 0.341189
-4096 0.383841
-16384 0.397974
+64 0.287693
+256 0.389671
+1024 0.530694
+4096 0.748128
+16384 0.825247
 EOD
 $p1s7 << EOD
-64 1.5791
-256 5.38866
-1024 14.3288
-4096 20.5239
-16384 20.3718
+64 2.10122
+256 3.15231
+1024 3.21979
+4096 3.44889
+16384 3.5437
 EOD
 $p1s8 << EOD
-64 0.19791
-256 0.197314
-1024 0.192246
-4096 0.203827
-16384 0.213294
+64 0.846442
+256 3.69573
+1024 7.41457
+4096 11.0334
+16384 12.2693
+EOD
+$p1s9 << EOD
+64 0.359659
+256 0.298138
+1024 0.344634
+4096 0.372798
+16384 0.391784
+EOD
+$p1s10 << EOD
+64 2.58793
+256 2.33901
+1024 1.83382
+4096 1.7183
+16384 1.65456
+EOD
+$p1s11 << EOD
+64 2.01271
+256 7.67695
+1024 13.8786
+4096 21.1864
+16384 22.4729
 EOD
 $p2s0 << EOD
-64 0.0307378
-256 0.0605644
-1024 0.0819391
-4096 0.0872928
-16384 0.0901545
+64 0.0333273
+256 0.0421807
+1024 0.0790684
+4096 0.0633195
+16384 0.0679002
 EOD
 $p2s1 << EOD
-64 0.306832
-256 1.03644
-1024 2.47887
-4096 3.62406
-16384 4.56569
+64 0.334286
+256 0.691989
+1024 2.35206
+4096 1.98837
+16384 3.12367
 EOD
 $p2s2 << EOD
-64 9.97293
-256 17.0709
-1024 31.0535
-4096 42.6611
-16384 51.1149
+64 9.91734
+256 15.5275
+1024 30.3283
+4096 31.2227
+16384 46.3155
 EOD
 $p2s3 << EOD
-64 0.927143
-256 2.64106
-1024 4.62383
-4096 5.23642
-16384 5.65171
+64 1.20994
+64 1.19353
+64 1.22002
+64 1.18977
+256 4.42847
+256 4.46006
+256 0.964174
+256 4.4589
+1024 10.5613
+1024 9.93074
+1024 9.04871
+1024 8.94796
+4096 12.4822
+4096 13.185
+4096 13.2254
+4096 13.7574
+16384 14.7963
+16384 16.8581
+16384 13.4378
+16384 17.0888
 EOD
 $p2s4 << EOD
-64 0.338199
-256 0.389039
-1024 0.5532
-4096 0.726614
-16384 0.789042
+64 35.9136
+256 99.2246
+1024 129.06
+4096 200.214
+16384 215.327
 EOD
 $p2s5 << EOD
-64 1.01273
-256 3.22061
-1024 7.29658
-4096 10.3072
-16384 10.9005
+64 0.976622
+256 2.45695
+1024 3.10743
+4096 3.96972
+16384 4.70142
 EOD
 $p2s6 << EOD
-64 0.32146
-256 0.31857
-1024 0.342138
-4096 0.379691
-16384 0.407227
+64 0.33833
+256 0.276984
+1024 0.554239
+4096 0.642808
+16384 0.781472
 EOD
 $p2s7 << EOD
-64 0.941231
-256 3.61978
-1024 8.49182
-4096 17.1272
-16384 19.1292
+64 1.23154
+256 1.82349
+1024 2.72344
+4096 3.32199
+16384 3.11794
 EOD
 $p2s8 << EOD
-64 0.299497
-256 0.272101
-1024 0.242931
-4096 0.228627
-16384 0.222569
+64 0.865619
+256 2.32177
+1024 5.21152
+4096 3.14469
+16384 7.33872
+EOD
+$p2s9 << EOD
+64 0.237362
+256 0.262387
+1024 0.308418
+4096 0.787552
+16384 0.404855
+EOD
+$p2s10 << EOD
+64 1.41689
+256 1.04611
+1024 1.83849
+4096 3.91997
+16384 1.92701
+EOD
+$p2s11 << EOD
+64 1.61472
+256 4.58166
+1024 8.74945
+4096 13.7475
+16384 18.4935
 EOD
 $p3s0 << EOD
-64 0.0324409
-256 0.0595126
-1024 0.0746373
-4096 0.0908375
-16384 0.0926462
+64 0.0318533
+256 0.0448427
+1024 0.0820589
+4096 0.0904838
+16384 0.0879558
 EOD
 $p3s1 << EOD
-64 0.327514
-256 1.09931
-1024 2.61541
-4096 3.9379
-16384 4.64609
+64 0.317396
+256 0.676465
+1024 2.60644
+4096 3.81573
+16384 4.41176
 EOD
 $p3s2 << EOD
-64 10.1123
-256 18.6704
-1024 32.8672
-4096 43.8786
-16384 50.5349
+64 9.91019
+256 15.1702
+1024 31.9213
+4096 43.5404
+16384 49.0492
 EOD
 $p3s3 << EOD
-64 1.15041
-256 3.15307
-1024 4.5563
-4096 5.80671
-16384 5.90345
+64 2.01915
+64 1.94899
+64 1.70024
+64 1.69416
+256 5.83055
+256 5.87561
+256 7.13122
+256 7.23836
+1024 13.3111
+1024 13.4649
+1024 13.5191
+1024 13.2336
+4096 17.0265
+4096 14.949
+4096 16.1988
+4096 16.8104
+16384 18.2775
+16384 18.2869
+16384 18.1486
+16384 17.4897
 EOD
 $p3s4 << EOD
-64 0.290087
-256 0.365157
-1024 0.545402
-4096 0.647568
-16384 0.770718
+64 60.0885
+256 126.963
+1024 159.692
+4096 188.397
+16384 199.985
 EOD
 $p3s5 << EOD
-64 0.961433
-256 3.83625
-1024 7.2573
-4096 10.2743
-16384 11.3333
+64 1.00827
+256 2.45331
+1024 4.90237
+4096 4.81097
+16384 5.80051
 EOD
 $p3s6 << EOD
-64 0.349221
-256 0.308052
-1024 0.347266
-4096 0.376791
-16384 0.406429
+64 0.288154
+256 0.279283
+1024 0.545731
+4096 0.718913
+16384 0.75632
 EOD
 $p3s7 << EOD
-64 1.67903
-256 5.39421
-1024 13.6261
-4096 18.8069
-16384 20.8247
+64 1.7474
+256 2.40671
+1024 2.73994
+4096 2.99709
+16384 3.10612
 EOD
 $p3s8 << EOD
-64 0.195389
-256 0.216363
-1024 0.196535
-4096 0.213858
-16384 0.223079
+64 0.927551
+256 3.62591
+1024 7.8955
+4096 10.1884
+16384 10.7112
+EOD
+$p3s9 << EOD
+64 0.22692
+256 0.303199
+1024 0.34412
+4096 0.381898
+16384 0.388747
+EOD
+$p3s10 << EOD
+64 1.78986
+256 1.95205
+1024 1.71345
+4096 1.63711
+16384 1.60759
+EOD
+$p3s11 << EOD
+64 1.7734
+256 7.57185
+1024 14.4617
+4096 18.3634
+16384 19.0736
 EOD
 $p4s0 << EOD
-64 0.250637
-256 0.428188
-1024 0.538953
-4096 0.586133
-16384 0.589744
+64 0.23434
+256 0.353525
+1024 0.453025
+4096 0.474103
+16384 0.484135
 EOD
 $p4s1 << EOD
-64 0.141174
-256 0.503778
-1024 1.74242
-4096 3.08274
-16384 3.80638
+64 0.137334
+256 0.362258
+1024 1.41692
+4096 2.78225
+16384 3.72105
 EOD
 $p4s2 << EOD
-64 0.567527
-256 1.15635
-1024 3.20731
-4096 5.36435
-16384 6.6265
+64 0.554312
+256 1.09731
+1024 3.10466
+4096 5.66446
+16384 7.70399
 EOD
 $p4s3 << EOD
-64 0.205927
-256 0.374717
-1024 0.649552
-4096 0.718046
-16384 0.859918
+64 0.19026
+64 0.189906
+64 0.169634
+64 0.160019
+256 0.552282
+256 0.550579
+256 0.562201
+256 0.563294
+1024 1.54061
+1024 1.49996
+1024 1.49831
+1024 1.50537
+4096 1.94878
+4096 2.0647
+4096 1.93808
+4096 2.08368
+16384 2.43525
+16384 2.46602
+16384 2.34646
+16384 2.55506
 EOD
 $p4s4 << EOD
-64 0.689699
-256 1.28971
-1024 2.62125
-4096 3.86811
-16384 4.66502
+64 0.762894
+256 1.56961
+1024 3.20463
+4096 4.10563
+16384 5.02975
 EOD
 $p4s5 << EOD
-64 0.215756
-256 0.666854
-1024 1.42111
-4096 2.07167
-16384 2.30938
+64 0.177156
+256 0.361325
+1024 0.562877
+4096 0.727682
+16384 0.806192
 EOD
 $p4s6 << EOD
-64 0.643193
-256 0.753655
-1024 1.10682
-4096 1.50534
-16384 1.73435
+64 0.699912
+256 1.06284
+1024 2.3883
+4096 3.8732
+16384 4.6272
 EOD
 $p4s7 << EOD
-64 0.260604
-256 0.905562
-1024 3.28574
-4096 4.81129
-16384 6.4423
+64 0.953098
+256 1.51046
+1024 2.50658
+4096 2.85172
+16384 3.02551
 EOD
 $p4s8 << EOD
-64 0.524012
-256 0.560377
-1024 0.541553
-4096 0.639548
-16384 0.578616
+64 0.180939
+256 0.609689
+1024 1.18746
+4096 1.70455
+16384 2.0149
+EOD
+$p4s9 << EOD
+64 0.570233
+256 0.630835
+1024 1.12786
+4096 1.55948
+16384 1.81978
+EOD
+$p4s10 << EOD
+64 0.908357
+256 0.909116
+1024 1.19369
+4096 1.21446
+16384 1.21724
+EOD
+$p4s11 << EOD
+64 0.240721
+256 0.765035
+1024 2.76323
+4096 4.42085
+16384 6.30638
 EOD
 $p5s0 << EOD
-64 0.242616
-256 0.440496
-1024 0.561687
-4096 0.586405
-16384 0.548996
+64 0.248628
+256 0.44553
+1024 0.459861
+4096 0.561123
+16384 0.587923
 EOD
 $p5s1 << EOD
-64 0.124666
-256 0.453867
-1024 1.72411
-4096 3.03205
-16384 3.83577
+64 0.128004
+256 0.479434
+1024 0.949837
+4096 3.04411
+16384 3.9716
 EOD
 $p5s2 << EOD
-64 0.518048
-256 1.03985
-1024 3.10844
-4096 5.19859
-16384 6.58927
+64 0.513192
+256 1.06088
+1024 2.77515
+4096 5.32373
+16384 6.6098
 EOD
 $p5s3 << EOD
-64 0.190289
-256 0.40964
-1024 0.69161
-4096 0.821539
-16384 0.883398
+64 0.196191
+64 0.180558
+64 0.196219
+64 0.190748
+256 0.63016
+256 0.550979
+256 0.571402
+256 0.560751
+1024 1.52725
+1024 1.55751
+1024 1.6106
+1024 1.56945
+4096 2.31915
+4096 2.06471
+4096 2.27209
+4096 2.23465
+16384 2.55108
+16384 2.14252
+16384 2.50779
+16384 2.43754
 EOD
 $p5s4 << EOD
-64 0.633793
-256 1.14209
-1024 2.5192
-4096 3.7764
-16384 4.43294
+64 0.778646
+256 1.41993
+1024 3.28268
+4096 3.99873
+16384 4.30507
 EOD
 $p5s5 << EOD
-64 0.217178
-256 0.687736
-1024 1.6533
-4096 2.07916
-16384 2.27186
+64 0.194192
+256 0.255187
+1024 0.682964
+4096 0.822851
+16384 0.816335
 EOD
 $p5s6 << EOD
-64 0.585957
-256 0.671699
-1024 1.02621
-4096 1.45469
-16384 1.73225
+64 0.617916
+256 1.45515
+1024 2.43651
+4096 3.74906
+16384 4.28288
 EOD
 $p5s7 << EOD
-64 0.26174
-256 0.887186
-1024 3.11827
-4096 4.97583
-16384 6.44142
+64 0.947854
+256 2.00793
+1024 2.37513
+4096 2.69786
+16384 2.80139
 EOD
 $p5s8 << EOD
-64 0.484749
-256 0.505866
-1024 0.526588
-4096 0.621756
-16384 0.604562
+64 0.220496
+256 0.626108
+1024 1.60157
+4096 2.11558
+16384 2.26208
+EOD
+$p5s9 << EOD
+64 0.583255
+256 0.612287
+1024 1.01572
+4096 1.44525
+16384 1.71172
+EOD
+$p5s10 << EOD
+64 0.888274
+256 0.897335
+1024 0.996851
+4096 1.09193
+16384 1.12889
+EOD
+$p5s11 << EOD
+64 0.272142
+256 0.752766
+1024 3.02883
+4096 4.78233
+16384 6.46649
 EOD
 $p6s0 << EOD
-64 0.0161645
-256 0.0231084
-1024 0.025922
-4096 0.0267803
-16384 0.0276824
+64 0.0214468
+256 0.0344348
+1024 0.0383128
+4096 0.0396506
+16384 0.039598
 EOD
 $p6s1 << EOD
-64 0.265791
-256 0.652278
-1024 0.947429
-4096 1.07737
-16384 1.17364
+64 0.29816
+256 0.694386
+1024 1.05141
+4096 1.26106
+16384 1.33098
 EOD
 $p6s2 << EOD
-64 16.1184
-256 27.7132
-1024 37.0077
-4096 41.8447
-16384 42.5141
+64 13.6368
+256 20.2846
+1024 28.8777
+4096 32.1599
+16384 32.8519
 EOD
 $p6s3 << EOD
-64 0.607126
-256 0.87128
-1024 1.06648
-4096 0.995806
-16384 1.07663
+64 0.648651
+256 1.10118
+1024 1.30096
+4096 1.3712
+16384 1.42006
 EOD
 $p6s4 << EOD
-64 0.443376
-256 0.700995
-1024 0.872458
-4096 1.05991
-16384 1.09716
+64 0.46258
+256 0.665951
+1024 0.842723
+4096 0.917919
+16384 0.944118
 EOD
 $p7s0 << EOD
-64 0.0130258
-256 0.0232974
-1024 0.0265222
-4096 0.0274578
-16384 0.0278151
+64 0.0194104
+256 0.0321525
+1024 0.036592
+4096 0.0370075
+16384 0.0391416
 EOD
 $p7s1 << EOD
-64 0.230859
-256 0.633192
-1024 0.964736
-4096 0.975484
-16384 1.19877
+64 0.275094
+256 0.662494
+1024 1.08716
+4096 1.28223
+16384 1.32241
 EOD
 $p7s2 << EOD
-64 18.017
-256 27.3399
-1024 35.9187
-4096 40.3917
-16384 42.1984
+64 14.0691
+256 21.1308
+1024 28.7374
+4096 32.4169
+16384 33.4304
 EOD
 $p7s3 << EOD
-64 0.455784
-256 0.80547
-1024 0.970179
-4096 1.04967
-16384 1.04974
+64 0.572902
+256 1.01128
+1024 1.25352
+4096 1.40568
+16384 1.27377
 EOD
 $p7s4 << EOD
-64 0.54911
-256 0.80287
-1024 0.997035
-4096 1.08458
-16384 1.11515
+64 0.471356
+256 0.653083
+1024 0.843435
+4096 0.915146
+16384 0.974023
 EOD
 set key top left font ',7' samplen 2 spacing 0.8
 set multiplot layout 4,2 title 'tlsx-bench crypto: AEAD throughput against record size'
@@ -461,20 +677,23 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.155364:54.1922]
+set y2range [0.173208:217.806]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p0s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p0s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p0s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p0s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
-     $p0s4 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p0s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
-     $p0s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p0s7 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
-     $p0s8 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
+     $p0s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
+     $p0s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p0s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
+     $p0s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p0s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
+     $p0s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
+     $p0s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p0s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
+     $p0s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
 set title 'aes-128-gcm open'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -483,20 +702,23 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.160205:50.4773]
+set y2range [0.239744:217.802]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p1s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p1s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p1s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p1s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
-     $p1s4 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p1s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
-     $p1s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p1s7 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
-     $p1s8 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
+     $p1s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
+     $p1s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p1s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
+     $p1s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p1s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
+     $p1s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
+     $p1s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p1s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
+     $p1s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
 set title 'aes-256-gcm seal'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -505,20 +727,23 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.185474:61.3379]
+set y2range [0.197802:258.393]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p2s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p2s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p2s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p2s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
-     $p2s4 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p2s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
-     $p2s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p2s7 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
-     $p2s8 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
+     $p2s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
+     $p2s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p2s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
+     $p2s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p2s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
+     $p2s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
+     $p2s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p2s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
+     $p2s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
 set title 'aes-256-gcm open'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -527,20 +752,23 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.162824:60.6419]
+set y2range [0.1891:239.982]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p3s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p3s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p3s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p3s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
-     $p3s4 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p3s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
-     $p3s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p3s7 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
-     $p3s8 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
+     $p3s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
+     $p3s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p3s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
+     $p3s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p3s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
+     $p3s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
+     $p3s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p3s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
+     $p3s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
 set title 'chacha20-poly1305 seal'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -549,20 +777,23 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:7.9518]
+set y2range [0.5:9.24479]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p4s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p4s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p4s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p4s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
-     $p4s4 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p4s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
-     $p4s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p4s7 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
-     $p4s8 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
+     $p4s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
+     $p4s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p4s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
+     $p4s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p4s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
+     $p4s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
+     $p4s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p4s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
+     $p4s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
 set title 'chacha20-poly1305 open'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -571,20 +802,23 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.403958:7.90713]
+set y2range [0.5:7.93176]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p5s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p5s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p5s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p5s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
-     $p5s4 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p5s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
-     $p5s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p5s7 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
-     $p5s8 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
+     $p5s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
+     $p5s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p5s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
+     $p5s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p5s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
+     $p5s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
+     $p5s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p5s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
+     $p5s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
 set title 'aes-128-ccm seal'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -593,10 +827,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.36948:51.017]
+set y2range [0.385483:39.4223]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p6s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p6s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
@@ -611,10 +845,10 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384)
 set xlabel 'record size (bytes)'
 set ylabel 'GB/s'
 set ytics nomirror
-set y2tics
+set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:50.6381]
+set y2range [0.392797:40.1165]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p7s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p7s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \

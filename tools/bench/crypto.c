@@ -437,6 +437,22 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	printf("\n");
 }
 
+/*
+ * The kernel's line is drawn once per size: from the last implementation
+ * that runs for the algorithm (the widest), not once per tlsx engine.
+ */
+static bool last_impl(const struct crypto_opts *o, enum tlsx_aead_alg alg,
+		      int impl)
+{
+	int i;
+
+	for (i = impl + 1; i < TLSX_IMPL_COUNT; i++)
+		if ((o->impl < 0 || i == o->impl) &&
+		    tlsx_aead_impl_available(alg, i))
+			return false;
+	return true;
+}
+
 /* The row in --json, its points in --plot. */
 static void out_row(const struct record *r, enum tlsx_aead_impl impl,
 		    const struct result *res, struct crypto_opts *o,
@@ -487,8 +503,9 @@ static void out_row(const struct record *r, enum tlsx_aead_impl impl,
 	if (!k)
 		return;
 	/* The kernel's own code, as kTLS calls it, and tlsx over it. */
-	bench_plot_point(o->out.plot, panel, "kernel", 1, (double)r->len,
-			 (double)r->len / ks->median);
+	if (last_impl(o, r->alg, impl))
+		bench_plot_point(o->out.plot, panel, "kernel", 1,
+				 (double)r->len, (double)r->len / ks->median);
 	snprintf(ratio, sizeof(ratio), "%s/kernel", in);
 	bench_plot_point(o->out.plot, panel, ratio, 2, (double)r->len,
 			 res->ratio[SIDE_KERNEL]);
