@@ -1,671 +1,581 @@
 # gnuplot script written by tlsx-bench --plot;
 # draw again with: gnuplot perf-crypto-sweep.gp (in this directory)
-# build/bin/tlsx-bench crypto --sweep --rounds 41 --batch-ms 1 --json docs/perf-crypto-sweep.json --plot docs/perf-crypto-sweep.svg; commit d31cb4e; AMD EPYC (family 26 model 2, 2 CPUs, load 4.22); kernel 6.18.44-fc-v1272; 2026-12-06T13:37:45Z
+# build/bin/tlsx-bench crypto --sweep --rounds 41 --batch-ms 1 --json docs/perf-crypto-sweep.json --plot docs/perf-crypto-sweep.svg; commit 4b26bcf; AMD EPYC (family 26 model 2, 2 CPUs, load 4.52); kernel 6.18.44-fc-v1272; 2026-12-06T13:42:02Z
 set terminal svg size 660,950 font 'sans,9' linewidth 1
 set output 'perf-crypto-sweep.svg'
 $p0s0 << EOD
-64 0.0233072
-256 0.0478708
-1024 0.0725483
-4096 0.0925367
-16384 0.0737001
+64 0.0394878
+256 0.0787906
+1024 0.101856
+4096 0.107399
+16384 0.112226
 EOD
 $p0s1 << EOD
-64 0.180911
-256 0.529008
-1024 1.57414
-4096 3.66181
-16384 2.82877
+64 0.300059
+256 1.11444
+1024 2.68227
+4096 4.08188
+16384 4.84532
 EOD
 $p0s2 << EOD
-64 7.62595
-256 11.1385
-1024 21.7645
-4096 38.6649
-16384 38.6257
+64 7.80195
+256 14.368
+1024 26.8159
+4096 38.4649
+16384 43.4524
 EOD
 $p0s3 << EOD
-64 1.11513
-64 1.1926
-64 1.21859
-64 1.09823
-256 4.17758
-256 4.26488
-256 5.13961
-256 5.1892
-1024 8.92207
-1024 9.23956
-1024 9.0459
-1024 9.26993
-4096 15.5477
-4096 15.9306
-4096 12.4341
-4096 12.1597
-16384 13.3933
-16384 13.339
-16384 13.9645
-16384 12.8304
+64 32.229
+256 65.4124
+1024 119.372
+4096 164.439
+16384 181.833
 EOD
 $p0s4 << EOD
-64 47.9662
-256 92.7381
-1024 122.163
-4096 165.734
-16384 181.505
+64 0.970264
+256 2.91057
+1024 5.10047
+4096 6.24355
+16384 6.04038
 EOD
 $p0s5 << EOD
-64 0.986084
-256 2.02751
-1024 2.9475
-4096 5.16982
-16384 3.86498
+64 0.319031
+256 0.363342
+1024 0.531565
+4096 0.671545
+16384 0.765889
 EOD
 $p0s6 << EOD
-64 0.207849
-256 0.333269
-1024 0.483283
-4096 0.644789
-16384 0.721613
+64 1.33648
+256 1.6713
+1024 2.41828
+4096 2.94659
+16384 3.14489
 EOD
 $p0s7 << EOD
-64 1.30184
-256 2.0039
-1024 3.03503
-4096 2.93431
-16384 3.48206
+64 1.07884
+256 3.84918
+1024 7.62068
+4096 11.7877
+16384 12.2312
 EOD
 $p0s8 << EOD
-64 0.791381
-256 2.82691
-1024 5.04762
-4096 6.71892
-16384 7.97464
+64 0.318783
+256 0.287084
+1024 0.334715
+4096 0.369187
+16384 0.255211
 EOD
 $p0s9 << EOD
-64 0.217774
-256 0.222994
-1024 0.275472
-4096 0.342481
-16384 0.38404
+64 1.24607
+256 1.26606
+1024 1.51598
+4096 1.54946
+16384 1.48362
 EOD
 $p0s10 << EOD
-64 1.49578
-256 1.70965
-1024 1.66138
-4096 1.77714
-16384 1.83343
+64 1.83637
+256 5.47489
+1024 12.9568
+4096 18.6879
+16384 21.7148
 EOD
 $p0s11 << EOD
-64 1.53768
-256 4.07185
-1024 8.49626
-4096 12.3169
-16384 13.0974
+64 0.175106
+256 0.18637
+1024 0.210053
+4096 0.209049
+16384 0.217671
 EOD
 $p1s0 << EOD
-64 0.0272135
-256 0.0573854
-1024 0.0799478
-4096 0.105174
-16384 0.111058
+64 0.0384793
+256 0.0776318
+1024 0.097795
+4096 0.097398
+16384 0.108389
 EOD
 $p1s1 << EOD
-64 0.184221
-256 0.732304
-1024 2.35579
-4096 4.00593
-16384 4.87176
+64 0.355027
+256 1.13628
+1024 2.51042
+4096 3.9763
+16384 4.60115
 EOD
 $p1s2 << EOD
-64 7.19527
-256 14.1642
-1024 26.4061
-4096 38.5496
-16384 43.3273
+64 9.07916
+256 14.9851
+1024 27.1065
+4096 38.6443
+16384 42.9415
 EOD
 $p1s3 << EOD
-64 1.79172
-64 2.53404
-64 2.13398
-64 1.88733
-256 6.3691
-256 8.29991
-256 8.75589
-256 9.15897
-1024 11.5739
-1024 12.9664
-1024 13.3616
-1024 13.3977
-4096 19.1719
-4096 19.3377
-4096 19.1204
-4096 19.5277
-16384 20.4657
-16384 20.2735
-16384 20.4073
-16384 20.1888
+64 63.5741
+256 120.834
+1024 150.384
+4096 197.206
+16384 184.237
 EOD
 $p1s4 << EOD
-64 63.9489
-256 117.34
-1024 139.332
-4096 180.851
-16384 181.502
+64 1.26663
+256 2.92737
+1024 4.33428
+4096 5.6402
+16384 5.548
 EOD
 $p1s5 << EOD
-64 1.13807
-256 2.59189
-1024 3.60748
-4096 5.63631
-16384 5.82399
+64 0.28074
+256 0.403828
+1024 0.580508
+4096 0.749711
+16384 0.829069
 EOD
 $p1s6 << EOD
-64 0.287693
-256 0.389671
-1024 0.530694
-4096 0.748128
-16384 0.825247
+64 1.94354
+256 3.04921
+1024 3.28204
+4096 3.44829
+16384 3.62529
 EOD
 $p1s7 << EOD
-64 2.10122
-256 3.15231
-1024 3.21979
-4096 3.44889
-16384 3.5437
+64 0.938458
+256 3.80759
+1024 7.83939
+4096 9.50281
+16384 10.8404
 EOD
 $p1s8 << EOD
-64 0.846442
-256 3.69573
-1024 7.41457
-4096 11.0334
-16384 12.2693
+64 0.366366
+256 0.303949
+1024 0.328223
+4096 0.381245
+16384 0.403682
 EOD
 $p1s9 << EOD
-64 0.359659
-256 0.298138
-1024 0.344634
-4096 0.372798
-16384 0.391784
+64 2.49896
+256 2.36425
+1024 1.82464
+4096 1.83567
+16384 1.745
 EOD
 $p1s10 << EOD
-64 2.58793
-256 2.33901
-1024 1.83382
-4096 1.7183
-16384 1.65456
+64 3.00584
+256 8.15502
+1024 15.5984
+4096 20.849
+16384 23.0797
 EOD
 $p1s11 << EOD
-64 2.01271
-256 7.67695
-1024 13.8786
-4096 21.1864
-16384 22.4729
+64 0.108512
+256 0.140192
+1024 0.175456
+4096 0.194645
+16384 0.209063
 EOD
 $p2s0 << EOD
-64 0.0333273
-256 0.0421807
-1024 0.0790684
-4096 0.0633195
-16384 0.0679002
+64 0.0329078
+256 0.0536932
+1024 0.0835092
+4096 0.0874576
+16384 0.0873159
 EOD
 $p2s1 << EOD
-64 0.334286
-256 0.691989
-1024 2.35206
-4096 1.98837
-16384 3.12367
+64 0.320709
+256 0.98674
+1024 2.36151
+4096 3.91299
+16384 4.29664
 EOD
 $p2s2 << EOD
-64 9.91734
-256 15.5275
-1024 30.3283
-4096 31.2227
-16384 46.3155
+64 9.73341
+256 16.6507
+1024 30.2201
+4096 44.9437
+16384 49.77
 EOD
 $p2s3 << EOD
-64 1.20994
-64 1.19353
-64 1.22002
-64 1.18977
-256 4.42847
-256 4.46006
-256 0.964174
-256 4.4589
-1024 10.5613
-1024 9.93074
-1024 9.04871
-1024 8.94796
-4096 12.4822
-4096 13.185
-4096 13.2254
-4096 13.7574
-16384 14.7963
-16384 16.8581
-16384 13.4378
-16384 17.0888
+64 37.1336
+256 76.4933
+1024 132.397
+4096 177.009
+16384 194.595
 EOD
 $p2s4 << EOD
-64 35.9136
-256 99.2246
-1024 129.06
-4096 200.214
-16384 215.327
+64 0.933124
+256 2.77583
+1024 4.6556
+4096 5.46164
+16384 5.3127
 EOD
 $p2s5 << EOD
-64 0.976622
-256 2.45695
-1024 3.10743
-4096 3.96972
-16384 4.70142
+64 0.332214
+256 0.376516
+1024 0.547935
+4096 0.716465
+16384 0.795897
 EOD
 $p2s6 << EOD
-64 0.33833
-256 0.276984
-1024 0.554239
-4096 0.642808
-16384 0.781472
+64 1.25281
+256 1.6897
+1024 2.41206
+4096 2.87465
+16384 3.10481
 EOD
 $p2s7 << EOD
-64 1.23154
-256 1.82349
-1024 2.72344
-4096 3.32199
-16384 3.11794
+64 1.02608
+256 3.21968
+1024 7.03649
+4096 9.90573
+16384 6.28499
 EOD
 $p2s8 << EOD
-64 0.865619
-256 2.32177
-1024 5.21152
-4096 3.14469
-16384 7.33872
+64 0.310525
+256 0.309311
+1024 0.333862
+4096 0.377713
+16384 0.387397
 EOD
 $p2s9 << EOD
-64 0.237362
-256 0.262387
-1024 0.308418
-4096 0.787552
-16384 0.404855
+64 1.16563
+256 1.42724
+1024 1.48184
+4096 1.51337
+16384 1.93375
 EOD
 $p2s10 << EOD
-64 1.41689
-256 1.04611
-1024 1.83849
-4096 3.91997
-16384 1.92701
+64 1.60889
+256 4.92363
+1024 11.0934
+4096 17.795
+16384 11.3662
 EOD
 $p2s11 << EOD
-64 1.61472
-256 4.58166
-1024 8.74945
-4096 13.7475
-16384 18.4935
+64 0.202455
+256 0.219279
+1024 0.229168
+4096 0.222122
+16384 0.214296
 EOD
 $p3s0 << EOD
-64 0.0318533
-256 0.0448427
-1024 0.0820589
-4096 0.0904838
-16384 0.0879558
+64 0.0340931
+256 0.0639942
+1024 0.0820626
+4096 0.0873887
+16384 0.089856
 EOD
 $p3s1 << EOD
-64 0.317396
-256 0.676465
-1024 2.60644
-4096 3.81573
-16384 4.41176
+64 0.345886
+256 1.14935
+1024 2.40871
+4096 3.95872
+16384 4.23724
 EOD
 $p3s2 << EOD
-64 9.91019
-256 15.1702
-1024 31.9213
-4096 43.5404
-16384 49.0492
+64 10.2239
+256 17.901
+1024 32.7139
+4096 43.8288
+16384 49.733
 EOD
 $p3s3 << EOD
-64 2.01915
-64 1.94899
-64 1.70024
-64 1.69416
-256 5.83055
-256 5.87561
-256 7.13122
-256 7.23836
-1024 13.3111
-1024 13.4649
-1024 13.5191
-1024 13.2336
-4096 17.0265
-4096 14.949
-4096 16.1988
-4096 16.8104
-16384 18.2775
-16384 18.2869
-16384 18.1486
-16384 17.4897
+64 61.8642
+256 117.265
+1024 158.906
+4096 188.3
+16384 207.186
 EOD
 $p3s4 << EOD
-64 60.0885
-256 126.963
-1024 159.692
-4096 188.397
-16384 199.985
+64 1.19214
+256 3.16846
+1024 4.85547
+4096 5.62519
+16384 5.81161
 EOD
 $p3s5 << EOD
-64 1.00827
-256 2.45331
-1024 4.90237
-4096 4.81097
-16384 5.80051
+64 0.248442
+256 0.364691
+1024 0.540051
+4096 0.706499
+16384 0.778667
 EOD
 $p3s6 << EOD
-64 0.288154
-256 0.279283
-1024 0.545731
-4096 0.718913
-16384 0.75632
+64 1.75853
+256 2.35912
+1024 2.70336
+4096 3.0336
+16384 3.16034
 EOD
 $p3s7 << EOD
-64 1.7474
-256 2.40671
-1024 2.73994
-4096 2.99709
-16384 3.10612
+64 0.97199
+256 3.93634
+1024 7.4323
+4096 10.462
+16384 11.3918
 EOD
 $p3s8 << EOD
-64 0.927551
-256 3.62591
-1024 7.8955
-4096 10.1884
-16384 10.7112
+64 0.355975
+256 0.295664
+1024 0.34079
+4096 0.379219
+16384 0.39857
 EOD
 $p3s9 << EOD
-64 0.22692
-256 0.303199
-1024 0.34412
-4096 0.381898
-16384 0.388747
+64 2.17346
+256 1.91294
+1024 1.6897
+4096 1.63768
+16384 1.64744
 EOD
 $p3s10 << EOD
-64 1.78986
-256 1.95205
-1024 1.71345
-4096 1.63711
-16384 1.60759
+64 3.14268
+256 7.80278
+1024 13.714
+4096 18.93
+16384 20.4793
 EOD
 $p3s11 << EOD
-64 1.7734
-256 7.57185
-1024 14.4617
-4096 18.3634
-16384 19.0736
+64 0.110698
+256 0.148611
+1024 0.186133
+4096 0.211372
+16384 0.220506
 EOD
 $p4s0 << EOD
-64 0.23434
-256 0.353525
-1024 0.453025
-4096 0.474103
-16384 0.484135
+64 0.245171
+256 0.441597
+1024 0.560563
+4096 0.593891
+16384 0.586873
 EOD
 $p4s1 << EOD
-64 0.137334
-256 0.362258
-1024 1.41692
-4096 2.78225
-16384 3.72105
+64 0.138382
+256 0.518905
+1024 1.77887
+4096 3.18585
+16384 3.94779
 EOD
 $p4s2 << EOD
-64 0.554312
-256 1.09731
-1024 3.10466
-4096 5.66446
-16384 7.70399
+64 0.561122
+256 1.17392
+1024 3.18911
+4096 5.41185
+16384 6.74858
 EOD
 $p4s3 << EOD
-64 0.19026
-64 0.189906
-64 0.169634
-64 0.160019
-256 0.552282
-256 0.550579
-256 0.562201
-256 0.563294
-1024 1.54061
-1024 1.49996
-1024 1.49831
-1024 1.50537
-4096 1.94878
-4096 2.0647
-4096 1.93808
-4096 2.08368
-16384 2.43525
-16384 2.46602
-16384 2.34646
-16384 2.55506
+64 0.76327
+256 1.39214
+1024 2.95534
+4096 3.91316
+16384 4.39114
 EOD
 $p4s4 << EOD
-64 0.762894
-256 1.56961
-1024 3.20463
-4096 4.10563
-16384 5.02975
+64 0.201621
+256 0.412409
+1024 0.679611
+4096 0.83535
+16384 0.807545
 EOD
 $p4s5 << EOD
-64 0.177156
-256 0.361325
-1024 0.562877
-4096 0.727682
-16384 0.806192
+64 0.687959
+256 1.25375
+1024 2.56907
+4096 3.86763
+16384 4.59466
 EOD
 $p4s6 << EOD
-64 0.699912
-256 1.06284
-1024 2.3883
-4096 3.8732
-16384 4.6272
+64 0.938016
+256 1.50939
+1024 2.32066
+4096 2.80019
+16384 2.946
 EOD
 $p4s7 << EOD
-64 0.953098
-256 1.51046
-1024 2.50658
-4096 2.85172
-16384 3.02551
+64 0.213685
+256 0.732032
+1024 1.65616
+4096 2.12525
+16384 2.2702
 EOD
 $p4s8 << EOD
-64 0.180939
-256 0.609689
-1024 1.18746
-4096 1.70455
-16384 2.0149
+64 0.638786
+256 0.718134
+1024 1.07459
+4096 1.50811
+16384 1.74816
 EOD
 $p4s9 << EOD
-64 0.570233
-256 0.630835
-1024 1.12786
-4096 1.55948
-16384 1.81978
+64 0.888161
+256 0.861394
+1024 0.991131
+4096 1.09387
+16384 1.1395
 EOD
 $p4s10 << EOD
-64 0.908357
-256 0.909116
-1024 1.19369
-4096 1.21446
-16384 1.21724
+64 0.266913
+256 0.49968
+1024 3.35477
+4096 4.93823
+16384 6.48787
 EOD
 $p4s11 << EOD
-64 0.240721
-256 0.765035
-1024 2.76323
-4096 4.42085
-16384 6.30638
+64 0.509596
+256 0.581406
+1024 0.538864
+4096 0.640636
+16384 0.609125
 EOD
 $p5s0 << EOD
-64 0.248628
-256 0.44553
-1024 0.459861
-4096 0.561123
-16384 0.587923
+64 0.245021
+256 0.447628
+1024 0.56157
+4096 0.588349
+16384 0.606085
 EOD
 $p5s1 << EOD
-64 0.128004
-256 0.479434
-1024 0.949837
-4096 3.04411
-16384 3.9716
+64 0.127265
+256 0.480966
+1024 1.66881
+4096 3.10987
+16384 3.9638
 EOD
 $p5s2 << EOD
-64 0.513192
-256 1.06088
-1024 2.77515
-4096 5.32373
-16384 6.6098
+64 0.512505
+256 1.06878
+1024 3.01777
+4096 5.289
+16384 6.59211
 EOD
 $p5s3 << EOD
-64 0.196191
-64 0.180558
-64 0.196219
-64 0.190748
-256 0.63016
-256 0.550979
-256 0.571402
-256 0.560751
-1024 1.52725
-1024 1.55751
-1024 1.6106
-1024 1.56945
-4096 2.31915
-4096 2.06471
-4096 2.27209
-4096 2.23465
-16384 2.55108
-16384 2.14252
-16384 2.50779
-16384 2.43754
+64 0.769176
+256 1.40276
+1024 2.92955
+4096 3.96487
+16384 4.26955
 EOD
 $p5s4 << EOD
-64 0.778646
-256 1.41993
-1024 3.28268
-4096 3.99873
-16384 4.30507
+64 0.202714
+256 0.424542
+1024 0.709402
+4096 0.841574
+16384 0.8365
 EOD
 $p5s5 << EOD
-64 0.194192
-256 0.255187
-1024 0.682964
-4096 0.822851
-16384 0.816335
+64 0.624379
+256 1.13515
+1024 2.41236
+4096 3.70499
+16384 4.54857
 EOD
 $p5s6 << EOD
-64 0.617916
-256 1.45515
-1024 2.43651
-4096 3.74906
-16384 4.28288
+64 0.936953
+256 1.50697
+1024 2.34673
+4096 2.79016
+16384 2.94096
 EOD
 $p5s7 << EOD
-64 0.947854
-256 2.00793
-1024 2.37513
-4096 2.69786
-16384 2.80139
+64 0.216864
+256 0.724171
+1024 1.66984
+4096 2.15861
+16384 2.32275
 EOD
 $p5s8 << EOD
-64 0.220496
-256 0.626108
-1024 1.60157
-4096 2.11558
-16384 2.26208
+64 0.580561
+256 0.667956
+1024 1.00763
+4096 1.46457
+16384 1.7347
 EOD
 $p5s9 << EOD
-64 0.583255
-256 0.612287
-1024 1.01572
-4096 1.44525
-16384 1.71172
+64 0.876028
+256 0.877726
+1024 0.997201
+4096 1.11211
+16384 1.13007
 EOD
 $p5s10 << EOD
-64 0.888274
-256 0.897335
-1024 0.996851
-4096 1.09193
-16384 1.12889
+64 0.277399
+256 0.926236
+1024 3.35392
+4096 5.16955
+16384 6.49434
 EOD
 $p5s11 << EOD
-64 0.272142
-256 0.752766
-1024 3.02883
-4096 4.78233
-16384 6.46649
+64 0.460827
+256 0.520229
+1024 0.506331
+4096 0.615254
+16384 0.609102
 EOD
 $p6s0 << EOD
-64 0.0214468
-256 0.0344348
-1024 0.0383128
-4096 0.0396506
-16384 0.039598
+64 0.0224119
+256 0.0336716
+1024 0.0382632
+4096 0.039629
+16384 0.0401069
 EOD
 $p6s1 << EOD
-64 0.29816
-256 0.694386
-1024 1.05141
-4096 1.26106
-16384 1.33098
+64 0.30361
+256 0.724347
+1024 1.10213
+4096 1.28698
+16384 1.34804
 EOD
 $p6s2 << EOD
-64 13.6368
-256 20.2846
-1024 28.8777
-4096 32.1599
-16384 32.8519
+64 13.5696
+256 21.7041
+1024 29.9661
+4096 32.6756
+16384 33.7179
 EOD
 $p6s3 << EOD
-64 0.648651
-256 1.10118
-1024 1.30096
-4096 1.3712
-16384 1.42006
+64 0.666811
+256 1.11619
+1024 1.32526
+4096 1.35725
+16384 1.44251
 EOD
 $p6s4 << EOD
-64 0.46258
-256 0.665951
-1024 0.842723
-4096 0.917919
-16384 0.944118
+64 0.461748
+256 0.657356
+1024 0.858435
+4096 0.975661
+16384 0.94613
 EOD
 $p7s0 << EOD
-64 0.0194104
-256 0.0321525
-1024 0.036592
-4096 0.0370075
-16384 0.0391416
+64 0.0200566
+256 0.0321404
+1024 0.0377654
+4096 0.039726
+16384 0.0401694
 EOD
 $p7s1 << EOD
-64 0.275094
-256 0.662494
-1024 1.08716
-4096 1.28223
-16384 1.32241
+64 0.273609
+256 0.682332
+1024 1.08733
+4096 1.2929
+16384 1.34952
 EOD
 $p7s2 << EOD
-64 14.0691
-256 21.1308
-1024 28.7374
-4096 32.4169
-16384 33.4304
+64 13.7899
+256 21.381
+1024 28.5414
+4096 32.7355
+16384 33.8485
 EOD
 $p7s3 << EOD
-64 0.572902
-256 1.01128
-1024 1.25352
-4096 1.40568
-16384 1.27377
+64 0.570245
+256 1.05068
+1024 1.29086
+4096 1.41963
+16384 1.44098
 EOD
 $p7s4 << EOD
-64 0.471356
-256 0.653083
-1024 0.843435
-4096 0.915146
-16384 0.974023
+64 0.479922
+256 0.648646
+1024 0.83115
+4096 0.911454
+16384 0.926028
 EOD
 set key top left font ',7' samplen 2 spacing 0.8
 set multiplot layout 4,2 title 'tlsx-bench crypto: AEAD throughput against record size'
@@ -680,20 +590,20 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.173208:217.806]
+set y2range [0.145921:218.199]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p0s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p0s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p0s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p0s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
-     $p0s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
-     $p0s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
-     $p0s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p0s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
-     $p0s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
-     $p0s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p0s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
-     $p0s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
+     $p0s3 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p0s4 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
+     $p0s5 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p0s6 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/kernel', \
+     $p0s7 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
+     $p0s8 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p0s9 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/kernel', \
+     $p0s10 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
+     $p0s11 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
 set title 'aes-128-gcm open'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -705,20 +615,20 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.239744:217.802]
+set y2range [0.0904269:236.647]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p1s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p1s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p1s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p1s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
-     $p1s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
-     $p1s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
-     $p1s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p1s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
-     $p1s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
-     $p1s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p1s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
-     $p1s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
+     $p1s3 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p1s4 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
+     $p1s5 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p1s6 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/kernel', \
+     $p1s7 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
+     $p1s8 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p1s9 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/kernel', \
+     $p1s10 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
+     $p1s11 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
 set title 'aes-256-gcm seal'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -730,20 +640,20 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.197802:258.393]
+set y2range [0.168713:233.514]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p2s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p2s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p2s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p2s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
-     $p2s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
-     $p2s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
-     $p2s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p2s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
-     $p2s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
-     $p2s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p2s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
-     $p2s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
+     $p2s3 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p2s4 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
+     $p2s5 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p2s6 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/kernel', \
+     $p2s7 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
+     $p2s8 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p2s9 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/kernel', \
+     $p2s10 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
+     $p2s11 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
 set title 'aes-256-gcm open'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -755,20 +665,20 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.1891:239.982]
+set y2range [0.0922487:248.623]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p3s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p3s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p3s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p3s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
-     $p3s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
-     $p3s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
-     $p3s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p3s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
-     $p3s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
-     $p3s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p3s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
-     $p3s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
+     $p3s3 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p3s4 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
+     $p3s5 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p3s6 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/kernel', \
+     $p3s7 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
+     $p3s8 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p3s9 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/kernel', \
+     $p3s10 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
+     $p3s11 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
 set title 'chacha20-poly1305 seal'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -780,20 +690,20 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:9.24479]
+set y2range [0.5:8.0983]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p4s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p4s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p4s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p4s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
-     $p4s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
-     $p4s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
-     $p4s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p4s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
-     $p4s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
-     $p4s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p4s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
-     $p4s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
+     $p4s3 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p4s4 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
+     $p4s5 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p4s6 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/kernel', \
+     $p4s7 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
+     $p4s8 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p4s9 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/kernel', \
+     $p4s10 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
+     $p4s11 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
 set title 'chacha20-poly1305 open'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -805,20 +715,20 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.5:7.93176]
+set y2range [0.384022:7.91053]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p5s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p5s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
      $p5s2 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/OpenSSL', \
-     $p5s3 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'kernel', \
-     $p5s4 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
-     $p5s5 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'sse', \
-     $p5s6 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/OpenSSL', \
-     $p5s7 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'sse/kernel', \
-     $p5s8 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx2', \
-     $p5s9 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/OpenSSL', \
-     $p5s10 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx2/kernel', \
-     $p5s11 using 1:2 axes x1y1 with lines lc 5 dt 1 lw 1 title 'avx512'
+     $p5s3 using 1:2 axes x1y2 with lines lc 1 dt 2 lw 1 title 'generic/kernel', \
+     $p5s4 using 1:2 axes x1y1 with lines lc 2 dt 1 lw 1 title 'sse', \
+     $p5s5 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/OpenSSL', \
+     $p5s6 using 1:2 axes x1y2 with lines lc 2 dt 2 lw 1 title 'sse/kernel', \
+     $p5s7 using 1:2 axes x1y1 with lines lc 3 dt 1 lw 1 title 'avx2', \
+     $p5s8 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/OpenSSL', \
+     $p5s9 using 1:2 axes x1y2 with lines lc 3 dt 2 lw 1 title 'avx2/kernel', \
+     $p5s10 using 1:2 axes x1y1 with lines lc 4 dt 1 lw 1 title 'avx512', \
+     $p5s11 using 1:2 axes x1y2 with lines lc 4 dt 2 lw 1 title 'avx512/OpenSSL'
 set title 'aes-128-ccm seal'
 set logscale x 2
 set xrange [45.7143:22937.6]
@@ -830,7 +740,7 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.385483:39.4223]
+set y2range [0.38479:40.4615]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p6s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p6s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \
@@ -848,7 +758,7 @@ set ytics nomirror
 set y2tics (0.1, 0.25, 0.5, 1, 2, 4, 10, 25, 50, 100)
 set my2tics 1
 set logscale y2
-set y2range [0.392797:40.1165]
+set y2range [0.399935:40.6182]
 set y2label 'tlsx/OpenSSL time (<1: tlsx faster)'
 plot $p7s0 using 1:2 axes x1y1 with lines lc 1 dt 1 lw 1 title 'generic', \
      $p7s1 using 1:2 axes x1y1 with lines lc -1 dt 1 lw 2 title 'OpenSSL', \

@@ -27,7 +27,7 @@
 #include "bench.h"
 
 #define PLOT_PANELS	64
-#define PLOT_SERIES	12
+#define PLOT_SERIES	16
 #define PLOT_POINTS	24
 #define PLOT_NAME	64
 
