@@ -505,7 +505,7 @@ int bench_kmod(int argc, char **argv)
 	if (o.sweep)
 		printf("record sizes: send() and received records of that many bytes;\n"
 		       "sendfile(): %s\n", kmod_have_tx_limit() ?
-		       "TLS_TX_MAX_PAYLOAD_LEN set to it (send too)" :
+		       "TLS_TX_MAX_PAYLOAD_LEN set to it" :
 		       "16 KiB records (no TLS_TX_MAX_PAYLOAD_LEN here)");
 	else
 		printf("send() and received records of %zu bytes\n", o.chunk);
