@@ -6,7 +6,7 @@
 #include "hash/sha3.h"
 
 /* Iota's round constants (FIPS 202 3.2.5), rc(t) folded per round. */
-static const u64 keccak_rc[24] = {
+const u64 tlsx_keccak_rc[24] = {
 	0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
 	0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
 	0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
@@ -124,7 +124,7 @@ void tlsx_keccak_f1600(u64 s[25])
 		a42 = b42 ^ (~b02 & b12);
 		a43 = b43 ^ (~b03 & b13);
 		a44 = b44 ^ (~b04 & b14);
-		a00 ^= keccak_rc[r];
+		a00 ^= tlsx_keccak_rc[r];
 	}
 	s[0] = a00;
 	s[1] = a10;

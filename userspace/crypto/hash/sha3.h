@@ -32,6 +32,9 @@ struct tlsx_keccak {
 	bool squeezing;
 };
 
+/* Iota's round constants (FIPS 202 3.2.5), shared by every Keccak engine. */
+extern const u64 tlsx_keccak_rc[24];
+
 /* The permutation, 24 rounds (FIPS 202 3.3). */
 void tlsx_keccak_f1600(u64 s[25]);
 

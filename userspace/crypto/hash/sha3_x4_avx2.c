@@ -47,18 +47,6 @@ void tlsx_shake_x4_squeeze_blocks(struct tlsx_keccak_x4 *k, u8 *const out[4],
 	}
 }
 
-
-static const u64 keccak_x4_rc[24] = {
-	0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
-	0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
-	0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
-	0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-	0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-	0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-	0x000000000000800aULL, 0x800000008000000aULL, 0x8000000080008081ULL,
-	0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
 #define ROL(v, n)	((n) ? _mm256_or_si256(_mm256_slli_epi64((v), (n)), \
 			       _mm256_srli_epi64((v), 64 - (n))) : (v))
 #define XOR5(a, b, c, d, e) \
@@ -162,7 +150,7 @@ void tlsx_keccak_f1600_x4(u64 s[25][4])
 		a42 = _mm256_xor_si256(b42, _mm256_andnot_si256(b02, b12));
 		a43 = _mm256_xor_si256(b43, _mm256_andnot_si256(b03, b13));
 		a44 = _mm256_xor_si256(b44, _mm256_andnot_si256(b04, b14));
-		a00 = _mm256_xor_si256(a00, _mm256_set1_epi64x((long long)keccak_x4_rc[r]));
+		a00 = _mm256_xor_si256(a00, _mm256_set1_epi64x((long long)tlsx_keccak_rc[r]));
 	}
 	_mm256_storeu_si256((__m256i *)&s[0], a00);
 	_mm256_storeu_si256((__m256i *)&s[1], a10);
