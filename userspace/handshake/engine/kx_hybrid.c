@@ -44,6 +44,53 @@ _Static_assert(HY_DKPKE_LEN + MLKEM768_EK_SIZE + HY_HZ_LEN ==
 typedef int (*kx_rand_fn)(void *ctx, void *buf, size_t len);
 
 /*
+ * One draw for both halves.  The system's source is a getrandom(2) per
+ * draw, about 1.1 us here (docs/perf-handshake.md, run 14): as much as
+ * a twentieth of ML-KEM's own time, and the hybrid's two halves drew
+ * separately (KeyGen's d || z, then the scalar; Encaps' m, then the
+ * server's scalar).  So each side draws what both halves need at once
+ * and hands it out in the order the halves ask for it: an injected
+ * source (the tests') sees the same bytes in the same order, in fewer
+ * calls.  What a half asks for beyond it (P-256's rejection sampling,
+ * about once in 2^32) comes from @rand itself.
+ */
+#define HY_DRAW_MAX	(2 * MLKEM_SEED_SIZE + 32)
+
+struct hy_draw {
+	u8 buf[HY_DRAW_MAX];
+	size_t at, len;
+	kx_rand_fn rand;
+	void *rand_ctx;
+};
+
+static int hy_draw_fill(struct hy_draw *d, size_t len, kx_rand_fn rand,
+			void *rand_ctx)
+{
+	d->at = 0;
+	d->len = len;
+	d->rand = rand;
+	d->rand_ctx = rand_ctx;
+	return rand(rand_ctx, d->buf, len);
+}
+
+static int hy_draw_take(void *ctx, void *out, size_t len)
+{
+	struct hy_draw *d = ctx;
+
+	if (len > d->len - d->at)
+		return d->rand(d->rand_ctx, out, len);
+	memcpy(out, d->buf + d->at, len);
+	memzero_explicit(d->buf + d->at, len);
+	d->at += len;
+	return 0;
+}
+
+static void hy_draw_wipe(struct hy_draw *d)
+{
+	memzero_explicit(d->buf, sizeof(d->buf));
+}
+
+/*
  * ML-KEM.KeyGen with d || z drawn from @rand (FIPS 203 algorithm 19):
  * ek into @ek, the dk less its ek into @priv.
  */
@@ -118,11 +165,17 @@ static int hy_ecdh_respond(const struct tlsx_kx_ops *ops, u8 *out, u8 *pub,
 
 static int xm_keygen(u8 *priv, u8 *pub, kx_rand_fn rand, void *rand_ctx)
 {
-	int ret = hy_mlkem_keygen(priv + HY_DK, pub + XM_C_EK, rand, rand_ctx);
+	struct hy_draw d;
+	int ret = hy_draw_fill(&d, 2 * MLKEM_SEED_SIZE + X25519_KEY_SIZE,
+			       rand, rand_ctx);
 
 	if (!ret)
+		ret = hy_mlkem_keygen(priv + HY_DK, pub + XM_C_EK,
+				      hy_draw_take, &d);
+	if (!ret)
 		ret = tlsx_kx_x25519.keygen(priv + HY_ECDH_PRIV, pub + XM_C_X,
-					    rand, rand_ctx);
+					    hy_draw_take, &d);
+	hy_draw_wipe(&d);
 	return ret;
 }
 
@@ -137,15 +190,20 @@ static int xm_validate(const u8 *peer, size_t len)
 static int xm_encaps(u8 *out, u8 *pub, const u8 *peer, size_t len,
 		     kx_rand_fn rand, void *rand_ctx)
 {
+	struct hy_draw d;
 	int ret;
 
 	(void)len;
-	ret = hy_mlkem_encaps(out, pub + XM_S_CT, peer + XM_C_EK, rand,
-			      rand_ctx);
+	ret = hy_draw_fill(&d, MLKEM_SEED_SIZE + X25519_KEY_SIZE, rand,
+			   rand_ctx);
+	if (!ret)
+		ret = hy_mlkem_encaps(out, pub + XM_S_CT, peer + XM_C_EK,
+				      hy_draw_take, &d);
 	if (!ret)
 		ret = hy_ecdh_respond(&tlsx_kx_x25519, out + MLKEM_SS_SIZE,
 				      pub + XM_S_X, peer + XM_C_X,
-				      X25519_KEY_SIZE, rand, rand_ctx);
+				      X25519_KEY_SIZE, hy_draw_take, &d);
+	hy_draw_wipe(&d);
 	return ret;
 }
 
@@ -173,11 +231,17 @@ const struct tlsx_kx_ops tlsx_kx_x25519mlkem768 = {
 
 static int pm_keygen(u8 *priv, u8 *pub, kx_rand_fn rand, void *rand_ctx)
 {
-	int ret = hy_mlkem_keygen(priv + HY_DK, pub + PM_C_EK, rand, rand_ctx);
+	struct hy_draw d;
+	int ret = hy_draw_fill(&d, 2 * MLKEM_SEED_SIZE + P256_SCALAR_SIZE,
+			       rand, rand_ctx);
 
 	if (!ret)
-		ret = tlsx_kx_p256.keygen(priv + HY_ECDH_PRIV, pub, rand,
-					  rand_ctx);
+		ret = hy_mlkem_keygen(priv + HY_DK, pub + PM_C_EK,
+				      hy_draw_take, &d);
+	if (!ret)
+		ret = tlsx_kx_p256.keygen(priv + HY_ECDH_PRIV, pub,
+					  hy_draw_take, &d);
+	hy_draw_wipe(&d);
 	return ret;
 }
 
@@ -193,14 +257,19 @@ static int pm_validate(const u8 *peer, size_t len)
 static int pm_encaps(u8 *out, u8 *pub, const u8 *peer, size_t len,
 		     kx_rand_fn rand, void *rand_ctx)
 {
+	struct hy_draw d;
 	int ret;
 
 	(void)len;
-	ret = hy_ecdh_respond(&tlsx_kx_p256, out, pub, peer, P256_POINT_SIZE,
-			      rand, rand_ctx);
+	ret = hy_draw_fill(&d, P256_SCALAR_SIZE + MLKEM_SEED_SIZE, rand,
+			   rand_ctx);
+	if (!ret)
+		ret = hy_ecdh_respond(&tlsx_kx_p256, out, pub, peer,
+				      P256_POINT_SIZE, hy_draw_take, &d);
 	if (!ret)
 		ret = hy_mlkem_encaps(out + P256_SCALAR_SIZE, pub + PM_S_CT,
-				      peer + PM_C_EK, rand, rand_ctx);
+				      peer + PM_C_EK, hy_draw_take, &d);
+	hy_draw_wipe(&d);
 	return ret;
 }
 

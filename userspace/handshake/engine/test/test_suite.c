@@ -464,4 +464,84 @@ TEST(hybrid_layouts)
 	}
 }
 
+/* A byte stream (the byte after the last one drawn), calls counted. */
+struct stream_rand {
+	u8 next;
+	unsigned int calls;
+};
+
+static int stream_rand(void *ctx, void *buf, size_t len)
+{
+	struct stream_rand *r = ctx;
+	u8 *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (u8)(r->next++ * 29 + 3);
+	r->calls++;
+	return 0;
+}
+
+/*
+ * kx_hybrid.c draws once per side (a getrandom(2) each with the system's
+ * source) and hands the bytes to the halves in their order: the
+ * client's ML-KEM d || z, then its scalar; the server's m, then its
+ * scalar (X25519MLKEM768) or its scalar, then m (SecP256r1MLKEM768).
+ * Checked against the primitives run on the same stream cut by hand.
+ */
+TEST(hybrid_one_draw_per_side)
+{
+	static const u16 codes[] = { 0x11ec, 0x11eb };
+	u8 seed[96], ek[MLKEM768_EK_SIZE], dk[MLKEM768_DK_SIZE];
+	u8 a[TLSX_KX_MAX_SHARED], ct[MLKEM768_CT_SIZE], ss[32];
+	u8 pub[P256_POINT_SIZE];
+	struct stream_rand r, ref;
+	struct tlsx_kx cl, sv;
+	unsigned int i;
+	size_t a_len;
+
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		bool x = codes[i] == 0x11ec;
+		size_t ek_at = x ? 0 : P256_POINT_SIZE;
+		size_t ec_at = x ? MLKEM768_EK_SIZE : 0;
+
+		memset(&r, 0, sizeof(r));
+		ref = r;
+		ASSERT_EQ(0, tlsx_kx_generate(&cl, codes[i], false,
+					      stream_rand, &r));
+		EXPECT_EQ(1, r.calls);
+		stream_rand(&ref, seed, 96);
+		tlsx_mlkem768_keygen_internal(ek, dk, seed, seed + 32);
+		EXPECT_EQ(0, memcmp(cl.pub + ek_at, ek, sizeof(ek)));
+		if (x) {
+			tlsx_x25519_public(pub, seed + 64);
+			EXPECT_EQ(0, memcmp(cl.pub + ec_at, pub, 32));
+		} else {
+			ASSERT_EQ(0, tlsx_p256_public(pub, seed + 64));
+			EXPECT_EQ(0, memcmp(cl.pub, pub, P256_POINT_SIZE));
+		}
+
+		r.calls = 0;
+		ASSERT_EQ(0, tlsx_kx_respond(&sv, codes[i], cl.pub,
+					     tlsx_kx_pub_len(&cl), stream_rand,
+					     &r, a, &a_len));
+		EXPECT_EQ(1, r.calls);
+		stream_rand(&ref, seed, 64);
+		ASSERT_EQ(0, tlsx_mlkem768_encaps_internal(ct, ss, ek,
+							   seed + (x ? 0 : 32)));
+		EXPECT_EQ(0, memcmp(sv.pub + (x ? 0 : P256_POINT_SIZE), ct,
+				    sizeof(ct)));
+		EXPECT_EQ(0, memcmp(a + (x ? 0 : 32), ss, 32));
+		if (x) {
+			tlsx_x25519_public(pub, seed + 32);
+			EXPECT_EQ(0, memcmp(sv.pub + MLKEM768_CT_SIZE, pub, 32));
+		} else {
+			ASSERT_EQ(0, tlsx_p256_public(pub, seed));
+			EXPECT_EQ(0, memcmp(sv.pub, pub, P256_POINT_SIZE));
+		}
+		tlsx_kx_wipe(&cl);
+		tlsx_kx_wipe(&sv);
+	}
+}
+
 TEST_HARNESS_MAIN
