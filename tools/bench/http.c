@@ -113,12 +113,50 @@ static const struct hb_row rows[] = {
 	 * the reverse of P-256 (ECDSA: verifying costs 3x signing).  Last,
 	 * as both servers restart with the other certificate.
 	 */
+	/*
+	 * Issue #30: h2load (OpenSSL 3.0) cannot offer X25519MLKEM768, so
+	 * these two use the libtlsx generator (http_tlsx_load.c): X25519
+	 * against both servers, then tlsxd with X25519MLKEM768 against
+	 * tlsxd with X25519 (nginx with OpenSSL 3.0 has no ML-KEM), so the
+	 * hybrid's cost is a ratio of one run, alternating.
+	 */
+	{ "new-conn-1k-tlsx-x25519", ROW_NEWCONN, 0, HB_CERT_P256, "conn/s",
+	  0, false, 0 },
+	{ "new-conn-1k-x25519mlkem768", ROW_NEWCONN, 0, HB_CERT_P256,
+	  "conn/s", 0, false, 0 },
 	{ "new-conn-1k-rsa", ROW_NEWCONN, 0, HB_CERT_RSA2048, "conn/s", 1.5, false, 0 },
 };
+
+/*
+ * The rows whose new connections come from http_tlsx_load.c offering
+ * @groups (libtlsx names), not from h2load; with @twin the second side
+ * is tlsxd again with the generator offering @twin, not nginx.
+ */
+static const struct {
+	const char *row, *groups, *twin;
+} tlsx_load_rows[] = {
+	{ "new-conn-1k-tlsx-x25519", "x25519", NULL },
+	{ "new-conn-1k-x25519mlkem768", "X25519MLKEM768", "x25519" },
+};
+
+static const char *row_groups(const struct hb_row *row, bool twin)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tlsx_load_rows); i++)
+		if (!strcmp(row->name, tlsx_load_rows[i].row))
+			return twin ? tlsx_load_rows[i].twin :
+				      tlsx_load_rows[i].groups;
+	return NULL;
+}
 
 /* One server's samples of one row. */
 struct side {
 	struct hb_server *srv;
+	const char *label;		/* the server's name, or with groups */
+	const char *groups;		/* http_tlsx_load.c's; NULL: h2load */
+	double p50[MAX_ROUNDS], p99[MAX_ROUNDS];	/* its latencies, us */
+	struct bench_stats l50, l99;
 	size_t nd;
 	double rate[MAX_ROUNDS];
 	/* Requests (bulk: GB) per second of the server's CPU time. */
@@ -219,15 +257,27 @@ static int run_newconn(const struct hb_opts *o, const struct hb_row *row,
 	const char *args[4] = { "-n", c, url(sd->srv, row), NULL };
 	unsigned long long size = hb_files[row->file].size;
 	unsigned long ok = 0;
-	double t = 0, cpu = 0;
+	double t = 0, cpu = 0, p50 = 0, p99 = 0;
 	int i;
 
 	snprintf(c, sizeof(c), "%u", o->conn_batch);
 	for (i = 0; i < 1000 && t < secs; i++) {
 		struct hb_load l;
+		struct hb_lat lat;
 
-		if (hb_h2load(o, o->conn_batch, args, 60, &l, sd->why) ||
-		    check_run(&l, o->conn_batch, o->conn_batch * size,
+		if (sd->groups) {
+			if (hb_tlsx_newconn(o, sd->srv->port,
+					    hb_files[row->file].name, size,
+					    sd->groups, o->conn_batch, &l,
+					    &lat, sd->why))
+				return -1;
+			p50 += lat.p50_us;
+			p99 += lat.p99_us;
+		} else if (hb_h2load(o, o->conn_batch, args, 60, &l,
+				     sd->why)) {
+			return -1;
+		}
+		if (check_run(&l, o->conn_batch, o->conn_batch * size,
 			      o->conn_batch * size, sd->why))
 			return -1;
 		ok += l.ok;
@@ -236,6 +286,11 @@ static int run_newconn(const struct hb_opts *o, const struct hb_row *row,
 	}
 	sd->units = (double)ok;
 	sd->lcpu = cpu;
+	if (keep && sd->groups) {
+		/* The mean over the runs of each run's percentile. */
+		sd->p50[sd->nd] = p50 / i;
+		sd->p99[sd->nd] = p99 / i;
+	}
 	if (keep)
 		sd->rate[sd->nd++] = (double)ok / t;
 	return 0;
@@ -365,6 +420,8 @@ static int run_one(const struct hb_opts *o, const struct hb_row *row,
 
 static const char *gen_name(const struct hb_opts *o, const struct hb_row *row)
 {
+	if (row_groups(row, false))
+		return "tlsx-load";
 	return row->kind == ROW_KEEPALIVE && o->ka_wrk && !row->h2 ? "wrk" :
 	       row->h2 ? "h2load (h2)" : "h2load";
 }
@@ -387,6 +444,12 @@ static double server_cpus(const struct hb_opts *o)
  */
 static const char *verdict(const struct hb_opts *o, const struct side *sd)
 {
+	/* tlsx-load's threads block: at most a CPU each, the machine's. */
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double lt = sd->groups ? (o->tlsx_load_conns < ncpu ?
+				  o->tlsx_load_conns : ncpu) :
+		    o->load_threads;
+
 	/*
 	 * Under the cap, a server throttled in 90% of the periods wanted
 	 * more CPU than it was given nearly all the time, whatever share
@@ -397,7 +460,7 @@ static const char *verdict(const struct hb_opts *o, const struct side *sd)
 		return o->server_cpu > 0 ?
 		       "the server was the bottleneck (at its CPU cap)" :
 		       "the server was the bottleneck";
-	if (sd->lb.median >= 0.95 * o->load_threads)
+	if (sd->lb.median >= 0.95 * lt)
 		return "the LOAD GENERATOR was the bottleneck, not the server";
 	if (sd->lc.median * sd->g.median > 1)
 		return "neither used 95% of a CPU; the generator costs more per request";
@@ -410,13 +473,13 @@ static void print_side(const struct hb_opts *o, const struct hb_row *row,
 	char a[64];
 
 	if (!sd->nd) {
-		printf("%-15s %-6s %s\n", row->name, sd->srv->name,
+		printf("%-15s %-6s %s\n", row->name, sd->label,
 		       *sd->why ? sd->why : sd->srv->why);
 		return;
 	}
 	snprintf(a, sizeof(a), "%.0f [%.0f-%.0f]", sd->r.median, sd->r.min,
 		 sd->r.max);
-	printf("%-15s %-6s %26s %-6s", row->name, sd->srv->name, a, row->unit);
+	printf("%-15s %-6s %26s %-6s", row->name, sd->label, a, row->unit);
 	if (row->kind != ROW_IDLE)
 		printf("  server CPU %3.0f%%", sd->b.median * 100);
 	if (row->kind != ROW_IDLE && o->server_cpu > 0)
@@ -440,6 +503,9 @@ static void print_side(const struct hb_opts *o, const struct hb_row *row,
 		printf("  CPU %.0f ms/GB", sd->lc.median * 1e3);
 	else
 		printf("  CPU %.1f us/req", sd->lc.median * 1e6);
+	if (sd->groups)
+		printf("  latency p50 %.0f us, p99 %.0f us", sd->l50.median,
+		       sd->l99.median);
 	/* Its cost over the server's: above 1, it is the slower side. */
 	printf(" (%.2fx the server's): %s\n", sd->lc.median * sd->g.median,
 	       verdict(o, sd));
@@ -520,6 +586,8 @@ static void out_row(const struct hb_row *row, const struct side *t,
 		BF_NUM("tlsxd_server_cpu", t->nd ? t->b.median : NAN),
 		BF_NUM("nginx_server_cpu", n->nd ? n->b.median : NAN),
 		BF_NUM("rounds", (double)t->nd),
+		/* "nginx", or tlsxd with the classical twin's groups. */
+		BF_STR("second", n->label),
 	};
 	char panel[64];
 
@@ -546,9 +614,24 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 	int i, k;
 	bool both;
 
+	static char labels[2][64];
+	const char *twin = row_groups(row, true);
+
 	memset(sides, 0, sizeof(sides));
 	t->srv = &srv[HB_TLSXD];
-	n->srv = &srv[HB_NGINX];
+	n->srv = &srv[twin ? HB_TLSXD : HB_NGINX];
+	t->groups = row_groups(row, false);
+	n->groups = twin ? twin : t->groups;
+	for (k = 0; k < 2; k++) {
+		struct side *sd = &sides[k];
+
+		sd->label = sd->srv->name;
+		if (!twin)
+			continue;
+		snprintf(labels[k], sizeof(labels[k]), "%s %s",
+			 sd->srv->name, sd->groups);
+		sd->label = labels[k];
+	}
 	if (row->kind == ROW_IDLE) {
 		if (!o->idle_conns)
 			return 0;
@@ -589,6 +672,10 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 		sd->lb = bench_summarize(sd->lbusy, sd->nd);
 		sd->lc = bench_summarize(sd->lcost, sd->nd);
 		sd->th = bench_summarize(sd->thr, sd->nd);
+		if (sd->groups) {
+			sd->l50 = bench_summarize(sd->p50, sd->nd);
+			sd->l99 = bench_summarize(sd->p99, sd->nd);
+		}
 	}
 	both = nr > 0;
 	if (both) {
@@ -597,11 +684,16 @@ static int run_row(const struct hb_row *row, const struct hb_opts *o,
 	}
 	print_side(o, row, t, !both && t->nd);
 	print_side(o, row, n, !both && n->nd);
+	if (twin)
+		printf("%-15s %-6s not measured: its OpenSSL 3.0 has no ML-KEM\n",
+		       "", srv[HB_NGINX].name);
 	if (both) {
-		print_ratio(row->kind == ROW_IDLE ? "nginx/tlsxd" : "ratio",
+		print_ratio(row->kind == ROW_IDLE ? "nginx/tlsxd" :
+			    twin ? "hybrid/classical" : "ratio",
 			    &rs, row->target, ">=");
 		if (row->kind != ROW_IDLE)
-			print_ratio("per CPU", &gs, 1.0, "(less CPU) >");
+			print_ratio("per CPU", &gs, twin ? 0 : 1.0,
+				    "(less CPU) >");
 	}
 	fflush(stdout);
 	bench_progress_row_done(&http_prog);
@@ -694,6 +786,7 @@ void bench_http_usage(void)
 		"  --server-cpu F      cap each server at F CPUs (cgroup CPU bandwidth; root),\n"
 		"                      so that a generator with more CPU keeps it busy\n"
 		"  --load-threads N    the load generator's threads (-t N; 1)\n"
+		"  --tlsx-load-conns N tlsx-load's threads, one connection at a time each (8)\n"
 		"  --record-layer RL   passed to tlsxd (tlsx, tls, user)\n"
 		"  --tlsxd-arg ARG     one more argument for tlsxd (repeatable)\n"
 		"  --ktls              nginx with kTLS (ssl_conf_command Options KTLS)\n"
@@ -784,6 +877,7 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 		{ "no-pin", no_argument, NULL, 'x' },
 		{ "server-cpu", required_argument, NULL, 'S' },
 		{ "load-threads", required_argument, NULL, 't' },
+		{ "tlsx-load-conns", required_argument, NULL, 'G' },
 		{ "record-layer", required_argument, NULL, 'R' },
 		{ "tlsxd-arg", required_argument, NULL, 'A' },
 		{ "ktls", no_argument, NULL, 'K' },
@@ -861,6 +955,9 @@ static int parse_opts(int argc, char **argv, struct hb_opts *o)
 			break;
 		case 't':
 			bad |= parse_uint(optarg, 1, 64, &o->load_threads);
+			break;
+		case 'G':
+			bad |= parse_uint(optarg, 1, 64, &o->tlsx_load_conns);
 			break;
 		case 'R':
 			o->record_layer = optarg;
@@ -948,7 +1045,7 @@ int bench_http(int argc, char **argv)
 		.conn_batch = 200, .bulk_requests = 16, .idle_conns = 1000, .port = 18443,
 		.dir = "build/bench-http", .tlsxd = "build/bin/tlsxd",
 		.nginx = "/usr/sbin/nginx", .h2load = "h2load", .wrk = "wrk",
-		.load_threads = 1,
+		.load_threads = 1, .tlsx_load_conns = 8,
 	};
 	struct hb_server srv[2] = {
 		[HB_TLSXD] = { .kind = HB_TLSXD, .name = "tlsxd" },

@@ -50,6 +50,8 @@ struct hb_opts {
 	/* --server-cpu: each server capped at this many CPUs; 0: not. */
 	double server_cpu;
 	unsigned int load_threads;	/* the generator's: h2load/wrk -t */
+	/* http_tlsx_load.c's threads, a connection at a time each. */
+	unsigned int tlsx_load_conns;
 	bool h2;			/* h2load in HTTP/2 (no --h1): a row's */
 };
 
@@ -158,6 +160,23 @@ int hb_h2load(const struct hb_opts *o, unsigned int clients,
 int hb_wrk(const struct hb_opts *o, unsigned int clients,
 	   const char *const *args, double limit_s, struct hb_load *out,
 	   char *why);
+
+/* Latency of a run's connections, connect to last byte (us). */
+struct hb_lat {
+	unsigned int n;
+	double p50_us, p99_us, max_us;
+};
+
+/*
+ * http_tlsx_load.c: @conns connections to 127.0.0.1:@port over
+ * --tlsx-load-conns threads, each a full handshake offering @groups (libtlsx
+ * names, ':'-separated; the first must be the one negotiated), a GET of
+ * /@path (@size bytes) read whole, then close.  -1 with @why when one
+ * failed (the counts say how many).
+ */
+int hb_tlsx_newconn(const struct hb_opts *o, int port, const char *path,
+		    size_t size, const char *groups, unsigned int conns,
+		    struct hb_load *out, struct hb_lat *lat, char *why);
 
 /* Idle keep-alive connections (http_idle.c), OpenSSL's. */
 struct ssl_ctx_st;
