@@ -334,21 +334,28 @@ $(B)/fuzz/%: %.c $(FUZZ_LIB)
 # minutes, so here and not in `make test` (which runs the 10,000).
 MLKEM_LONG_RUN := 'env TLSX_MLKEM_ACCUM=1000000 $(B)/test/test_mlkem -f accum'
 
-fuzz: $(FUZZ) $(B)/test/test_mlkem
+fuzz: $(FUZZ) $(FUZZ_CORPUS) $(B)/test/test_mlkem
 	@tools/run-tests $(FUZZ_RUNS) $(MLKEM_LONG_RUN)
 
 test-mlkem-long: $(B)/test/test_mlkem
 	@tools/run-tests $(MLKEM_LONG_RUN)
 
-# The engine targets' seeds, recorded from tlsx against itself:
-# `make fuzz-seeds` rewrites userspace/handshake/engine/fuzz/corpus/.
-$(B)/bin/hs-fuzz-seeds: tools/gen/hs_fuzz_seeds.c $(ENGINE_LIB) $(LIB)
+# The engine targets' seeds, recorded from tlsx against itself at
+# build time into $(B)/fuzz-corpus/NAME/ (tools/fuzz-run reads them):
+# always the engine being fuzzed, hybrid key shares included.
+FUZZ_CORPUS := $(B)/fuzz-corpus/.stamp
+$(B)/bin/hs-fuzz-seeds: tools/gen/hs_fuzz_seeds.c \
+		$(HS_DIR)/engine/fuzz/fuzz_hs.h $(ENGINE_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $< $(ENGINE_LIB) $(LIB) -lpthread \
 		-o $@
 
-fuzz-seeds: $(B)/bin/hs-fuzz-seeds
-	$<
+$(FUZZ_CORPUS): $(B)/bin/hs-fuzz-seeds
+	rm -rf $(@D)
+	$< $(@D) > /dev/null
+	touch $@
+
+fuzz-seeds: $(FUZZ_CORPUS)
 
 vpath test_%.c $(sort $(dir $(TEST_SRCS)))
 vpath ct_%.c $(sort $(dir $(CT_SRCS)))
@@ -586,7 +593,8 @@ $(OTHER_TEST_MODULES): $(KBUILD_SRCS)
 # tlsxd, X25519MLKEM768 (~30 s).
 # tools/check-series: no script
 # copies KERNEL_SERIES.
-test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(HS_TOOLS) $(TLSXD) \
+test-unit: $(TESTS) $(TESTS_ASAN) $(CT_TESTS) $(FUZZ) $(FUZZ_CORPUS) \
+		$(HS_TOOLS) $(TLSXD) \
 		$(BENCH) $(BOGO_SHIM)
 	@mkdir -p $(B)/results
 	@tools/run-tests --summary $(B)/results/unit.sum \

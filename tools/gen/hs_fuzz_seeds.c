@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hs_fuzz_seeds.c - writes the seed corpora of the engine's fuzz targets
- * (userspace/handshake/engine/fuzz/corpus/NAME/) from tlsx's own client against
+ * (DIR/NAME/) from tlsx's own client against
  * tlsx's own server, in memory, with fuzz_hs.h's configurations, fixed
  * randomness, clock and ticket keys:
  *
@@ -22,9 +22,13 @@
  * seed that no longer reaches DONE is an error here, not a silent loss
  * of coverage.
  *
- *	make build/bin/hs-fuzz-seeds && build/bin/hs-fuzz-seeds
+ *	build/bin/hs-fuzz-seeds DIR
  *
- * Run from the top of the tree (the certificates are read from
+ * The build runs it (make's $(B)/fuzz-corpus, which tools/fuzz-run
+ * reads): seeds made by the engine being fuzzed, never a recording of an
+ * older one (the engine's ClientHello changes with its defaults, and a
+ * client's recorded flight then fails its Finished).  Run from the top
+ * of the tree (the certificates are read from
  * userspace/handshake/engine/test/data/).
  */
 #include <errno.h>
@@ -32,7 +36,7 @@
 
 #include "handshake/engine/fuzz/fuzz_hs.h"
 
-#define CORPUS	"userspace/handshake/engine/fuzz/corpus"
+static const char *corpus;
 #define SEED_MAX	(64 * 1024)
 
 struct seed {
@@ -129,8 +133,8 @@ static void mkdirs(const char *name)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/%s", CORPUS, name);
-	if (mkdir(CORPUS, 0755) && errno != EEXIST)
+	snprintf(path, sizeof(path), "%s/%s", corpus, name);
+	if (mkdir(corpus, 0755) && errno != EEXIST)
 		goto fail;
 	if (mkdir(path, 0755) && errno != EEXIST)
 		goto fail;
@@ -147,7 +151,7 @@ static void write_seed(const char *target, const char *name, u8 bits,
 	FILE *f;
 
 	mkdirs(target);
-	snprintf(path, sizeof(path), "%s/%s/%s", CORPUS, target, name);
+	snprintf(path, sizeof(path), "%s/%s/%s", corpus, target, name);
 	f = fopen(path, "wb");
 	if (!f || (with_bits && fwrite(&bits, 1, 1, f) != 1) ||
 	    fwrite(p, 1, len, f) != len || fclose(f)) {
@@ -179,7 +183,8 @@ static int replay(bool server, u8 bits, const struct seed *s)
 
 static struct capture cap;
 
-static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr)
+static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr,
+		      u16 group)
 {
 	struct fz_pair *p = &fz_pair;
 	unsigned int i;
@@ -196,12 +201,13 @@ static void handshake(const char *name, u8 cbits, u8 sbits, bool hrr)
 		exit(1);
 	fz_pair_run(p);
 	if (p->cret != TLSX_HS_DONE || p->sret != TLSX_HS_DONE ||
-	    cap.overflow || p->c->hrr != hrr ||
+	    cap.overflow || p->c->hrr != hrr || p->s->group != group ||
 	    p->c->resumed != !!(cbits & FZ_C_SESSION)) {
 		fprintf(stderr,
-			"hs-fuzz-seeds: %s: client %d (alert %d), server %d (alert %d), hrr %d, resumed %d\n",
+			"hs-fuzz-seeds: %s: client %d (alert %d), server %d (alert %d), hrr %d, resumed %d, group 0x%04x\n",
 			name, p->cret, tlsx_hs_alert(p->c), p->sret,
-			tlsx_hs_alert(p->s), p->c->hrr, p->c->resumed);
+			tlsx_hs_alert(p->s), p->c->hrr, p->c->resumed,
+			p->s->group);
 		exit(1);
 	}
 	fz_pair_free(p);
@@ -450,20 +456,37 @@ bad:
 	exit(1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const u16 xm = TLSX_GROUP_X25519MLKEM768, p256 = TLSX_GROUP_SECP256R1;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: hs-fuzz-seeds DIR\n");
+		return 2;
+	}
+	corpus = argv[1];
 	fz_init();
-	handshake("full", 0, 0, false);
+	/* The defaults: X25519MLKEM768 and x25519 shares, the hybrid taken. */
+	handshake("full", 0, 0, false, xm);
 	large_hello_seed(&cap.to_server);
-	handshake("hrr", 0, FZ_S_P256, true);
+	handshake("hrr", 0, FZ_S_P256, true, p256);
 	hrr_reordered(FZ_S_P256);
-	handshake("client-auth", FZ_C_CHAIN, FZ_S_VERIFY, false);
+	handshake("client-auth", FZ_C_CHAIN, FZ_S_VERIFY, false, xm);
 	handshake("client-auth-hrr", FZ_C_CHAIN, FZ_S_VERIFY | FZ_S_P256,
-		  true);
-	handshake("resume", FZ_C_SESSION, FZ_S_TICKETS, false);
+		  true, p256);
+	handshake("resume", FZ_C_SESSION, FZ_S_TICKETS, false, xm);
 	handshake("resume-psk-ke", FZ_C_SESSION | FZ_C_PSK_KE,
-		  FZ_S_TICKETS | FZ_S_PSK_KE, false);
-	handshake("resume-hrr", FZ_C_SESSION, FZ_S_TICKETS | FZ_S_P256, true);
+		  FZ_S_TICKETS | FZ_S_PSK_KE, false, 0);
+	handshake("resume-hrr", FZ_C_SESSION, FZ_S_TICKETS | FZ_S_P256, true,
+		  p256);
+	/*
+	 * Issue 30: SecP256r1MLKEM768's shares (P-256 first), and a
+	 * HelloRetryRequest to X25519MLKEM768 (its 1,216-byte share in
+	 * ClientHello2 only).
+	 */
+	handshake("secp256r1mlkem768", FZ_C_P256MLKEM, FZ_S_P256MLKEM, false,
+		  TLSX_GROUP_SECP256R1MLKEM768);
+	handshake("hrr-x25519mlkem768", FZ_C_PQ_LATE, 0, true, xm);
 	ticket_seeds();
 	return 0;
 }

@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	if (!size)
 		return 0;
-	bits = data[0] & (FZ_C_CHAIN | FZ_C_SESSION | FZ_C_PSK_KE);
+	bits = data[0] & (FZ_C_CHAIN | FZ_C_SESSION | FZ_C_PSK_KE |
+			  FZ_C_P256MLKEM | FZ_C_PQ_LATE);
 	feeder.hs = fz_client(&cfg, bits, &r);
 	if (!feeder.hs)
 		abort();

@@ -45,11 +45,15 @@
 #define FZ_C_CHAIN	0x01	/* a certificate for a CertificateRequest */
 #define FZ_C_SESSION	0x02	/* resume fz_session */
 #define FZ_C_PSK_KE	0x04	/* also offer psk_ke */
+/* Issue 30's hybrids (the default client offers X25519MLKEM768 already). */
+#define FZ_C_P256MLKEM	0x08	/* SecP256r1MLKEM768 and P-256 shares */
+#define FZ_C_PQ_LATE	0x10	/* x25519's share, X25519MLKEM768 listed */
 /* Server configuration bits. */
 #define FZ_S_VERIFY	0x01	/* CertificateRequest, a chain required */
 #define FZ_S_P256	0x02	/* P-256 only: an X25519 share gets HRR */
 #define FZ_S_TICKETS	0x04	/* tickets, fz_keys */
 #define FZ_S_PSK_KE	0x08	/* allow psk_ke */
+#define FZ_S_P256MLKEM	0x10	/* SecP256r1MLKEM768 first, then defaults */
 
 #define FZ_CHUNK_HDR	3
 #define FZ_KIND_PLAIN	0x80
@@ -173,6 +177,17 @@ static inline void fz_client_config(struct tlsx_hs_config *cfg,
 		cfg->n_chains = 2;
 	}
 	cfg->keep_peer_chain = true;
+	if (bits & FZ_C_P256MLKEM) {
+		cfg->groups[0] = TLSX_GROUP_SECP256R1MLKEM768;
+		cfg->groups[1] = TLSX_GROUP_SECP256R1;
+		cfg->n_groups = 2;
+	} else if (bits & FZ_C_PQ_LATE) {
+		/* The server prefers the hybrid: a HelloRetryRequest. */
+		cfg->groups[0] = TLSX_GROUP_X25519;
+		cfg->groups[1] = TLSX_GROUP_X25519MLKEM768;
+		cfg->n_groups = 2;
+		cfg->key_shares = 1;
+	}
 	cfg->allow_psk_ke = bits & FZ_C_PSK_KE;
 	cfg->rand = fz_rand_fn;
 	cfg->rand_ctx = r;
@@ -197,6 +212,12 @@ static inline void fz_server_config(struct tlsx_hs_config *cfg,
 	if (bits & FZ_S_P256) {
 		cfg->groups[0] = TLSX_GROUP_SECP256R1;
 		cfg->n_groups = 1;
+	} else if (bits & FZ_S_P256MLKEM) {
+		cfg->groups[0] = TLSX_GROUP_SECP256R1MLKEM768;
+		cfg->groups[1] = TLSX_GROUP_X25519MLKEM768;
+		cfg->groups[2] = TLSX_GROUP_X25519;
+		cfg->groups[3] = TLSX_GROUP_SECP256R1;
+		cfg->n_groups = 4;
 	}
 	if (bits & FZ_S_TICKETS) {
 		cfg->tickets = fz.keys;

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!size)
 		return 0;
 	bits = data[0] & (FZ_S_VERIFY | FZ_S_P256 | FZ_S_TICKETS |
-			  FZ_S_PSK_KE);
+			  FZ_S_PSK_KE | FZ_S_P256MLKEM);
 	feeder.hs = fz_server(&cfg, bits, &r);
 	if (!feeder.hs)
 		abort();

@@ -728,6 +728,85 @@ TEST(server_hello_refusals)
 		TLSX_ALERT_DECODE_ERROR);
 }
 
+/* RFC 8448 section 5's secp256r1 point (a point on the curve). */
+#define S5_P256	"04a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780"
+
+/*
+ * A client offering @group alone (its share drawn from the system) is
+ * answered by a ServerHello whose key_share is @group's with @len bytes:
+ * zeros (ML-KEM's ciphertext: decapsulation never fails) with the ECDH
+ * part @ec (hex) first or last when it fits.  @alert 0: the client takes
+ * it and awaits EncryptedExtensions.
+ */
+static void hybrid_sh_case(struct __test_metadata *_metadata, u16 group,
+			   size_t len, const char *ec, bool ec_first,
+			   int alert)
+{
+	static char exts[2 * 1300 + 64];
+	struct tlsx_hs_config cfg;
+	struct tlsx_hs *hs;
+	size_t at, ec_hex = strlen(ec), used, n, in_len;
+	int ret;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.groups[0] = group;
+	cfg.n_groups = 1;
+	cfg.suites[0] = TLSX_SUITE_AES_128_GCM_SHA256;
+	cfg.n_suites = 1;
+	cfg.no_compat_mode = true;	/* the ServerHello echoes no id */
+	cfg.insecure = true;
+	hs = tlsx_hs_new(&cfg);
+	ASSERT_NE(NULL, hs);
+	ASSERT_EQ(TLSX_HS_WANT_READ, tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+						  sizeof(s3.out), &n));
+	at = (size_t)sprintf(exts, "0033%04zx%04x%04zx", len + 4, group,
+			     len);
+	memset(exts + at, '0', 2 * len);
+	if (2 * len >= ec_hex)
+		memcpy(exts + at + (ec_first ? 0 : 2 * len - ec_hex), ec,
+		       ec_hex);
+	memcpy(exts + at + 2 * len, SV_13, sizeof(SV_13));
+	in_len = sh_build(s3.in, sizeof(s3.in), "0303", S3_RANDOM, "00",
+			  "1301", "00", exts);
+	s3.in_len = 0;
+	ret = tlsx_hs_step(hs, s3.in, in_len, &used, s3.out, sizeof(s3.out),
+			   &n);
+	if (!alert) {
+		EXPECT_EQ(TLSX_HS_WANT_READ, ret);
+		EXPECT_EQ(in_len, used);
+		EXPECT_EQ(group, hs->group);
+	} else {
+		EXPECT_TRUE(failed_with(hs, ret, s3.out, &n, alert))
+			TH_LOG("group 0x%04x, %zu bytes: ret %d alert %d",
+			       group, len, ret, tlsx_hs_alert(hs));
+	}
+	tlsx_hs_free(hs);
+}
+
+/*
+ * draft-ietf-tls-ecdhe-mlkem's server shares have one length each:
+ * X25519MLKEM768 1,120 (ciphertext 1,088 || X25519 32),
+ * SecP256r1MLKEM768 1,153 (point 65 || ciphertext 1,088); another length
+ * is illegal_parameter (RFC 8446 4.2.8.2; kx.c).  One byte short or
+ * long, the ciphertext alone, the ECDH part alone; the right length
+ * taken.
+ */
+TEST(server_hello_hybrid_share_lengths)
+{
+	static const size_t xm[] = { 1119, 1121, 1088, 32 };
+	static const size_t pm[] = { 1152, 1154, 1088, 65 };
+	size_t i;
+
+	hybrid_sh_case(_metadata, 0x11ec, 1120, S3_S_PUB, false, 0);
+	hybrid_sh_case(_metadata, 0x11eb, 1153, S5_P256, true, 0);
+	for (i = 0; i < ARRAY_SIZE(xm); i++) {
+		hybrid_sh_case(_metadata, 0x11ec, xm[i], S3_S_PUB, false,
+			       TLSX_ALERT_ILLEGAL_PARAMETER);
+		hybrid_sh_case(_metadata, 0x11eb, pm[i], S5_P256, true,
+			       TLSX_ALERT_ILLEGAL_PARAMETER);
+	}
+}
+
 #define HRR_RANDOM "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
 
 TEST(hello_retry_request_refusals)

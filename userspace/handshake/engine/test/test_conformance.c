@@ -1227,6 +1227,81 @@ TEST(ch_bad_key_shares)
 }
 
 /*
+ * A hybrid key_share extension's body in hex, one entry: @group's share
+ * of @len bytes, zeros (an all-zero ek passes FIPS 203 7.2's modulus
+ * check) with the ECDH part @ec (hex) first or last when it fits.
+ * Static.
+ */
+static const char *hybrid_share_hex(u16 group, size_t len, const char *ec,
+				    bool ec_first)
+{
+	static char hex[2 * 1400 + 32];
+	size_t ec_hex = strlen(ec), at;
+
+	at = (size_t)sprintf(hex, "%04zx%04x%04zx", len + 4, group, len);
+	memset(hex + at, '0', 2 * len);
+	if (2 * len >= ec_hex)
+		memcpy(hex + at + (ec_first ? 0 : 2 * len - ec_hex), ec,
+		       ec_hex);
+	hex[at + 2 * len] = 0;
+	return hex;
+}
+
+/*
+ * draft-ietf-tls-ecdhe-mlkem's client shares have one length each:
+ * X25519MLKEM768 1,216 bytes (ek 1,184 || X25519 32), SecP256r1MLKEM768
+ * 1,249 (point 65 || ek 1,184); RFC 8446 4.2.8.2 / the draft: another
+ * length is illegal_parameter.  One byte short or long, the ek alone and
+ * the ECDH part alone, each refused; the right length, the same bytes
+ * otherwise, answered with a ServerHello.
+ */
+TEST(ch_hybrid_share_lengths)
+{
+	static const struct {
+		u16 group;
+		const char *listed;	/* supported_groups */
+		const char *ec;
+		bool ec_first;
+		size_t len[5];		/* the right one first */
+	} g[] = {
+		{ 0x11ec, "000411ec001d", S3_C_PUB, false,
+		  { 1216, 1215, 1217, 1184, 32 } },
+		{ 0x11eb, "000211eb", "04" P256_X P256_Y, true,
+		  { 1249, 1248, 1250, 1184, 65 } },
+	};
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(g); i++) {
+		for (j = 0; j < ARRAY_SIZE(g[i].len); j++) {
+			struct cx ext[] = {
+				X_VERSIONS, { 10, g[i].listed },
+				{ 51, hybrid_share_hex(g[i].group,
+						       g[i].len[j], g[i].ec,
+						       g[i].ec_first) },
+				X_SIGALGS, X_END
+			};
+
+			cf.cfg.groups[0] = g[i].group;
+			cf.cfg.n_groups = 1;
+			if (j) {
+				EXPECT_EQ(TLSX_ALERT_ILLEGAL_PARAMETER,
+					  refusal(&(struct cho){ .ext = ext }))
+					TH_LOG("group 0x%04x, %zu bytes",
+					       g[i].group, g[i].len[j]);
+				continue;
+			}
+			ASSERT_EQ(0, cf_new());
+			cf_add_hello(&(struct cho){ .ext = ext }, 0x0301,
+				     TLSX_REC_MAX_PLAIN);
+			EXPECT_EQ(TLSX_HS_WANT_READ, cf_step());
+			EXPECT_TRUE(cf_out_is_sh());
+			EXPECT_EQ(g[i].group, cf.hs->group);
+			cf_free();
+		}
+	}
+}
+
+/*
  * 4.2.1: "If this extension is present in the ClientHello, servers MUST
  * NOT use the ClientHello.legacy_version value for version negotiation
  * and MUST use only the "supported_versions" extension": TLS 1.3 with
