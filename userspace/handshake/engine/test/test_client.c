@@ -728,6 +728,47 @@ TEST(server_hello_refusals)
 		TLSX_ALERT_DECODE_ERROR);
 }
 
+/*
+ * A client whose suites share one hash runs its transcript on that hash
+ * alone from the start (hs.c, hs_client_one_hash()); with both hashes
+ * among its suites, both until the ServerHello.  That such a client
+ * completes its handshakes: test_client_ossl, one suite at a time
+ * against OpenSSL.
+ */
+TEST(client_one_hash_transcript)
+{
+	static const struct {
+		u16 suites[2];
+		unsigned int n;
+		enum tlsx_hash_alg alg;
+	} c[] = {
+		{ { TLSX_SUITE_AES_128_GCM_SHA256,
+		    TLSX_SUITE_CHACHA20_POLY1305_SHA256 }, 2, TLSX_HASH_SHA256 },
+		{ { TLSX_SUITE_AES_256_GCM_SHA384 }, 1, TLSX_HASH_SHA384 },
+		{ { TLSX_SUITE_AES_128_GCM_SHA256,
+		    TLSX_SUITE_AES_256_GCM_SHA384 }, 2, 0 },
+		{ { 0 }, 0, 0 },	/* the defaults: both hashes */
+	};
+	struct tlsx_hs_config cfg;
+	struct tlsx_hs *hs;
+	size_t i, used, n;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		memset(&cfg, 0, sizeof(cfg));
+		memcpy(cfg.suites, c[i].suites, sizeof(c[i].suites));
+		cfg.n_suites = c[i].n;
+		cfg.insecure = true;
+		hs = tlsx_hs_new(&cfg);
+		ASSERT_NE(NULL, hs);
+		EXPECT_EQ(c[i].alg, hs->ts.alg) TH_LOG("case %zu", i);
+		ASSERT_EQ(TLSX_HS_WANT_READ,
+			  tlsx_hs_step(hs, NULL, 0, &used, s3.out,
+				       sizeof(s3.out), &n));
+		EXPECT_EQ(c[i].alg, hs->ts.alg) TH_LOG("case %zu", i);
+		tlsx_hs_free(hs);
+	}
+}
+
 /* RFC 8448 section 5's secp256r1 point (a point on the curve). */
 #define S5_P256	"04a6da7392ec591e17abfd535964b99894d13befb221b3def2ebe3830eac8f0151812677c4d6d2237e85cf01d6910cfb83954e76ba7352830534159897e8065780"
 
