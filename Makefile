@@ -167,6 +167,8 @@ FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/obj-fuzz/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_LIB := $(B)/lib/libtlsx_crypto-fuzz.a
 FUZZ_SECONDS ?= 10
 FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
+# The engine targets' seeds, made at build time (tools/gen/hs_fuzz_seeds.c).
+FUZZ_CORPUS := $(B)/fuzz-corpus/.stamp
 
 # The AEAD tests again with AVX hidden (TLSX_CPU_MASK, see cpu.c): the
 # legacy SSE build of the 128-bit AES-GCM engine, which a CPU with AVX
@@ -342,8 +344,8 @@ test-mlkem-long: $(B)/test/test_mlkem
 
 # The engine targets' seeds, recorded from tlsx against itself at
 # build time into $(B)/fuzz-corpus/NAME/ (tools/fuzz-run reads them):
-# always the engine being fuzzed, hybrid key shares included.
-FUZZ_CORPUS := $(B)/fuzz-corpus/.stamp
+# always the engine being fuzzed, hybrid key shares included
+# (FUZZ_CORPUS, above).
 $(B)/bin/hs-fuzz-seeds: tools/gen/hs_fuzz_seeds.c \
 		$(HS_DIR)/engine/fuzz/fuzz_hs.h $(ENGINE_LIB) $(LIB)
 	@mkdir -p $(@D)
