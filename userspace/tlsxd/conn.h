@@ -77,6 +77,8 @@ struct loop {
 	uint8_t *hs_out;	/* TLSX_STEP_OUT_MIN: every handshake's output */
 	uint8_t *gather;	/* user mode: a record's plaintext gathered */
 	size_t gather_cap;
+	/* HTTP/2 turns on the userspace layers (conn_h2.c), at first use. */
+	struct h2_turn_buf *h2_turn;
 	struct access_log_buf *alog;
 	struct conn *live;	/* every connection (drain, exit) */
 	struct conn *free;	/* the pool: closed conns, reused */

@@ -35,6 +35,30 @@ struct conn_h2 {
 	bool item_sent;		/* the item went while in_pump */
 	uint64_t stall_since;	/* ms: streams have bytes due, none moved */
 	bool any_stream;
+	/*
+	 * A turn the socket did not take whole (userspace layers): its
+	 * pieces from rest_i on, the arena bytes they point to copied
+	 * behind them (one allocation, freed when the turn went).
+	 */
+	struct tlsx_piece *rest;
+	unsigned int rest_n, rest_i;
+};
+
+/*
+ * A turn on the layers libtlsx seals for (docs/http2.md, "Turns"): up to
+ * about 1 MiB of frames (SEND_BUDGET, an HTTP/1.1 body's turn) in one
+ * tlsx_sendv(), whose pieces and frame headers are the worker's; a
+ * connection keeps a copy only of a turn the socket did not take.
+ */
+#define H2_TURN_PIECES	256
+#define H2_TURN_ARENA	(64 * 1024)
+/* Turns one pump sends before the other connections' turn. */
+#define H2_TURNS_PER_PUMP	2
+
+struct h2_turn_buf {
+	struct h2_piece hp[H2_TURN_PIECES];
+	struct tlsx_piece tp[H2_TURN_PIECES];
+	uint8_t arena[H2_TURN_ARENA];
 };
 
 /* What the access log keeps of a stream's request (h2_conn drops it). */
@@ -152,6 +176,7 @@ void conn_h2_free(struct conn *c)
 		c->a->resp.nseg = 0;
 	}
 	h2_conn_free(&g->h);
+	free(g->rest);
 	free(g);
 	c->h2 = NULL;
 }
@@ -262,6 +287,188 @@ static void h2_wait(struct loop *lp, struct conn *c)
 	conn_poll(lp, c, false);
 }
 
+/* The first @n octets of @p[*@i..@np) went: *@i moves past them. */
+static void pieces_skip(struct tlsx_piece *p, unsigned int np,
+			unsigned int *i, size_t n)
+{
+	while (*i < np && n >= p[*i].len) {
+		n -= p[*i].len;
+		(*i)++;
+	}
+	if (*i < np && n) {
+		if (p[*i].mem)
+			p[*i].mem = (const uint8_t *)p[*i].mem + n;
+		else
+			p[*i].off += n;
+		p[*i].len -= n;
+	}
+}
+
+/*
+ * Keeps what is left of a turn (@p[@i..@np)) when the socket is full:
+ * the pieces and the @arena bytes they point to, in one allocation.
+ */
+static bool turn_keep(struct conn_h2 *g, const struct tlsx_piece *p,
+		      unsigned int i, unsigned int np, const uint8_t *arena,
+		      size_t arena_len)
+{
+	size_t psz = (np - i) * sizeof(*p);
+	struct tlsx_piece *r = malloc(psz + arena_len);
+	uint8_t *copy = (uint8_t *)r + psz;
+	unsigned int k;
+
+	if (!r)
+		return false;
+	memcpy(copy, arena, arena_len);
+	for (k = 0; k < np - i; k++) {
+		const uint8_t *m = p[i + k].mem;
+
+		r[k] = p[i + k];
+		if (m && m >= arena && m < arena + arena_len)
+			r[k].mem = copy + (m - arena);
+	}
+	g->rest = r;
+	g->rest_n = np - i;
+	g->rest_i = 0;
+	return true;
+}
+
+/*
+ * Sends a turn's pieces from *@i on: 1 when all went, 0 when @c waits
+ * for POLLOUT (what is left kept: g->rest), -1 when @c was closed.
+ */
+static int turn_push(struct loop *lp, struct conn *c, struct tlsx_piece *p,
+		     unsigned int np, unsigned int *i, const uint8_t *arena,
+		     size_t arena_len)
+{
+	struct conn_h2 *g = c->h2;
+
+	for (;;) {
+		ssize_t n;
+
+		while (*i < np && !p[*i].len)
+			(*i)++;
+		if (*i == np)
+			return 1;
+		n = tlsx_sendv(c->tls, p + *i, np - *i);
+		if (n > 0) {
+			pieces_skip(p, np, i, n);
+			timer_arm(&lp->timers, &c->timer, TIMER_SEND,
+				  lp->now_ms);
+			continue;
+		}
+		if (n == TLSX_WANT_WRITE) {
+			if (!g->rest &&
+			    !turn_keep(g, p, *i, np, arena, arena_len)) {
+				conn_close(lp, c, false);
+				return -1;
+			}
+			c->state = CS_IDLE;
+			timer_arm(&lp->timers, &c->timer, TIMER_SEND,
+				  lp->now_ms);
+			conn_poll(lp, c, true);
+			return 0;
+		}
+		/* 0: a file ended before its range (it shrank under us). */
+		if (!n)
+			conn_close(lp, c, false);
+		else
+			conn_tls_failed(lp, c, n);
+		return -1;
+	}
+}
+
+/* The kept rest of a turn: 1 when it went (the turn is done), else 0/-1. */
+static int turn_rest(struct loop *lp, struct conn *c)
+{
+	struct conn_h2 *g = c->h2;
+	int r = turn_push(lp, c, g->rest, g->rest_n, &g->rest_i, NULL, 0);
+
+	if (r <= 0)
+		return r;
+	free(g->rest);
+	g->rest = NULL;
+	h2_conn_item_done(&g->h);
+	return 1;
+}
+
+/*
+ * The pump on a layer libtlsx seals for (userspace, sized): read, then a
+ * turn of many frames by one tlsx_sendv(), as long as frames are due;
+ * then what libtlsx holds sealed is pushed and @c waits for input.
+ */
+static void h2_pump_turns(struct loop *lp, struct conn *c)
+{
+	struct conn_h2 *g = c->h2;
+	unsigned int turns = 0, k, i;
+	int r;
+
+	if (g->rest && turn_rest(lp, c) <= 0)
+		return;
+	for (;;) {
+		struct h2_turn_buf *b = lp->h2_turn;
+		struct h2_turn t;
+
+		r = h2_read(lp, c);
+		if (r <= 0)
+			return;
+		if (h2_conn_over(&g->h)) {
+			conn_close(lp, c, true);
+			return;
+		}
+		if (!b) {
+			b = malloc(sizeof(*b));
+			if (!b) {
+				conn_close(lp, c, false);
+				return;
+			}
+			lp->h2_turn = b;
+		}
+		t = (struct h2_turn){
+			.arena = b->arena, .arena_cap = sizeof(b->arena),
+			.p = b->hp, .cap = H2_TURN_PIECES,
+			.max_bytes = SEND_BUDGET,
+		};
+		if (!h2_conn_next_turn(&g->h, &t)) {
+			/* Nothing due: what libtlsx holds goes, then wait. */
+			r = tlsx_conn_flush(c->tls);
+			if (r == TLSX_WANT_WRITE) {
+				c->state = CS_IDLE;
+				conn_poll(lp, c, true);
+				return;
+			}
+			if (r) {
+				conn_tls_failed(lp, c, r);
+				return;
+			}
+			if (conn_ops(c)->input_kept(c)) {
+				conn_yield(lp, c);
+				return;
+			}
+			h2_wait(lp, c);
+			return;
+		}
+		if (t.progress)
+			g->stall_since = 0;
+		for (k = 0; k < t.n; k++)
+			b->tp[k] = (struct tlsx_piece){
+				.mem = t.p[k].mem, .fd = t.p[k].fd,
+				.off = (off_t)t.p[k].off,
+				.len = (size_t)t.p[k].len,
+			};
+		i = 0;
+		r = turn_push(lp, c, b->tp, t.n, &i, b->arena, t.arena_len);
+		if (r <= 0)
+			return;
+		h2_conn_item_done(&g->h);
+		/* The other connections' turn now and then. */
+		if (++turns >= H2_TURNS_PER_PUMP) {
+			conn_yield(lp, c);
+			return;
+		}
+	}
+}
+
 /* Items sent between two reads while items are due. */
 #define H2_ITEMS_PER_READ	16
 
@@ -271,6 +478,11 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 	unsigned int items = 0, unread = 0;
 	int r;
 
+	/* libtlsx seals: many frames per call (tlsx_sendv()). */
+	if (!conn_ops(c)->tx_past_libtlsx) {
+		h2_pump_turns(lp, c);
+		return;
+	}
 	if (!c->a) {
 		c->a = conn_active_get(lp, c);
 		if (!c->a) {

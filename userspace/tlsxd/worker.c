@@ -358,6 +358,7 @@ static void loop_free(struct loop *lp)
 	}
 	free(lp->hs_out);
 	free(lp->gather);
+	free(lp->h2_turn);
 	free(lp);
 }
 
