@@ -190,6 +190,8 @@ void conn_abort(struct loop *lp, struct conn *c);
 
 /* Frees the pool, the buffer cache and the pipes (the ring is gone). */
 void conn_pool_free(struct loop *lp);
+/* The worker's HTTP/2 turn buffers and stream pool (conn_h2.c). */
+void conn_h2_worker_free(struct loop *lp);
 
 static inline uint64_t conn_ud(const struct conn *c)
 {

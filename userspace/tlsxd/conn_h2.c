@@ -55,11 +55,44 @@ struct conn_h2 {
 /* Turns one pump sends before the other connections' turn. */
 #define H2_TURNS_PER_PUMP	2
 
+/*
+ * Streams kept for reuse by the worker: a turn ends up to 100 of a
+ * connection's streams at once, and freeing them gave the heap's top
+ * back to the kernel only to fault it in again for the next requests
+ * (measured: most of the CPU of 1 KiB x 100 streams, docs/perf-http.md).
+ */
+#define H2_STREAM_POOL	256
+
 struct h2_turn_buf {
 	struct h2_piece hp[H2_TURN_PIECES];
 	struct tlsx_piece tp[H2_TURN_PIECES];
 	uint8_t arena[H2_TURN_ARENA];
+	void *pool[H2_STREAM_POOL];
+	unsigned int npool;
 };
+
+/* The worker's turn buffers, made at first use; NULL without memory. */
+static struct h2_turn_buf *worker_buf(struct loop *lp)
+{
+	if (!lp->h2_turn) {
+		lp->h2_turn = malloc(sizeof(*lp->h2_turn));
+		if (lp->h2_turn)
+			lp->h2_turn->npool = 0;
+	}
+	return lp->h2_turn;
+}
+
+void conn_h2_worker_free(struct loop *lp)
+{
+	struct h2_turn_buf *b = lp->h2_turn;
+
+	if (!b)
+		return;
+	while (b->npool)
+		free(b->pool[--b->npool]);
+	free(b);
+	lp->h2_turn = NULL;
+}
 
 /* What the access log keeps of a stream's request (h2_conn drops it). */
 struct h2_logreq {
@@ -142,7 +175,31 @@ static void h2_done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops h2_ops = { h2_plan, h2_done };
+static void *h2_stream_get(void *owner)
+{
+	struct conn_h2 *g = owner;
+	struct h2_turn_buf *b = worker_buf(g->lp);
+
+	if (b && b->npool)
+		return b->pool[--b->npool];
+	return malloc(sizeof(struct h2_stream));
+}
+
+static void h2_stream_put(void *owner, void *p)
+{
+	struct conn_h2 *g = owner;
+	struct h2_turn_buf *b = g->lp->h2_turn;
+
+	if (b && b->npool < H2_STREAM_POOL) {
+		b->pool[b->npool++] = p;
+		return;
+	}
+	free(p);
+}
+
+static const struct h2_conn_ops h2_ops = {
+	h2_plan, h2_done, h2_stream_get, h2_stream_put,
+};
 
 bool conn_h2_start(struct loop *lp, struct conn *c)
 {
@@ -406,7 +463,7 @@ static void h2_pump_turns(struct loop *lp, struct conn *c)
 	if (g->rest && turn_rest(lp, c) <= 0)
 		return;
 	for (;;) {
-		struct h2_turn_buf *b = lp->h2_turn;
+		struct h2_turn_buf *b;
 		struct h2_turn t;
 
 		r = h2_read(lp, c);
@@ -416,13 +473,10 @@ static void h2_pump_turns(struct loop *lp, struct conn *c)
 			conn_close(lp, c, true);
 			return;
 		}
+		b = worker_buf(lp);
 		if (!b) {
-			b = malloc(sizeof(*b));
-			if (!b) {
-				conn_close(lp, c, false);
-				return;
-			}
-			lp->h2_turn = b;
+			conn_close(lp, c, false);
+			return;
 		}
 		t = (struct h2_turn){
 			.arena = b->arena, .arena_cap = sizeof(b->arena),

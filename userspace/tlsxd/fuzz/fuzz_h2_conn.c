@@ -36,7 +36,7 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	ended++;
 }
 
-static const struct h2_conn_ops ops = { plan, done };
+static const struct h2_conn_ops ops = { .plan = plan, .done = done };
 
 /* Every frame in @out[0..@len) parses; the type of the last. */
 static int check_out(const uint8_t *out, size_t len, bool first)

@@ -4,6 +4,7 @@
  * (h2_conn.h, docs/http2.md).  Each rule is enforced where it is cited.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,7 +190,10 @@ static void stream_free(struct h2_conn *h, struct h2_stream *s,
 	h->nstreams--;
 	if (h->ops->done)
 		h->ops->done(h->owner, s, complete);
-	free(s);
+	if (h->ops->stream_put)
+		h->ops->stream_put(h->owner, s);
+	else
+		free(s);
 }
 
 /* @s is reset (by us or the peer): freed now, or once its item went. */
@@ -587,11 +591,13 @@ static void block_done(struct h2_conn *h)
 		ctl_rst(h, id, H2_PROTOCOL_ERROR);
 		return;
 	}
-	s = calloc(1, sizeof(*s));
+	s = h->ops->stream_get ? h->ops->stream_get(h->owner) :
+				 malloc(sizeof(*s));
 	if (!s) {
 		ctl_rst(h, id, H2_REFUSED_STREAM);
 		return;
 	}
+	memset(s, 0, offsetof(struct h2_stream, rbuf));
 	s->id = id;
 	s->window = h->peer_initial_window;
 	s->half_closed = h->blk_end_stream;

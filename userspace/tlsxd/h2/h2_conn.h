@@ -59,6 +59,7 @@ struct h2_stream {
 	struct resp resp;		/* the owner's plan */
 	struct http_req req;		/* valid during ops->plan() only */
 	void *owner;			/* the owner's, per stream */
+	/* Last: not cleared for a new stream (the plan writes it). */
 	char rbuf[RESP_BUF_MIN];	/* the plan's head and part headers */
 };
 
@@ -71,6 +72,14 @@ struct h2_conn_ops {
 	void (*plan)(void *owner, struct h2_stream *s, int status);
 	/* @s ends: @complete when its response went whole; release it. */
 	void (*done)(void *owner, struct h2_stream *s, bool complete);
+	/*
+	 * Optional: memory for a stream (sizeof(struct h2_stream), from a
+	 * pool: a turn ends many streams at once, and malloc() would give
+	 * the heap back and fault it in again), and its return.  NULL:
+	 * malloc() and free().
+	 */
+	void *(*stream_get)(void *owner);
+	void (*stream_put)(void *owner, void *p);
 };
 
 /* What to send next: @mem bytes, then @flen bytes of file @fd at @foff. */

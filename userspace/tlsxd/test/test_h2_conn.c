@@ -65,7 +65,7 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops ops = { plan, done };
+static const struct h2_conn_ops ops = { .plan = plan, .done = done };
 
 /* Input to the server, as the glue gives it: into its space. */
 static int feed(struct tc *t, const void *p, size_t len)
