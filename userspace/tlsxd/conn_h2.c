@@ -45,7 +45,7 @@ struct conn_h2 {
 };
 
 /*
- * A turn on the layers libtlsx seals for (docs/http2.md, "Turns"): up to
+ * A turn on the userspace layer (docs/http2.md, "Turns"): up to
  * about 1 MiB of frames (SEND_BUDGET, an HTTP/1.1 body's turn) in one
  * tlsx_sendv(), whose pieces and frame headers are the worker's; a
  * connection keeps a copy only of a turn the socket did not take.
@@ -450,7 +450,7 @@ static int turn_rest(struct loop *lp, struct conn *c)
 }
 
 /*
- * The pump on a layer libtlsx seals for (userspace, sized): read, then a
+ * The pump on the userspace layer (h2_turns): read, then a
  * turn of many frames by one tlsx_sendv(), as long as frames are due;
  * then what libtlsx holds sealed is pushed and @c waits for input.
  */
@@ -533,7 +533,7 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 	int r;
 
 	/* libtlsx seals: many frames per call (tlsx_sendv()). */
-	if (!conn_ops(c)->tx_past_libtlsx) {
+	if (conn_ops(c)->h2_turns) {
 		h2_pump_turns(lp, c);
 		return;
 	}
