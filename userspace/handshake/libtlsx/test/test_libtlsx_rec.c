@@ -723,8 +723,8 @@ TEST_F(rec, sendv_nonblocking_partial)
 
 	ASSERT_TRUE(q != NULL);
 	ASSERT_EQ(0, sv_make(&v, 200));
-	/* The stream four times: 4 x 200 frames. */
-	total = 4 * v.len;
+	/* The stream twice: 2 x 200 frames. */
+	total = 2 * v.len;
 	got = malloc(total);
 	ASSERT_TRUE(got != NULL);
 	j.buf = got;
@@ -733,7 +733,7 @@ TEST_F(rec, sendv_nonblocking_partial)
 		   sizeof(sndbuf));
 	set_nonblock(self->p.bfd, true);
 	ASSERT_EQ(0, pthread_create(&t, NULL, job_run, &j));
-	for (round = 0; round < 4; round++) {
+	for (round = 0; round < 2; round++) {
 		size_t at = 0;
 
 		while (at < v.len) {
@@ -764,7 +764,7 @@ TEST_F(rec, sendv_nonblocking_partial)
 	pthread_join(t, NULL);
 	EXPECT_EQ(0, j.ret);
 	EXPECT_EQ(total, put);
-	for (round = 0; round < 4; round++)
+	for (round = 0; round < 2; round++)
 		EXPECT_EQ(0, memcmp(v.want, got + round * v.len, v.len));
 	EXPECT_GT(wants, 0);
 	EXPECT_GT(partial, 0);
