@@ -863,7 +863,7 @@ static void turn_mem(struct h2_turn *t, size_t len)
 	const uint8_t *p = t->arena + t->arena_len;
 	struct h2_piece *last = t->n ? &t->p[t->n - 1] : NULL;
 
-	if (last && last->mem && last->mem + last->len == p)
+	if (last && last->mem >= t->arena && last->mem + last->len == p)
 		last->len += len;
 	else
 		t->p[t->n++] = (struct h2_piece){ p, -1, 0, len };
