@@ -1661,6 +1661,37 @@ TEST_F(rec, peer_record_size_limit)
 	EXPECT_EQ(4, records);
 }
 
+/*
+ * tlsx_sendv() under the peer's record_size_limit: the frames' stream in
+ * records of the limit less one (RFC 8449 4), every record full but the
+ * last, file bytes and headers alike.
+ */
+TEST_F(rec, sendv_peer_record_size_limit)
+{
+	struct sv v;
+	u8 rec[TLSX_REC_MAX];
+	size_t total = 0, records = 0, body;
+	ssize_t n;
+
+	ASSERT_EQ(TLSX_OK, take_over(&self->p, TLSX_RL_USER, 0, 256));
+	ASSERT_EQ(0, sv_make(&v, 5));
+	n = tlsx_sendv(self->p.c, v.p, v.n);
+	ASSERT_EQ((ssize_t)v.len, n);
+	while (total < v.len) {
+		ASSERT_EQ(5, recv(self->p.afd, rec, 5, MSG_WAITALL));
+		body = get_unaligned_be16(rec + 3);
+		ASSERT_EQ((ssize_t)body,
+			  recv(self->p.afd, rec + 5, body, MSG_WAITALL));
+		total += body - 1 - TLSX_AEAD_TAG_LEN;
+		records++;
+		if (total < v.len)
+			ASSERT_EQ(255 + 1 + TLSX_AEAD_TAG_LEN, body);
+	}
+	EXPECT_EQ(v.len, total);
+	EXPECT_EQ((v.len + 254) / 255, records);
+	sv_free(&v);
+}
+
 static bool kernel_has_ulp(void)
 {
 	char buf[256] = { 0 };
