@@ -10,6 +10,9 @@
  *  - data both ways, small and large, byte for byte;
  *  - tlsx_sendfile(), by sendfile(2) in the kernel modes (no pread of the
  *    plaintext into userspace), by preadv and seal on the userspace layer;
+ *  - tlsx_sendv(): frames of a header in memory and a file range, by
+ *    send(MSG_MORE) and sendfile(2) in the kernel modes, preadv into the
+ *    records on the userspace layer;
  *  - the client's first request in the segment of its Finished
  *    (TCP_CORK around the two), read by the server under the record
  *    layer's key: it is lost if libtlsx read past the last handshake
@@ -698,6 +701,130 @@ TEST_F_TIMEOUT(pair, sendfile, TIMEOUT)
 	       j.sc.send + j.sc.write + j.sc.sendmsg);
 	close(j.fd);
 	free(data);
+	free(got);
+}
+
+/* HTTP/2-like frames for tlsx_sendv(): a 9-octet header, a file range. */
+#define SV_FRAMES	40
+
+struct sendv_job {
+	struct tlsx_conn *c;
+	struct tlsx_piece p[2 * SV_FRAMES];
+	unsigned int n;
+	size_t len;
+	ssize_t sent;
+	struct sc_count sc;
+};
+
+static void *sendv_run(void *arg)
+{
+	struct sendv_job *j = arg;
+	struct tlsx_piece q[2 * SV_FRAMES];
+	size_t at = 0;
+
+	memset(&sc, 0, sizeof(sc));
+	while (at < j->len) {
+		size_t skip = at;
+		unsigned int i, k = 0;
+		ssize_t n;
+
+		/* From the first byte not taken, as a caller goes on. */
+		for (i = 0; i < j->n; i++) {
+			q[k] = j->p[i];
+			if (skip >= q[k].len) {
+				skip -= q[k].len;
+				continue;
+			}
+			if (q[k].mem)
+				q[k].mem = (const char *)q[k].mem + skip;
+			else
+				q[k].off += skip;
+			q[k].len -= skip;
+			skip = 0;
+			k++;
+		}
+		n = tlsx_sendv(j->c, q, k);
+		if (n <= 0) {
+			j->sent = n;
+			j->sc = sc;
+			return NULL;
+		}
+		at += n;
+	}
+	j->sent = at;
+	j->sc = sc;
+	return NULL;
+}
+
+/*
+ * Frames from the server by tlsx_sendv(): in the kernel modes each
+ * header by send(MSG_MORE) and each payload by sendfile(2), so no byte
+ * of the file is read into userspace; on the userspace layer preadv
+ * straight into the records.  The client reads the stream byte for byte.
+ */
+TEST_F_TIMEOUT(pair, sendv_frames, TIMEOUT)
+{
+	static const size_t sizes[] = { 16375, 1, 0, 1000, 16384, 40000 };
+	char path[] = "/tmp/libtlsx-sendv-XXXXXX";
+	unsigned char *data = malloc(FILE_LEN), *want, *got;
+	unsigned char hdr[SV_FRAMES][9];
+	struct sendv_job j = { 0 };
+	off_t off = 0;
+	unsigned int f, files = 0;
+	pthread_t t;
+	size_t i;
+	int fd;
+
+	ASSERT_NE(NULL, data);
+	want = malloc(SV_FRAMES * (9 + 40000));
+	got = malloc(SV_FRAMES * (9 + 40000));
+	ASSERT_NE(NULL, want);
+	ASSERT_NE(NULL, got);
+	handshake(_metadata, self, NULL, 0);
+	for (i = 0; i < FILE_LEN; i++)
+		data[i] = pattern(i, 5);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	unlink(path);
+	ASSERT_EQ(FILE_LEN, write(fd, data, FILE_LEN));
+	for (f = 0; f < SV_FRAMES; f++) {
+		size_t len = sizes[f % ARRAY_SIZE(sizes)];
+
+		if (off + (off_t)len > FILE_LEN)
+			off = 0;
+		for (i = 0; i < 9; i++)
+			hdr[f][i] = pattern(i, f);
+		j.p[j.n++] = (struct tlsx_piece){ .mem = hdr[f], .fd = -1,
+						  .len = 9 };
+		memcpy(want + j.len, hdr[f], 9);
+		j.len += 9;
+		j.p[j.n++] = (struct tlsx_piece){ .fd = fd, .off = off,
+						  .len = len };
+		memcpy(want + j.len, data + off, len);
+		j.len += len;
+		off += len;
+		files += len > 0;
+	}
+	j.c = self->s;
+	ASSERT_EQ(0, pthread_create(&t, NULL, sendv_run, &j));
+	EXPECT_EQ((ssize_t)j.len, read_full(self->c, got, j.len));
+	pthread_join(t, NULL);
+	EXPECT_EQ((ssize_t)j.len, j.sent);
+	EXPECT_EQ(0, memcmp(want, got, j.len));
+	if (ulp_of(variant->want)) {
+		EXPECT_LE(files, j.sc.sendfile);
+		EXPECT_EQ(0, j.sc.pread + j.sc.preadv);
+		EXPECT_LE(SV_FRAMES, j.sc.send + j.sc.sendmsg);
+	} else {
+		EXPECT_EQ(0, j.sc.sendfile);
+		EXPECT_LE(1, j.sc.preadv);
+	}
+	TH_LOG("%u frames, %zu bytes: %u sendfile(2), %u preadv(2), %u send/write",
+	       SV_FRAMES, j.len, j.sc.sendfile, j.sc.preadv,
+	       j.sc.send + j.sc.write + j.sc.sendmsg);
+	close(fd);
+	free(data);
+	free(want);
 	free(got);
 }
 

@@ -77,6 +77,8 @@ struct loop {
 	uint8_t *hs_out;	/* TLSX_STEP_OUT_MIN: every handshake's output */
 	uint8_t *gather;	/* user mode: a record's plaintext gathered */
 	size_t gather_cap;
+	/* HTTP/2 turns on the userspace layers (conn_h2.c), at first use. */
+	struct h2_turn_buf *h2_turn;
 	struct access_log_buf *alog;
 	struct conn *live;	/* every connection (drain, exit) */
 	struct conn *free;	/* the pool: closed conns, reused */
@@ -188,6 +190,8 @@ void conn_abort(struct loop *lp, struct conn *c);
 
 /* Frees the pool, the buffer cache and the pipes (the ring is gone). */
 void conn_pool_free(struct loop *lp);
+/* The worker's HTTP/2 turn buffers and stream pool (conn_h2.c). */
+void conn_h2_worker_free(struct loop *lp);
 
 static inline uint64_t conn_ud(const struct conn *c)
 {

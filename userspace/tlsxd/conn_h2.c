@@ -35,7 +35,64 @@ struct conn_h2 {
 	bool item_sent;		/* the item went while in_pump */
 	uint64_t stall_since;	/* ms: streams have bytes due, none moved */
 	bool any_stream;
+	/*
+	 * A turn the socket did not take whole (userspace layers): its
+	 * pieces from rest_i on, the arena bytes they point to copied
+	 * behind them (one allocation, freed when the turn went).
+	 */
+	struct tlsx_piece *rest;
+	unsigned int rest_n, rest_i;
 };
+
+/*
+ * A turn on the userspace layer (docs/http2.md, "Turns"): up to
+ * about 1 MiB of frames (SEND_BUDGET, an HTTP/1.1 body's turn) in one
+ * tlsx_sendv(), whose pieces and frame headers are the worker's; a
+ * connection keeps a copy only of a turn the socket did not take.
+ */
+#define H2_TURN_PIECES	256
+#define H2_TURN_ARENA	(64 * 1024)
+/* Turns one pump sends before the other connections' turn. */
+#define H2_TURNS_PER_PUMP	2
+
+/*
+ * Streams kept for reuse by the worker: a turn ends up to 100 of a
+ * connection's streams at once, and freeing them gave the heap's top
+ * back to the kernel only to fault it in again for the next requests
+ * (measured: most of the CPU of 1 KiB x 100 streams, docs/perf-http.md).
+ */
+#define H2_STREAM_POOL	256
+
+struct h2_turn_buf {
+	struct h2_piece hp[H2_TURN_PIECES];
+	struct tlsx_piece tp[H2_TURN_PIECES];
+	uint8_t arena[H2_TURN_ARENA];
+	void *pool[H2_STREAM_POOL];
+	unsigned int npool;
+};
+
+/* The worker's turn buffers, made at first use; NULL without memory. */
+static struct h2_turn_buf *worker_buf(struct loop *lp)
+{
+	if (!lp->h2_turn) {
+		lp->h2_turn = malloc(sizeof(*lp->h2_turn));
+		if (lp->h2_turn)
+			lp->h2_turn->npool = 0;
+	}
+	return lp->h2_turn;
+}
+
+void conn_h2_worker_free(struct loop *lp)
+{
+	struct h2_turn_buf *b = lp->h2_turn;
+
+	if (!b)
+		return;
+	while (b->npool)
+		free(b->pool[--b->npool]);
+	free(b);
+	lp->h2_turn = NULL;
+}
 
 /* What the access log keeps of a stream's request (h2_conn drops it). */
 struct h2_logreq {
@@ -118,7 +175,31 @@ static void h2_done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops h2_ops = { h2_plan, h2_done };
+static void *h2_stream_get(void *owner)
+{
+	struct conn_h2 *g = owner;
+	struct h2_turn_buf *b = worker_buf(g->lp);
+
+	if (b && b->npool)
+		return b->pool[--b->npool];
+	return malloc(sizeof(struct h2_stream));
+}
+
+static void h2_stream_put(void *owner, void *p)
+{
+	struct conn_h2 *g = owner;
+	struct h2_turn_buf *b = g->lp->h2_turn;
+
+	if (b && b->npool < H2_STREAM_POOL) {
+		b->pool[b->npool++] = p;
+		return;
+	}
+	free(p);
+}
+
+static const struct h2_conn_ops h2_ops = {
+	h2_plan, h2_done, h2_stream_get, h2_stream_put,
+};
 
 bool conn_h2_start(struct loop *lp, struct conn *c)
 {
@@ -152,6 +233,7 @@ void conn_h2_free(struct conn *c)
 		c->a->resp.nseg = 0;
 	}
 	h2_conn_free(&g->h);
+	free(g->rest);
 	free(g);
 	c->h2 = NULL;
 }
@@ -262,6 +344,185 @@ static void h2_wait(struct loop *lp, struct conn *c)
 	conn_poll(lp, c, false);
 }
 
+/* The first @n octets of @p[*@i..@np) went: *@i moves past them. */
+static void pieces_skip(struct tlsx_piece *p, unsigned int np,
+			unsigned int *i, size_t n)
+{
+	while (*i < np && n >= p[*i].len) {
+		n -= p[*i].len;
+		(*i)++;
+	}
+	if (*i < np && n) {
+		if (p[*i].mem)
+			p[*i].mem = (const uint8_t *)p[*i].mem + n;
+		else
+			p[*i].off += n;
+		p[*i].len -= n;
+	}
+}
+
+/*
+ * Keeps what is left of a turn (@p[@i..@np)) when the socket is full:
+ * the pieces and the @arena bytes they point to, in one allocation.
+ */
+static bool turn_keep(struct conn_h2 *g, const struct tlsx_piece *p,
+		      unsigned int i, unsigned int np, const uint8_t *arena,
+		      size_t arena_len)
+{
+	size_t psz = (np - i) * sizeof(*p);
+	struct tlsx_piece *r = malloc(psz + arena_len);
+	uint8_t *copy = (uint8_t *)r + psz;
+	unsigned int k;
+
+	if (!r)
+		return false;
+	memcpy(copy, arena, arena_len);
+	for (k = 0; k < np - i; k++) {
+		const uint8_t *m = p[i + k].mem;
+
+		r[k] = p[i + k];
+		if (m && m >= arena && m < arena + arena_len)
+			r[k].mem = copy + (m - arena);
+	}
+	g->rest = r;
+	g->rest_n = np - i;
+	g->rest_i = 0;
+	return true;
+}
+
+/*
+ * Sends a turn's pieces from *@i on: 1 when all went, 0 when @c waits
+ * for POLLOUT (what is left kept: g->rest), -1 when @c was closed.
+ */
+static int turn_push(struct loop *lp, struct conn *c, struct tlsx_piece *p,
+		     unsigned int np, unsigned int *i, const uint8_t *arena,
+		     size_t arena_len)
+{
+	struct conn_h2 *g = c->h2;
+
+	for (;;) {
+		ssize_t n;
+
+		while (*i < np && !p[*i].len)
+			(*i)++;
+		if (*i == np)
+			return 1;
+		n = tlsx_sendv(c->tls, p + *i, np - *i);
+		if (n > 0) {
+			pieces_skip(p, np, i, n);
+			timer_arm(&lp->timers, &c->timer, TIMER_SEND,
+				  lp->now_ms);
+			continue;
+		}
+		if (n == TLSX_WANT_WRITE) {
+			if (!g->rest &&
+			    !turn_keep(g, p, *i, np, arena, arena_len)) {
+				conn_close(lp, c, false);
+				return -1;
+			}
+			c->state = CS_IDLE;
+			timer_arm(&lp->timers, &c->timer, TIMER_SEND,
+				  lp->now_ms);
+			conn_poll(lp, c, true);
+			return 0;
+		}
+		/* 0: a file ended before its range (it shrank under us). */
+		if (!n)
+			conn_close(lp, c, false);
+		else
+			conn_tls_failed(lp, c, n);
+		return -1;
+	}
+}
+
+/* The kept rest of a turn: 1 when it went (the turn is done), else 0/-1. */
+static int turn_rest(struct loop *lp, struct conn *c)
+{
+	struct conn_h2 *g = c->h2;
+	int r = turn_push(lp, c, g->rest, g->rest_n, &g->rest_i, NULL, 0);
+
+	if (r <= 0)
+		return r;
+	free(g->rest);
+	g->rest = NULL;
+	h2_conn_item_done(&g->h);
+	return 1;
+}
+
+/*
+ * The pump on the userspace layer (h2_turns): read, then a
+ * turn of many frames by one tlsx_sendv(), as long as frames are due;
+ * then what libtlsx holds sealed is pushed and @c waits for input.
+ */
+static void h2_pump_turns(struct loop *lp, struct conn *c)
+{
+	struct conn_h2 *g = c->h2;
+	unsigned int turns = 0, k, i;
+	int r;
+
+	if (g->rest && turn_rest(lp, c) <= 0)
+		return;
+	for (;;) {
+		struct h2_turn_buf *b;
+		struct h2_turn t;
+
+		r = h2_read(lp, c);
+		if (r <= 0)
+			return;
+		if (h2_conn_over(&g->h)) {
+			conn_close(lp, c, true);
+			return;
+		}
+		b = worker_buf(lp);
+		if (!b) {
+			conn_close(lp, c, false);
+			return;
+		}
+		t = (struct h2_turn){
+			.arena = b->arena, .arena_cap = sizeof(b->arena),
+			.p = b->hp, .cap = H2_TURN_PIECES,
+			.max_bytes = SEND_BUDGET,
+		};
+		if (!h2_conn_next_turn(&g->h, &t)) {
+			/* Nothing due: what libtlsx holds goes, then wait. */
+			r = tlsx_conn_flush(c->tls);
+			if (r == TLSX_WANT_WRITE) {
+				c->state = CS_IDLE;
+				conn_poll(lp, c, true);
+				return;
+			}
+			if (r) {
+				conn_tls_failed(lp, c, r);
+				return;
+			}
+			if (conn_ops(c)->input_kept(c)) {
+				conn_yield(lp, c);
+				return;
+			}
+			h2_wait(lp, c);
+			return;
+		}
+		if (t.progress)
+			g->stall_since = 0;
+		for (k = 0; k < t.n; k++)
+			b->tp[k] = (struct tlsx_piece){
+				.mem = t.p[k].mem, .fd = t.p[k].fd,
+				.off = (off_t)t.p[k].off,
+				.len = (size_t)t.p[k].len,
+			};
+		i = 0;
+		r = turn_push(lp, c, b->tp, t.n, &i, b->arena, t.arena_len);
+		if (r <= 0)
+			return;
+		h2_conn_item_done(&g->h);
+		/* The other connections' turn now and then. */
+		if (++turns >= H2_TURNS_PER_PUMP) {
+			conn_yield(lp, c);
+			return;
+		}
+	}
+}
+
 /* Items sent between two reads while items are due. */
 #define H2_ITEMS_PER_READ	16
 
@@ -271,6 +532,11 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 	unsigned int items = 0, unread = 0;
 	int r;
 
+	/* libtlsx seals: many frames per call (tlsx_sendv()). */
+	if (conn_ops(c)->h2_turns) {
+		h2_pump_turns(lp, c);
+		return;
+	}
 	if (!c->a) {
 		c->a = conn_active_get(lp, c);
 		if (!c->a) {

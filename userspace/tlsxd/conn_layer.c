@@ -93,6 +93,7 @@ const struct conn_rl_ops conn_layers[CONN_LAYERS] = {
 		.read_again = conn_user_input_kept,
 		.read_at_handoff = true,
 		.tx_past_libtlsx = false,
+		.h2_turns = true,
 		.send = conn_user_send,
 		.send_end = conn_user_flush,
 		.key_plan = key_fits,

@@ -95,6 +95,14 @@ struct conn_rl_ops {
 	 * libtlsx, tlsx_write() pays it.
 	 */
 	bool tx_past_libtlsx;
+	/*
+	 * HTTP/2 sends turns by tlsx_sendv() (conn_h2.c): libtlsx seals in
+	 * userspace, so many frames cost one call.  Not on "sized", where
+	 * the kernel seals each send(2) as its own records (libtlsx cuts
+	 * them): a frame header alone would be a record there; its items
+	 * are gathered into records by conn_user.c.
+	 */
+	bool h2_turns;
 	/* The piece(s) due, taking from *@budget. */
 	enum step (*send)(struct loop *lp, struct conn *c, size_t *budget);
 	/* The plan went whole: what the layer still holds, pushed. */

@@ -358,6 +358,7 @@ static void loop_free(struct loop *lp)
 	}
 	free(lp->hs_out);
 	free(lp->gather);
+	conn_h2_worker_free(lp);
 	free(lp);
 }
 

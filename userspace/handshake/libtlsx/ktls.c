@@ -164,7 +164,9 @@ static ssize_t send_error(struct tlsx_conn *c, size_t total)
 	return tlsx__sys(c, errno);
 }
 
-ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
+/* @flags: MSG_MORE when more of the record follows (tlsx__k_sendv()). */
+static ssize_t k_send(struct tlsx_conn *c, const void *buf, size_t len,
+		      int flags)
 {
 	size_t per = max_plain(c), total = 0;
 	bool cut = lib_cuts(c);
@@ -181,7 +183,8 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 		err = k_tx_room(c, 1 + chunk / per);
 		if (err)
 			return total ? (ssize_t)total : err;
-		n = send(c->fd, (const u8 *)buf + total, chunk, MSG_NOSIGNAL);
+		n = send(c->fd, (const u8 *)buf + total, chunk,
+			 MSG_NOSIGNAL | flags);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -190,6 +193,11 @@ ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
 		total += n;
 	}
 	return total;
+}
+
+ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len)
+{
+	return k_send(c, buf, len, 0);
 }
 
 ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
@@ -251,6 +259,43 @@ ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			break;
 		c->k_tx_bound += 1 + n / unit;
 		total += n;
+	}
+	return total;
+}
+
+/*
+ * Memory by send(MSG_MORE): the kernel keeps the record open for what
+ * follows, so an HTTP/2 DATA frame's header and the file's bytes after it
+ * (by sendfile(2), which ends the record where it ends) make one record,
+ * and no byte of the file passes through userspace.  Not where libtlsx
+ * cuts records to the peer's limit (6.1's and 6.12's tls): an open record
+ * would grow past it, so each piece makes its own records there.
+ */
+ssize_t tlsx__k_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
+		      unsigned int n)
+{
+	size_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ssize_t r;
+
+		if (!p[i].len)
+			continue;
+		if (p[i].mem) {
+			bool more = i + 1 < n && !lib_cuts(c);
+
+			r = k_send(c, p[i].mem, p[i].len, more ? MSG_MORE : 0);
+		} else {
+			off_t off = p[i].off;
+
+			r = tlsx__k_sendfile(c, p[i].fd, &off, p[i].len);
+		}
+		if (r <= 0)
+			return total ? (ssize_t)total : r;
+		total += r;
+		if ((size_t)r < p[i].len)
+			break;
 	}
 	return total;
 }

@@ -434,6 +434,46 @@ TLSX_API ssize_t tlsx_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			       size_t count);
 
 /*
+ * One piece of what tlsx_sendv() sends: @len bytes at @mem, or, with
+ * @mem NULL, @len bytes of the file @fd from offset @off.
+ */
+struct tlsx_piece {
+	const void *mem;
+	int fd;
+	off_t off;
+	size_t len;
+};
+
+/*
+ * Sends the pieces' bytes in order, as one stream (an HTTP/2 DATA frame
+ * is a 9-octet header in memory and a range of a file; many frames make
+ * one call).  Returns how many bytes were taken from the front of that
+ * stream (all of them on a blocking fd; fewer where a file ended early,
+ * as sendfile(2) stops there), TLSX_WANT_WRITE when none could be, or an
+ * error; the caller goes on from the byte after the last one taken.
+ *
+ *   userspace  the stream is cut into full records (2^14 bytes, or the
+ *              peer's record_size_limit - 1), a record holding the bytes
+ *              of as many pieces as fit, the last one of the call short;
+ *              memory is copied into the records' plaintext and file
+ *              bytes are read by preadv(2) straight into it (one preadv
+ *              for a file's ranges that follow each other), sealed in
+ *              place, four records per send(2).  Partial writes as
+ *              tlsx_write(): a record the socket took part of counts as
+ *              taken, the records it took nothing of are given back.
+ *   tlsx, tls  each memory piece by send(MSG_MORE) (the kernel keeps its
+ *              record open), each file piece by sendfile(2), which ends
+ *              the record where it ends: header and payload in one
+ *              record, no byte of the file through userspace.
+ *
+ * @n at most TLSX_SENDV_MAX; the pieces may be given again from the
+ * first byte not taken (with the offsets moved on).
+ */
+#define TLSX_SENDV_MAX	1024
+TLSX_API ssize_t tlsx_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
+			    unsigned int n);
+
+/*
  * Sends the caller makes itself in a kernel mode (tlsx or tls): bytes it
  * gives the socket directly (send(2), sendfile(2), splice(2), io_uring)
  * pass no libtlsx call, so libtlsx's count of the records sealed under

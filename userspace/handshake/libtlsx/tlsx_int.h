@@ -145,6 +145,9 @@ struct tlsx_rl_ops {
 	ssize_t (*write)(struct tlsx_conn *c, const void *buf, size_t len);
 	ssize_t (*sendfile)(struct tlsx_conn *c, int file_fd, off_t *off,
 			    size_t count);
+	/* tlsx_sendv() after the checks: @n > 0 pieces, not all empty. */
+	ssize_t (*sendv)(struct tlsx_conn *c, const struct tlsx_piece *p,
+			 unsigned int n);
 	/*
 	 * One control record, whole or not at all (TLSX_WANT_WRITE: nothing
 	 * went); @flags: MSG_DONTWAIT for one that must not wait.
@@ -277,6 +280,8 @@ int tlsx__ktls_set_key(struct tlsx_conn *c, bool tx);
 /* ktls.c: the kernel modes' members of their tables (handoff.c). */
 ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len);
 ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len);
+ssize_t tlsx__k_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
+		      unsigned int n);
 ssize_t tlsx__k_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count);
 int tlsx__k_send_record(struct tlsx_conn *c, u8 type, const u8 *data,
@@ -298,6 +303,8 @@ size_t tlsx__u_pending(const struct tlsx_conn *c);
 int tlsx__u_set_key(struct tlsx_conn *c, bool tx);
 ssize_t tlsx__u_read(struct tlsx_conn *c, void *buf, size_t len);
 ssize_t tlsx__u_write(struct tlsx_conn *c, const void *buf, size_t len);
+ssize_t tlsx__u_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
+		      unsigned int n);
 ssize_t tlsx__u_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count);
 int tlsx__u_send_record(struct tlsx_conn *c, u8 type, const u8 *data,

@@ -210,6 +210,32 @@ ssize_t tlsx_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 	return c->ops->sendfile(c, file_fd, off, count);
 }
 
+ssize_t tlsx_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
+		   unsigned int n)
+{
+	unsigned int i;
+	int err = usable(c);
+
+	if (err)
+		return err;
+	if (c->tx_closed)
+		return TLSX_E_CLOSED;
+	if ((!p && n) || n > TLSX_SENDV_MAX)
+		return TLSX_E_INVAL;
+	for (i = 0; i < n; i++)
+		if (!p[i].mem && p[i].len && (p[i].fd < 0 || p[i].off < 0))
+			return TLSX_E_INVAL;
+	err = pay_key_update(c);
+	if (err)
+		return err;
+	/* Nothing to send: 0, as tlsx_write() of none. */
+	for (i = 0; i < n && !p[i].len; i++)
+		;
+	if (i == n)
+		return 0;
+	return c->ops->sendv(c, p + i, n - i);
+}
+
 int tlsx_conn_key_update(struct tlsx_conn *c, bool request_peer)
 {
 	int err = usable(c);

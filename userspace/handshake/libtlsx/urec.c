@@ -35,6 +35,7 @@
  * The sequence number of each direction is the record count under its
  * key: our own KeyUpdate goes before it reaches the limit (RFC 8446 5.5).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -456,6 +457,200 @@ static ssize_t seal_file(struct tlsx_conn *c, int file_fd, off_t *off,
 	return got;
 }
 
+/* Where the batch's plaintext byte @pos lies: @base, then full records. */
+static u8 *batch_at(struct tlsx_conn *c, size_t base, size_t pos)
+{
+	struct tlsx_urec *u = c->u;
+
+	return u->t + base + pos / u->max_plain_tx *
+	       sealed_size(u->max_plain_tx) + TLSX_REC_HDR +
+	       pos % u->max_plain_tx;
+}
+
+/*
+ * The batch's plaintext placed up to @pos is wiped with the scratch
+ * (tx_end()), also when a read or a seal fails after it.
+ */
+static void note_used(struct tlsx_conn *c, size_t base, size_t pos)
+{
+	struct tlsx_urec *u = c->u;
+	size_t end = pos ? (size_t)(batch_at(c, base, pos - 1) - u->t) + 1 :
+			   base;
+
+	if (end > u->t_used)
+		u->t_used = end;
+}
+
+/* iovecs one preadv(2) of tlsx_sendv()'s file ranges takes at most. */
+#define U_RUN_IOV	64
+
+/*
+ * File ranges of tlsx_sendv() that follow each other in one file (the
+ * DATA frames of one body, their headers between them), read by one
+ * preadv(2) into their places in the batch: @at[k], where iovec k's
+ * bytes are in the batch's plaintext.
+ */
+struct file_run {
+	int fd;
+	off_t off;
+	size_t len;
+	unsigned int cnt;
+	struct iovec iov[U_RUN_IOV];
+	size_t at[U_RUN_IOV];
+};
+
+/* The run's iovecs for batch bytes [@pos, @pos + @len), cut at records. */
+static void run_add(struct tlsx_conn *c, struct file_run *r, size_t base,
+		    size_t pos, size_t len)
+{
+	size_t max = c->u->max_plain_tx;
+
+	r->len += len;
+	while (len) {
+		size_t n = max - pos % max;
+
+		if (n > len)
+			n = len;
+		r->iov[r->cnt].iov_base = batch_at(c, base, pos);
+		r->iov[r->cnt].iov_len = n;
+		r->at[r->cnt++] = pos;
+		pos += n;
+		len -= n;
+	}
+}
+
+/*
+ * Reads the run: 0 when it came whole; 1 when the file ended first, the
+ * batch then ending at *@end, its last byte read; or an error.
+ */
+static int run_read(struct tlsx_conn *c, struct file_run *r, size_t *end)
+{
+	unsigned int k;
+	size_t left;
+	ssize_t got;
+
+	if (!r->cnt)
+		return 0;
+	do {
+		got = preadv(r->fd, r->iov, (int)r->cnt, r->off);
+	} while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return tlsx__sys(c, errno);
+	if ((size_t)got < r->len) {
+		left = (size_t)got;
+		for (k = 0; left >= r->iov[k].iov_len; k++)
+			left -= r->iov[k].iov_len;
+		*end = r->at[k] + left;
+		return 1;
+	}
+	r->cnt = 0;
+	r->len = 0;
+	return 0;
+}
+
+/* Copies @len bytes of memory into the batch at @pos, across records. */
+static void place_mem(struct tlsx_conn *c, size_t base, size_t pos,
+		      const u8 *mem, size_t len)
+{
+	size_t max = c->u->max_plain_tx;
+
+	while (len) {
+		size_t n = max - pos % max;
+
+		if (n > len)
+			n = len;
+		memcpy(batch_at(c, base, pos), mem, n);
+		mem += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/*
+ * Up to @nrec records of tlsx_sendv()'s stream, from its byte @skip
+ * (@want bytes at most): memory copied into their plaintext, file ranges
+ * read straight into it, each record sealed where it lies, back to back
+ * since every record but the last is full.  The bytes taken, 0 when a
+ * file ended at the cursor, or an error.
+ */
+static ssize_t seal_pieces(struct tlsx_conn *c, const struct tlsx_piece *p,
+			   unsigned int np, size_t skip, size_t want,
+			   unsigned int nrec, struct tx_batch *b)
+{
+	struct tlsx_urec *u = c->u;
+	size_t max = u->max_plain_tx, full = sealed_size(max);
+	size_t base, cap, pos = 0, qoff = skip, done, n;
+	struct file_run run = { .cnt = 0, .len = 0 };
+	unsigned int i = 0;
+	int err;
+
+	/* Nothing is pending here (write_records() flushed it). */
+	err = tx_begin(c);
+	if (err)
+		return seal_failed(c, err);
+	while (i < np && qoff >= p[i].len)
+		qoff -= p[i++].len;
+	base = u->t_len;
+	while (nrec > 1 && base + nrec * full > TLSX_U_TX_MAX)
+		nrec--;
+	cap = (size_t)nrec * max;
+	if (cap > want)
+		cap = want;
+	for (; pos < cap && i < np; i++, qoff = 0) {
+		const struct tlsx_piece *q = &p[i];
+		size_t take = q->len - qoff;
+		off_t foff = q->off + (off_t)qoff;
+
+		if (take > cap - pos)
+			take = cap - pos;
+		if (!take)
+			continue;
+		if (q->mem) {
+			place_mem(c, base, pos, (const u8 *)q->mem + qoff,
+				  take);
+		} else {
+			if (run.cnt && (run.fd != q->fd ||
+					run.off + (off_t)run.len != foff ||
+					run.cnt + take / max + 2 > U_RUN_IOV)) {
+				note_used(c, base, pos);
+				err = run_read(c, &run, &pos);
+				if (err)
+					goto read_end;
+			}
+			if (!run.cnt) {
+				run.fd = q->fd;
+				run.off = foff;
+			}
+			run_add(c, &run, base, pos, take);
+		}
+		pos += take;
+		if (take < q->len - qoff)
+			break;
+	}
+	note_used(c, base, pos);
+	err = run_read(c, &run, &pos);
+read_end:
+	if (err < 0)
+		return err;
+	for (done = 0; done < pos;) {
+		size_t plen = pos - done < max ? pos - done : max;
+
+		b->start[b->n] = u->t_len;
+		err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
+				    u->t + u->t_len + TLSX_REC_HDR, plen, 0,
+				    u->t + u->t_len, TLSX_U_TX_MAX - u->t_len,
+				    &n);
+		if (err)
+			return seal_failed(c, err);
+		u->t_len += n;
+		b->plain[b->n++] = plen;
+		done += plen;
+	}
+	if (u->t_len > u->t_used)
+		u->t_used = u->t_len;
+	return pos;
+}
+
 /*
  * After a write(2) that stopped short: the records of @b the socket took
  * no byte of are dropped (their sequence numbers used again, their bytes
@@ -491,7 +686,8 @@ static size_t unsend_tail(struct tlsx_conn *c, struct tx_batch *b,
  * an error (WANT_WRITE when nothing was).
  */
 static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
-			     int file_fd, off_t *off)
+			     int file_fd, off_t *off,
+			     const struct tlsx_piece *p, unsigned int np)
 {
 	struct tlsx_urec *u = c->u;
 	size_t total = 0;
@@ -523,7 +719,15 @@ static ssize_t write_records(struct tlsx_conn *c, const u8 *buf, size_t len,
 				goto out;
 			}
 		}
-		if (file_fd < 0) {
+		if (p) {
+			got = seal_pieces(c, p, np, total, want, nrec, &b);
+			if (got < 0) {
+				ret = total ? (ssize_t)total : got;
+				goto out;
+			}
+			if (!got)
+				break;
+		} else if (file_fd < 0) {
 			got = seal_buf(c, buf + total, want, nrec, &b);
 			if (got < 0) {
 				ret = seal_failed(c, (int)got);
@@ -557,13 +761,27 @@ out:
 
 ssize_t tlsx__u_write(struct tlsx_conn *c, const void *buf, size_t len)
 {
-	return write_records(c, buf, len, -1, NULL);
+	return write_records(c, buf, len, -1, NULL, NULL, 0);
 }
 
 ssize_t tlsx__u_sendfile(struct tlsx_conn *c, int file_fd, off_t *off,
 			 size_t count)
 {
-	return write_records(c, NULL, count, file_fd, off);
+	return write_records(c, NULL, count, file_fd, off, NULL, 0);
+}
+
+ssize_t tlsx__u_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
+		      unsigned int n)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i].len > SSIZE_MAX - len)
+			return TLSX_E_INVAL;
+		len += p[i].len;
+	}
+	return write_records(c, NULL, len, -1, NULL, p, n);
 }
 
 /*

@@ -9,7 +9,10 @@
  * Checked: no crash or sanitizer report; every octet sent parses as
  * frames (h2_frame_parse() with a large limit), the first being our
  * SETTINGS; a failed connection's last frame is a GOAWAY; every stream
- * planned is ended exactly once by h2_conn_free() at the latest.
+ * planned is ended exactly once by h2_conn_free() at the latest.  The
+ * input's first octet also picks the sender: an item at a time (the
+ * kernel layers') or by turns (h2_conn_next_turn(), the userspace
+ * layers').
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +39,7 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	ended++;
 }
 
-static const struct h2_conn_ops ops = { plan, done };
+static const struct h2_conn_ops ops = { .plan = plan, .done = done };
 
 /* Every frame in @out[0..@len) parses; the type of the last. */
 static int check_out(const uint8_t *out, size_t len, bool first)
@@ -60,10 +63,47 @@ static int check_out(const uint8_t *out, size_t len, bool first)
 	return last;
 }
 
+/*
+ * By turns (the userspace layers' sender), with few pieces, an arena
+ * just large enough and a small budget, so that every limit of a turn
+ * is met.
+ */
+static void drain_turns(struct h2_conn *h, uint8_t *out, size_t *len)
+{
+	static uint8_t arena[H2_UNIT_MAX + 64];
+	struct h2_piece p[8];
+	struct h2_turn t = {
+		.arena = arena, .arena_cap = sizeof(arena),
+		.p = p, .cap = 8, .max_bytes = 4096,
+	};
+	unsigned int i;
+
+	while (h2_conn_next_turn(h, &t)) {
+		uint64_t bytes = 0;
+
+		for (i = 0; i < t.n; i++) {
+			if (!p[i].mem || *len + p[i].len > (1u << 20))
+				abort();
+			memcpy(out + *len, p[i].mem, p[i].len);
+			*len += p[i].len;
+			bytes += p[i].len;
+		}
+		if (bytes != t.bytes)
+			abort();
+		h2_conn_item_done(h);
+	}
+}
+
+static bool by_turns;
+
 static void drain(struct h2_conn *h, uint8_t *out, size_t *len)
 {
 	struct h2_item it;
 
+	if (by_turns) {
+		drain_turns(h, out, len);
+		return;
+	}
 	while (h2_conn_next(h, &it)) {
 		if (it.fd >= 0 || *len + it.mem_len > (1u << 20))
 			abort();
@@ -85,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	step = 1 + data[0] % 64;
+	by_turns = data[0] & 0x40;
 	h2_conf_default(&conf);
 	conf.max_streams = 8;
 	planned = ended = 0;

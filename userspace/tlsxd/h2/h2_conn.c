@@ -4,6 +4,7 @@
  * (h2_conn.h, docs/http2.md).  Each rule is enforced where it is cited.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,7 @@ static void conn_fail(struct h2_conn *h, enum h2_error code)
 	h->failed = true;
 	h->error = code;
 	if (h->ctl_len + H2_FRAME_HDR_LEN + 8 > sizeof(h->ctl)) {
-		keep = h->item_kind == IT_CTL ? h->item.mem_len : 0;
+		keep = h->item_ctl;
 		h->ctl_len = keep;
 	}
 	/* After a graceful GOAWAY its last id stands (6.8). */
@@ -189,7 +190,10 @@ static void stream_free(struct h2_conn *h, struct h2_stream *s,
 	h->nstreams--;
 	if (h->ops->done)
 		h->ops->done(h->owner, s, complete);
-	free(s);
+	if (h->ops->stream_put)
+		h->ops->stream_put(h->owner, s);
+	else
+		free(s);
 }
 
 /* @s is reset (by us or the peer): freed now, or once its item went. */
@@ -484,7 +488,9 @@ static int enc_field(void *arg, const char *n, size_t nl, const char *v,
 	return 0;
 }
 
-static int encode_headers(struct h2_conn *h, struct h2_stream *s)
+/* @s's HEADERS (and CONTINUATIONs) at @out: their length, or -ENOSPC. */
+static ssize_t encode_headers(struct h2_conn *h, struct h2_stream *s,
+			      uint8_t *out_buf, size_t cap)
 {
 	uint8_t block[H2_HDR_CAP - 4 * H2_FRAME_HDR_LEN];
 	struct enc_ctx e = { h, block, 0, sizeof(block) };
@@ -501,21 +507,20 @@ static int encode_headers(struct h2_conn *h, struct h2_stream *s)
 		n = e.len - off;
 		if (n > h->peer_max_frame)
 			n = h->peer_max_frame;
-		if (out + H2_FRAME_HDR_LEN + n > sizeof(h->hdr))
+		if (out + H2_FRAME_HDR_LEN + n > cap)
 			return -ENOSPC;
 		flags = off + n == e.len ? H2_F_END_HEADERS : 0;
 		if (first && !stream_has_body(s))
 			flags |= H2_F_END_STREAM;
-		out += h2_write_hdr(h->hdr + out, n,
+		out += h2_write_hdr(out_buf + out, n,
 				    first ? H2_HEADERS : H2_CONTINUATION,
 				    flags, s->id);
-		memcpy(h->hdr + out, block + off, n);
+		memcpy(out_buf + out, block + off, n);
 		out += n;
 		off += n;
 		first = false;
 	} while (off < e.len);
-	h->hdr_len = out;
-	return 0;
+	return out;
 }
 
 /* A stream is taken: the owner plans it, its HEADERS are queued. */
@@ -586,11 +591,13 @@ static void block_done(struct h2_conn *h)
 		ctl_rst(h, id, H2_PROTOCOL_ERROR);
 		return;
 	}
-	s = calloc(1, sizeof(*s));
+	s = h->ops->stream_get ? h->ops->stream_get(h->owner) :
+				 malloc(sizeof(*s));
 	if (!s) {
 		ctl_rst(h, id, H2_REFUSED_STREAM);
 		return;
 	}
+	memset(s, 0, offsetof(struct h2_stream, rbuf));
 	s->id = id;
 	s->window = h->peer_initial_window;
 	s->half_closed = h->blk_end_stream;
@@ -824,8 +831,8 @@ static uint64_t data_allowed(const struct h2_conn *h,
 	if ((int64_t)n > h->send_window)
 		n = h->send_window > 0 ? h->send_window : 0;
 	/* A memory payload is copied behind its header (small: parts). */
-	if (g->mem && n > sizeof(h->dhdr) - H2_FRAME_HDR_LEN)
-		n = sizeof(h->dhdr) - H2_FRAME_HDR_LEN;
+	if (g->mem && n > H2_MEM_DATA_MAX)
+		n = H2_MEM_DATA_MAX;
 	return n;
 }
 
@@ -842,10 +849,79 @@ static bool data_last(const struct h2_stream *s, uint64_t n)
 	return true;
 }
 
-static bool next_data(struct h2_conn *h, struct h2_item *it)
+/* Room in @t for a unit of @arena arena octets and three pieces. */
+static bool turn_fits(const struct h2_conn *h, const struct h2_turn *t,
+		      size_t arena)
+{
+	return t->arena_cap - t->arena_len >= arena && t->n + 3 <= t->cap &&
+	       h->nsent < H2_TURN_FRAMES && t->bytes < t->max_bytes;
+}
+
+/* The arena's next @len octets join the turn (one piece with the last). */
+static void turn_mem(struct h2_turn *t, size_t len)
+{
+	const uint8_t *p = t->arena + t->arena_len;
+	struct h2_piece *last = t->n ? &t->p[t->n - 1] : NULL;
+
+	if (last && last->mem >= t->arena && last->mem + last->len == p)
+		last->len += len;
+	else
+		t->p[t->n++] = (struct h2_piece){ p, -1, 0, len };
+	t->arena_len += len;
+	t->bytes += len;
+}
+
+/* A frame of @s in the item: committed by h2_conn_item_done(). */
+static void turn_sent(struct h2_conn *h, struct h2_stream *s,
+		      uint64_t payload, bool end)
+{
+	h->sent[h->nsent++] = (struct h2_sent){ s, payload, end };
+	s->inflight++;
+}
+
+/*
+ * A DATA frame of @n octets of @s, cut at its cursor: its header in the
+ * arena, its payload copied behind it (memory) or a range of the file;
+ * the cursor and the windows move now, the frame is committed when the
+ * item went.  Returns END_STREAM.
+ */
+static bool emit_data(struct h2_conn *h, struct h2_stream *s,
+		      struct h2_turn *t, uint64_t n)
+{
+	const struct resp_seg *g = &s->resp.seg[s->seg];
+	bool end = data_last(s, n);
+	uint8_t *p = t->arena + t->arena_len;
+
+	h2_write_hdr(p, n, H2_DATA, end ? H2_F_END_STREAM : 0, s->id);
+	if (g->mem) {
+		memcpy(p + H2_FRAME_HDR_LEN, g->mem + s->seg_off, n);
+		turn_mem(t, H2_FRAME_HDR_LEN + n);
+	} else {
+		turn_mem(t, H2_FRAME_HDR_LEN);
+		t->p[t->n++] = (struct h2_piece){ NULL, s->resp.fd,
+						  g->off + s->seg_off, n };
+		t->bytes += n;
+	}
+	s->window -= n;
+	h->send_window -= n;
+	s->seg_off += n;
+	while (stream_has_body(s) && s->seg_off >= s->resp.seg[s->seg].len) {
+		s->seg++;
+		s->seg_off = 0;
+	}
+	turn_sent(h, s, n, end);
+	t->progress = true;
+	return end;
+}
+
+/*
+ * The next stream of the ring with window: one frame (at most the
+ * quantum), then the tail (round robin, docs/http2.md).  False when no
+ * stream can send.
+ */
+static bool next_data(struct h2_conn *h, struct h2_turn *t)
 {
 	struct h2_stream *s;
-	const struct resp_seg *g;
 	uint64_t n;
 
 	while ((s = h->ring_head)) {
@@ -860,117 +936,133 @@ static bool next_data(struct h2_conn *h, struct h2_item *it)
 			ring_remove(h, s);
 			continue;
 		}
-		/* Round robin (docs/http2.md): one frame, then the tail. */
 		ring_remove(h, s);
-		g = &s->resp.seg[s->seg];
-		h->item_end = data_last(s, n);
-		h2_write_hdr(h->dhdr, n, H2_DATA,
-			     h->item_end ? H2_F_END_STREAM : 0, s->id);
-		it->mem = h->dhdr;
-		it->mem_len = H2_FRAME_HDR_LEN;
-		it->fd = -1;
-		it->foff = 0;
-		it->flen = 0;
-		if (g->mem) {
-			memcpy(h->dhdr + H2_FRAME_HDR_LEN, g->mem + s->seg_off, n);
-			it->mem_len += n;
-		} else {
-			it->fd = s->resp.fd;
-			it->foff = g->off + s->seg_off;
-			it->flen = n;
-		}
-		h->item_kind = IT_DATA;
-		it->progress = true;
-		h->item_stream = s;
-		h->item_payload = n;
-		s->inflight = true;
-		s->window -= n;
-		h->send_window -= n;
+		if (!emit_data(h, s, t, n))
+			ring_add(h, s);
 		return true;
 	}
 	return false;
 }
 
 /*
- * The stream's first DATA frame in the HEADERS' item when its window
- * allows: one item, so one record and one write on the userspace layer
- * (a header and a file range on the kernel ones) for a small response
- * instead of two.  h->item_payload: its octets, 0 when none went.
+ * @s's HEADERS, with its first DATA frame behind them when its window
+ * allows: a small response is one unit, so one record and one write on
+ * the userspace layer (a header and a file range on the kernel ones).
  */
-static void headers_first_data(struct h2_conn *h, struct h2_stream *s,
-			       struct h2_item *it)
+static int emit_headers(struct h2_conn *h, struct h2_stream *s,
+			struct h2_turn *t)
 {
-	const struct resp_seg *g;
-	uint64_t n;
+	ssize_t n = encode_headers(h, s, t->arena + t->arena_len,
+				   H2_HDR_CAP);
+	uint64_t d;
 
-	h->item_payload = 0;
-	h->item_end = false;
-	if (!stream_has_body(s))
-		return;
-	n = data_allowed(h, s);
-	g = &s->resp.seg[s->seg];
-	if (!n || h->hdr_len + H2_FRAME_HDR_LEN + (g->mem ? n : 0) >
-		  sizeof(h->hdr))
-		return;
-	h->item_end = data_last(s, n);
-	h->hdr_len += h2_write_hdr(h->hdr + h->hdr_len, n, H2_DATA,
-				   h->item_end ? H2_F_END_STREAM : 0, s->id);
-	if (g->mem) {
-		memcpy(h->hdr + h->hdr_len, g->mem + s->seg_off, n);
-		h->hdr_len += n;
-	} else {
-		it->fd = s->resp.fd;
-		it->foff = g->off + s->seg_off;
-		it->flen = n;
+	if (n < 0)
+		return (int)n;
+	turn_mem(t, n);
+	s->headers_sent = true;
+	t->progress = true;
+	if (!stream_has_body(s)) {
+		turn_sent(h, s, 0, true);
+		return 0;
 	}
-	h->item_payload = n;
-	s->window -= n;
-	h->send_window -= n;
+	d = data_allowed(h, s);
+	if (!d) {
+		turn_sent(h, s, 0, false);
+		ring_add(h, s);
+		return 0;
+	}
+	/* Its HEADERS without END_STREAM are committed with the frame. */
+	if (!emit_data(h, s, t, d))
+		ring_add(h, s);
+	return 0;
 }
 
-bool h2_conn_next(struct h2_conn *h, struct h2_item *it)
+/*
+ * Fills @t with up to @units units (a control queue, a HEADERS with its
+ * first DATA, a DATA frame): h2_conn_next() asks for one, a turn for as
+ * many as its budget takes.
+ */
+static bool turn_build(struct h2_conn *h, struct h2_turn *t,
+		       unsigned int units)
 {
 	struct h2_stream *s;
+	unsigned int done = 0;
 
-	if (h->item_kind != IT_NONE)
+	t->arena_len = 0;
+	t->n = 0;
+	t->bytes = 0;
+	t->progress = false;
+	if (h->item_busy)
 		return false;
-	memset(it, 0, sizeof(*it));
-	it->fd = -1;
+	h->nsent = 0;
+	h->item_ctl = 0;
 	if (h->ctl_len) {
-		it->mem = h->ctl;
-		it->mem_len = h->ctl_len;
-		h->item_kind = IT_CTL;
-		h->item = *it;
-		return true;
+		t->p[t->n++] = (struct h2_piece){ h->ctl, -1, 0, h->ctl_len };
+		t->bytes += h->ctl_len;
+		h->item_ctl = h->ctl_len;
+		done++;
 	}
-	if (h->failed)
-		return false;
-	while ((s = h->hq_head)) {
+	while (!h->failed && done < units && (s = h->hq_head) &&
+	       turn_fits(h, t, H2_UNIT_MAX)) {
 		hq_remove(h, s);
-		if (encode_headers(h, s)) {
+		if (emit_headers(h, s, t)) {
 			/*
 			 * A head HPACK cannot fit (never with resp.c's
 			 * bounds): the encoder's table may have taken some
 			 * of its fields, so the connection cannot go on.
+			 * The GOAWAY goes in the next item.
 			 */
 			conn_fail(h, H2_INTERNAL_ERROR);
-			return h2_conn_next(h, it);
+			stream_drop(h, s);
+			break;
 		}
-		it->mem = h->hdr;
-		it->progress = true;
-		headers_first_data(h, s, it);
-		it->mem_len = h->hdr_len;
-		h->item_kind = IT_HDR;
-		h->item_stream = s;
-		s->inflight = true;
-		h->item = *it;
-		return true;
+		done++;
 	}
-	if (next_data(h, it)) {
-		h->item = *it;
-		return true;
+	while (!h->failed && done < units &&
+	       turn_fits(h, t, H2_FRAME_HDR_LEN + H2_MEM_DATA_MAX) &&
+	       next_data(h, t))
+		done++;
+	if (!t->n) {
+		/* A failure above queued a GOAWAY: it goes now. */
+		if (h->ctl_len)
+			return turn_build(h, t, units);
+		return false;
 	}
-	return false;
+	h->item_busy = true;
+	return true;
+}
+
+bool h2_conn_next_turn(struct h2_conn *h, struct h2_turn *t)
+{
+	t->arena_len = 0;
+	t->n = 0;
+	if (t->cap < 8 || t->arena_cap < H2_UNIT_MAX)
+		return false;
+	return turn_build(h, t, UINT32_MAX);
+}
+
+bool h2_conn_next(struct h2_conn *h, struct h2_item *it)
+{
+	struct h2_piece p[4];
+	struct h2_turn t = {
+		.arena = h->hdr, .arena_cap = sizeof(h->hdr),
+		.p = p, .cap = ARRAY_SIZE(p), .max_bytes = UINT64_MAX,
+	};
+
+	memset(it, 0, sizeof(*it));
+	it->fd = -1;
+	if (!turn_build(h, &t, 1))
+		return false;
+	/* One unit: its octets in memory, then at most a file range. */
+	it->mem = p[0].mem;
+	it->mem_len = p[0].len;
+	if (t.n > 1) {
+		it->fd = p[1].fd;
+		it->foff = p[1].off;
+		it->flen = p[1].len;
+	}
+	it->progress = t.progress;
+	return true;
 }
 
 /* @s's response went whole: logged, freed; a refused body is reset. */
@@ -989,49 +1081,31 @@ static void stream_complete(struct h2_conn *h, struct h2_stream *s)
 
 void h2_conn_item_done(struct h2_conn *h)
 {
-	struct h2_stream *s = h->item_stream;
+	unsigned int i;
 
-	switch (h->item_kind) {
-	case IT_NONE:
+	if (!h->item_busy)
 		return;
-	case IT_CTL:
-		memmove(h->ctl, h->ctl + h->item.mem_len,
-			h->ctl_len - h->item.mem_len);
-		h->ctl_len -= h->item.mem_len;
-		break;
-	case IT_HDR:
-		s->headers_sent = true;
-		if (!h->item_payload) {
-			s->inflight = false;
-			if (s->gone)
-				stream_free(h, s, false);
-			else if (!stream_has_body(s))
-				stream_complete(h, s);
-			else
-				ring_add(h, s);
-			break;
-		}
-		/* Its first DATA frame went with it. */
-		__attribute__((fallthrough));
-	case IT_DATA:
-		s->inflight = false;
-		s->body_sent += h->item_payload;
-		s->seg_off += h->item_payload;
-		while (stream_has_body(s) &&
-		       s->seg_off >= s->resp.seg[s->seg].len) {
-			s->seg++;
-			s->seg_off = 0;
-		}
-		if (s->gone)
-			stream_free(h, s, false);
-		else if (h->item_end)
-			stream_complete(h, s);
-		else
-			ring_add(h, s);
-		break;
+	h->item_busy = false;
+	if (h->item_ctl) {
+		memmove(h->ctl, h->ctl + h->item_ctl, h->ctl_len - h->item_ctl);
+		h->ctl_len -= h->item_ctl;
+		h->item_ctl = 0;
 	}
-	h->item_kind = IT_NONE;
-	h->item_stream = NULL;
+	/* In the order sent: a stream's last frame is its last record. */
+	for (i = 0; i < h->nsent; i++) {
+		struct h2_sent *r = &h->sent[i];
+		struct h2_stream *s = r->s;
+
+		s->inflight--;
+		s->body_sent += r->payload;
+		if (s->gone) {
+			if (!s->inflight)
+				stream_free(h, s, false);
+		} else if (r->end) {
+			stream_complete(h, s);
+		}
+	}
+	h->nsent = 0;
 }
 
 /* ---- life ---------------------------------------------------------------- */
@@ -1082,7 +1156,7 @@ fail:
 void h2_conn_free(struct h2_conn *h)
 {
 	while (h->streams) {
-		h->streams->inflight = false;
+		h->streams->inflight = 0;
 		stream_free(h, h->streams, false);
 	}
 	hpack_decoder_free(&h->dec);
@@ -1098,9 +1172,9 @@ void h2_conn_free(struct h2_conn *h)
 bool h2_conn_over(const struct h2_conn *h)
 {
 	if (h->failed)
-		return !h->ctl_len && h->item_kind == IT_NONE;
+		return !h->ctl_len && !h->item_busy;
 	return (h->goaway_sent || h->peer_goaway) && !h->streams &&
-	       !h->ctl_len && h->item_kind == IT_NONE;
+	       !h->ctl_len && !h->item_busy;
 }
 
 bool h2_conn_busy(const struct h2_conn *h)

@@ -49,16 +49,17 @@ struct h2_stream {
 	bool half_closed;		/* END_STREAM came: half-closed (remote) */
 	bool queued_hdr;		/* in the HEADERS queue */
 	bool in_ring;			/* in the DATA ring */
-	bool headers_sent;
-	bool inflight;			/* an item of it is being sent */
+	bool headers_sent;		/* its HEADERS are in an item */
+	unsigned int inflight;		/* its frames in the item being sent */
 	bool gone;			/* reset (either side): free when idle */
 	bool rst_after;			/* a body was announced: RST NO_ERROR */
-	int seg;			/* resp.seg[] being sent */
-	uint64_t seg_off;
+	int seg;			/* resp.seg[] being cut into DATA */
+	uint64_t seg_off;		/* (advanced as frames are cut) */
 	uint64_t body_sent;
 	struct resp resp;		/* the owner's plan */
 	struct http_req req;		/* valid during ops->plan() only */
 	void *owner;			/* the owner's, per stream */
+	/* Last: not cleared for a new stream (the plan writes it). */
 	char rbuf[RESP_BUF_MIN];	/* the plan's head and part headers */
 };
 
@@ -71,6 +72,14 @@ struct h2_conn_ops {
 	void (*plan)(void *owner, struct h2_stream *s, int status);
 	/* @s ends: @complete when its response went whole; release it. */
 	void (*done)(void *owner, struct h2_stream *s, bool complete);
+	/*
+	 * Optional: memory for a stream (sizeof(struct h2_stream), from a
+	 * pool: a turn ends many streams at once, and malloc() would give
+	 * the heap back and fault it in again), and its return.  NULL:
+	 * malloc() and free().
+	 */
+	void *(*stream_get)(void *owner);
+	void (*stream_put)(void *owner, void *p);
 };
 
 /* What to send next: @mem bytes, then @flen bytes of file @fd at @foff. */
@@ -82,6 +91,37 @@ struct h2_item {
 	uint64_t flen;
 	bool progress;			/* HEADERS or DATA: a stream moved */
 };
+
+/*
+ * A turn (h2_conn_next_turn()): many frames, of several streams, as
+ * pieces to send in order by one call (tlsx_sendv()).  The owner gives
+ * the arena (frame headers, HEADERS blocks and small DATA payloads are
+ * written there), the piece array and the budget; a piece's @mem points
+ * into the arena, into the connection's control queue or is NULL for a
+ * range of the file @fd.
+ */
+struct h2_piece {
+	const uint8_t *mem;
+	int fd;
+	uint64_t off;
+	uint64_t len;
+};
+
+struct h2_turn {
+	uint8_t *arena;
+	size_t arena_cap;
+	struct h2_piece *p;
+	unsigned int cap;		/* pieces, at least 8 */
+	uint64_t max_bytes;		/* the turn stops once past this */
+	/* Filled by h2_conn_next_turn(). */
+	size_t arena_len;
+	unsigned int n;
+	uint64_t bytes;
+	bool progress;			/* HEADERS or DATA: a stream moved */
+};
+
+/* Frames of streams one turn carries at most. */
+#define H2_TURN_FRAMES	128
 
 enum h2_phase {
 	H2_PH_PREFACE,	/* the client's 24 octets (3.4) */
@@ -99,6 +139,17 @@ struct h2_counts {
 
 #define H2_CTL_CAP	2048		/* control frames owed */
 #define H2_HDR_CAP	(2 * RESP_BUF_MIN)	/* one HEADERS block */
+/* A DATA payload from memory (a part header) is copied: small. */
+#define H2_MEM_DATA_MAX	1024
+/* The arena room one HEADERS needs: its block, a first DATA frame. */
+#define H2_UNIT_MAX	(H2_HDR_CAP + H2_FRAME_HDR_LEN + H2_MEM_DATA_MAX)
+
+/* A stream's frame in the item being sent: committed when it went. */
+struct h2_sent {
+	struct h2_stream *s;
+	uint64_t payload;
+	bool end;			/* END_STREAM: the stream's last */
+};
 
 struct h2_conn {
 	const struct h2_conf *conf;
@@ -120,14 +171,13 @@ struct h2_conn {
 	/* Output. */
 	uint8_t ctl[H2_CTL_CAP];
 	size_t ctl_len;
-	uint8_t hdr[H2_HDR_CAP];
-	size_t hdr_len, hdr_off;
-	uint8_t dhdr[H2_FRAME_HDR_LEN + 1024];	/* a DATA frame's header + memory payload */
-	struct h2_item item;		/* the item in flight */
-	enum { IT_NONE, IT_CTL, IT_HDR, IT_DATA } item_kind;
-	struct h2_stream *item_stream;
-	uint64_t item_payload;
-	bool item_end;
+	/* h2_conn_next()'s arena: one HEADERS and a first DATA frame. */
+	uint8_t hdr[H2_UNIT_MAX];
+	/* The item (or turn) in flight. */
+	bool item_busy;
+	size_t item_ctl;		/* of h->ctl's bytes */
+	struct h2_sent sent[H2_TURN_FRAMES];
+	unsigned int nsent;
 	/* Streams. */
 	struct h2_stream *streams;
 	unsigned int nstreams;		/* not yet ended */
@@ -176,6 +226,15 @@ int h2_conn_in_commit(struct h2_conn *h, size_t n, uint64_t now_ms);
  * whole and h2_conn_item_done() called before the next h2_conn_next().
  */
 bool h2_conn_next(struct h2_conn *h, struct h2_item *it);
+/*
+ * A turn instead of one item (for a layer that seals in userspace, where
+ * many frames in one tlsx_sendv() cost what one does): control frames,
+ * then the HEADERS queued (each with its first DATA frame), then DATA
+ * round robin across the streams with window, one frame per stream per
+ * round, until @t's budget, arena, pieces or H2_TURN_FRAMES run out.
+ * False when nothing can go.  Sent whole, then h2_conn_item_done().
+ */
+bool h2_conn_next_turn(struct h2_conn *h, struct h2_turn *t);
 void h2_conn_item_done(struct h2_conn *h);
 
 /* A graceful GOAWAY NO_ERROR (drain, 6.8): no new streams after. */

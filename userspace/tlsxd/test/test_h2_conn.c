@@ -40,6 +40,7 @@ struct tc {
 	unsigned int planned, done, complete;
 	int failed;
 	uint64_t now;
+	bool turns;			/* send by turns (the userspace layers) */
 };
 
 static void plan(void *owner, struct h2_stream *s, int status)
@@ -64,7 +65,7 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops ops = { plan, done };
+static const struct h2_conn_ops ops = { .plan = plan, .done = done };
 
 /* Input to the server, as the glue gives it: into its space. */
 static int feed(struct tc *t, const void *p, size_t len)
@@ -87,12 +88,48 @@ static int feed(struct tc *t, const void *p, size_t len)
 	return 0;
 }
 
+/* A turn's pieces in order, as tlsx_sendv() sends them. */
+static unsigned int pump_turns(struct tc *t)
+{
+	static uint8_t arena[64 << 10];
+	struct h2_piece p[256];
+	unsigned int turns = 0, i;
+
+	for (;;) {
+		struct h2_turn tn = {
+			.arena = arena, .arena_cap = sizeof(arena),
+			.p = p, .cap = 256, .max_bytes = 1 << 20,
+		};
+		uint64_t bytes = 0;
+
+		if (!h2_conn_next_turn(&t->h, &tn))
+			return turns;
+		for (i = 0; i < tn.n; i++) {
+			if (t->out_len + p[i].len > OUT_CAP)
+				abort();
+			if (p[i].mem)
+				memcpy(t->out + t->out_len, p[i].mem, p[i].len);
+			else if (pread(p[i].fd, t->out + t->out_len, p[i].len,
+				       p[i].off) != (ssize_t)p[i].len)
+				abort();
+			t->out_len += p[i].len;
+			bytes += p[i].len;
+		}
+		if (bytes != tn.bytes)
+			abort();
+		h2_conn_item_done(&t->h);
+		turns++;
+	}
+}
+
 /* Everything the server sends now, files read as sendfile would. */
 static unsigned int pump(struct tc *t)
 {
 	struct h2_item it;
 	unsigned int items = 0;
 
+	if (t->turns)
+		return pump_turns(t);
 	while (h2_conn_next(&t->h, &it)) {
 		if (t->out_len + it.mem_len + it.flen > OUT_CAP)
 			abort();
@@ -370,9 +407,23 @@ FIXTURE(h2) {
 	struct tc t;
 };
 
+/* Every case twice: an item at a time (kernel layers), and by turns. */
+FIXTURE_VARIANT(h2) {
+	bool turns;
+};
+
+FIXTURE_VARIANT_ADD(h2, items) {
+	.turns = false,
+};
+
+FIXTURE_VARIANT_ADD(h2, turns) {
+	.turns = true,
+};
+
 FIXTURE_SETUP(h2)
 {
 	setup(_metadata, &self->t);
+	self->t.turns = variant->turns;
 }
 
 FIXTURE_TEARDOWN(h2)
@@ -577,6 +628,72 @@ TEST_F(h2, round_robin_and_a_stalled_stream_beside)
 	ASSERT_TRUE(s->end[1]);
 	ASSERT_EQ(65535, s->body_len[0]);
 	ASSERT_TRUE(h2_conn_busy(&t->h));
+	free(s);
+}
+
+/*
+ * A turn carries many small responses: 100 streams of 10 octets, each
+ * a HEADERS and its DATA, go in one turn (one tlsx_sendv(), a few
+ * records), every body whole; an item at a time they are 100 items.
+ */
+TEST_F(h2, many_small_responses_one_turn)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+	unsigned int i, n;
+
+	hello(t, NULL, 0);
+	pump(t);
+	collect(t, s);
+	for (i = 0; i < 100; i++)
+		get(t, 1 + 2 * i, "GET", "/a.txt", NULL);
+	ASSERT_EQ(0, t->failed);
+	n = pump(t);
+	collect(t, s);
+	ASSERT_EQ(t->turns ? 1 : 100, n);
+	ASSERT_EQ(100, t->complete);
+	ASSERT_EQ(100, s->headers);
+	ASSERT_EQ(100, s->data_frames);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(10, s->body_len[i]);
+		ASSERT_EQ(0, memcmp(s->body[i], "hello, h2\n", 10));
+		ASSERT_TRUE(s->end[i]);
+	}
+	ASSERT_FALSE(h2_conn_busy(&t->h));
+	free(s);
+}
+
+/*
+ * Within a turn, streams take one frame each in turn (fairness), and
+ * a turn stops at its budget: four bodies of 256 KiB and 17 octets
+ * (with their frame headers just over 1 MiB), windows wide open.
+ */
+TEST_F(h2, turn_round_robin_within_budget)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+	struct h2_setting wide = { H2_SET_INITIAL_WINDOW_SIZE, 0x7fffffff };
+	unsigned int i, alternations = 0, n;
+
+	hello(t, &wide, 1);
+	fr(t, H2_WINDOW_UPDATE, 0, 0, "\x7f\x00\x00\x00", 4);
+	pump(t);
+	collect(t, s);
+	for (i = 0; i < 4; i++)
+		get(t, 1 + 2 * i, "GET", "/big", NULL);
+	n = pump(t);
+	collect(t, s);
+	for (i = 1; i < s->norder; i++)
+		alternations += s->order[i] != s->order[i - 1];
+	ASSERT_EQ(s->norder - 1, alternations);
+	ASSERT_EQ(64, s->norder);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(BIG_LEN, s->body_len[i]);
+		ASSERT_TRUE(s->end[i]);
+	}
+	/* The budget cut the first turn: its rest is a second one. */
+	ASSERT_EQ(t->turns ? 2 : 4 + 4 * 16, n);
+	ASSERT_EQ(4, t->complete);
 	free(s);
 }
 

@@ -521,6 +521,259 @@ TEST_F(rec, sendfile)
 	free(got);
 }
 
+/*
+ * tlsx_sendv()'s material: HTTP/2-like frames, a 9-octet header in
+ * memory then a range of one file, @nframes of them with payloads of
+ * every size class (0, 1, small, a record less the header, more than a
+ * record), the ranges of one body following each other (one preadv for
+ * several) and now and then jumping back (a second stream's body).
+ */
+struct sv {
+	int fd;
+	u8 *file;
+	size_t file_len;
+	struct tlsx_piece p[400];
+	u8 hdr[200][9];
+	unsigned int n;
+	u8 *want;		/* the stream the peer must read */
+	size_t len;
+};
+
+static int sv_make(struct sv *v, unsigned int nframes)
+{
+	static const size_t sizes[] = { 16375, 16375, 0, 1, 1000, 16375,
+					40000, 7, 16384, 16375, 3 };
+	char path[] = "/tmp/test_libtlsx_sv_XXXXXX";
+	off_t off = 0;
+	unsigned int f;
+
+	v->file_len = 1 << 20;
+	v->file = malloc(v->file_len);
+	v->want = malloc(nframes * (9 + 40000));
+	v->fd = mkstemp(path);
+	if (!v->file || !v->want || v->fd < 0 || nframes > 200)
+		return -1;
+	unlink(path);
+	fill(v->file, v->file_len, 11);
+	if (write(v->fd, v->file, v->file_len) != (ssize_t)v->file_len)
+		return -1;
+	v->n = 0;
+	v->len = 0;
+	for (f = 0; f < nframes; f++) {
+		size_t len = sizes[f % ARRAY_SIZE(sizes)];
+
+		if (f % 13 == 12)
+			off = 4096 * (f % 7);	/* another body */
+		if (off + (off_t)len > (off_t)v->file_len)
+			off = 0;
+		fill(v->hdr[f], 9, f);
+		v->p[v->n++] = (struct tlsx_piece){ .mem = v->hdr[f], .fd = -1,
+						    .len = 9 };
+		memcpy(v->want + v->len, v->hdr[f], 9);
+		v->len += 9;
+		v->p[v->n++] = (struct tlsx_piece){ .fd = v->fd, .off = off,
+						    .len = len };
+		memcpy(v->want + v->len, v->file + off, len);
+		v->len += len;
+		off += len;
+	}
+	return 0;
+}
+
+static void sv_free(struct sv *v)
+{
+	close(v->fd);
+	free(v->file);
+	free(v->want);
+}
+
+/* The pieces from byte @skip of their stream: what a caller gives again. */
+static unsigned int sv_from(const struct sv *v, size_t skip,
+			    struct tlsx_piece *out)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < v->n; i++) {
+		struct tlsx_piece q = v->p[i];
+
+		if (skip >= q.len) {
+			skip -= q.len;
+			continue;
+		}
+		if (q.mem)
+			q.mem = (const u8 *)q.mem + skip;
+		else
+			q.off += skip;
+		q.len -= skip;
+		skip = 0;
+		out[k++] = q;
+	}
+	return k;
+}
+
+/* OpenSSL's end: one SSL_read per record, each record's size noted. */
+struct rec_reader {
+	SSL *s;
+	u8 *buf;
+	size_t len;
+	size_t sizes[4096];
+	unsigned int nrec;
+	int ret;
+};
+
+static void *rec_reader_run(void *arg)
+{
+	struct rec_reader *r = arg;
+	size_t got = 0;
+
+	r->ret = 0;
+	while (got < r->len) {
+		int n = SSL_read(r->s, r->buf + got, (int)(r->len - got));
+
+		if (n <= 0) {
+			r->ret = -1;
+			return NULL;
+		}
+		if (r->nrec < ARRAY_SIZE(r->sizes))
+			r->sizes[r->nrec++] = n;
+		got += n;
+	}
+	return NULL;
+}
+
+/*
+ * Frames in one call: the peer reads the stream byte for byte, in full
+ * records (a record holds the end of one frame and the start of the
+ * next), only the last one short.
+ */
+TEST_F(rec, sendv_frames)
+{
+	struct sv v;
+	struct rec_reader *r = calloc(1, sizeof(*r));
+	pthread_t t;
+	unsigned int i;
+
+	ASSERT_TRUE(r != NULL);
+	ASSERT_EQ(0, sv_make(&v, 60));
+	r->s = self->p.a;
+	r->len = v.len;
+	r->buf = malloc(v.len);
+	ASSERT_TRUE(r->buf != NULL);
+	/* OpenSSL returns one record per SSL_read (no read-ahead merging). */
+	ASSERT_EQ(0, pthread_create(&t, NULL, rec_reader_run, r));
+	EXPECT_EQ((ssize_t)v.len, tlsx_sendv(self->p.c, v.p, v.n));
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, r->ret);
+	EXPECT_EQ(0, memcmp(v.want, r->buf, v.len));
+	ASSERT_EQ((v.len + 16383) / 16384, r->nrec);
+	for (i = 0; i + 1 < r->nrec; i++)
+		ASSERT_EQ(16384, r->sizes[i]);
+	EXPECT_EQ(v.len - (r->nrec - 1) * 16384, r->sizes[r->nrec - 1]);
+	/* Nothing, and empty pieces only: 0, nothing sent. */
+	EXPECT_EQ(0, tlsx_sendv(self->p.c, v.p, 0));
+	EXPECT_EQ(0, tlsx_sendv(self->p.c, &v.p[5], 1));
+	/* A file range without a file. */
+	v.p[1].fd = -1;
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_sendv(self->p.c, v.p, 2));
+	free(r->buf);
+	free(r);
+	sv_free(&v);
+}
+
+/* A file shorter than its piece: the call stops at its last byte. */
+TEST_F(rec, sendv_file_ends)
+{
+	struct sv v;
+	struct tlsx_piece q[3];
+	struct job j = { .s = self->p.a };
+	pthread_t t;
+	u8 got[9 + 100];
+
+	ASSERT_EQ(0, sv_make(&v, 1));
+	q[0] = v.p[0];
+	q[1] = (struct tlsx_piece){ .fd = v.fd, .off = v.file_len - 100,
+				    .len = 5000 };
+	q[2] = v.p[0];
+	j.buf = got;
+	j.len = sizeof(got);
+	ASSERT_EQ(0, pthread_create(&t, NULL, job_run, &j));
+	EXPECT_EQ((ssize_t)sizeof(got), tlsx_sendv(self->p.c, q, 3));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, j.ret);
+	EXPECT_EQ(0, memcmp(got, v.hdr[0], 9));
+	EXPECT_EQ(0, memcmp(got + 9, v.file + v.file_len - 100, 100));
+	sv_free(&v);
+}
+
+/*
+ * A non-blocking socket that takes little: calls stop mid-way (EAGAIN
+ * between and inside batches), the caller gives the pieces again from
+ * the first byte not taken; the peer reads every byte once, in order.
+ */
+TEST_F(rec, sendv_nonblocking_partial)
+{
+	struct sv v;
+	struct tlsx_piece *q = malloc(sizeof(v.p));
+	size_t put = 0, total;
+	struct job j = { .s = self->p.a, .delay_us = 50000 };
+	int sndbuf = 4096, wants = 0, partial = 0, ret;
+	unsigned int round;
+	pthread_t t;
+	u8 *got;
+
+	ASSERT_TRUE(q != NULL);
+	ASSERT_EQ(0, sv_make(&v, 200));
+	/* The stream twice: 2 x 200 frames. */
+	total = 2 * v.len;
+	got = malloc(total);
+	ASSERT_TRUE(got != NULL);
+	j.buf = got;
+	j.len = total;
+	setsockopt(self->p.bfd, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+		   sizeof(sndbuf));
+	set_nonblock(self->p.bfd, true);
+	ASSERT_EQ(0, pthread_create(&t, NULL, job_run, &j));
+	for (round = 0; round < 2; round++) {
+		size_t at = 0;
+
+		while (at < v.len) {
+			struct pollfd pfd = { .fd = self->p.bfd,
+					      .events = POLLOUT };
+			unsigned int k = sv_from(&v, at, q);
+			ssize_t n = tlsx_sendv(self->p.c, q, k);
+
+			if (n == TLSX_WANT_WRITE) {
+				wants++;
+				ASSERT_LE(0, poll(&pfd, 1, 5000));
+				continue;
+			}
+			ASSERT_GT(n, 0);
+			ASSERT_LE((size_t)n, v.len - at);
+			if ((size_t)n < v.len - at)
+				partial++;
+			at += n;
+		}
+		put += at;
+	}
+	while ((ret = tlsx_conn_flush(self->p.c)) == TLSX_WANT_WRITE) {
+		struct pollfd pfd = { .fd = self->p.bfd, .events = POLLOUT };
+
+		poll(&pfd, 1, 5000);
+	}
+	EXPECT_EQ(TLSX_OK, ret);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, j.ret);
+	EXPECT_EQ(total, put);
+	for (round = 0; round < 2; round++)
+		EXPECT_EQ(0, memcmp(v.want, got + round * v.len, v.len));
+	EXPECT_GT(wants, 0);
+	EXPECT_GT(partial, 0);
+	TH_LOG("%d calls stopped mid-way, %d took nothing", partial, wants);
+	free(got);
+	free(q);
+	sv_free(&v);
+}
+
 /* A socket that takes little: writes are partial, nothing is lost. */
 TEST_F(rec, nonblocking_partial_writes)
 {
@@ -1406,6 +1659,37 @@ TEST_F(rec, peer_record_size_limit)
 	}
 	EXPECT_EQ(sizeof(msg), total);
 	EXPECT_EQ(4, records);
+}
+
+/*
+ * tlsx_sendv() under the peer's record_size_limit: the frames' stream in
+ * records of the limit less one (RFC 8449 4), every record full but the
+ * last, file bytes and headers alike.
+ */
+TEST_F(rec, sendv_peer_record_size_limit)
+{
+	struct sv v;
+	u8 rec[TLSX_REC_MAX];
+	size_t total = 0, records = 0, body;
+	ssize_t n;
+
+	ASSERT_EQ(TLSX_OK, take_over(&self->p, TLSX_RL_USER, 0, 256));
+	ASSERT_EQ(0, sv_make(&v, 5));
+	n = tlsx_sendv(self->p.c, v.p, v.n);
+	ASSERT_EQ((ssize_t)v.len, n);
+	while (total < v.len) {
+		ASSERT_EQ(5, recv(self->p.afd, rec, 5, MSG_WAITALL));
+		body = get_unaligned_be16(rec + 3);
+		ASSERT_EQ((ssize_t)body,
+			  recv(self->p.afd, rec + 5, body, MSG_WAITALL));
+		total += body - 1 - TLSX_AEAD_TAG_LEN;
+		records++;
+		if (total < v.len)
+			ASSERT_EQ(255 + 1 + TLSX_AEAD_TAG_LEN, body);
+	}
+	EXPECT_EQ(v.len, total);
+	EXPECT_EQ((v.len + 254) / 255, records);
+	sv_free(&v);
 }
 
 static bool kernel_has_ulp(void)
