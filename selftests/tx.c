@@ -19,11 +19,9 @@
 #include "tlsx_test.h"
 #include "tlsx_rec.h"
 #include "kselftest_harness.h"
+#include "../kmod/tlsx_uapi.h"
 
 #define MAXREC	REC_MAX_TEXT
-#ifndef TLS_TX_MAX_PAYLOAD_LEN
-#define TLS_TX_MAX_PAYLOAD_LEN 5	/* 6.19's uAPI */
-#endif
 
 /*
  * rec_read() - read one record from raw @fd and open it with @rk: header
