@@ -798,11 +798,12 @@ test-debug: | $(KSRC)
 	@DEBUG_KVER=$(DEBUG_KVER) tools/debug-kernel/run
 
 # tlsx against the kernel's tls, one boot per kernel (ratios in one boot).
+# BENCH_VM_ARGS=--icount: the guest's clock counts instructions (tools/vm/run).
 bench-vm: $(foreach k,$(VM_KERNELS),$(call VM_TEST_MODULE,$(k))) \
 		$(B)/bin/tlsx-bench-static
 	@rc=0; $(foreach k,$(VM_KERNELS), \
 		echo "==== bench-vm: kernel $(k)"; \
-		tools/vm/run --kernel $(k) --load tls --load tlsx \
+		tools/vm/run $(BENCH_VM_ARGS) --kernel $(k) --load tls --load tlsx \
 			--timeout 3600 -- \
 			/tlsx/bin/tlsx-bench-static kmod $(BENCH_ARGS) || rc=1;) \
 		exit $$rc

@@ -275,11 +275,9 @@ static inline void tlsx_compat_tx_ops(struct proto_ops *ops)
 /*
  * 6.19 added TLS_TX_MAX_PAYLOAD_LEN (RFC 8449's record_size_limit) to
  * the uAPI, and its inet_diag attribute right after TLS_INFO_RX_NO_PAD;
- * tlsx offers both on every kernel, with 6.19's numbers.
+ * tlsx offers both on every kernel, with 6.19's numbers, defined once
+ * for the module and userspace.
  */
-#ifndef TLS_TX_MAX_PAYLOAD_LEN
-#define TLS_TX_MAX_PAYLOAD_LEN	5
-#endif
-#define TLSX_INFO_TX_MAX_PAYLOAD_LEN	(TLS_INFO_RX_NO_PAD + 1)
+#include "tlsx_uapi.h"
 
 #endif /* TLSX_COMPAT_NET */

@@ -50,6 +50,7 @@
 #include "tlsx_modules.h"
 #include "handshake/libtlsx/tlsx.h"
 #include "kselftest_harness.h"
+#include "../kmod/tlsx_uapi.h"
 
 #define BIG_LEN		(1024 * 1024 + 77)	/* not a multiple of 2^14 */
 #define FILE_LEN	(300 * 1024 + 13)
@@ -1608,7 +1609,7 @@ TEST_F_TIMEOUT(pair, record_size_limit, TIMEOUT)
 	EXPECT_EQ(false, ci.fd_send_fits);
 	if (kernel_cuts) {
 		ASSERT_EQ(0, getsockopt(tlsx_conn_fd(self->s), SOL_TLS,
-					5 /* TLS_TX_MAX_PAYLOAD_LEN */, &max,
+					TLS_TX_MAX_PAYLOAD_LEN, &max,
 					&len));
 		EXPECT_EQ(1023, max);
 	}

@@ -17,12 +17,10 @@
 
 #include "tlsx_test.h"
 #include "kselftest_harness.h"
+#include "../kmod/tlsx_uapi.h"
 
 #ifndef TLS_CIPHER_AES_CCM_128
 #define TLS_CIPHER_AES_CCM_128 53
-#endif
-#ifndef TLS_TX_MAX_PAYLOAD_LEN
-#define TLS_TX_MAX_PAYLOAD_LEN 5	/* 6.19's uAPI */
 #endif
 
 /* Any of the four structs, plus its length. */

@@ -19,11 +19,9 @@
 #include "tlsx_test.h"
 #include "tlsx_rec.h"
 #include "kselftest_harness.h"
+#include "../kmod/tlsx_uapi.h"
 
 #define MAXREC	REC_MAX_TEXT
-#ifndef TLS_TX_MAX_PAYLOAD_LEN
-#define TLS_TX_MAX_PAYLOAD_LEN 5	/* 6.19's uAPI */
-#endif
 
 /*
  * rec_read() - read one record from raw @fd and open it with @rk: header
@@ -1242,6 +1240,64 @@ TEST_F(tx, max_payload_len_open_record_ebusy)
 	ASSERT_EQ(300, send(self->cfd, self->buf, 300, 0));
 	EXPECT_EQ(3, read_bounded(_metadata, self, self->buf, 300,
 				  REC_TYPE_DATA, 128));
+}
+
+/*
+ * Records that start and end inside pages: sendfile from offsets within
+ * a page, after MSG_MORE text (copied and spliced text in one record),
+ * and cut by TLS_TX_MAX_PAYLOAD_LEN at bounds that are multiples neither
+ * of a page nor of the AEAD's blocks.  The AEAD seals each record in one
+ * pass over its pieces, gathering the blocks that straddle two of them:
+ * every byte must arrive as it was in the file.
+ */
+TEST_F(tx, sendfile_partial_pages)
+{
+	static const off_t offs[] = { 1, 63, 4095, 4097, 8191 };
+	size_t total = 3 * MAXREC + 999, file = total + 8192;
+	unsigned char *want = self->buf + file;
+	unsigned int i;
+	off_t off;
+	int fd;
+
+	fd = memfd_create("tx", 0);
+	ASSERT_GE(fd, 0);
+	fill(self->buf, file, 12);
+	ASSERT_EQ((ssize_t)file, write(fd, self->buf, file));
+	for (i = 0; i < ARRAY_SIZE(offs); i++) {
+		size_t len = total - 777 * i;
+
+		off = offs[i];
+		ASSERT_EQ((ssize_t)len, sendfile(self->cfd, fd, &off, len));
+		EXPECT_GE(read_stream(_metadata, self, self->buf + offs[i], len,
+				      REC_TYPE_DATA), 3);
+	}
+
+	/* MSG_MORE text, then pages from mid-page: records of both. */
+	memcpy(want, "twenty-seven bytes of text.", 27);
+	memcpy(want + 27, self->buf + 100, 20000);
+	ASSERT_EQ(27, send(self->cfd, want, 27, MSG_MORE));
+	off = 100;
+	ASSERT_EQ(20000, sendfile(self->cfd, fd, &off, 20000));
+	EXPECT_GE(read_stream(_metadata, self, want, 20027, REC_TYPE_DATA), 2);
+
+	if (!old_ktls(variant->ulp, 6, 19)) {
+		/* Bounds inside pages and blocks, from mid-page. */
+		ASSERT_EQ(0, set_max_payload(self->cfd, 5001));
+		off = 333;
+		ASSERT_EQ(3 * 5001 + 17,
+			  sendfile(self->cfd, fd, &off, 3 * 5001 + 17));
+		EXPECT_EQ(4, read_bounded(_metadata, self, self->buf + 333,
+					  3 * 5001 + 17, REC_TYPE_DATA, 5001));
+		ASSERT_EQ(0, set_max_payload(self->cfd, 4095));
+		ASSERT_EQ(10, send(self->cfd, want, 10, MSG_MORE));
+		off = 4090;
+		ASSERT_EQ(9000, sendfile(self->cfd, fd, &off, 9000));
+		memcpy(want + 10, self->buf + 4090, 9000);
+		EXPECT_EQ(3, read_bounded(_metadata, self, want, 9010,
+					  REC_TYPE_DATA, 4095));
+	}
+	close(fd);
+	EXPECT_FALSE(readable(self->sfd, 50));
 }
 
 TEST_HARNESS_MAIN

@@ -16,6 +16,7 @@
 
 #include "../../selftests/tlsx_test.h"
 #include "../../selftests/tlsx_rec.h"
+#include "../../kmod/tlsx_uapi.h"
 #include "bench.h"
 #include "kmod.h"
 
@@ -42,12 +43,10 @@ int kmod_set_keys(int fd, const char *ulp, const struct kmod_cipher *c,
 }
 
 /*
- * kTLS's uAPI from 6.19 on (tlsx.ko has it on 6.1 and 6.12; the kernel's
- * tls there refuses it, and its sendfile rows below 16 KiB say so).
+ * kTLS's uAPI from 6.19 on (tlsx.ko has it on 6.1 and 6.12, defined in
+ * kmod/tlsx_uapi.h; the kernel's tls there refuses it, and its sendfile
+ * rows below 16 KiB say so).
  */
-#ifndef TLS_TX_MAX_PAYLOAD_LEN
-#define TLS_TX_MAX_PAYLOAD_LEN	5
-#endif
 
 bool kmod_have_tx_limit(void)
 {

@@ -8,8 +8,12 @@
  * them around the engine calls.
  *
  * SIMD sections.  An operation opens one section with tlsx_simd_begin()
- * and closes and reopens it every TLSX_AEAD_SIMD_CHUNK bytes of text, so
- * the kernel can preempt between chunks.  (The associated data is hashed
+ * and closes and reopens it every tlsx_run_section_max() bytes of text, so
+ * the kernel can preempt between sections: a whole record when the
+ * engine is fast enough, else TLSX_AEAD_SIMD_CHUNK (see that function).
+ * A record's section also closes and reopens between two segments when
+ * the scheduler wants the CPU (tlsx_simd_should_yield()), as 6.12's
+ * gcm_process_assoc() does.  (The associated data is hashed
  * by the engine's init() in the first section; TLS gives at most 13
  * bytes, and the interface cannot split it.)  If the first begin fails
  * (the FPU is not usable in this context), the whole operation runs on
@@ -436,17 +440,44 @@ struct tlsx_aead_run {
 		      const u8 *src, u8 *dst, size_t len);
 	bool simd;		/* inside a SIMD section */
 	size_t section;		/* text bytes in the current section */
+	size_t section_max;	/* the most text bytes of one section */
 	size_t done;		/* text bytes processed */
 	union tlsx_aead_state st;
 };
 
 /*
- * Start @r: the key's engine inside a SIMD section, or the generic one
- * when the key is generic or SIMD is not usable now.
+ * The most text one SIMD section of an operation of @len bytes on @k
+ * covers.  Preemption is off in a section (kernel_fpu_begin()), so it
+ * must stay short.  The kernel's own x86 code keeps 4 KiB of text per
+ * section (6.12: gcm_crypt() one page per section, ChaCha20 and
+ * Poly1305 SZ_4K), some 5 us with its slowest engine (SSSE3 ChaCha20);
+ * what costs is not the section but cutting the engine's stream, each
+ * piece ending with GHASH work it cannot overlap with AES (about 2.5 %
+ * of a 16 KiB record, issue #29).  So a whole record runs in one section
+ * where the engine seals it in about 10 us or less (docs/perf-crypto.md,
+ * 16 KiB on Zen 5: AES-GCM 0.8-4.9 us on every engine, AES-CCM 9.8 us,
+ * ChaCha20-Poly1305 2.8 us on AVX-512 and 7.9 us on AVX2), and between
+ * its segments the section yields to the scheduler when asked.  SSSE3
+ * ChaCha20-Poly1305 (21 us) and anything longer than a record keep
+ * TLSX_AEAD_SIMD_CHUNK.
+ */
+static size_t tlsx_run_section_max(const struct tlsx_aead_key *k, u32 impl,
+				   size_t len)
+{
+	if (len > TLSX_AEAD_SIMD_RECORD)
+		return TLSX_AEAD_SIMD_CHUNK;
+	if (k->alg == TLSX_AEAD_CHACHA20_POLY1305 && impl == TLSX_IMPL_SSE)
+		return TLSX_AEAD_SIMD_CHUNK;
+	return TLSX_AEAD_SIMD_RECORD;
+}
+
+/*
+ * Start @r for @len bytes: the key's engine inside a SIMD section, or
+ * the generic one when the key is generic or SIMD is not usable now.
  */
 static int tlsx_run_start(struct tlsx_aead_run *r,
 			  const struct tlsx_aead_key *k, bool generic,
-			  bool enc)
+			  bool enc, size_t len)
 {
 	u32 impl = k->impl;
 
@@ -455,6 +486,7 @@ static int tlsx_run_start(struct tlsx_aead_run *r,
 	r->k = k;
 	r->simd = false;
 	r->section = 0;
+	r->section_max = tlsx_run_section_max(k, impl, len);
 	r->done = 0;
 	if (impl != TLSX_IMPL_GENERIC) {
 		r->ops = tlsx_aead_ops_for(k->alg, impl);
@@ -474,13 +506,18 @@ static int tlsx_run_start(struct tlsx_aead_run *r,
 }
 
 /*
- * Make room for @n more bytes in the SIMD section: when the section is
- * full, close it and open another.  Returns false if SIMD became
+ * Make room for more bytes in the SIMD section: when the section is
+ * full, or a record's section has work behind it and the scheduler wants
+ * the CPU, close it and open another.  Returns false if SIMD became
  * unusable (the section is then closed).
  */
 static bool tlsx_run_room(struct tlsx_aead_run *r)
 {
-	if (!r->simd || r->section < TLSX_AEAD_SIMD_CHUNK)
+	if (!r->simd)
+		return true;
+	if (r->section < r->section_max &&
+	    (!r->section || r->section_max == TLSX_AEAD_SIMD_CHUNK ||
+	     !tlsx_simd_should_yield()))
 		return true;
 	tlsx_simd_end();
 	r->section = 0;
@@ -515,18 +552,18 @@ static bool tlsx_run_sg(struct tlsx_aead_run *r, struct tlsx_sg_pos *src,
 			ok = false;
 			break;
 		}
-		room = r->simd ? TLSX_AEAD_SIMD_CHUNK - r->section : left;
+		room = r->simd ? r->section_max - r->section : left;
 		n = tlsx_sg_avail(src);
 		if (n > tlsx_sg_avail(dst))
 			n = tlsx_sg_avail(dst);
 		if (r->simd && n > room && left > room &&
-		    room < TLSX_AEAD_SIMD_CHUNK / 4) {
+		    room < r->section_max / 4) {
 			/*
 			 * Close the section early rather than cut a short
 			 * piece off a long run (user pages at an offset would
 			 * otherwise cost a call of a block or two per page).
 			 */
-			r->section = TLSX_AEAD_SIMD_CHUNK;
+			r->section = r->section_max;
 			continue;
 		}
 		if (n > room)
@@ -570,7 +607,7 @@ static void tlsx_undo_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 	struct tlsx_aead_run r;
 	struct tlsx_sg_pos a, b;
 
-	tlsx_run_start(&r, k, true, true);
+	tlsx_run_start(&r, k, true, true, done);
 	r.ops->init(&r.st, k, nonce, NULL, 0, done);
 	tlsx_sg_start(&a, dst, ndst);
 	tlsx_sg_start(&b, dst, ndst);
@@ -595,7 +632,7 @@ static int tlsx_aead_crypt_sg(const struct tlsx_aead_key *k, bool enc,
 	int ret;
 
 	for (;;) {
-		ret = tlsx_run_start(&r, k, generic, enc);
+		ret = tlsx_run_start(&r, k, generic, enc, len);
 		if (ret)
 			return ret;
 		r.ops->init(&r.st, k, nonce, ad, ad_len, len);
@@ -626,7 +663,7 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 	struct tlsx_aead_seg s, d;
 	int ret;
 
-	ret = tlsx_run_start(&r, k, false, enc);
+	ret = tlsx_run_start(&r, k, false, enc, len);
 	if (unlikely(ret))
 		return ret;
 	if (r.ops->oneshot && len <= TLSX_AEAD_SIMD_CHUNK) {
@@ -636,12 +673,12 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 			tlsx_simd_end();
 		return 0;
 	}
+	/* A record in one call where r.section_max allows it. */
 	r.ops->init(&r.st, k, nonce, ad, ad_len, len);
-	while (len - r.done > TLSX_AEAD_SIMD_CHUNK) {
-		r.crypt(&r.st, k, src + r.done, dst + r.done,
-			TLSX_AEAD_SIMD_CHUNK);
-		r.done += TLSX_AEAD_SIMD_CHUNK;
-		r.section = TLSX_AEAD_SIMD_CHUNK;
+	while (len - r.done > r.section_max) {
+		r.crypt(&r.st, k, src + r.done, dst + r.done, r.section_max);
+		r.done += r.section_max;
+		r.section = r.section_max;
 		if (unlikely(!tlsx_run_room(&r)))
 			goto lost;
 	}

@@ -20,9 +20,15 @@
  *    is released.
  *  - Secret-dependent data never selects a branch or a memory index.
  *  - In the kernel every SIMD section lies between kernel_fpu_begin() and
- *    kernel_fpu_end() and covers at most TLSX_AEAD_SIMD_CHUNK bytes, so
- *    preemption latency stays bounded; where the FPU is not usable in the
- *    calling context the portable code gives the same result.
+ *    kernel_fpu_end(), with preemption off, so its length is bounded: an
+ *    operation of at most one record (TLSX_AEAD_SIMD_RECORD bytes of text)
+ *    runs in one section, each contiguous run in one engine call, when its
+ *    engine takes some 10 us or less for a whole record (aead.c,
+ *    tlsx_run_section_max()); the section closes and reopens between two
+ *    segments when the scheduler asks.  Longer operations, and slower
+ *    engines, are cut into sections of at most TLSX_AEAD_SIMD_CHUNK bytes.
+ *    Where the FPU is not usable in the calling context the portable code
+ *    gives the same result.
  */
 #ifndef TLSX_CRYPTO_AEAD_H
 #define TLSX_CRYPTO_AEAD_H
@@ -34,8 +40,13 @@
 
 #define TLSX_AEAD_NONCE_LEN	12
 #define TLSX_AEAD_TAG_LEN	16
-/* Most bytes processed between two kernel_fpu_begin()/end() pairs. */
+/* Most bytes processed between two kernel_fpu_begin()/end() pairs ... */
 #define TLSX_AEAD_SIMD_CHUNK	4096
+/*
+ * ... unless the operation is one record: at most 2^14 + 256 bytes, the
+ * largest TLSCiphertext (RFC 8446 5.2), which bounds every record's text.
+ */
+#define TLSX_AEAD_SIMD_RECORD	(16384 + 256)
 
 enum tlsx_aead_alg {
 	TLSX_AEAD_AES_128_GCM = 1,

@@ -9,7 +9,9 @@
  * whose lengths add up to it, then the tag.  The dispatcher builds the
  * one-shot and scattered calls from it, brackets every SIMD call in
  * tlsx_simd_begin()/tlsx_simd_end() with at most TLSX_AEAD_SIMD_CHUNK bytes
- * in between, and falls back to the generic engine (on the same key, whose
+ * in between (a whole record, up to TLSX_AEAD_SIMD_RECORD bytes in one
+ * update, on engines fast enough: aead.c's tlsx_run_section_max()), and
+ * falls back to the generic engine (on the same key, whose
  * layout always keeps what the generic engine needs) when the FPU is not
  * usable.  Engines never call tlsx_simd_begin() themselves.
  *

@@ -14,6 +14,8 @@
  *    In the kernel these are kernel_fpu_begin()/end(); begin returns
  *    false when the FPU is not usable in the calling context (then the
  *    caller must take its portable path).  In userspace they do nothing.
+ *    tlsx_simd_should_yield() tells a long section that the scheduler
+ *    wants the CPU (need_resched()): it closes and reopens there.
  */
 #ifndef TLSX_CRYPTO_PLATFORM_H
 #define TLSX_CRYPTO_PLATFORM_H
@@ -26,6 +28,7 @@
 /* kmod/compat.h (on the module's include path): unaligned, CPU model. */
 #include "compat.h"
 #include <linux/compiler.h>
+#include <linux/sched.h>
 #include <asm/fpu/api.h>
 #include <asm/cpufeature.h>
 
@@ -40,6 +43,11 @@ static inline bool tlsx_simd_begin(void)
 static inline void tlsx_simd_end(void)
 {
 	kernel_fpu_end();
+}
+
+static inline bool tlsx_simd_should_yield(void)
+{
+	return need_resched();
 }
 
 #else /* userspace */
@@ -154,6 +162,11 @@ static inline bool tlsx_simd_begin(void)
 
 static inline void tlsx_simd_end(void)
 {
+}
+
+static inline bool tlsx_simd_should_yield(void)
+{
+	return false;
 }
 
 #endif /* __KERNEL__ */

@@ -38,6 +38,8 @@
 
 #include "handshake/engine/keysched.h"
 #include "handshake/libtlsx/tlsx_int.h"
+/* TLS_TX_MAX_PAYLOAD_LEN: kTLS 6.19's, tlsx.ko's on every kernel. */
+#include "../../../kmod/tlsx_uapi.h"
 
 /*
  * Gives the kernel the key of the current sending (@tx) or receiving
@@ -67,10 +69,6 @@ out:
 	memzero_explicit(iv, sizeof(iv));
 	return err;
 }
-
-#ifndef TLS_TX_MAX_PAYLOAD_LEN
-#define TLS_TX_MAX_PAYLOAD_LEN	5	/* kTLS 6.19, tlsx.ko: the uAPI's number */
-#endif
 
 /*
  * The peer's record_size_limit to the kernel, if it takes it (see the

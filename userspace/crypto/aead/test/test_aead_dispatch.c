@@ -10,8 +10,11 @@
  *  - tlsx_gcm_ops()/tlsx_chachapoly_ops()/tlsx_ccm_ops() return wrapped
  *    engines that
  *    check every call: SIMD engines only inside a section, at most
- *    TLSX_AEAD_SIMD_CHUNK bytes of text per section, update lengths
+ *    TLSX_AEAD_SIMD_CHUNK bytes of text per section (a whole record on
+ *    the engines fast enough, expect_section_max()), update lengths
  *    multiples of 64 except the last, one engine per operation;
+ *  - tlsx_simd_should_yield() can say the scheduler wants the CPU, which
+ *    makes a record's section close and reopen between segments;
  *  - tlsx_cpu_features() can present a made-up CPU, to check which
  *    implementations are offered and which AUTO picks (nothing runs on
  *    the made-up CPU).
@@ -29,6 +32,9 @@ struct track {
 	int begins;		/* successful begins */
 	int fail_from;		/* begins fail from this count on; -1 never */
 	size_t section;		/* text bytes in the open section */
+	size_t limit;		/* the most text bytes of one section */
+	int updates;		/* encrypt/decrypt calls */
+	bool yield;		/* tlsx_simd_should_yield() answers this */
 	int engine;		/* impl of the engine of the operation */
 	bool short_seen;	/* an update not a multiple of 64 was seen */
 	int errors;
@@ -50,6 +56,7 @@ static void track_reset(int fail_from)
 	memset(&tr, 0, sizeof(tr));
 	tr.fail_from = fail_from;
 	tr.engine = -1;
+	tr.limit = TLSX_AEAD_SIMD_CHUNK;
 }
 
 static bool hook_simd_begin(void)
@@ -71,6 +78,13 @@ static void hook_simd_end(void)
 	tr.depth = 0;
 }
 
+static bool hook_simd_should_yield(void)
+{
+	if (tr.depth != 1)
+		track_error("yield asked outside a section");
+	return tr.yield;
+}
+
 static const struct tlsx_cpu *hook_cpu_features(void)
 {
 	return use_fake_cpu ? &fake_cpu : tlsx_cpu_features();
@@ -88,10 +102,11 @@ static void track_call(int impl, size_t len, bool update)
 		track_error("update after a partial one");
 	if (len % TLSX_AEAD_UPDATE_ALIGN)
 		tr.short_seen = true;
+	tr.updates++;
 	if (impl != TLSX_IMPL_GENERIC) {
 		tr.section += len;
-		if (tr.section > TLSX_AEAD_SIMD_CHUNK)
-			track_error("SIMD section longer than the chunk");
+		if (tr.section > tr.limit)
+			track_error("SIMD section longer than allowed");
 	}
 }
 
@@ -171,6 +186,7 @@ WRAPPED_OPS_FN(ccm)
 
 #define tlsx_simd_begin hook_simd_begin
 #define tlsx_simd_end hook_simd_end
+#define tlsx_simd_should_yield hook_simd_should_yield
 #define tlsx_cpu_features hook_cpu_features
 #define tlsx_gcm_ops hook_gcm_ops
 #define tlsx_chachapoly_ops hook_chachapoly_ops
@@ -178,6 +194,7 @@ WRAPPED_OPS_FN(ccm)
 #include "aead/aead.c"
 #undef tlsx_simd_begin
 #undef tlsx_simd_end
+#undef tlsx_simd_should_yield
 #undef tlsx_cpu_features
 #undef tlsx_gcm_ops
 #undef tlsx_chachapoly_ops
@@ -213,6 +230,26 @@ static void split_even(struct split *s, u8 *p, size_t len, size_t seglen)
 	s->seg[s->n++].len = len;
 }
 
+/*
+ * The most text one section may hold, as aead.h promises: a record (up
+ * to TLSX_AEAD_SIMD_RECORD bytes) in one section except on SSSE3
+ * ChaCha20-Poly1305, else TLSX_AEAD_SIMD_CHUNK.
+ */
+static size_t expect_section_max(enum tlsx_aead_alg alg,
+				 enum tlsx_aead_impl impl, size_t len)
+{
+	if (len > 16384 + 256)
+		return 4096;
+	if (alg == TLSX_AEAD_CHACHA20_POLY1305 && impl == TLSX_IMPL_SSE)
+		return 4096;
+	return 16384 + 256;
+}
+
+/* Segment lengths of the next scattered case (0: pick_seglen()). */
+static size_t fixed_src_seglen, fixed_dst_seglen;
+/* Engine calls of the last seal. */
+static int seal_updates;
+
 /* Segment lengths for the scattered cases: blocks straddle, or not. */
 static size_t pick_seglen(u64 *rng)
 {
@@ -228,10 +265,10 @@ enum op_kind { OP_ONESHOT, OP_SG };
  * against OpenSSL.  Begins fail from @fail_from on (-1: never).  Returns
  * false with tr.what set on the first problem.
  */
-static bool run_case(struct tlsx_aead_key *k, const u8 *key,
-		     enum tlsx_aead_alg alg, u64 *rng, size_t len,
-		     enum op_kind kind, bool in_place, int fail_from,
-		     int *begins)
+static bool run_case_yield(struct tlsx_aead_key *k, const u8 *key,
+			   enum tlsx_aead_alg alg, u64 *rng, size_t len,
+			   enum op_kind kind, bool in_place, int fail_from,
+			   bool yield, int *begins)
 {
 	u8 *pt = malloc(len + 1), *ct = malloc(len + 1), *ref = malloc(len + 1);
 	u8 *buf = malloc(len + 1);
@@ -251,17 +288,20 @@ static bool run_case(struct tlsx_aead_key *k, const u8 *key,
 
 	/* Seal. */
 	track_reset(fail_from);
+	tr.limit = expect_section_max(alg, k->impl, len);
+	tr.yield = yield;
 	memcpy(buf, pt, len);
 	if (kind == OP_ONESHOT) {
 		ret = tlsx_aead_seal(k, nonce, ad, sizeof(ad), buf, out, len,
 				     tag);
 	} else {
-		split_even(s, buf, len, pick_seglen(rng));
-		split_even(d, out, len, pick_seglen(rng));
+		split_even(s, buf, len, fixed_src_seglen ?: pick_seglen(rng));
+		split_even(d, out, len, fixed_dst_seglen ?: pick_seglen(rng));
 		ret = tlsx_aead_seal_sg(k, nonce, ad, sizeof(ad), s->seg, s->n,
 					d->seg, d->n, len, tag);
 	}
 	*begins = tr.begins;
+	seal_updates = tr.updates;
 	if (ret || tr.depth)
 		track_error("seal failed or left a SIMD section open");
 	if (!tr.errors && (memcmp(out, ref, len) || memcmp(tag, ref_tag, 16)))
@@ -271,6 +311,8 @@ static bool run_case(struct tlsx_aead_key *k, const u8 *key,
 
 	/* Open. */
 	track_reset(fail_from);
+	tr.limit = expect_section_max(alg, k->impl, len);
+	tr.yield = yield;
 	if (!in_place)
 		memset(buf, 0, len);
 	if (kind == OP_ONESHOT) {
@@ -297,26 +339,36 @@ out:
 	return ok;
 }
 
-/* Sections opened for @len bytes: one per started chunk, at least one. */
-static int sections_for(size_t len)
+/* run_case_yield() with a scheduler that never asks for the CPU. */
+static bool run_case(struct tlsx_aead_key *k, const u8 *key,
+		     enum tlsx_aead_alg alg, u64 *rng, size_t len,
+		     enum op_kind kind, bool in_place, int fail_from,
+		     int *begins)
 {
-	return len ? (int)((len + TLSX_AEAD_SIMD_CHUNK - 1) /
-			   TLSX_AEAD_SIMD_CHUNK) : 1;
+	return run_case_yield(k, key, alg, rng, len, kind, in_place,
+			      fail_from, false, begins);
+}
+
+/* Sections opened for @len bytes: one per started section, at least one. */
+static int sections_for(size_t len, size_t max)
+{
+	return len ? (int)((len + max - 1) / max) : 1;
 }
 
 /*
  * At most, over segments: a section may close early rather than cut a
  * short piece off a segment, once three quarters of it are used.
  */
-static int sections_max_sg(size_t len)
+static int sections_max_sg(size_t len, size_t max)
 {
-	return (int)(len / (TLSX_AEAD_SIMD_CHUNK * 3 / 4)) + 1;
+	return (int)(len / (max * 3 / 4)) + 1;
 }
 
 /* --- tests ------------------------------------------------------------------ */
 
 static const size_t case_lens[] = {
 	0, 1, 63, 64, 65, 4095, 4096, 4097, 8191, 8192, 8193, 16384 + 256,
+	16384 + 257, 20000,
 };
 
 /* Every SIMD implementation: sections bounded, engines used correctly. */
@@ -339,6 +391,8 @@ TEST(sections_bounded)
 			for (i = 0; i < 2 * ARRAY_SIZE(case_lens); i++) {
 				size_t len = case_lens[i / 2];
 				enum op_kind kind = i & 1 ? OP_SG : OP_ONESHOT;
+				size_t max = expect_section_max(all_algs[a],
+								impl, len);
 
 				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
 						     len, kind, i % 3 == 0, -1,
@@ -348,11 +402,11 @@ TEST(sections_bounded)
 					       tlsx_aead_impl_name(impl), len,
 					       tr.what);
 				if (kind == OP_ONESHOT)
-					EXPECT_EQ(sections_for(len), begins)
+					EXPECT_EQ(sections_for(len, max), begins)
 						TH_LOG("len %zu", len);
-				EXPECT_LE(sections_for(len), begins)
+				EXPECT_LE(sections_for(len, max), begins)
 					TH_LOG("len %zu", len);
-				EXPECT_GE(sections_max_sg(len), begins)
+				EXPECT_GE(sections_max_sg(len, max), begins)
 					TH_LOG("len %zu", len);
 				n++;
 			}
@@ -429,8 +483,9 @@ TEST(simd_lost_midway)
 				enum op_kind kind = (v / 2) & 1;
 				bool in_place = v & 1;
 
+				/* Beyond a record: 4 KiB sections. */
 				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
-						     16384 + 256 - v, kind,
+						     32768 + 256 - v, kind,
 						     in_place, fail_from,
 						     &begins))
 					TH_LOG("%s %s case %u: %s",
@@ -443,6 +498,71 @@ TEST(simd_lost_midway)
 					       tlsx_aead_impl_name(impl), v);
 				n++;
 			}
+		}
+	}
+	if (!n)
+		SKIP(return, "no SIMD implementation on this CPU");
+}
+
+/*
+ * A record (here 16 KiB of page-cache text and TLS 1.3's type byte, as
+ * the module seals a sendfile record) in one SIMD section and one engine
+ * call per contiguous run, not one per 4 KiB; with the scheduler asking
+ * for the CPU, a section per segment; with SIMD lost at such a reopening,
+ * still right (redone on the generic engine).
+ */
+TEST(record_one_section)
+{
+	const size_t len = 16384 + 1;
+	struct tlsx_aead_key k;
+	u8 key[32];
+	u64 rng = 5;
+	unsigned int a, n = 0;
+	int impl, begins;
+
+	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
+		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
+			const char *alg = tlsx_aead_alg_name(all_algs[a]);
+			const char *name = tlsx_aead_impl_name(impl);
+			bool whole;
+
+			if (!tlsx_aead_impl_available(all_algs[a], impl))
+				continue;
+			whole = expect_section_max(all_algs[a], impl, len) > 4096;
+			track_reset(-1);
+			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+						 impl));
+			/* Contiguous: one call. */
+			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, len,
+					     OP_ONESHOT, true, -1, &begins))
+				TH_LOG("%s %s: %s", alg, name, tr.what);
+			EXPECT_EQ(whole ? 1 : 5, begins) TH_LOG("%s %s", alg, name);
+			EXPECT_EQ(whole ? 1 : 5, seal_updates)
+				TH_LOG("%s %s", alg, name);
+			/* Four pages and the type byte into one buffer. */
+			fixed_src_seglen = 4096;
+			fixed_dst_seglen = 1 << 20;
+			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, len,
+					     OP_SG, false, -1, &begins))
+				TH_LOG("%s %s: %s", alg, name, tr.what);
+			EXPECT_EQ(whole ? 1 : 5, begins) TH_LOG("%s %s", alg, name);
+			EXPECT_EQ(5, seal_updates) TH_LOG("%s %s", alg, name);
+			/* The scheduler asks: a section per page. */
+			ASSERT_TRUE(run_case_yield(&k, key, all_algs[a], &rng,
+						   len, OP_SG, false, -1, true,
+						   &begins))
+				TH_LOG("%s %s: %s", alg, name, tr.what);
+			EXPECT_EQ(5, begins) TH_LOG("%s %s", alg, name);
+			EXPECT_EQ(5, seal_updates) TH_LOG("%s %s", alg, name);
+			/* ... and SIMD is lost at the third. */
+			ASSERT_TRUE(run_case_yield(&k, key, all_algs[a], &rng,
+						   len, OP_SG, true, 2, true,
+						   &begins))
+				TH_LOG("%s %s: %s", alg, name, tr.what);
+			EXPECT_EQ(2, begins) TH_LOG("%s %s", alg, name);
+			fixed_src_seglen = 0;
+			fixed_dst_seglen = 0;
+			n++;
 		}
 	}
 	if (!n)
