@@ -27,6 +27,15 @@ void mlkem768_keygen_variant(u8 ek[MLKEM_PKE_EK_BYTES],
 void mlkem_kpke_encrypt(u8 c[MLKEM_CT_BYTES], const u8 ek[MLKEM_PKE_EK_BYTES],
 			const u8 m[MLKEM_SYM_BYTES],
 			const u8 r[MLKEM_SYM_BYTES]);
+/*
+ * The same with Â^T already sampled (mlkem_gen_matrix_and()): Encaps
+ * and Decaps sample it beside H(ek) or J(z || c).
+ */
+void mlkem_kpke_encrypt_with(u8 c[MLKEM_CT_BYTES],
+			     const u8 ek[MLKEM_PKE_EK_BYTES],
+			     const struct mlkem_polyvec at[MLKEM_K],
+			     const u8 m[MLKEM_SYM_BYTES],
+			     const u8 r[MLKEM_SYM_BYTES]);
 /* Algorithm 15: m from dkPKE and c. */
 void mlkem_kpke_decrypt(u8 m[MLKEM_SYM_BYTES], const u8 dk[MLKEM_PKE_DK_BYTES],
 			const u8 c[MLKEM_CT_BYTES]);
@@ -34,5 +43,9 @@ void mlkem_kpke_decrypt(u8 m[MLKEM_SYM_BYTES], const u8 dk[MLKEM_PKE_DK_BYTES],
 /* Â (transposed: Â^T) from rho, as algorithms 13 and 14 sample it. */
 void mlkem_gen_matrix(struct mlkem_polyvec a[MLKEM_K],
 		      const u8 rho[MLKEM_SYM_BYTES], bool transposed);
+/* The same, with @extra (a hash job, or NULL) run beside it. */
+void mlkem_gen_matrix_and(struct mlkem_polyvec a[MLKEM_K],
+			  const u8 rho[MLKEM_SYM_BYTES], bool transposed,
+			  struct mlkem_job *extra);
 
 #endif /* TLSX_MLKEM_KPKE_H */

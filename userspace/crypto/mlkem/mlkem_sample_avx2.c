@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlkem_sample_avx2.c - the AVX2 engine's samplers (FIPS 203 4.2.2):
+ * SampleNTT's rejection step sixteen candidates at a time, and
+ * SamplePolyCBD_2 64 coefficients at a time.  Both give the portable
+ * engine's output exactly (mlkem_poly.c; test_mlkem compares them).
+ */
+#include <immintrin.h>
+
+#include "mlkem/mlkem_poly.h"
+
+#define ATTR	__attribute__((target("avx2")))
+
+/*
+ * For each 8-bit acceptance mask, the pshufb that packs the accepted
+ * 16-bit candidates to the front, in order, and how many there are:
+ * built once before main() (the shuffle table of the published AVX2
+ * samplers, computed here rather than written out).
+ */
+static u8 rej_shuffle[256][16] __aligned(16);
+static u8 rej_count[256];
+
+__attribute__((constructor)) static void mlkem_rej_table_init(void)
+{
+	int m, i, n;
+
+	for (m = 0; m < 256; m++) {
+		n = 0;
+		for (i = 0; i < 8; i++)
+			if (m & (1 << i)) {
+				rej_shuffle[m][2 * n] = (u8)(2 * i);
+				rej_shuffle[m][2 * n + 1] = (u8)(2 * i + 1);
+				n++;
+			}
+		for (i = 2 * n; i < 16; i++)
+			rej_shuffle[m][i] = 0x80;
+		rej_count[m] = (u8)n;
+	}
+}
+
+/*
+ * Algorithm 7's inner loop on 24 bytes (eight triples, sixteen 12-bit
+ * candidates): each 128-bit lane takes twelve bytes, a pshufb puts the
+ * byte pair of each candidate in a 16-bit word (b0 b1 for d1, b1 b2
+ * for d2), d1 = word & 0xfff, d2 = word >> 4; the compare against q
+ * gives the masks, the table packs each lane's accepted candidates.
+ * The 32-byte load reads 8 bytes past the 24 it uses: the caller's
+ * buffer has MLKEM_REJ_SLACK bytes after len.  While at least 16 slots
+ * remain the two 8-lane stores stay inside r (what they write past the
+ * count is overwritten or never counted); the rest goes through the
+ * scalar loop.  The matrix seed is public.
+ */
+ATTR int mlkem_rej_take_avx2(int16_t *r, int n, const u8 *buf, size_t len)
+{
+	const __m256i pairs = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7,
+					       7, 8, 9, 10, 10, 11, 4, 5, 5, 6,
+					       7, 8, 8, 9, 10, 11, 11, 12, 13,
+					       14, 14, 15);
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	const __m256i m12 = _mm256_set1_epi16(0xfff);
+	size_t pos = 0;
+
+	while (n <= MLKEM_N - 16 && pos + 24 <= len) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(buf + pos));
+		__m256i ok;
+		unsigned int m, lo, hi;
+
+		/* lane 0: bytes 0..15, lane 1: bytes 8..23 (12..23 used) */
+		v = _mm256_permute4x64_epi64(v, 0x94);
+		v = _mm256_shuffle_epi8(v, pairs);
+		v = _mm256_blend_epi16(v, _mm256_srli_epi16(v, 4), 0xaa);
+		v = _mm256_and_si256(v, m12);
+		ok = _mm256_cmpgt_epi16(q, v);
+		m = (unsigned int)_mm256_movemask_epi8(
+			_mm256_packs_epi16(ok, _mm256_setzero_si256()));
+		lo = m & 0xff;
+		hi = (m >> 16) & 0xff;
+		_mm_storeu_si128((__m128i *)(r + n), _mm_shuffle_epi8(
+			_mm256_castsi256_si128(v),
+			_mm_load_si128((const __m128i *)rej_shuffle[lo])));
+		n += rej_count[lo];
+		_mm_storeu_si128((__m128i *)(r + n), _mm_shuffle_epi8(
+			_mm256_extracti128_si256(v, 1),
+			_mm_load_si128((const __m128i *)rej_shuffle[hi])));
+		n += rej_count[hi];
+		pos += 24;
+	}
+	return mlkem_rej_take_generic(r, n, buf + pos, len - pos);
+}
+
+/*
+ * Algorithm 8, eta = 2, on 32 bytes at a time: d = b0 + b1 for every
+ * bit pair; in each nibble (x, y) of d, x - y + 2 lies in [0, 4], so
+ * (d & 0x33) + 0x22 - ((d >> 2) & 0x33) takes both nibbles of a byte
+ * with no borrow between them; the low nibble is coefficient 2i, the
+ * high 2i + 1.  No branch or index on the (secret) bytes.
+ */
+ATTR void mlkem_cbd2_avx2(struct mlkem_poly *r, const u8 buf[64 * MLKEM_ETA1])
+{
+	const __m256i m55 = _mm256_set1_epi8(0x55), m33 = _mm256_set1_epi8(0x33);
+	const __m256i m0f = _mm256_set1_epi8(0x0f), two = _mm256_set1_epi16(2);
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		__m256i t = _mm256_loadu_si256((const __m256i *)(buf + 32 * i));
+		__m256i d = _mm256_add_epi8(_mm256_and_si256(t, m55),
+			_mm256_and_si256(_mm256_srli_epi16(t, 1), m55));
+		__m256i e = _mm256_sub_epi8(
+			_mm256_add_epi8(_mm256_and_si256(d, m33),
+					_mm256_set1_epi8(0x22)),
+			_mm256_and_si256(_mm256_srli_epi16(d, 2), m33));
+		__m256i lo = _mm256_and_si256(e, m0f);
+		__m256i hi = _mm256_and_si256(_mm256_srli_epi16(e, 4), m0f);
+		/* bytes 0..7 | 16..23, and 8..15 | 24..31, interleaved */
+		__m256i a = _mm256_unpacklo_epi8(lo, hi);
+		__m256i b = _mm256_unpackhi_epi8(lo, hi);
+		int16_t *o = r->c + 64 * i;
+
+		_mm256_store_si256((__m256i *)o, _mm256_sub_epi16(
+			_mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)), two));
+		_mm256_store_si256((__m256i *)(o + 16), _mm256_sub_epi16(
+			_mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)), two));
+		_mm256_store_si256((__m256i *)(o + 32), _mm256_sub_epi16(
+			_mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)),
+			two));
+		_mm256_store_si256((__m256i *)(o + 48), _mm256_sub_epi16(
+			_mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)),
+			two));
+	}
+}
