@@ -99,14 +99,18 @@ int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
  */
 static u8 ct_eq_mask(const u8 *a, const u8 *b, size_t len)
 {
-	u32 acc = 0;
+	u64 acc = 0;
 	size_t i;
 
-	for (i = 0; i < len; i++)
+	/* eight bytes at a time (len is the ciphertext's, 8 | 1088) */
+	for (i = 0; i + 8 <= len; i += 8)
+		acc |= get_unaligned_le64(a + i) ^ get_unaligned_le64(b + i);
+	for (; i < len; i++)
 		acc |= a[i] ^ b[i];
+	/* fold to 32 bits, then acc | -acc has its top bit set iff != 0 */
+	acc = (acc >> 32) | (acc & 0xffffffff);
 	__asm__("" : "+r"(acc));
-	/* acc in [0, 255]: acc - 1 borrows into bit 8 exactly when 0. */
-	return (u8)-(((acc - 1) >> 8) & 1);
+	return (u8)((((acc | (0 - acc)) >> 63) & 1) - 1);
 }
 
 void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],

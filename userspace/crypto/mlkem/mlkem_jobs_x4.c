@@ -85,7 +85,7 @@ static void lane_start(u64 s[25][4], struct mlkem_lane *ln, int lane,
 		       struct mlkem_job *job)
 {
 	unsigned int rate = job_rate(job), i;
-	u8 blk[SHAKE128_RATE] = { 0 };
+	u8 blk[SHAKE256_RATE];
 
 	ln->job = job;
 	for (i = 0; i < 25; i++)
@@ -93,58 +93,59 @@ static void lane_start(u64 s[25][4], struct mlkem_lane *ln, int lane,
 	switch (job->kind) {
 	case MLKEM_JOB_MATRIX:
 	case MLKEM_JOB_CBD2:
-		/* seed || a (|| b): 33 or 34 bytes, one block */
-		memcpy(blk, job->seed, MLKEM_SYM_BYTES);
-		blk[MLKEM_SYM_BYTES] = job->a;
-		i = MLKEM_SYM_BYTES + 1;
+		/* seed || a (|| b), SHAKE's bits and pad10*1: one block */
+		for (i = 0; i < MLKEM_SYM_BYTES / 8; i++)
+			s[i][lane] = get_unaligned_le64(job->seed + 8 * i);
 		if (job->kind == MLKEM_JOB_MATRIX)
-			blk[i++] = job->b;
-		blk[i] = DS_SHAKE;
-		blk[rate - 1] |= 0x80;
+			s[4][lane] = job->a | (u64)job->b << 8 |
+				     (u64)DS_SHAKE << 16;
+		else
+			s[4][lane] = job->a | (u64)DS_SHAKE << 8;
+		s[rate / 8 - 1][lane] |= 0x80ULL << 56;
 		ln->n = 0;
 		break;
 	default:
 		ln->last = hash_block(job, 0, blk);
 		ln->off = rate;
+		lane_xor(s, lane, blk, rate);
+		memzero_explicit(blk, sizeof(blk));
 		break;
 	}
-	lane_xor(s, lane, blk, rate);
-	memzero_explicit(blk, sizeof(blk));
 }
 
-/* After a permutation: true when the lane's job is done. */
+/*
+ * After a permutation: true when the lane's job is done.  Only the
+ * secret jobs' buffers are wiped (the matrix is public).
+ */
 static bool lane_step(const struct mlkem_engine *e, u64 s[25][4],
 		      struct mlkem_lane *ln, int lane)
 {
 	struct mlkem_job *job = ln->job;
-	u8 buf[SHAKE128_RATE + MLKEM_REJ_SLACK] = { 0 };
-	bool done = true;
+	u8 buf[SHAKE128_RATE + MLKEM_REJ_SLACK];
 
 	switch (job->kind) {
 	case MLKEM_JOB_MATRIX:
 		/* SampleNTT reads the squeezed blocks one after another */
 		lane_read(s, lane, buf, SHAKE128_RATE);
+		memset(buf + SHAKE128_RATE, 0, MLKEM_REJ_SLACK);
 		ln->n = e->rej_take(job->r->c, ln->n, buf, SHAKE128_RATE);
-		done = ln->n == MLKEM_N;
-		break;
+		return ln->n == MLKEM_N;
 	case MLKEM_JOB_CBD2:
 		lane_read(s, lane, buf, 64 * MLKEM_ETA1);
 		e->cbd2(job->r, buf);
-		break;
+		memzero_explicit(buf, 64 * MLKEM_ETA1);
+		return true;
 	default:
 		if (ln->last) {
-			lane_read(s, lane, buf, MLKEM_SYM_BYTES);
-			memcpy(job->out, buf, MLKEM_SYM_BYTES);
-			break;
+			lane_read(s, lane, job->out, MLKEM_SYM_BYTES);
+			return true;
 		}
 		ln->last = hash_block(job, ln->off, buf);
 		ln->off += SHAKE256_RATE;
 		lane_xor(s, lane, buf, SHAKE256_RATE);
-		done = false;
-		break;
+		memzero_explicit(buf, SHAKE256_RATE);
+		return false;
 	}
-	memzero_explicit(buf, sizeof(buf));
-	return done;
 }
 
 void mlkem_run_jobs_x4(const struct mlkem_engine *e, struct mlkem_job *jobs,

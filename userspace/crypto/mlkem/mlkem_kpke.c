@@ -173,10 +173,10 @@ void mlkem_kpke_encrypt_with(u8 c[MLKEM_CT_BYTES],
 	e->basemul_acc(&v, t.p, y.p);
 	e->invntt(v.c);
 	e->add(&v, &e2);
-	mlkem_poly_from_msg(&mu, m);
+	e->from_msg(&mu, m);
 	e->add(&v, &mu);
 	e->canon(&v);
-	mlkem_poly_compress_dv(c + MLKEM_K * MLKEM_POLY_DU_BYTES, &v);
+	e->compress_dv(c + MLKEM_K * MLKEM_POLY_DU_BYTES, &v);
 	memzero_explicit(&y, sizeof(y));
 	memzero_explicit(&e1, sizeof(e1));
 	memzero_explicit(&u, sizeof(u));
@@ -198,13 +198,13 @@ void mlkem_kpke_decrypt(u8 m[MLKEM_SYM_BYTES], const u8 dk[MLKEM_PKE_DK_BYTES],
 		e->ntt(u.p[i].c);
 		e->decode12(&s.p[i], dk + i * MLKEM_POLY_BYTES);
 	}
-	mlkem_poly_decompress_dv(&v, c + MLKEM_K * MLKEM_POLY_DU_BYTES);
+	e->decompress_dv(&v, c + MLKEM_K * MLKEM_POLY_DU_BYTES);
 	/* w = v - NTT^-1(s^T o NTT(u)) */
 	e->basemul_acc(&w, s.p, u.p);
 	e->invntt(w.c);
 	e->sub(&v, &w);
 	e->canon(&v);
-	mlkem_poly_to_msg(m, &v);
+	e->to_msg(m, &v);
 	memzero_explicit(&s, sizeof(s));
 	memzero_explicit(&u, sizeof(u));
 	memzero_explicit(&v, sizeof(v));

@@ -50,4 +50,8 @@ const struct mlkem_engine mlkem_engine_generic = {
 	.decode12 = mlkem_poly_decode12,
 	.compress_du = mlkem_poly_compress_du,
 	.decompress_du = mlkem_poly_decompress_du,
+	.compress_dv = mlkem_poly_compress_dv,
+	.decompress_dv = mlkem_poly_decompress_dv,
+	.from_msg = mlkem_poly_from_msg,
+	.to_msg = mlkem_poly_to_msg,
 };

@@ -334,4 +334,8 @@ const struct mlkem_engine mlkem_engine_avx2 = {
 	.decode12 = mlkem_poly_decode12_avx2,
 	.compress_du = mlkem_poly_compress_du_avx2,
 	.decompress_du = mlkem_poly_decompress_du_avx2,
+	.compress_dv = mlkem_poly_compress_dv_avx2,
+	.decompress_dv = mlkem_poly_decompress_dv_avx2,
+	.from_msg = mlkem_poly_from_msg_avx2,
+	.to_msg = mlkem_poly_to_msg_avx2,
 };

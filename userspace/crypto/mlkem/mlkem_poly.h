@@ -128,6 +128,12 @@ struct mlkem_engine {
 			    const struct mlkem_poly *a);
 	void (*decompress_du)(struct mlkem_poly *r,
 			      const u8 in[MLKEM_POLY_DU_BYTES]);
+	void (*compress_dv)(u8 out[MLKEM_POLY_DV_BYTES],
+			    const struct mlkem_poly *a);
+	void (*decompress_dv)(struct mlkem_poly *r,
+			      const u8 in[MLKEM_POLY_DV_BYTES]);
+	void (*from_msg)(struct mlkem_poly *r, const u8 m[MLKEM_SYM_BYTES]);
+	void (*to_msg)(u8 m[MLKEM_SYM_BYTES], const struct mlkem_poly *a);
 };
 
 extern const struct mlkem_engine mlkem_engine_generic;
@@ -213,5 +219,12 @@ void mlkem_poly_compress_du_avx2(u8 out[MLKEM_POLY_DU_BYTES],
 				 const struct mlkem_poly *a);
 void mlkem_poly_decompress_du_avx2(struct mlkem_poly *r,
 				   const u8 in[MLKEM_POLY_DU_BYTES]);
+void mlkem_poly_compress_dv_avx2(u8 out[MLKEM_POLY_DV_BYTES],
+				 const struct mlkem_poly *a);
+void mlkem_poly_decompress_dv_avx2(struct mlkem_poly *r,
+				   const u8 in[MLKEM_POLY_DV_BYTES]);
+void mlkem_poly_from_msg_avx2(struct mlkem_poly *r,
+			      const u8 m[MLKEM_SYM_BYTES]);
+void mlkem_poly_to_msg_avx2(u8 m[MLKEM_SYM_BYTES], const struct mlkem_poly *a);
 
 #endif /* TLSX_MLKEM_POLY_H */

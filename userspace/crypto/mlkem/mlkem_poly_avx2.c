@@ -147,13 +147,13 @@ ATTR void mlkem_poly_encode12_avx2(u8 out[MLKEM_POLY_BYTES],
 }
 
 /*
- * Compress_10 of eight values in 32-bit lanes: floor((2^10 x + q/2)
+ * Compress_d of eight values in 32-bit lanes: floor((2^d x + q/2)
  * 10321340 / 2^35), mlkem_compress()'s formula, on 64-bit products.
  */
-static inline ATTR __m256i compress10_32(__m256i x)
+static inline ATTR __m256i compress_32(__m256i x, int d)
 {
 	const __m256i mul = _mm256_set1_epi64x(10321340);
-	__m256i n = _mm256_add_epi32(_mm256_slli_epi32(x, 10),
+	__m256i n = _mm256_add_epi32(_mm256_slli_epi32(x, d),
 				     _mm256_set1_epi32(MLKEM_Q / 2));
 	__m256i even = _mm256_srli_epi64(_mm256_mul_epu32(n, mul), 35);
 	__m256i odd = _mm256_srli_epi64(_mm256_mul_epu32(
@@ -161,7 +161,7 @@ static inline ATTR __m256i compress10_32(__m256i x)
 
 	return _mm256_and_si256(_mm256_or_si256(even,
 						_mm256_slli_epi64(odd, 32)),
-				_mm256_set1_epi32(0x3ff));
+				_mm256_set1_epi32((1 << d) - 1));
 }
 
 /*
@@ -184,10 +184,10 @@ ATTR void mlkem_poly_compress_du_avx2(u8 out[MLKEM_POLY_DU_BYTES],
 		__m256i x = vload(a->c + 16 * i), lo, h, v;
 		u8 *o = i < 15 ? out + 20 * i : tail;
 
-		lo = compress10_32(_mm256_cvtepu16_epi32(
-					_mm256_castsi256_si128(x)));
-		h = compress10_32(_mm256_cvtepu16_epi32(
-					_mm256_extracti128_si256(x, 1)));
+		lo = compress_32(_mm256_cvtepu16_epi32(
+					_mm256_castsi256_si128(x)), MLKEM_DU);
+		h = compress_32(_mm256_cvtepu16_epi32(
+					_mm256_extracti128_si256(x, 1)), MLKEM_DU);
 		/* back to 16 values in order, then v0 | v1 << 10 */
 		v = _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, h), 0xd8);
 		v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x04000001));
@@ -232,5 +232,113 @@ ATTR void mlkem_poly_decompress_du_avx2(struct mlkem_poly *r,
 		v = _mm256_srli_epi16(_mm256_mullo_epi16(v, sh), 6);
 		v = _mm256_mulhrs_epi16(_mm256_slli_epi16(v, 5), q);
 		vstore(r->c + 16 * i, v);
+	}
+}
+
+/* Compress_4 of sixteen values, in order, as 16-bit lanes. */
+static inline ATTR __m256i compress4_16(__m256i x)
+{
+	__m256i lo = compress_32(_mm256_cvtepu16_epi32(
+					_mm256_castsi256_si128(x)), MLKEM_DV);
+	__m256i hi = compress_32(_mm256_cvtepu16_epi32(
+					_mm256_extracti128_si256(x, 1)), MLKEM_DV);
+
+	return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xd8);
+}
+
+/*
+ * ByteEncode_4(Compress_4(a)), 64 coefficients to 32 bytes a step:
+ * each pair to a byte (vpmaddwd by 1, 16), dwords to bytes by two
+ * packs, whose lane interleaving one vpermd undoes.
+ */
+ATTR void mlkem_poly_compress_dv_avx2(u8 out[MLKEM_POLY_DV_BYTES],
+				      const struct mlkem_poly *a)
+{
+	const __m256i mul = _mm256_set1_epi32(0x00100001);
+	const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	__m256i v[4], p, q;
+	int i, k;
+
+	for (i = 0; i < MLKEM_N; i += 64) {
+		for (k = 0; k < 4; k++)
+			v[k] = _mm256_madd_epi16(compress4_16(
+					vload(a->c + i + 16 * k)), mul);
+		p = _mm256_packus_epi32(v[0], v[1]);
+		q = _mm256_packus_epi32(v[2], v[3]);
+		p = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(p, q),
+						order);
+		_mm256_storeu_si256((__m256i *)(out + i / 2), p);
+	}
+}
+
+/* Decompress_4(ByteDecode_4): nibbles in order, (y q + 8) >> 4 as
+ * vpmulhrsw(2^11 y, q).
+ */
+ATTR void mlkem_poly_decompress_dv_avx2(struct mlkem_poly *r,
+					const u8 in[MLKEM_POLY_DV_BYTES])
+{
+	const __m128i m0f = _mm_set1_epi8(0x0f);
+	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
+	int i;
+
+	for (i = 0; i < MLKEM_POLY_DV_BYTES; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(in + i));
+		__m128i lo = _mm_and_si128(x, m0f);
+		__m128i hi = _mm_and_si128(_mm_srli_epi16(x, 4), m0f);
+		__m256i a = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(lo, hi));
+		__m256i b = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(lo, hi));
+
+		vstore(r->c + 2 * i, _mm256_mulhrs_epi16(
+				_mm256_slli_epi16(a, 11), q));
+		vstore(r->c + 2 * i + 16, _mm256_mulhrs_epi16(
+				_mm256_slli_epi16(b, 11), q));
+	}
+}
+
+/*
+ * Decompress_1(ByteDecode_1(m)): coefficient 16 i + k is bit k of the
+ * i-th little-endian 16-bit word of m; the mask is a compare, not a
+ * branch (m is secret).
+ */
+ATTR void mlkem_poly_from_msg_avx2(struct mlkem_poly *r,
+				   const u8 m[MLKEM_SYM_BYTES])
+{
+	const __m256i bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128,
+					       256, 512, 1024, 2048, 4096,
+					       8192, 16384, -32768);
+	const __m256i half = _mm256_set1_epi16((MLKEM_Q + 1) / 2);
+	int i;
+
+	for (i = 0; i < MLKEM_N / 16; i++) {
+		__m256i w = _mm256_set1_epi16((int16_t)(m[2 * i] |
+							m[2 * i + 1] << 8));
+
+		w = _mm256_cmpeq_epi16(_mm256_and_si256(w, bits), bits);
+		vstore(r->c + 16 * i, _mm256_and_si256(w, half));
+	}
+}
+
+/*
+ * ByteEncode_1(Compress_1(a)) for a in [0, q): round(2x / q) mod 2 is
+ * 1 exactly for 833 <= x <= 2496 (test_mlkem checks every x against
+ * mlkem_compress()); two compares, the sign bits gathered by
+ * vpmovmskb.
+ */
+ATTR void mlkem_poly_to_msg_avx2(u8 m[MLKEM_SYM_BYTES],
+				 const struct mlkem_poly *a)
+{
+	const __m256i lo = _mm256_set1_epi16(832), hi = _mm256_set1_epi16(2497);
+	int i;
+
+	for (i = 0; i < MLKEM_N; i += 32) {
+		__m256i x = vload(a->c + i), y = vload(a->c + i + 16);
+		__m256i bx = _mm256_and_si256(_mm256_cmpgt_epi16(x, lo),
+					      _mm256_cmpgt_epi16(hi, x));
+		__m256i by = _mm256_and_si256(_mm256_cmpgt_epi16(y, lo),
+					      _mm256_cmpgt_epi16(hi, y));
+		__m256i b = _mm256_permute4x64_epi64(
+				_mm256_packs_epi16(bx, by), 0xd8);
+
+		put_unaligned_le32((u32)_mm256_movemask_epi8(b), m + i / 8);
 	}
 }
