@@ -47,43 +47,48 @@ static void rnd_poly(struct mlkem_poly *p, int lo, int hi)
 #define G	(&mlkem_engine_generic)
 #define V	(&mlkem_engine_avx2)
 
-#define REQUIRE_AVX2()							\
-	do {								\
-		if (!mlkem_avx2_usable())				\
-			SKIP(return, "no AVX2 on this CPU");		\
-	} while (0)
+FIXTURE(avx2) {
+	int unused;
+};
 
-#define ASSERT_POLY_EQ(a, b, what, round)				\
-	ASSERT_EQ(0, memcmp((a), (b), sizeof(struct mlkem_poly))) {	\
-		TH_LOG("%s differs, round %d", (what), (round));	\
-	}
+FIXTURE_SETUP(avx2)
+{
+	if (!mlkem_avx2_usable())
+		SKIP(return, "no AVX2 on this CPU: nothing to compare");
+}
 
-TEST(ntt_invntt)
+FIXTURE_TEARDOWN(avx2)
+{
+}
+
+TEST_F(avx2, ntt_invntt)
 {
 	struct mlkem_poly a, b;
 	int r;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < ROUNDS; r++) {
 		rnd_poly(&a, -(MLKEM_Q - 1), MLKEM_Q - 1);
 		b = a;
 		G->ntt(a.c);
 		V->ntt(b.c);
-		ASSERT_POLY_EQ(&a, &b, "NTT", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "NTT", r);
+		}
 		rnd_poly(&a, -(MLKEM_Q - 1), MLKEM_Q - 1);
 		b = a;
 		G->invntt(a.c);
 		V->invntt(b.c);
-		ASSERT_POLY_EQ(&a, &b, "NTT^-1", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "NTT^-1", r);
+		}
 	}
 }
 
-TEST(basemul_acc)
+TEST_F(avx2, basemul_acc)
 {
 	struct mlkem_poly a[MLKEM_K], b[MLKEM_K], x, y;
 	int r, k;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < ROUNDS; r++) {
 		for (k = 0; k < MLKEM_K; k++) {
 			rnd_poly(&a[k], -(MLKEM_Q - 1), MLKEM_Q - 1);
@@ -91,49 +96,57 @@ TEST(basemul_acc)
 		}
 		G->basemul_acc(&x, a, b);
 		V->basemul_acc(&y, a, b);
-		ASSERT_POLY_EQ(&x, &y, "basemul_acc", r);
+		ASSERT_EQ(0, memcmp(&x, &y, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "basemul_acc", r);
+		}
 	}
 }
 
-TEST(reductions)
+TEST_F(avx2, reductions)
 {
 	struct mlkem_poly a, b, c, d;
 	int r;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < ROUNDS; r++) {
 		/* canon and tomont take any int16 */
 		rnd_poly(&a, -32768, 32767);
 		b = a;
 		G->canon(&a);
 		V->canon(&b);
-		ASSERT_POLY_EQ(&a, &b, "canon", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "canon", r);
+		}
 		rnd_poly(&a, -32768, 32767);
 		b = a;
 		G->tomont(&a);
 		V->tomont(&b);
-		ASSERT_POLY_EQ(&a, &b, "tomont", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "tomont", r);
+		}
 		rnd_poly(&a, -32768, 32767);
 		rnd_poly(&c, -32768, 32767);
 		b = a;
 		G->add(&a, &c);
 		V->add(&b, &c);
-		ASSERT_POLY_EQ(&a, &b, "add", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "add", r);
+		}
 		d = a;
 		G->sub(&a, &c);
 		V->sub(&d, &c);
-		ASSERT_POLY_EQ(&a, &d, "sub", r);
+		ASSERT_EQ(0, memcmp(&a, &d, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "sub", r);
+		}
 	}
 }
 
-TEST(rej_take)
+TEST_F(avx2, rej_take)
 {
 	u8 buf[3 * SHAKE128_RATE + MLKEM_REJ_SLACK];
 	struct mlkem_poly a, b;
 	int r, n0, na, nb;
 	size_t len;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < 4 * ROUNDS; r++) {
 		rnd_bytes(buf, sizeof(buf));
 		/* a few rounds nearly all rejected, a few all accepted */
@@ -154,33 +167,35 @@ TEST(rej_take)
 	}
 }
 
-TEST(cbd2)
+TEST_F(avx2, cbd2)
 {
 	u8 buf[64 * MLKEM_ETA1];
 	struct mlkem_poly a, b;
 	int r;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < ROUNDS; r++) {
 		rnd_bytes(buf, sizeof(buf));
 		G->cbd2(&a, buf);
 		V->cbd2(&b, buf);
-		ASSERT_POLY_EQ(&a, &b, "cbd2", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "cbd2", r);
+		}
 	}
 }
 
-TEST(encodings)
+TEST_F(avx2, encodings)
 {
 	u8 x[MLKEM_POLY_BYTES], y[MLKEM_POLY_BYTES];
 	struct mlkem_poly a, b;
 	int r, i;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < ROUNDS; r++) {
 		rnd_bytes(x, sizeof(x));
 		G->decode12(&a, x);
 		V->decode12(&b, x);
-		ASSERT_POLY_EQ(&a, &b, "decode12", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "decode12", r);
+		}
 		rnd_poly(&a, 0, MLKEM_Q - 1);
 		G->encode12(x, &a);
 		V->encode12(y, &a);
@@ -189,15 +204,21 @@ TEST(encodings)
 		rnd_bytes(x, MLKEM_POLY_DU_BYTES);
 		G->decompress_du(&a, x);
 		V->decompress_du(&b, x);
-		ASSERT_POLY_EQ(&a, &b, "decompress_du", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "decompress_du", r);
+		}
 		rnd_bytes(x, MLKEM_POLY_DV_BYTES);
 		G->decompress_dv(&a, x);
 		V->decompress_dv(&b, x);
-		ASSERT_POLY_EQ(&a, &b, "decompress_dv", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "decompress_dv", r);
+		}
 		rnd_bytes(x, MLKEM_SYM_BYTES);
 		G->from_msg(&a, x);
 		V->from_msg(&b, x);
-		ASSERT_POLY_EQ(&a, &b, "from_msg", r);
+		ASSERT_EQ(0, memcmp(&a, &b, sizeof(struct mlkem_poly))) {
+			TH_LOG("%s differs, round %d", "from_msg", r);
+		}
 	}
 	/* compression: every input in [0, q), thirteen polynomials' worth */
 	for (r = 0; r * MLKEM_N < MLKEM_Q; r++) {
@@ -232,7 +253,7 @@ TEST(encodings)
 #define MAX_JOBS	16
 #define MAX_MSG		(5 * SHAKE256_RATE)
 
-TEST(job_runner)
+TEST_F(avx2, job_runner)
 {
 	static struct mlkem_poly pa[MAX_JOBS], pb[MAX_JOBS];
 	static u8 msg[MAX_JOBS][MAX_MSG], seeds[MAX_JOBS][32];
@@ -240,7 +261,6 @@ TEST(job_runner)
 	struct mlkem_job ja[MAX_JOBS], jb[MAX_JOBS];
 	int r, k, n;
 
-	REQUIRE_AVX2();
 	for (r = 0; r < ROUNDS / 4; r++) {
 		n = 1 + (int)(rnd() % MAX_JOBS);
 		memset(ja, 0, sizeof(ja));
@@ -274,7 +294,9 @@ TEST(job_runner)
 		for (k = 0; k < n; k++) {
 			if (ja[k].kind == MLKEM_JOB_MATRIX ||
 			    ja[k].kind == MLKEM_JOB_CBD2) {
-				ASSERT_POLY_EQ(&pa[k], &pb[k], "job poly", r);
+				ASSERT_EQ(0, memcmp(&pa[k], &pb[k], sizeof(struct mlkem_poly))) {
+					TH_LOG("%s differs, round %d", "job poly", r);
+				}
 			} else {
 				ASSERT_EQ(0, memcmp(oa[k], ob[k], 32)) {
 					TH_LOG("hash job %d kind %d len %zu",
