@@ -23,9 +23,8 @@ void mlkem768_keygen_variant(u8 ek[MLKEM_PKE_EK_BYTES],
 			     const u8 d[MLKEM_SYM_BYTES],
 			     const u8 z[MLKEM_SYM_BYTES], bool ipd)
 {
-	mlkem_kpke_keygen(ek, dk + DK_PKE, d, ipd);
+	mlkem_kpke_keygen(ek, dk + DK_PKE, d, ipd, dk + DK_H);
 	memcpy(dk + DK_EK, ek, MLKEM768_EK_SIZE);
-	tlsx_sha3_256(ek, MLKEM768_EK_SIZE, dk + DK_H);
 	memcpy(dk + DK_Z, z, MLKEM_SYM_BYTES);
 }
 

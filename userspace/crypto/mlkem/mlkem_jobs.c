@@ -39,6 +39,9 @@ void mlkem_run_jobs_scalar(const struct mlkem_engine *e,
 		case MLKEM_JOB_CBD2:
 			mlkem_sample_cbd2(job->r, job->seed, job->a);
 			break;
+		case MLKEM_JOB_ABSORB:
+			tlsx_keccak_absorb(job->k, job->msg[0], job->len[0]);
+			break;
 		default:
 			run_hash(job);
 			break;

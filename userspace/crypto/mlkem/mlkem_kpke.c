@@ -17,24 +17,35 @@
 #endif
 
 /*
- * Â[i][j] = SampleNTT(rho || j || i) (algorithm 13 step 6) as nine jobs
- * from jobs[0] on (Â^T: rho || i || j, algorithm 14 step 8).
+ * Row i of Â: Â[i][j] = SampleNTT(rho || j || i) (algorithm 13 step 6)
+ * as three jobs (of Â^T: rho || i || j, algorithm 14 step 8).
  */
+static void matrix_row_jobs(struct mlkem_job *jobs,
+			    struct mlkem_polyvec a[MLKEM_K],
+			    const u8 rho[MLKEM_SYM_BYTES], bool transposed,
+			    u8 i)
+{
+	u8 j;
+
+	for (j = 0; j < MLKEM_K; j++) {
+		struct mlkem_job *job = jobs++;
+
+		job->kind = MLKEM_JOB_MATRIX;
+		job->r = &a[i].p[j];
+		job->seed = rho;
+		job->a = transposed ? i : j;
+		job->b = transposed ? j : i;
+	}
+}
+
+/* All of Â (Â^T) as nine jobs. */
 static void matrix_jobs(struct mlkem_job *jobs, struct mlkem_polyvec a[MLKEM_K],
 			const u8 rho[MLKEM_SYM_BYTES], bool transposed)
 {
-	u8 i, j;
+	u8 i;
 
 	for (i = 0; i < MLKEM_K; i++)
-		for (j = 0; j < MLKEM_K; j++) {
-			struct mlkem_job *job = jobs++;
-
-			job->kind = MLKEM_JOB_MATRIX;
-			job->r = &a[i].p[j];
-			job->seed = rho;
-			job->a = transposed ? i : j;
-			job->b = transposed ? j : i;
-		}
+		matrix_row_jobs(jobs + MLKEM_K * i, a, rho, transposed, i);
 }
 
 /* r[k] = SamplePolyCBD_2(PRF_2(s, b0 + k)) for k < n, as jobs. */
@@ -81,18 +92,28 @@ static void polyvec_ntt(const struct mlkem_engine *e, struct mlkem_polyvec *v)
 		e->ntt(v->p[i].c);
 }
 
+/*
+ * H's input, ek, is t row by row, then rho: while row i + 1 of Â is
+ * sampled, the blocks of the rows before it are absorbed beside it
+ * (on the AVX2 engine, in the fourth lane); the rest after the last.
+ */
+#define EK_BLOCKS_AFTER_ROW(i)	(((i) + 1) * MLKEM_POLY_BYTES / SHA3_256_RATE)
+
 void mlkem_kpke_keygen(u8 ek[MLKEM_PKE_EK_BYTES], u8 dk[MLKEM_PKE_DK_BYTES],
-		       const u8 d[MLKEM_SYM_BYTES], bool ipd)
+		       const u8 d[MLKEM_SYM_BYTES], bool ipd,
+		       u8 h_ek[MLKEM_SYM_BYTES])
 {
 	const struct mlkem_engine *e = mlkem_engine();
 	struct mlkem_polyvec a[MLKEM_K], s, t, err;
-	struct mlkem_job jobs[MLKEM_K * MLKEM_K + 2 * MLKEM_K];
+	struct mlkem_job jobs[1 + MLKEM_K + 2 * MLKEM_K];
 	u8 in[MLKEM_SYM_BYTES + 1], rs[2 * MLKEM_SYM_BYTES];
 	const u8 *rho = rs, *sigma = rs + MLKEM_SYM_BYTES;
 	struct mlkem_poly *const noise[2 * MLKEM_K] = {
 		&s.p[0], &s.p[1], &s.p[2], &err.p[0], &err.p[1], &err.p[2],
 	};
-	int i;
+	struct tlsx_keccak h;
+	size_t hashed = 0, avail = 0;
+	int i, n;
 
 	/*
 	 * (rho, sigma) = G(d || k): the final standard's k binds the
@@ -102,18 +123,30 @@ void mlkem_kpke_keygen(u8 ek[MLKEM_PKE_EK_BYTES], u8 dk[MLKEM_PKE_DK_BYTES],
 	in[MLKEM_SYM_BYTES] = MLKEM_K;
 	tlsx_sha3_512(in, ipd ? MLKEM_SYM_BYTES : sizeof(in), rs);
 	mlkem_declassify(rs, MLKEM_SYM_BYTES);
-	/*
-	 * The matrix, then s and e (PRF counters 0..2k-1, algorithm 13
-	 * steps 9-16), on one runner.
-	 */
-	memset(jobs, 0, sizeof(jobs));
-	matrix_jobs(jobs, a, rho, false);
-	noise_jobs(jobs + MLKEM_K * MLKEM_K, noise, sigma, 0, 2 * MLKEM_K);
-	e->run_jobs(e, jobs, ARRAY_SIZE(jobs));
-	polyvec_ntt(e, &s);
-	polyvec_ntt(e, &err);
-	/* t = Â o s + e; the products carry R^-1, tomont puts R back. */
+	tlsx_sha3_256_init(&h);
 	for (i = 0; i < MLKEM_K; i++) {
+		memset(jobs, 0, sizeof(jobs));
+		n = 0;
+		if (avail > hashed) {
+			jobs[n].kind = MLKEM_JOB_ABSORB;
+			jobs[n].k = &h;
+			jobs[n].msg[0] = ek + hashed;
+			jobs[n++].len[0] = avail - hashed;
+			hashed = avail;
+		}
+		matrix_row_jobs(jobs + n, a, rho, false, (u8)i);
+		n += MLKEM_K;
+		/* s then e: PRF counters 0..2k-1 (algorithm 13 steps 9-16) */
+		if (i == 0) {
+			noise_jobs(jobs + n, noise, sigma, 0, 2 * MLKEM_K);
+			n += 2 * MLKEM_K;
+		}
+		e->run_jobs(e, jobs, n);
+		if (i == 0) {
+			polyvec_ntt(e, &s);
+			polyvec_ntt(e, &err);
+		}
+		/* t = Â o s + e; the products carry R^-1, tomont puts R back */
 		e->basemul_acc(&t.p[i], a[i].p, s.p);
 		e->tomont(&t.p[i]);
 		e->add(&t.p[i], &err.p[i]);
@@ -121,8 +154,11 @@ void mlkem_kpke_keygen(u8 ek[MLKEM_PKE_EK_BYTES], u8 dk[MLKEM_PKE_DK_BYTES],
 		e->canon(&s.p[i]);
 		e->encode12(ek + i * MLKEM_POLY_BYTES, &t.p[i]);
 		e->encode12(dk + i * MLKEM_POLY_BYTES, &s.p[i]);
+		avail = EK_BLOCKS_AFTER_ROW(i) * SHA3_256_RATE;
 	}
 	memcpy(ek + MLKEM_VEC_BYTES, rho, MLKEM_SYM_BYTES);
+	tlsx_keccak_absorb(&h, ek + hashed, MLKEM_PKE_EK_BYTES - hashed);
+	tlsx_sha3_final(&h, h_ek, MLKEM_SYM_BYTES);
 	memzero_explicit(in, sizeof(in));
 	memzero_explicit(rs, sizeof(rs));
 	memzero_explicit(&s, sizeof(s));

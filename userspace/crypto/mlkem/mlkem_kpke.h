@@ -9,14 +9,16 @@
 #include "mlkem/mlkem_poly.h"
 
 /*
- * Algorithm 13: ekPKE (1184 bytes) and dkPKE (1152) from the seed d.
+ * Algorithm 13: ekPKE (1184 bytes) and dkPKE (1152) from the seed d,
+ * and H(ekPKE) (ML-KEM's dk carries it; hashed while ek is made).
  * @ipd: G(d) as in the FIPS 203 initial public draft instead of the
  * final standard's G(d || k), for tests only: C2SP's CCTV vectors and
  * accumulated hashes were made that way (their README says so); every
  * other step is the same in both.
  */
 void mlkem_kpke_keygen(u8 ek[MLKEM_PKE_EK_BYTES], u8 dk[MLKEM_PKE_DK_BYTES],
-		       const u8 d[MLKEM_SYM_BYTES], bool ipd);
+		       const u8 d[MLKEM_SYM_BYTES], bool ipd,
+		       u8 h_ek[MLKEM_SYM_BYTES]);
 
 /* ML-KEM.KeyGen_internal over mlkem_kpke_keygen(@ipd) (mlkem.c). */
 void mlkem768_keygen_variant(u8 ek[MLKEM_PKE_EK_BYTES],

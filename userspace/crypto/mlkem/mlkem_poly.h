@@ -67,13 +67,19 @@ static inline int16_t mlkem_to_unsigned(int16_t a)
  *  CBD2:	r = SamplePolyCBD_2(SHAKE256(seed || a, 128))	(algorithm 8)
  *  HASH_H:	out = SHA3-256(msg0 || msg1)		(H, 4.1)
  *  HASH_J:	out = SHAKE256(msg0 || msg1, 32)	(J, 4.1)
+ *  ABSORB:	msg0 (len0 a multiple of k's rate, k at a block boundary)
+ *		absorbed into the sponge k, which is left for more: KeyGen
+ *		hashes ek a row of t at a time, beside the matrix.
  */
 enum mlkem_job_kind {
 	MLKEM_JOB_MATRIX,
 	MLKEM_JOB_CBD2,
 	MLKEM_JOB_HASH_H,
 	MLKEM_JOB_HASH_J,
+	MLKEM_JOB_ABSORB,
 };
+
+struct tlsx_keccak;
 
 struct mlkem_job {
 	enum mlkem_job_kind kind;
@@ -83,6 +89,7 @@ struct mlkem_job {
 	const u8 *msg[2];		/* HASH_*: two parts, */
 	size_t len[2];			/* either may be empty */
 	u8 *out;			/* HASH_*: 32 bytes */
+	struct tlsx_keccak *k;		/* ABSORB */
 };
 
 /*
