@@ -168,18 +168,29 @@ static bool lane_step(const struct mlkem_engine *e, u64 s[25][4],
 	}
 }
 
+/* The index of the next job from @next on with work in it, or @n. */
+static int next_job(const struct mlkem_job *jobs, int next, int n)
+{
+	/* absorbing nothing is done before it starts */
+	while (next < n && jobs[next].kind == MLKEM_JOB_ABSORB &&
+	       !jobs[next].len[0])
+		next++;
+	return next;
+}
+
 void mlkem_run_jobs_x4(const struct mlkem_engine *e, struct mlkem_job *jobs,
 		       int n)
 {
 	u64 s[25][4] __aligned(32);
 	struct mlkem_lane ln[4];
-	int next = 0, lane, active = 0;
+	int next = next_job(jobs, 0, n), lane, active = 0;
 
 	memset(s, 0, sizeof(s));
 	for (lane = 0; lane < 4; lane++) {
 		ln[lane].job = NULL;
 		if (next < n) {
-			lane_start(s, &ln[lane], lane, &jobs[next++]);
+			lane_start(s, &ln[lane], lane, &jobs[next]);
+			next = next_job(jobs, next + 1, n);
 			active++;
 		}
 	}
@@ -189,10 +200,12 @@ void mlkem_run_jobs_x4(const struct mlkem_engine *e, struct mlkem_job *jobs,
 			if (!ln[lane].job || !lane_step(e, s, &ln[lane], lane))
 				continue;
 			ln[lane].job = NULL;
-			if (next < n)
-				lane_start(s, &ln[lane], lane, &jobs[next++]);
-			else
+			if (next < n) {
+				lane_start(s, &ln[lane], lane, &jobs[next]);
+				next = next_job(jobs, next + 1, n);
+			} else {
 				active--;
+			}
 		}
 	}
 	memzero_explicit(s, sizeof(s));

@@ -67,7 +67,8 @@ static inline int16_t mlkem_to_unsigned(int16_t a)
  *  CBD2:	r = SamplePolyCBD_2(SHAKE256(seed || a, 128))	(algorithm 8)
  *  HASH_H:	out = SHA3-256(msg0 || msg1)		(H, 4.1)
  *  HASH_J:	out = SHAKE256(msg0 || msg1, 32)	(J, 4.1)
- *  ABSORB:	msg0 (len0 a multiple of k's rate, k at a block boundary)
+ *  ABSORB:	msg0 (len0 a multiple of k's rate, 0 too; k at a block
+ *		boundary)
  *		absorbed into the sponge k, which is left for more: KeyGen
  *		hashes ek a row of t at a time, beside the matrix.
  */

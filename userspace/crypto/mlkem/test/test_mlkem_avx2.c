@@ -247,7 +247,8 @@ TEST_F(avx2, encodings)
 /*
  * The runners: a random mix of matrix samples, noise samples, H and J
  * of random lengths (0 to three blocks and more, split at random into
- * two parts), in random order; the four-lane runner's outputs must be
+ * two parts) and whole blocks absorbed into a random sponge state, in
+ * random order; the four-lane runner's outputs must be
  * the one-at-a-time runner's.
  */
 #define MAX_JOBS	16
@@ -259,6 +260,7 @@ TEST_F(avx2, job_runner)
 	static u8 msg[MAX_JOBS][MAX_MSG], seeds[MAX_JOBS][32];
 	u8 oa[MAX_JOBS][32], ob[MAX_JOBS][32];
 	struct mlkem_job ja[MAX_JOBS], jb[MAX_JOBS];
+	struct tlsx_keccak ka[MAX_JOBS], kb[MAX_JOBS];
 	int r, k, n;
 
 	for (r = 0; r < ROUNDS / 4; r++) {
@@ -269,7 +271,18 @@ TEST_F(avx2, job_runner)
 
 			rnd_bytes(seeds[k], 32);
 			rnd_bytes(msg[k], len);
-			ja[k].kind = (enum mlkem_job_kind)(rnd() % 4);
+			ja[k].kind = (enum mlkem_job_kind)(rnd() % 5);
+			if (ja[k].kind == MLKEM_JOB_ABSORB) {
+				/* whole blocks onto a sponge already begun */
+				len -= len % SHA3_256_RATE;
+				cut = len;
+				tlsx_sha3_256_init(&ka[k]);
+				tlsx_keccak_absorb(&ka[k], seeds[k], 0);
+				for (size_t i = 0; i < 25; i++)
+					ka[k].s[i] = rnd();
+				kb[k] = ka[k];
+				ja[k].k = &ka[k];
+			}
 			ja[k].seed = seeds[k];
 			ja[k].a = (u8)rnd();
 			ja[k].b = (u8)rnd();
@@ -278,6 +291,7 @@ TEST_F(avx2, job_runner)
 			ja[k].msg[1] = msg[k] + cut;
 			ja[k].len[1] = len - cut;
 			jb[k] = ja[k];
+			jb[k].k = &kb[k];
 			ja[k].r = &pa[k];
 			jb[k].r = &pb[k];
 			ja[k].out = oa[k];
@@ -292,8 +306,14 @@ TEST_F(avx2, job_runner)
 		mlkem_run_jobs_scalar(G, ja, n);
 		mlkem_run_jobs_x4(V, jb, n);
 		for (k = 0; k < n; k++) {
-			if (ja[k].kind == MLKEM_JOB_MATRIX ||
-			    ja[k].kind == MLKEM_JOB_CBD2) {
+			if (ja[k].kind == MLKEM_JOB_ABSORB) {
+				ASSERT_EQ(0, memcmp(ka[k].s, kb[k].s,
+						    sizeof(ka[k].s))) {
+					TH_LOG("absorb job %d len %zu", k,
+					       ja[k].len[0]);
+				}
+			} else if (ja[k].kind == MLKEM_JOB_MATRIX ||
+				   ja[k].kind == MLKEM_JOB_CBD2) {
 				ASSERT_EQ(0, memcmp(&pa[k], &pb[k], sizeof(struct mlkem_poly))) {
 					TH_LOG("%s differs, round %d", "job poly", r);
 				}
