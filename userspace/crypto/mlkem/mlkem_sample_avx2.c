@@ -46,9 +46,10 @@ __attribute__((constructor)) static void mlkem_rej_table_init(void)
  * gives the masks, the table packs each lane's accepted candidates.
  * The 32-byte load reads 8 bytes past the 24 it uses: the caller's
  * buffer has MLKEM_REJ_SLACK bytes after len.  While at least 16 slots
- * remain the two 8-lane stores stay inside r (what they write past the
- * count is overwritten or never counted); the rest goes through the
- * scalar loop.  The matrix seed is public.
+ * remain the two 8-lane stores go straight into r (what they write past
+ * the count is overwritten or never counted); the last few go through
+ * a small buffer, only as many as r has room for.  A tail shorter than
+ * 24 bytes takes the scalar loop.  The matrix seed is public.
  */
 ATTR int mlkem_rej_take_avx2(int16_t *r, int n, const u8 *buf, size_t len)
 {
@@ -58,12 +59,14 @@ ATTR int mlkem_rej_take_avx2(int16_t *r, int n, const u8 *buf, size_t len)
 					       14, 14, 15);
 	const __m256i q = _mm256_set1_epi16(MLKEM_Q);
 	const __m256i m12 = _mm256_set1_epi16(0xfff);
+	int16_t tmp[16] __aligned(16);
 	size_t pos = 0;
 
-	while (n <= MLKEM_N - 16 && pos + 24 <= len) {
+	while (n < MLKEM_N && pos + 24 <= len) {
 		__m256i v = _mm256_loadu_si256((const __m256i *)(buf + pos));
+		__m128i lo, hi;
 		__m256i ok;
-		unsigned int m, lo, hi;
+		unsigned int m, ml, mh, cl, k;
 
 		/* lane 0: bytes 0..15, lane 1: bytes 8..23 (12..23 used) */
 		v = _mm256_permute4x64_epi64(v, 0x94);
@@ -73,17 +76,27 @@ ATTR int mlkem_rej_take_avx2(int16_t *r, int n, const u8 *buf, size_t len)
 		ok = _mm256_cmpgt_epi16(q, v);
 		m = (unsigned int)_mm256_movemask_epi8(
 			_mm256_packs_epi16(ok, _mm256_setzero_si256()));
-		lo = m & 0xff;
-		hi = (m >> 16) & 0xff;
-		_mm_storeu_si128((__m128i *)(r + n), _mm_shuffle_epi8(
-			_mm256_castsi256_si128(v),
-			_mm_load_si128((const __m128i *)rej_shuffle[lo])));
-		n += rej_count[lo];
-		_mm_storeu_si128((__m128i *)(r + n), _mm_shuffle_epi8(
-			_mm256_extracti128_si256(v, 1),
-			_mm_load_si128((const __m128i *)rej_shuffle[hi])));
-		n += rej_count[hi];
+		ml = m & 0xff;
+		mh = (m >> 16) & 0xff;
+		lo = _mm_shuffle_epi8(_mm256_castsi256_si128(v),
+			_mm_load_si128((const __m128i *)rej_shuffle[ml]));
+		hi = _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+			_mm_load_si128((const __m128i *)rej_shuffle[mh]));
+		cl = rej_count[ml];
 		pos += 24;
+		if (n <= MLKEM_N - 16) {
+			_mm_storeu_si128((__m128i *)(r + n), lo);
+			_mm_storeu_si128((__m128i *)(r + n + cl), hi);
+			n += cl + rej_count[mh];
+			continue;
+		}
+		_mm_store_si128((__m128i *)tmp, lo);
+		_mm_storeu_si128((__m128i *)(tmp + cl), hi);
+		k = cl + rej_count[mh];
+		if (k > (unsigned int)(MLKEM_N - n))
+			k = MLKEM_N - n;
+		memcpy(r + n, tmp, k * sizeof(*r));
+		n += k;
 	}
 	return mlkem_rej_take_generic(r, n, buf + pos, len - pos);
 }
