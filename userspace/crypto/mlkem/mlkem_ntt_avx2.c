@@ -20,7 +20,7 @@
 
 #define ATTR	__attribute__((target("avx2")))
 
-/* NTT^-1's final factor, R^2 / 128 mod q (mlkem_ntt_tmpl.h). */
+/* NTT^-1's final factor, R^2 / 128 mod q (mlkem_ntt.c). */
 #define MLKEM_INVNTT_F	1441
 /* ((1 << 26) + q / 2) / q: Barrett's multiplier (mlkem_poly.h). */
 #define MLKEM_BARRETT_V	20159
