@@ -19,6 +19,9 @@
 #include "mlkem/mlkem_poly.h"
 
 #define ATTR	__attribute__((target("avx2")))
+/* The layer loops unrolled: v[] then lives in registers, not memory. */
+#define PRAGMA(x)	_Pragma(#x)
+#define UNROLL(n)	PRAGMA(GCC unroll n)
 
 /* NTT^-1's final factor, R^2 / 128 mod q (mlkem_ntt.c). */
 #define MLKEM_INVNTT_F	1441
@@ -159,21 +162,26 @@ static ATTR void ntt_avx2(int16_t r[MLKEM_N])
 	for (i = 0; i < 16; i++)
 		v[i] = vload(r + 16 * i);
 	/* len 128 .. 16: registers i and i + len / 16, zeta per block */
+	UNROLL(4)
 	for (len = 128, k = 1; len >= 16; len >>= 1) {
 		int d = len / 16;
 
+		UNROLL(8)
 		for (i = 0; i < 16; i += 2 * d, k++) {
 			__m256i z = bcast(mlkem_zetas[k]);
 			__m256i zq = bcast_qinv(mlkem_zetas[k]);
 
+			UNROLL(8)
 			for (j = i; j < i + d; j++)
 				ct_bfly(&v[j], &v[j + d], z, zq);
 		}
 	}
 	/* len 8, 4, 2 inside each window of two registers */
+	UNROLL(8)
 	for (w = 0; w < 8; w++) {
 		__m256i a = v[2 * w], b = v[2 * w + 1];
 
+		UNROLL(3)
 		for (l = 0; l < 3; l++) {
 			split(l, a, b, &x, &y);
 			ct_bfly(&x, &y, vload(tw.fwd[l][w]),
@@ -192,9 +200,11 @@ static ATTR void invntt_avx2(int16_t r[MLKEM_N])
 	__m256i v[16], x, y;
 	int len, i, j, w, l, k;
 
+	UNROLL(8)
 	for (w = 0; w < 8; w++) {
 		__m256i a = vload(r + 32 * w), b = vload(r + 32 * w + 16);
 
+		UNROLL(3)
 		for (l = 2; l >= 0; l--) {
 			split(l, a, b, &x, &y);
 			gs_bfly(&x, &y, vload(tw.inv[l][w]),
@@ -205,14 +215,17 @@ static ATTR void invntt_avx2(int16_t r[MLKEM_N])
 		v[2 * w + 1] = b;
 	}
 	/* len 16 .. 128: zeta index 256 / len - 1 - block */
+	UNROLL(4)
 	for (len = 16; len <= 128; len <<= 1) {
 		int d = len / 16;
 
 		k = 256 / len - 1;
+		UNROLL(8)
 		for (i = 0; i < 16; i += 2 * d, k--) {
 			__m256i z = bcast(mlkem_zetas[k]);
 			__m256i zq = bcast_qinv(mlkem_zetas[k]);
 
+			UNROLL(8)
 			for (j = i; j < i + d; j++)
 				gs_bfly(&v[j], &v[j + d], z, zq);
 		}
