@@ -52,29 +52,22 @@ static void lane_read(u64 s[25][4], int lane, u8 *out, unsigned int len)
 		put_unaligned_le64(s[i][lane], out + 8 * i);
 }
 
-/* Byte @i of msg[0] || msg[1]. */
-static u8 msg_byte(const struct mlkem_job *job, size_t i)
-{
-	return i < job->len[0] ? job->msg[0][i] : job->msg[1][i - job->len[0]];
-}
-
 /*
- * The hash job's next block into @blk: whole message bytes, or the
- * tail padded (pad10*1 after the domain bits); true for that last one.
+ * The hash job's next block into @blk: whole message bytes (from either
+ * part or both), or the tail padded (pad10*1 after the domain bits);
+ * true for that last one.
  */
 static bool hash_block(const struct mlkem_job *job, size_t off, u8 *blk)
 {
-	size_t total = job->len[0] + job->len[1], i, n;
+	size_t total = job->len[0] + job->len[1], n, n0 = 0;
 
 	n = total - off < SHAKE256_RATE ? total - off : SHAKE256_RATE;
-	if (off < job->len[0] && off + n <= job->len[0]) {
-		memcpy(blk, job->msg[0] + off, n);
-	} else if (off >= job->len[0]) {
-		memcpy(blk, job->msg[1] + off - job->len[0], n);
-	} else {
-		for (i = 0; i < n; i++)
-			blk[i] = msg_byte(job, off + i);
+	if (off < job->len[0]) {
+		n0 = job->len[0] - off < n ? job->len[0] - off : n;
+		memcpy(blk, job->msg[0] + off, n0);
 	}
+	if (n > n0)
+		memcpy(blk + n0, job->msg[1] + off + n0 - job->len[0], n - n0);
 	if (n == SHAKE256_RATE)
 		return false;
 	memset(blk + n, 0, SHAKE256_RATE - n);
