@@ -124,15 +124,12 @@ static bool lane_step(const struct mlkem_engine *e, u64 s[25][4],
 		      struct mlkem_lane *ln, int lane)
 {
 	struct mlkem_job *job = ln->job;
-	u8 buf[SHAKE128_RATE + MLKEM_REJ_SLACK];
+	u8 buf[SHAKE256_RATE];
 	int i;
 
 	switch (job->kind) {
 	case MLKEM_JOB_MATRIX:
-		/* SampleNTT reads the squeezed blocks one after another */
-		lane_read(s, lane, buf, SHAKE128_RATE);
-		memset(buf + SHAKE128_RATE, 0, MLKEM_REJ_SLACK);
-		ln->n = e->rej_take(job->r->c, ln->n, buf, SHAKE128_RATE);
+		/* sampled already, all lanes at once (mlkem_run_jobs_x4()) */
 		return ln->n == MLKEM_N;
 	case MLKEM_JOB_CBD2:
 		lane_read(s, lane, buf, 64 * MLKEM_ETA1);
@@ -188,7 +185,33 @@ void mlkem_run_jobs_x4(const struct mlkem_engine *e, struct mlkem_job *jobs,
 		}
 	}
 	while (active) {
+		int16_t *r[4];
+		int n4[4];
+		unsigned int mask = 0;
+
 		tlsx_keccak_f1600_x4(s);
+		/*
+		 * SampleNTT reads the squeezed blocks one after another:
+		 * the matrix lanes' blocks are sampled together, straight
+		 * from the state (this runner is the AVX2 engine's).
+		 */
+		for (lane = 0; lane < 4; lane++) {
+			r[lane] = NULL;
+			n4[lane] = 0;
+			if (ln[lane].job &&
+			    ln[lane].job->kind == MLKEM_JOB_MATRIX) {
+				r[lane] = ln[lane].job->r->c;
+				n4[lane] = ln[lane].n;
+				mask |= 1u << lane;
+			}
+		}
+		if (mask) {
+			mlkem_rej_take_lanes_avx2(r, n4, (const u64 (*)[4])s,
+						  mask);
+			for (lane = 0; lane < 4; lane++)
+				if (mask & (1u << lane))
+					ln[lane].n = n4[lane];
+		}
 		for (lane = 0; lane < 4; lane++) {
 			if (!ln[lane].job || !lane_step(e, s, &ln[lane], lane))
 				continue;

@@ -213,6 +213,9 @@ void mlkem_run_jobs_x4(const struct mlkem_engine *e, struct mlkem_job *jobs,
 
 /* The AVX2 engine's rej_take and cbd2 (mlkem_sample_avx2.c). */
 int mlkem_rej_take_avx2(int16_t *r, int n, const u8 *buf, size_t len);
+/* ... and on the SHAKE128 blocks in the lanes of @mask of s[25][4]. */
+void mlkem_rej_take_lanes_avx2(int16_t *const r[4], int n[4],
+			       const u64 s[25][4], unsigned int mask);
 void mlkem_cbd2_avx2(struct mlkem_poly *r, const u8 buf[64 * MLKEM_ETA1]);
 /* ... and its coefficient-wise operations (mlkem_poly_avx2.c). */
 void mlkem_poly_add_avx2(struct mlkem_poly *r, const struct mlkem_poly *a);
