@@ -3,8 +3,8 @@
  * mlkem_jobs_x4.c - the AVX2 engine's job runner: K-PKE's Keccak jobs
  * (mlkem_poly.h) on the four lanes of hash/sha3_x4_avx2.c's four-way
  * permutation, each lane taking the next job as soon as its own is
- * done.  A four-way permutation costs about 1.3 single ones here (819
- * against 651 TSC cycles on Zen 5), so what matters is that no lane
+ * done.  A four-way permutation costs about 1.4 single ones here (777
+ * against 567 TSC cycles on Zen 5), so what matters is that no lane
  * idles: Encaps runs H(ek) (9 permutations) beside the 9 matrix
  * samples (3 each), Decaps J(z || c) beside them; 9 four-way
  * permutations for 36 single ones.  KeyGen samples a row of the matrix
