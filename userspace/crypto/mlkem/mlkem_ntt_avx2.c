@@ -323,10 +323,15 @@ static ATTR void init_twiddles(void)
 	}
 }
 
-/* The tables are built once, before main(), on a CPU with AVX2 only. */
+/*
+ * The tables are built once, before main(), on a CPU with AVX2 only.
+ * The compiler's own CPU check, not tlsx_cpu_features(): that one reads
+ * TLSX_CPU_MASK once, at its first call, which must stay the program's.
+ */
 __attribute__((constructor)) static void mlkem_ntt_avx2_init(void)
 {
-	if (tlsx_cpu_features()->avx2)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
 		init_twiddles();
 }
 
