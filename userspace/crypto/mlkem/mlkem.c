@@ -23,9 +23,8 @@ void mlkem768_keygen_variant(u8 ek[MLKEM_PKE_EK_BYTES],
 			     const u8 d[MLKEM_SYM_BYTES],
 			     const u8 z[MLKEM_SYM_BYTES], bool ipd)
 {
-	mlkem_kpke_keygen(ek, dk + DK_PKE, d, ipd);
+	mlkem_kpke_keygen(ek, dk + DK_PKE, d, ipd, dk + DK_H);
 	memcpy(dk + DK_EK, ek, MLKEM768_EK_SIZE);
-	tlsx_sha3_256(ek, MLKEM768_EK_SIZE, dk + DK_H);
 	memcpy(dk + DK_Z, z, MLKEM_SYM_BYTES);
 }
 
@@ -63,17 +62,28 @@ int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
 				  const u8 m[MLKEM_SEED_SIZE])
 {
 	u8 in[2 * MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES];
+	struct mlkem_polyvec at[MLKEM_K];
+	struct mlkem_job h = {
+		.kind = MLKEM_JOB_HASH_H,
+		.msg = { ek },
+		.len = { MLKEM768_EK_SIZE },
+		.out = in + MLKEM_SYM_BYTES,
+	};
 
 	if (tlsx_mlkem768_check_ek(ek)) {
 		memset(ct, 0, MLKEM768_CT_SIZE);
 		memset(ss, 0, MLKEM_SS_SIZE);
 		return -EINVAL;
 	}
-	/* (K, r) = G(m || H(ek)) */
+	/*
+	 * H(ek) and K-PKE.Encrypt's matrix Â^T do not depend on m: they
+	 * are sampled together (on the AVX2 engine, in the lanes of one
+	 * four-way Keccak).  Then (K, r) = G(m || H(ek)).
+	 */
+	mlkem_gen_matrix_and(at, ek + MLKEM_VEC_BYTES, true, &h);
 	memcpy(in, m, MLKEM_SYM_BYTES);
-	tlsx_sha3_256(ek, MLKEM768_EK_SIZE, in + MLKEM_SYM_BYTES);
 	tlsx_sha3_512(in, sizeof(in), kr);
-	mlkem_kpke_encrypt(ct, ek, m, kr + MLKEM_SYM_BYTES);
+	mlkem_kpke_encrypt_with(ct, ek, at, m, kr + MLKEM_SYM_BYTES);
 	memcpy(ss, kr, MLKEM_SS_SIZE);
 	memzero_explicit(in, sizeof(in));
 	memzero_explicit(kr, sizeof(kr));
@@ -88,14 +98,18 @@ int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
  */
 static u8 ct_eq_mask(const u8 *a, const u8 *b, size_t len)
 {
-	u32 acc = 0;
+	u64 acc = 0;
 	size_t i;
 
-	for (i = 0; i < len; i++)
+	/* eight bytes at a time (len is the ciphertext's, 8 | 1088) */
+	for (i = 0; i + 8 <= len; i += 8)
+		acc |= get_unaligned_le64(a + i) ^ get_unaligned_le64(b + i);
+	for (; i < len; i++)
 		acc |= a[i] ^ b[i];
+	/* fold to 32 bits, then acc | -acc has its top bit set iff != 0 */
+	acc = (acc >> 32) | (acc & 0xffffffff);
 	__asm__("" : "+r"(acc));
-	/* acc in [0, 255]: acc - 1 borrows into bit 8 exactly when 0. */
-	return (u8)-(((acc - 1) >> 8) & 1);
+	return (u8)((((acc | (0 - acc)) >> 63) & 1) - 1);
 }
 
 void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],
@@ -104,21 +118,27 @@ void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],
 {
 	u8 in[2 * MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES];
 	u8 kbar[MLKEM_SS_SIZE], ct2[MLKEM768_CT_SIZE], mask;
-	struct tlsx_keccak j;
+	struct mlkem_polyvec at[MLKEM_K];
+	/* K-bar = J(z || c) = SHAKE256(z || c, 32) */
+	struct mlkem_job j = {
+		.kind = MLKEM_JOB_HASH_J,
+		.msg = { dk + DK_Z, ct },
+		.len = { MLKEM_SYM_BYTES, MLKEM768_CT_SIZE },
+		.out = kbar,
+	};
 	int i;
 
 	/* m' = K-PKE.Decrypt(dkPKE, c); (K', r') = G(m' || h) */
 	mlkem_kpke_decrypt(in, dk + DK_PKE, ct);
 	memcpy(in + MLKEM_SYM_BYTES, dk + DK_H, MLKEM_SYM_BYTES);
 	tlsx_sha3_512(in, sizeof(in), kr);
-	/* K-bar = J(z || c) = SHAKE256(z || c, 32) */
-	tlsx_shake256_init(&j);
-	tlsx_keccak_absorb(&j, dk + DK_Z, MLKEM_SYM_BYTES);
-	tlsx_keccak_absorb(&j, ct, MLKEM768_CT_SIZE);
-	tlsx_shake_squeeze(&j, kbar, sizeof(kbar));
-	tlsx_keccak_wipe(&j);
-	/* c' = K-PKE.Encrypt(ekPKE, m', r'); K' unless c != c' */
-	mlkem_kpke_encrypt(ct2, dk + DK_EK, in, kr + MLKEM_SYM_BYTES);
+	/*
+	 * J and the re-encryption's matrix (from ek's rho: public) are
+	 * sampled together; H(ek) is dk's (FIPS 203 stores it there).
+	 * c' = K-PKE.Encrypt(ekPKE, m', r'); K' unless c != c'.
+	 */
+	mlkem_gen_matrix_and(at, dk + DK_EK + MLKEM_VEC_BYTES, true, &j);
+	mlkem_kpke_encrypt_with(ct2, dk + DK_EK, at, in, kr + MLKEM_SYM_BYTES);
 	mask = ct_eq_mask(ct, ct2, MLKEM768_CT_SIZE);
 	for (i = 0; i < MLKEM_SS_SIZE; i++)
 		ss[i] = (u8)((kr[i] & mask) | (kbar[i] & (u8)~mask));

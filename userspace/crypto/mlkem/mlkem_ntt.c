@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mlkem_ntt.c - the portable NTT engine (FIPS 203 4.3, algorithms 9-11)
- * and the twiddle table both engines use; mlkem_poly.h has the contract.
+ * mlkem_ntt.c - the portable engine (FIPS 203 4.3, algorithms 9-11, and
+ * the table of the rest of its operations) and the twiddle table both
+ * engines use; mlkem_poly.h has the contract.  mlkem_ntt_avx2.c does
+ * the same arithmetic, step for step, on vectors.
  */
 #include "mlkem/mlkem_poly.h"
 
@@ -29,9 +31,96 @@ const int16_t mlkem_zetas[128] = {
 	-108, -308, 996, 991, 958, -1460, 1522, 1628,
 };
 
-#define MLKEM_ATTR
-#define MLKEM_FN(name)	name##_generic
-#include "mlkem/mlkem_ntt_tmpl.h"
+/* R^2 / 128 mod q = 1441: NTT^-1's 128^-1 times the R it restores. */
+#define MLKEM_INVNTT_F	1441
+
+/*
+ * Algorithm 9: Cooley-Tukey butterflies, len 128 down to 2.  Each layer
+ * adds at most q to a coefficient's size: 8q < 2^15 after seven, then
+ * one Barrett reduction.
+ */
+static void ntt_generic(int16_t r[MLKEM_N])
+{
+	unsigned int len, start, j, k = 1;
+	int16_t t, zeta;
+
+	for (len = 128; len >= 2; len >>= 1) {
+		for (start = 0; start < MLKEM_N; start = j + len) {
+			zeta = mlkem_zetas[k++];
+			for (j = start; j < start + len; j++) {
+				t = mlkem_fqmul(zeta, r[j + len]);
+				r[j + len] = (int16_t)(r[j] - t);
+				r[j] = (int16_t)(r[j] + t);
+			}
+		}
+	}
+	for (j = 0; j < MLKEM_N; j++)
+		r[j] = mlkem_barrett_reduce(r[j]);
+}
+
+/*
+ * Algorithm 10: Gentleman-Sande butterflies, len 2 up to 128, the
+ * twiddles in reverse (zetas[127 - i] = -zetas[i]^-1 up to the bit
+ * reversal); the sums Barrett-reduced as they go.  The final factor is
+ * R^2 / 128 mod q = 1441: 128^-1 (3303) and the R the caller's
+ * basecase products lack.
+ */
+static void invntt_generic(int16_t r[MLKEM_N])
+{
+	unsigned int len, start, j, k = 127;
+	int16_t t, zeta;
+
+	for (len = 2; len <= 128; len <<= 1) {
+		for (start = 0; start < MLKEM_N; start = j + len) {
+			zeta = mlkem_zetas[k--];
+			for (j = start; j < start + len; j++) {
+				t = r[j];
+				r[j] = mlkem_barrett_reduce((int16_t)(t +
+								      r[j + len]));
+				r[j + len] = mlkem_fqmul(zeta, (int16_t)(r[j + len] -
+								     t));
+			}
+		}
+	}
+	for (j = 0; j < MLKEM_N; j++)
+		r[j] = mlkem_fqmul(r[j], MLKEM_INVNTT_F);
+}
+
+/*
+ * Algorithm 11 over 128 degree-1 factors X^2 - gamma: the pair at 4i
+ * has gamma = zetas[64 + i] / R, the pair at 4i + 2 its negative.  The
+ * K products of a pair are summed in 32 bits and reduced once:
+ * |a0 b0| < q 2^12 and |(a1 b1 / R) gamma| < q^2 / 2, so the sum of
+ * three stays below 2^26, inside Montgomery reduction's q 2^15; then
+ * one Barrett reduction.
+ */
+static void basemul_acc_generic(struct mlkem_poly *r,
+				const struct mlkem_poly *a,
+				const struct mlkem_poly *b)
+{
+	int i, k, s;
+
+	for (i = 0; i < MLKEM_N / 4; i++) {
+		for (s = 0; s < 2; s++) {
+			int32_t g = s ? -mlkem_zetas[64 + i] :
+				    mlkem_zetas[64 + i];
+			int o = 4 * i + 2 * s;
+			int32_t r0 = 0, r1 = 0;
+
+			for (k = 0; k < MLKEM_K; k++) {
+				const int16_t *x = a[k].c + o, *y = b[k].c + o;
+
+				r0 += (int32_t)x[0] * y[0] +
+				      (int32_t)mlkem_fqmul(x[1], y[1]) * g;
+				r1 += (int32_t)x[0] * y[1] +
+				      (int32_t)x[1] * y[0];
+			}
+			r->c[o] = mlkem_barrett_reduce(mlkem_mont_reduce(r0));
+			r->c[o + 1] = mlkem_barrett_reduce(mlkem_mont_reduce(r1));
+		}
+	}
+}
+
 
 const struct mlkem_engine mlkem_engine_generic = {
 	.name = "generic",
@@ -39,4 +128,19 @@ const struct mlkem_engine mlkem_engine_generic = {
 	.ntt = ntt_generic,
 	.invntt = invntt_generic,
 	.basemul_acc = basemul_acc_generic,
+	.run_jobs = mlkem_run_jobs_scalar,
+	.rej_take = mlkem_rej_take_generic,
+	.cbd2 = mlkem_cbd2_generic,
+	.add = mlkem_poly_add,
+	.sub = mlkem_poly_sub,
+	.canon = mlkem_poly_canon,
+	.tomont = mlkem_poly_tomont,
+	.encode12 = mlkem_poly_encode12,
+	.decode12 = mlkem_poly_decode12,
+	.compress_du = mlkem_poly_compress_du,
+	.decompress_du = mlkem_poly_decompress_du,
+	.compress_dv = mlkem_poly_compress_dv,
+	.decompress_dv = mlkem_poly_decompress_dv,
+	.from_msg = mlkem_poly_from_msg,
+	.to_msg = mlkem_poly_to_msg,
 };

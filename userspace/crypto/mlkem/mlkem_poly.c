@@ -70,13 +70,14 @@ void mlkem_poly_decode12(struct mlkem_poly *r, const u8 in[MLKEM_POLY_BYTES])
 bool mlkem_poly_encoding_reduced(const u8 in[MLKEM_POLY_BYTES])
 {
 	struct mlkem_poly p;
+	int16_t bad = 0;
 	int i;
 
-	mlkem_poly_decode12(&p, in);
+	/* public input: no need for constant time, but no branch is faster */
+	mlkem_engine()->decode12(&p, in);
 	for (i = 0; i < MLKEM_N; i++)
-		if (p.c[i] >= MLKEM_Q)
-			return false;
-	return true;
+		bad |= (int16_t)(MLKEM_Q - 1 - p.c[i]);
+	return bad >= 0;
 }
 
 /*
@@ -198,8 +199,7 @@ void mlkem_poly_to_msg(u8 m[MLKEM_SYM_BYTES], const struct mlkem_poly *a)
 #define MLKEM_XOF_FIRST_BLOCKS	3
 
 /* Candidates from @buf[0..@len) into @r from @n on: the new count. */
-static int sample_ntt_take(struct mlkem_poly *r, int n, const u8 *buf,
-			   size_t len)
+int mlkem_rej_take_generic(int16_t *r, int n, const u8 *buf, size_t len)
 {
 	size_t pos;
 
@@ -208,9 +208,9 @@ static int sample_ntt_take(struct mlkem_poly *r, int n, const u8 *buf,
 		uint16_t d2 = (buf[pos + 1] >> 4) | (buf[pos + 2] << 4);
 
 		if (d1 < MLKEM_Q)
-			r->c[n++] = (int16_t)d1;
+			r[n++] = (int16_t)d1;
 		if (d2 < MLKEM_Q && n < MLKEM_N)
-			r->c[n++] = (int16_t)d2;
+			r[n++] = (int16_t)d2;
 	}
 	return n;
 }
@@ -218,10 +218,11 @@ static int sample_ntt_take(struct mlkem_poly *r, int n, const u8 *buf,
 size_t mlkem_sample_ntt(struct mlkem_poly *r, const u8 rho[MLKEM_SYM_BYTES],
 			u8 j, u8 i)
 {
+	const struct mlkem_engine *e = mlkem_engine();
 	u8 seed[MLKEM_SYM_BYTES + 2];
-	u8 buf[MLKEM_XOF_FIRST_BLOCKS * SHAKE128_RATE];
+	u8 buf[MLKEM_XOF_FIRST_BLOCKS * SHAKE128_RATE + MLKEM_REJ_SLACK];
+	size_t len = MLKEM_XOF_FIRST_BLOCKS * SHAKE128_RATE, used = len;
 	struct tlsx_keccak xof;
-	size_t used = sizeof(buf);
 	int n;
 
 	memcpy(seed, rho, MLKEM_SYM_BYTES);
@@ -231,55 +232,15 @@ size_t mlkem_sample_ntt(struct mlkem_poly *r, const u8 rho[MLKEM_SYM_BYTES],
 	tlsx_keccak_absorb(&xof, seed, sizeof(seed));
 	tlsx_shake_squeeze_blocks(&xof, buf, MLKEM_XOF_FIRST_BLOCKS);
 	/* SHAKE128's rate is a multiple of 3: no bytes carry over. */
-	n = sample_ntt_take(r, 0, buf, sizeof(buf));
+	memset(buf + len, 0, MLKEM_REJ_SLACK);
+	n = e->rej_take(r->c, 0, buf, len);
 	while (n < MLKEM_N) {
 		tlsx_shake_squeeze_blocks(&xof, buf, 1);
-		n = sample_ntt_take(r, n, buf, SHAKE128_RATE);
+		n = e->rej_take(r->c, n, buf, SHAKE128_RATE);
 		used += SHAKE128_RATE;
 	}
 	tlsx_keccak_wipe(&xof);
 	return used;
-}
-
-void mlkem_sample_ntt_x4(struct mlkem_poly *const r[4],
-			 const u8 rho[MLKEM_SYM_BYTES], const u8 ji[4][2],
-			 int n)
-{
-	struct mlkem_poly spare;
-	u8 seed[4][MLKEM_SYM_BYTES + 2];
-	u8 buf[4][MLKEM_XOF_FIRST_BLOCKS * SHAKE128_RATE];
-	const u8 *in[4] = { seed[0], seed[1], seed[2], seed[3] };
-	u8 *out[4] = { buf[0], buf[1], buf[2], buf[3] };
-	struct mlkem_poly *p[4];
-	struct tlsx_keccak_x4 xof;
-	int cnt[4], k;
-	bool more;
-
-	for (k = 0; k < 4; k++) {
-		int src = k < n ? k : 0;
-
-		p[k] = k < n ? r[k] : &spare;
-		memcpy(seed[k], rho, MLKEM_SYM_BYTES);
-		seed[k][MLKEM_SYM_BYTES] = ji[src][0];
-		seed[k][MLKEM_SYM_BYTES + 1] = ji[src][1];
-	}
-	tlsx_shake_x4_absorb(&xof, SHAKE128_RATE, in, sizeof(seed[0]));
-	tlsx_shake_x4_squeeze_blocks(&xof, out, MLKEM_XOF_FIRST_BLOCKS);
-	more = false;
-	for (k = 0; k < 4; k++) {
-		cnt[k] = sample_ntt_take(p[k], 0, buf[k], sizeof(buf[k]));
-		more |= cnt[k] < MLKEM_N;
-	}
-	/* Rarely (2^-38 a polynomial): one more block for all four. */
-	while (more) {
-		tlsx_shake_x4_squeeze_blocks(&xof, out, 1);
-		more = false;
-		for (k = 0; k < 4; k++) {
-			cnt[k] = sample_ntt_take(p[k], cnt[k], buf[k],
-						 SHAKE128_RATE);
-			more |= cnt[k] < MLKEM_N;
-		}
-	}
 }
 
 /*
@@ -287,7 +248,7 @@ void mlkem_sample_ntt_x4(struct mlkem_poly *const r[4],
  * coefficient is (b0 + b1) - (b2 + b3) of four consecutive bits; the
  * pair sums are taken for eight coefficients at once in a 32-bit word.
  */
-static void cbd2(struct mlkem_poly *r, const u8 buf[64 * MLKEM_ETA1])
+void mlkem_cbd2_generic(struct mlkem_poly *r, const u8 buf[64 * MLKEM_ETA1])
 {
 	int i, j;
 
@@ -312,30 +273,7 @@ void mlkem_sample_cbd2(struct mlkem_poly *r, const u8 s[MLKEM_SYM_BYTES],
 	memcpy(in, s, MLKEM_SYM_BYTES);
 	in[MLKEM_SYM_BYTES] = b;
 	tlsx_shake256(in, sizeof(in), buf, sizeof(buf));
-	cbd2(r, buf);
+	mlkem_engine()->cbd2(r, buf);
 	memzero_explicit(in, sizeof(in));
 	memzero_explicit(buf, sizeof(buf));
-}
-
-void mlkem_sample_cbd2_x4(struct mlkem_poly *const r[4],
-			  const u8 s[MLKEM_SYM_BYTES], const u8 b[4], int n)
-{
-	u8 in[4][MLKEM_SYM_BYTES + 1], buf[4][SHAKE256_RATE];
-	const u8 *ins[4] = { in[0], in[1], in[2], in[3] };
-	u8 *outs[4] = { buf[0], buf[1], buf[2], buf[3] };
-	struct tlsx_keccak_x4 prf;
-	int k;
-
-	for (k = 0; k < 4; k++) {
-		memcpy(in[k], s, MLKEM_SYM_BYTES);
-		in[k][MLKEM_SYM_BYTES] = b[k < n ? k : 0];
-	}
-	/* 128 bytes of output fit in one SHAKE256 block. */
-	tlsx_shake_x4_absorb(&prf, SHAKE256_RATE, ins, sizeof(in[0]));
-	tlsx_shake_x4_squeeze_blocks(&prf, outs, 1);
-	for (k = 0; k < n; k++)
-		cbd2(r[k], buf[k]);
-	memzero_explicit(in, sizeof(in));
-	memzero_explicit(buf, sizeof(buf));
-	memzero_explicit(&prf, sizeof(prf));
 }
