@@ -275,9 +275,9 @@ CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096,
 		  NULL, 0);
 
 /*
- * AVX-512: a record of at most one block of text in one call, its rounds
- * and its MAC in registers (chachapoly_avx512.c); longer ones take the
- * streaming path, whose vector Poly1305 wins from a few blocks on.
+ * AVX-512: records up to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call
+ * (chachapoly_avx512.c), without the streaming state; at most one block
+ * of text with its rounds and MAC in registers.
  */
 static void chachapoly_oneshot_avx512(const struct tlsx_aead_key *k,
 				      bool enc, const u8 *nonce,
@@ -285,12 +285,16 @@ static void chachapoly_oneshot_avx512(const struct tlsx_aead_key *k,
 				      const u8 *src, u8 *dst, size_t len,
 				      u8 *tag)
 {
-	tlsx_chachapoly_tiny_avx512(k->u.chachapoly.k, nonce, enc, ad, ad_len,
-				    src, dst, len, tag);
+	if (len <= TLSX_CHACHA_BLOCK)
+		tlsx_chachapoly_tiny_avx512(k->u.chachapoly.k, nonce, enc, ad,
+					    ad_len, src, dst, len, tag);
+	else
+		tlsx_chachapoly_short_avx512(k->u.chachapoly.k, nonce, enc,
+					     ad, ad_len, src, dst, len, tag);
 }
 
 CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512, 4096,
-		  chachapoly_oneshot_avx512, TLSX_CHACHA_BLOCK);
+		  chachapoly_oneshot_avx512, TLSX_CHACHAPOLY_SHORT_MAX);
 
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl)
 {

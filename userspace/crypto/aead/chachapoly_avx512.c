@@ -191,3 +191,73 @@ TINY_TARGET void tlsx_chachapoly_tiny_avx512(const u32 key[8],
 	put_unaligned_le64((u64)sum, tag);
 	put_unaligned_le64(h[1] + k1 + (u64)(sum >> 64), tag + 8);
 }
+
+/*
+ * A record of 65 to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call: the
+ * first pass of the AVX-512 engine (block 0 in scalar registers beside
+ * the eight- or sixteen-block vector pass), then the MAC of the whole
+ * message without a streaming state: the AD and the lengths by the
+ * scalar step, the text's groups of eight whole blocks by one IFMA run
+ * (poly1305_avx512.c; its powers of r in this frame, wiped), what is
+ * left by the scalar step, the last partial block read under a mask.  An
+ * in-place decryption MACs a copy of the ciphertext (public) taken before
+ * the pass overwrites it.
+ */
+TINY_TARGET void tlsx_chachapoly_short_avx512(const u32 key[8],
+					      const u8 nonce[12], bool enc,
+					      const u8 *ad, size_t ad_len,
+					      const u8 *src, u8 *dst,
+					      size_t len, u8 tag[16])
+{
+	u8 copy[TLSX_CHACHAPOLY_SHORT_MAX];
+	u8 scratch[POLY1305_IFMA_SCRATCH];
+	const struct tlsx_cpu *cpu = tlsx_cpu_features();
+	const u8 *ct = enc ? dst : src;
+	u64 h[3] = { 0, 0, 0 }, r[2], r0, r1, s1;
+	size_t i, whole = len / 16, groups = 0;
+	unsigned __int128 sum;
+	__m128i v;
+	u8 otk[32];
+	u32 nw[3];
+
+	if (!enc && src == dst) {
+		memcpy(copy, src, len);
+		ct = copy;
+	}
+	nw[0] = get_unaligned_le32(nonce);
+	nw[1] = get_unaligned_le32(nonce + 4);
+	nw[2] = get_unaligned_le32(nonce + 8);
+	tlsx_chacha20_xor0_avx512(key, nw, otk, src, dst, len);
+	r0 = get_unaligned_le64(otk) & 0x0ffffffc0fffffffULL;
+	r1 = get_unaligned_le64(otk + 8) & 0x0ffffffc0ffffffcULL;
+	s1 = r1 + (r1 >> 2);
+
+	for (i = 0; i < ad_len; i += 16) {
+		v = _mm_maskz_loadu_epi8(tiny_mask(ad_len - i, 0), ad + i);
+		TINY_MAC_VEC(v);
+	}
+	if (cpu->avx512ifma && cpu->zmm_ok)
+		groups = whole / 8;
+	if (groups) {
+		r[0] = r0;
+		r[1] = r1;
+		tlsx_poly1305_ifma_run(h, r, ct, groups, scratch);
+		memzero_explicit(scratch, sizeof(scratch));
+		memzero_explicit(r, sizeof(r));
+	}
+	for (i = 8 * groups; i < whole; i++)
+		tiny_mac(h, get_unaligned_le64(ct + 16 * i),
+			 get_unaligned_le64(ct + 16 * i + 8), r0, r1, s1);
+	if (len & 15) {
+		v = _mm_maskz_loadu_epi8(tiny_mask(len & 15, 0), ct + 16 * whole);
+		TINY_MAC_VEC(v);
+	}
+	tiny_mac(h, ad_len, len, r0, r1, s1);	/* the lengths block */
+
+	poly1305_reduce(h);
+	sum = (unsigned __int128)h[0] + get_unaligned_le64(otk + 16);
+	put_unaligned_le64((u64)sum, tag);
+	put_unaligned_le64(h[1] + get_unaligned_le64(otk + 24) +
+			   (u64)(sum >> 64), tag + 8);
+	memzero_explicit(otk, sizeof(otk));
+}
