@@ -1,39 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A ChaCha20-Poly1305 record of at most one block of text (RFC 8439
- * section 2.8) in one call, with AVX-512 VL/BW: the AVX-512 engine's
- * one-shot path for the smallest records (chachapoly.c).
+ * ChaCha20-Poly1305 records (RFC 8439 section 2.8) of up to
+ * TLSX_CHACHAPOLY_SHORT_MAX bytes in one call, with AVX-512 VL/BW (and
+ * IFMA where the CPU has it): the AVX-512 engine's one-shot path
+ * (chachapoly.c).
  *
- * Such a record needs keystream blocks 0 (the Poly1305 key) and 1, then
- * a MAC over a handful of 16-byte blocks: the AD, up to four of text, the
- * lengths.  The streaming path pays for its generality there: a state of
- * some 900 bytes set up and wiped, Poly1305 fed in five calls through its
- * partial-block buffer, the key and tag through memory.  Here:
+ * The streaming path pays for its generality on small records: a state
+ * of some 900 bytes set up and wiped, Poly1305 fed in five calls through
+ * its partial-block buffer, the key and the tag through memory, and a
+ * first pass that computes block 0 in scalar registers beside the vector
+ * blocks.  Here:
  *
- *  - blocks 0 and 1 run in row form, one block per 128-bit half of four
- *    YMM registers (a row each, section 2.3's diagonal round after
- *    rotating rows 1-3 by lanes): one chain of twenty rounds;
- *  - the Poly1305 key goes from the vector registers to general-purpose
- *    ones, and the MAC (the scalar engine's step, poly1305_impl.h) takes
- *    its blocks from registers too: block 1 XOR the text, zeroed beyond
- *    the text by a byte mask, is the padded ciphertext, one 16-byte MAC
- *    block per row (section 2.8's pad16 for free); the lengths block is
- *    two integers.  Only the AD is read from memory.
+ *  - the keystream runs in row form, one block per 128-bit lane of four
+ *    registers (a row each; section 2.3's diagonal round after rotating
+ *    rows a, c and d by lanes, never b, whose last rotation ends each
+ *    round's chain): blocks 0 and 1 in YMM for at most one block of
+ *    text, blocks 0-3 and 4-7 as two independent chains in ZMM up to
+ *    seven.  Each block's twenty rounds are one chain of dependent
+ *    operations (two cycles each on Zen 5), so two chains cost about one;
+ *    block 0 comes out of the vector registers with the rest.  Measured
+ *    on Zen 5: about 240 TSC cycles for a 256-byte record's keystream,
+ *    against 315 for the vertical eight-block pass with block 0 in scalar
+ *    registers (longer records, up to 512 bytes, still take that pass);
+ *  - the MAC works on the whole message in registers: the scalar step
+ *    (poly1305_impl.h) on the AD, the lengths block (two integers) and
+ *    what is left, one IFMA run (tlsx_poly1305_ifma_run()) on the text's
+ *    groups of eight whole blocks.  With at most one block of text, the
+ *    ciphertext is block 1 XOR the text, zeroed beyond the text by a byte
+ *    mask: one 16-byte MAC block per row, pad16 included.
  *
- * Why not the scalar block 0 of the longer passes alongside block 1, so
- * that the key and the MAC of the AD come out early: measured on Zen 5,
- * a scalar block costs some 960 instructions, and interleaved with block
- * 1's vector rounds it slowed them by more than the MAC gained (300 TSC
- * cycles for the keystream alone against 235 in row form).  Nor powers of
- * r and several blocks per reduction: computed from r, which only comes
- * at the end of the rounds, they cost more than the six sequential steps
- * of a 64-byte record.
+ * Tried and dropped for the smallest record: block 0 in scalar registers
+ * beside block 1's vector rounds, to key Poly1305 early and hash the AD
+ * while block 1 finishes.  A scalar block is some 960 instructions, and
+ * interleaved with the vector rounds it slowed them more than the MAC
+ * gained (300 TSC cycles for the keystream alone against 235).
  *
  * Constant time: keystream, key and MAC go through vector and integer
  * arithmetic only; branches and masks depend on the lengths only.  The
- * secrets live in registers (the key words are reread from @key for the
- * final addition, as the other passes do); what the compiler spills is
- * in this function's frame, as in every engine.
+ * key words are reread from @key for the final addition (no copy kept);
+ * the powers of r of an IFMA run are wiped from the stack.
  */
 #ifdef __KERNEL__
 #define _MM_MALLOC_H_INCLUDED
@@ -91,6 +96,11 @@ static __always_inline void tiny_mac(u64 h[3], u64 lo, u64 hi, u64 r0,
 		TINY_MAC_VEC(v);					\
 } while (0)
 
+/*
+ * At most one block of text: blocks 0 and 1 in YMM rows, the MAC blocks
+ * from the registers, six scalar steps for a 64-byte TLS record (AD,
+ * four of text, lengths).
+ */
 TINY_TARGET void tlsx_chachapoly_tiny_avx512(const u32 key[8],
 					     const u8 nonce[12], bool enc,
 					     const u8 *ad, size_t ad_len,
@@ -192,16 +202,135 @@ TINY_TARGET void tlsx_chachapoly_tiny_avx512(const u32 key[8],
 	put_unaligned_le64(h[1] + k1 + (u64)(sum >> 64), tag + 8);
 }
 
+/* The same on the rows of four blocks, one per 128-bit lane. */
+#define ROWZ_QR(a, b, c, d) do {					\
+	a = _mm512_add_epi32(a, b); d = _mm512_xor_si512(d, a);	\
+	d = _mm512_rol_epi32(d, 16);					\
+	c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c);	\
+	b = _mm512_rol_epi32(b, 12);					\
+	a = _mm512_add_epi32(a, b); d = _mm512_xor_si512(d, a);	\
+	d = _mm512_rol_epi32(d, 8);					\
+	c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c);	\
+	b = _mm512_rol_epi32(b, 7);					\
+} while (0)
+
+/*
+ * A double round; the diagonal round lines the rows up by rotating a, c
+ * and d, never b, whose last rotation ends the chain of a round.
+ */
+#define ROWZ_DR(a, b, c, d) do {					\
+	ROWZ_QR(a, b, c, d);						\
+	a = _mm512_shuffle_epi32(a, (_MM_PERM_ENUM)0x93);		\
+	c = _mm512_shuffle_epi32(c, (_MM_PERM_ENUM)0x39);		\
+	d = _mm512_shuffle_epi32(d, (_MM_PERM_ENUM)0x4e);		\
+	ROWZ_QR(a, b, c, d);						\
+	a = _mm512_shuffle_epi32(a, (_MM_PERM_ENUM)0x39);		\
+	c = _mm512_shuffle_epi32(c, (_MM_PERM_ENUM)0x93);		\
+	d = _mm512_shuffle_epi32(d, (_MM_PERM_ENUM)0x4e);		\
+} while (0)
+
+/*
+ * Rows of blocks b..b+3 (lane j: block b + j) to whole blocks, then the
+ * keystream of blocks b + j >= 1 XORed into the text (block k at offset
+ * 64 (k - 1)), under a byte mask where @len cuts; block 0's first 32
+ * bytes go to @key0 (r) and @key1 (s) instead.
+ */
+TINY_TARGET static __always_inline void rows_out(__m512i a, __m512i b,
+						 __m512i c, __m512i d,
+						 int first, const u8 *src,
+						 u8 *dst, size_t len,
+						 __m128i *key0, __m128i *key1)
+{
+	__m512i u0 = _mm512_shuffle_i32x4(a, b, 0x44);
+	__m512i u1 = _mm512_shuffle_i32x4(a, b, 0xee);
+	__m512i u2 = _mm512_shuffle_i32x4(c, d, 0x44);
+	__m512i u3 = _mm512_shuffle_i32x4(c, d, 0xee);
+	__m512i blk[4];
+	int j;
+
+	blk[0] = _mm512_shuffle_i32x4(u0, u2, 0x88);
+	blk[1] = _mm512_shuffle_i32x4(u0, u2, 0xdd);
+	blk[2] = _mm512_shuffle_i32x4(u1, u3, 0x88);
+	blk[3] = _mm512_shuffle_i32x4(u1, u3, 0xdd);
+	for (j = 0; j < 4; j++) {
+		size_t off = 64 * (size_t)(first + j) - 64;
+
+		if (first + j == 0) {
+			*key0 = _mm512_castsi512_si128(blk[0]);
+			*key1 = _mm512_extracti32x4_epi32(blk[0], 1);
+		} else if (off + 64 <= len) {
+			_mm512_storeu_si512(dst + off, _mm512_xor_si512(
+				_mm512_loadu_si512(src + off), blk[j]));
+		} else if (off < len) {
+			__mmask64 k = (1ULL << (len - off)) - 1;
+
+			_mm512_mask_storeu_epi8(dst + off, k, _mm512_xor_si512(
+				_mm512_maskz_loadu_epi8(k, src + off), blk[j]));
+		}
+	}
+}
+
+/*
+ * Blocks 0-3, and 4-7 when @two, in row form (two independent chains of
+ * twenty rounds, as long as one): the first pass of a record of up to
+ * 192 or 448 bytes, shorter than the vertical eight-block pass with block
+ * 0 in scalar registers (measured on Zen 5: about 240 TSC cycles against
+ * 315).  r and s of block 0 to @key0 and @key1.
+ */
+TINY_TARGET static __always_inline void rows_first(const u32 key[8],
+						   const u8 nonce[12],
+						   const u8 *src, u8 *dst,
+						   size_t len, bool two,
+						   __m128i *key0,
+						   __m128i *key1)
+{
+	const __m512i c = _mm512_broadcast_i32x4(
+		_mm_set_epi32(TLSX_CHACHA_C3, TLSX_CHACHA_C2,
+			      TLSX_CHACHA_C1, TLSX_CHACHA_C0));
+	const __m512i n = _mm512_broadcast_i32x4(
+		_mm_set_epi32((int)get_unaligned_le32(nonce + 8),
+			      (int)get_unaligned_le32(nonce + 4),
+			      (int)get_unaligned_le32(nonce), 0));
+	const __m512i na = _mm512_add_epi32(n, _mm512_set_epi32(0, 0, 0, 3,
+		0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
+	const __m512i nb = _mm512_add_epi32(n, _mm512_set_epi32(0, 0, 0, 7,
+		0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4));
+	const u32 *kr = key;
+	__m512i a0 = c, b0, c0, d0 = na, a1 = c, b1, c1, d1 = nb, k0, k1;
+	int i;
+
+	b0 = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)key));
+	c0 = _mm512_broadcast_i32x4(
+		_mm_loadu_si128((const __m128i *)(key + 4)));
+	b1 = b0;
+	c1 = c0;
+	for (i = 0; i < 10; i++) {
+		ROWZ_DR(a0, b0, c0, d0);
+		if (two)
+			ROWZ_DR(a1, b1, c1, d1);
+	}
+	/* The input again, from memory (no copy of the key kept). */
+	__asm__("" : "+r"(kr));
+	k0 = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)kr));
+	k1 = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(kr + 4)));
+	rows_out(_mm512_add_epi32(a0, c), _mm512_add_epi32(b0, k0),
+		 _mm512_add_epi32(c0, k1), _mm512_add_epi32(d0, na), 0,
+		 src, dst, len, key0, key1);
+	if (two)
+		rows_out(_mm512_add_epi32(a1, c), _mm512_add_epi32(b1, k0),
+			 _mm512_add_epi32(c1, k1), _mm512_add_epi32(d1, nb),
+			 4, src, dst, len, key0, key1);
+}
+
 /*
  * A record of 65 to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call: the
- * first pass of the AVX-512 engine (block 0 in scalar registers beside
- * the eight- or sixteen-block vector pass), then the MAC of the whole
- * message without a streaming state: the AD and the lengths by the
- * scalar step, the text's groups of eight whole blocks by one IFMA run
- * (poly1305_avx512.c; its powers of r in this frame, wiped), what is
- * left by the scalar step, the last partial block read under a mask.  An
- * in-place decryption MACs a copy of the ciphertext (public) taken before
- * the pass overwrites it.
+ * keystream by rows_first() up to seven blocks of text, beyond that by
+ * the engine's first pass; then the MAC of the whole message without a
+ * streaming state: the AD and the lengths by the scalar step, the text's
+ * groups of eight whole blocks by one IFMA run (its powers of r in this
+ * frame, wiped), what is left by the scalar step, the last partial block
+ * read under a mask.  An in-place decryption MACs a copy of the
+ * ciphertext (public) taken before the pass overwrites it.
  */
 TINY_TARGET void tlsx_chachapoly_short_avx512(const u32 key[8],
 					      const u8 nonce[12], bool enc,
@@ -216,7 +345,7 @@ TINY_TARGET void tlsx_chachapoly_short_avx512(const u32 key[8],
 	u64 h[3] = { 0, 0, 0 }, r[2], r0, r1, s1;
 	size_t i, whole = len / 16, groups = 0;
 	unsigned __int128 sum;
-	__m128i v;
+	__m128i v, key0, key1;
 	u8 otk[32];
 	u32 nw[3];
 
@@ -224,12 +353,21 @@ TINY_TARGET void tlsx_chachapoly_short_avx512(const u32 key[8],
 		memcpy(copy, src, len);
 		ct = copy;
 	}
-	nw[0] = get_unaligned_le32(nonce);
-	nw[1] = get_unaligned_le32(nonce + 4);
-	nw[2] = get_unaligned_le32(nonce + 8);
-	tlsx_chacha20_xor0_avx512(key, nw, otk, src, dst, len);
-	r0 = get_unaligned_le64(otk) & 0x0ffffffc0fffffffULL;
-	r1 = get_unaligned_le64(otk + 8) & 0x0ffffffc0ffffffcULL;
+	if (len <= 3 * TLSX_CHACHA_BLOCK) {
+		rows_first(key, nonce, src, dst, len, false, &key0, &key1);
+	} else if (len <= 7 * TLSX_CHACHA_BLOCK) {
+		rows_first(key, nonce, src, dst, len, true, &key0, &key1);
+	} else {
+		nw[0] = get_unaligned_le32(nonce);
+		nw[1] = get_unaligned_le32(nonce + 4);
+		nw[2] = get_unaligned_le32(nonce + 8);
+		tlsx_chacha20_xor0_avx512(key, nw, otk, src, dst, len);
+		key0 = _mm_loadu_si128((const __m128i *)otk);
+		key1 = _mm_loadu_si128((const __m128i *)(otk + 16));
+		memzero_explicit(otk, sizeof(otk));
+	}
+	r0 = (u64)_mm_cvtsi128_si64(key0) & 0x0ffffffc0fffffffULL;
+	r1 = (u64)_mm_extract_epi64(key0, 1) & 0x0ffffffc0ffffffcULL;
 	s1 = r1 + (r1 >> 2);
 
 	for (i = 0; i < ad_len; i += 16) {
@@ -255,9 +393,8 @@ TINY_TARGET void tlsx_chachapoly_short_avx512(const u32 key[8],
 	tiny_mac(h, ad_len, len, r0, r1, s1);	/* the lengths block */
 
 	poly1305_reduce(h);
-	sum = (unsigned __int128)h[0] + get_unaligned_le64(otk + 16);
+	sum = (unsigned __int128)h[0] + (u64)_mm_cvtsi128_si64(key1);
 	put_unaligned_le64((u64)sum, tag);
-	put_unaligned_le64(h[1] + get_unaligned_le64(otk + 24) +
+	put_unaligned_le64(h[1] + (u64)_mm_extract_epi64(key1, 1) +
 			   (u64)(sum >> 64), tag + 8);
-	memzero_explicit(otk, sizeof(otk));
 }
