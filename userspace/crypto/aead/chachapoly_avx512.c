@@ -230,10 +230,35 @@ TINY_TARGET void tlsx_chachapoly_tiny_avx512(const u32 key[8],
 } while (0)
 
 /*
- * Rows of blocks b..b+3 (lane j: block b + j) to whole blocks, then the
- * keystream of blocks b + j >= 1 XORed into the text (block k at offset
- * 64 (k - 1)), under a byte mask where @len cuts; block 0's first 32
- * bytes go to @key0 (r) and @key1 (s) instead.
+ * Block @k of the keystream, @ks: into the key (@key0: r, @key1: s) for
+ * block 0, else XORed into the text at 64 (k - 1), under a byte mask
+ * where @len cuts.
+ */
+TINY_TARGET static __always_inline void rows_block(__m512i ks, int k,
+						   const u8 *src, u8 *dst,
+						   size_t len, __m128i *key0,
+						   __m128i *key1)
+{
+	size_t off = 64 * (size_t)k - 64;
+
+	if (k == 0) {
+		*key0 = _mm512_castsi512_si128(ks);
+		*key1 = _mm512_extracti32x4_epi32(ks, 1);
+	} else if (off + 64 <= len) {
+		_mm512_storeu_si512(dst + off, _mm512_xor_si512(
+			_mm512_loadu_si512(src + off), ks));
+	} else if (off < len) {
+		__mmask64 m = (1ULL << (len - off)) - 1;
+
+		_mm512_mask_storeu_epi8(dst + off, m, _mm512_xor_si512(
+			_mm512_maskz_loadu_epi8(m, src + off), ks));
+	}
+}
+
+/*
+ * Rows of blocks @first.. @first + 3 (lane j: block first + j) to whole
+ * blocks (a 4x4 transpose of 128-bit lanes), each to rows_block().  Named
+ * variables, not an array: keystream stays in registers.
  */
 TINY_TARGET static __always_inline void rows_out(__m512i a, __m512i b,
 						 __m512i c, __m512i d,
@@ -245,29 +270,15 @@ TINY_TARGET static __always_inline void rows_out(__m512i a, __m512i b,
 	__m512i u1 = _mm512_shuffle_i32x4(a, b, 0xee);
 	__m512i u2 = _mm512_shuffle_i32x4(c, d, 0x44);
 	__m512i u3 = _mm512_shuffle_i32x4(c, d, 0xee);
-	__m512i blk[4];
-	int j;
 
-	blk[0] = _mm512_shuffle_i32x4(u0, u2, 0x88);
-	blk[1] = _mm512_shuffle_i32x4(u0, u2, 0xdd);
-	blk[2] = _mm512_shuffle_i32x4(u1, u3, 0x88);
-	blk[3] = _mm512_shuffle_i32x4(u1, u3, 0xdd);
-	for (j = 0; j < 4; j++) {
-		size_t off = 64 * (size_t)(first + j) - 64;
-
-		if (first + j == 0) {
-			*key0 = _mm512_castsi512_si128(blk[0]);
-			*key1 = _mm512_extracti32x4_epi32(blk[0], 1);
-		} else if (off + 64 <= len) {
-			_mm512_storeu_si512(dst + off, _mm512_xor_si512(
-				_mm512_loadu_si512(src + off), blk[j]));
-		} else if (off < len) {
-			__mmask64 k = (1ULL << (len - off)) - 1;
-
-			_mm512_mask_storeu_epi8(dst + off, k, _mm512_xor_si512(
-				_mm512_maskz_loadu_epi8(k, src + off), blk[j]));
-		}
-	}
+	rows_block(_mm512_shuffle_i32x4(u0, u2, 0x88), first, src, dst, len,
+		   key0, key1);
+	rows_block(_mm512_shuffle_i32x4(u0, u2, 0xdd), first + 1, src, dst,
+		   len, key0, key1);
+	rows_block(_mm512_shuffle_i32x4(u1, u3, 0x88), first + 2, src, dst,
+		   len, key0, key1);
+	rows_block(_mm512_shuffle_i32x4(u1, u3, 0xdd), first + 3, src, dst,
+		   len, key0, key1);
 }
 
 /*
@@ -397,4 +408,7 @@ TINY_TARGET void tlsx_chachapoly_short_avx512(const u32 key[8],
 	put_unaligned_le64((u64)sum, tag);
 	put_unaligned_le64(h[1] + (u64)_mm_extract_epi64(key1, 1) +
 			   (u64)(sum >> 64), tag + 8);
+	/* r and s went through memory (their addresses were taken). */
+	memzero_explicit(&key0, sizeof(key0));
+	memzero_explicit(&key1, sizeof(key1));
 }
