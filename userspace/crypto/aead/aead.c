@@ -666,7 +666,8 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 	ret = tlsx_run_start(&r, k, false, enc, len);
 	if (unlikely(ret))
 		return ret;
-	if (r.ops->oneshot && len <= TLSX_AEAD_SIMD_CHUNK) {
+	if (r.ops->oneshot &&
+	    len <= (r.ops->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK)) {
 		/* One section; r.st is not used, so there is nothing to wipe. */
 		r.ops->oneshot(k, enc, nonce, ad, ad_len, src, dst, len, tag);
 		if (r.simd)

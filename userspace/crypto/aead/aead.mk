@@ -34,6 +34,7 @@ TLSX_AEAD_SIMD_SRCS := \
 	chacha_ssse3.c \
 	chacha_avx2.c \
 	chacha_avx512.c \
+	chachapoly_avx512.c \
 	poly1305_avx2.c \
 	poly1305_avx512.c \
 	ccm_aesni.c \

@@ -51,7 +51,7 @@ struct tlsx_aead_ops {
 		      u8 *tag);
 	/*
 	 * Optional: a whole operation on contiguous buffers of at most
-	 * TLSX_AEAD_SIMD_CHUNK bytes (one SIMD section), writing the tag of
+	 * @oneshot_max bytes (one SIMD section), writing the tag of
 	 * the ciphertext to @tag.  An engine provides it where one pass
 	 * beats init/update/final (fewer reductions, the tag mask computed
 	 * alongside the text); same rules as update() for @src and @dst.
@@ -59,6 +59,8 @@ struct tlsx_aead_ops {
 	void (*oneshot)(const struct tlsx_aead_key *k, bool enc,
 			const u8 *nonce, const u8 *ad, size_t ad_len,
 			const u8 *src, u8 *dst, size_t len, u8 *tag);
+	/* The longest text oneshot() takes; 0: TLSX_AEAD_SIMD_CHUNK. */
+	size_t oneshot_max;
 };
 
 /*

@@ -98,4 +98,19 @@ void tlsx_chacha20_xor0_avx512(const u32 key[8], const u32 nonce[3],
 			       u8 otk[32], const u8 *src, u8 *dst,
 			       size_t len);
 
+/*
+ * A whole AEAD record with its tag, in one call (chachapoly_avx512.c):
+ * tiny for at most TLSX_CHACHA_BLOCK bytes of text, short for more, up to
+ * TLSX_CHACHAPOLY_SHORT_MAX.  @src may equal @dst.
+ */
+#define TLSX_CHACHAPOLY_SHORT_MAX	512
+void tlsx_chachapoly_tiny_avx512(const u32 key[8], const u8 nonce[12],
+				 bool enc, const u8 *ad, size_t ad_len,
+				 const u8 *src, u8 *dst, size_t len,
+				 u8 tag[16]);
+void tlsx_chachapoly_short_avx512(const u32 key[8], const u8 nonce[12],
+				  bool enc, const u8 *ad, size_t ad_len,
+				  const u8 *src, u8 *dst, size_t len,
+				  u8 tag[16]);
+
 #endif /* TLSX_CRYPTO_CHACHA_ENGINES_H */

@@ -212,7 +212,7 @@ static __always_inline void chachapoly_final(union tlsx_aead_state *ust,
  * xor_NAME and xor0_NAME), its first-pass and batch sizes and the impl
  * handed to Poly1305.
  */
-#define CHACHAPOLY_ENGINE(NAME, IMPL, FIRST, BATCH)			\
+#define CHACHAPOLY_ENGINE(NAME, IMPL, FIRST, BATCH, ONESHOT, ONESHOT_MAX) \
 static void chachapoly_init_##NAME(union tlsx_aead_state *st,		\
 				   const struct tlsx_aead_key *k,	\
 				   const u8 *nonce, const u8 *ad,	\
@@ -254,6 +254,8 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
 	.encrypt = chachapoly_encrypt_##NAME,				\
 	.decrypt = chachapoly_decrypt_##NAME,				\
 	.final = chachapoly_final_##NAME,				\
+	.oneshot = ONESHOT,						\
+	.oneshot_max = ONESHOT_MAX,					\
 }
 
 /*
@@ -264,12 +266,35 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
  * the dispatcher's chunk.
  */
 CHACHAPOLY_ENGINE(generic, TLSX_IMPL_GENERIC, TLSX_CHACHA_FIRST_GENERIC,
-		  256);
-CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096);
-CHACHAPOLY_ENGINE(ssse3_vex, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096);
-CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096);
-CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512,
-		  4096);
+		  256, NULL, 0);
+CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
+		  NULL, 0);
+CHACHAPOLY_ENGINE(ssse3_vex, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
+		  NULL, 0);
+CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096,
+		  NULL, 0);
+
+/*
+ * AVX-512: records up to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call
+ * (chachapoly_avx512.c), without the streaming state; at most one block
+ * of text with its rounds and MAC in registers.
+ */
+static void chachapoly_oneshot_avx512(const struct tlsx_aead_key *k,
+				      bool enc, const u8 *nonce,
+				      const u8 *ad, size_t ad_len,
+				      const u8 *src, u8 *dst, size_t len,
+				      u8 *tag)
+{
+	if (len <= TLSX_CHACHA_BLOCK)
+		tlsx_chachapoly_tiny_avx512(k->u.chachapoly.k, nonce, enc, ad,
+					    ad_len, src, dst, len, tag);
+	else
+		tlsx_chachapoly_short_avx512(k->u.chachapoly.k, nonce, enc,
+					     ad, ad_len, src, dst, len, tag);
+}
+
+CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512, 4096,
+		  chachapoly_oneshot_avx512, TLSX_CHACHAPOLY_SHORT_MAX);
 
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl)
 {

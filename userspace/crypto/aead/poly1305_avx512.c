@@ -344,9 +344,9 @@ poly1305_ifma_key_store(u64 k[5], struct poly1305_ifma_vec a)
  * dependent multiplications with r^16.  The powers come out carried,
  * not fully reduced (see the bounds at the top of the file).
  */
-static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
+static IFMA void poly1305_ifma_powers_of(struct poly1305_ifma_powers *pw,
+					 const u64 rr[2])
 {
-	struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
 	/* lane i of the result takes lane perm[i] of (r, r^2, .. r^8) */
 	const __m512i perm = _mm512_set_epi64(0, 4, 1, 5, 2, 6, 3, 7);
 	const __m512i seven = _mm512_set1_epi64(7);
@@ -354,9 +354,9 @@ static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 	struct poly1305_ifma_vec r, x, y;
 	u64 l[3];
 
-	l[0] = st->r[0] & M44;
-	l[1] = ((st->r[0] >> 44) | (st->r[1] << 20)) & M44;
-	l[2] = st->r[1] >> 24;
+	l[0] = rr[0] & M44;
+	l[1] = ((rr[0] >> 44) | (rr[1] << 20)) & M44;
+	l[2] = rr[1] >> 24;
 	r.l0 = _mm512_set1_epi64(l[0]);
 	r.l1 = _mm512_set1_epi64(l[1]);
 	r.l2 = _mm512_set1_epi64(l[2]);
@@ -405,6 +405,11 @@ static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
 	key = poly1305_ifma_key_of(x);
 	poly1305_ifma_key_store(pw->r16, poly1305_ifma_mul_key(x, &key));
 	pw->r32_ready = 0;
+}
+
+static IFMA void poly1305_ifma_setup(struct tlsx_poly1305_state *st)
+{
+	poly1305_ifma_powers_of(poly1305_simd_area(st), st->r);
 	st->simd_ready = POLY1305_ENGINE_IFMA;
 }
 
@@ -496,16 +501,17 @@ size_t IFMA tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 	return nblocks & ~(size_t)7;
 }
 
-void IFMA tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st)
+/*
+ * h = the lanes @a (the last group added) times (r^8, .. r), summed, in
+ * radix 2^64.
+ */
+static __always_inline IFMA void
+poly1305_ifma_lanes_to_h(struct poly1305_ifma_vec a,
+			 const struct poly1305_ifma_powers *pw, u64 h[3])
 {
 	unsigned __int128 d;
-	const struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
-	struct poly1305_ifma_vec a;
 	u64 t0, t1, t2, c;
 
-	a.l0 = _mm512_loadu_si512((const void *)pw->acc[0]);
-	a.l1 = _mm512_loadu_si512((const void *)pw->acc[1]);
-	a.l2 = _mm512_loadu_si512((const void *)pw->acc[2]);
 	a = poly1305_ifma_mul(a, &pw->last[0][0], 8);
 
 	/*
@@ -517,16 +523,57 @@ void IFMA tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st)
 	t1 = _mm512_reduce_add_epi64(a.l1);
 	t2 = _mm512_reduce_add_epi64(a.l2);
 	d = (unsigned __int128)t0 + ((unsigned __int128)t1 << 44);
-	st->h[0] = (u64)d;
+	h[0] = (u64)d;
 	d = (d >> 64) + ((unsigned __int128)t2 << 24);
-	st->h[1] = (u64)d;
+	h[1] = (u64)d;
 	c = (u64)(d >> 64);
-	st->h[2] = c & 3;
+	h[2] = c & 3;
 	c = (c >> 2) * 5;
-	d = (unsigned __int128)st->h[0] + c;
-	st->h[0] = (u64)d;
-	d = (unsigned __int128)st->h[1] + (u64)(d >> 64);
-	st->h[1] = (u64)d;
-	st->h[2] += (u64)(d >> 64);
+	d = (unsigned __int128)h[0] + c;
+	h[0] = (u64)d;
+	d = (unsigned __int128)h[1] + (u64)(d >> 64);
+	h[1] = (u64)d;
+	h[2] += (u64)(d >> 64);
+}
+
+void IFMA tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st)
+{
+	const struct poly1305_ifma_powers *pw = poly1305_simd_area(st);
+	struct poly1305_ifma_vec a;
+
+	a.l0 = _mm512_loadu_si512((const void *)pw->acc[0]);
+	a.l1 = _mm512_loadu_si512((const void *)pw->acc[1]);
+	a.l2 = _mm512_loadu_si512((const void *)pw->acc[2]);
+	poly1305_ifma_lanes_to_h(a, pw, st->h);
 	st->simd_lanes = 0;
+}
+
+_Static_assert(sizeof(struct poly1305_ifma_powers) + 63 <=
+	       POLY1305_IFMA_SCRATCH, "POLY1305_IFMA_SCRATCH too small");
+
+void IFMA tlsx_poly1305_ifma_run(u64 h[3], const u64 r[2], const u8 *p,
+				 size_t ngroups, u8 *scratch)
+{
+	struct poly1305_ifma_powers *pw = (void *)(((unsigned long)scratch +
+						    63) & ~63UL);
+	struct poly1305_ifma_vec a;
+	u64 l[3];
+
+	poly1305_ifma_powers_of(pw, r);
+	poly1305_to44(l, h);
+	a.l0 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[0]);
+	a.l1 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[1]);
+	a.l2 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, l[2]);
+	memzero_explicit(l, sizeof(l));
+	a = poly1305_ifma_add(a, poly1305_ifma_load(p));
+	for (p += 128, ngroups--; ngroups >= 2; p += 256, ngroups -= 2) {
+		a = poly1305_ifma_mul2(a, pw->r16, poly1305_ifma_load(p),
+				       pw->r8);
+		a = poly1305_ifma_add(a, poly1305_ifma_load(p + 128));
+	}
+	if (ngroups) {
+		a = poly1305_ifma_mul(a, pw->r8, 0);
+		a = poly1305_ifma_add(a, poly1305_ifma_load(p));
+	}
+	poly1305_ifma_lanes_to_h(a, pw, h);
 }

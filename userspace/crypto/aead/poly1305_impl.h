@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * poly1305_impl.h - what the Poly1305 engines share.  Private to
- * poly1305_*.c: users include poly1305.h.
+ * poly1305_*.c and the one-call records of chachapoly_avx512.c: users
+ * include poly1305.h.
  *
  * poly1305_generic.c owns the API: it buffers partial blocks, runs the
  * scalar engine and hands runs of whole blocks that are long enough to a
@@ -62,6 +63,18 @@ void tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st);
 size_t tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 				 const u8 *p, size_t nblocks);
 void tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st);
+
+/*
+ * tlsx_poly1305_ifma_run() - for a message hashed in one call (the short
+ * records of chachapoly_avx512.c): absorb @ngroups (at least one) groups
+ * of eight whole blocks at @p into the accumulator @h (radix 2^64, as the
+ * scalar code leaves it) with the clamped key @r, and leave h in that
+ * form again.  The powers of r go to @scratch (POLY1305_IFMA_SCRATCH
+ * bytes, any alignment), which the caller wipes.  SIMD code.
+ */
+#define POLY1305_IFMA_SCRATCH	768
+void tlsx_poly1305_ifma_run(u64 h[3], const u64 r[2], const u8 *p,
+			    size_t ngroups, u8 *scratch);
 
 /*
  * poly1305_simd_area() - where a vector engine keeps its powers and lanes:
