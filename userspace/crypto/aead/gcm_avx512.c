@@ -27,6 +27,12 @@
  * blocks) fits in tlsx_gcm_key.simd only without the Karatsuba halves.
  */
 #define GCM_NB		32
+/*
+ * 66 powers of H (1104 bytes with the zero padding): a record of up to
+ * 1 KiB with its AD block and lengths block is then one sum of products
+ * and one reduction (gcm_short()).
+ */
+#define GCM_NPOW	66
 #define GCM_ONESHOT
 #define GCM_ISA		"avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmul"
 #define GCM_TARGET	__attribute__((target(GCM_ISA)))
