@@ -100,6 +100,14 @@
 #endif
 _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #define GCM_TABLE_BLOCKS (GCM_NPOW + GCM_LANES - 1)
+/* Vectors hashed per GHASH step of the main loop (gcm_prod_add2()). */
+#if GCM_VW == 512
+#define GCM_STEP	2
+#else
+#define GCM_STEP	1
+#endif
+/* The main loop's view of the table: K_NB .. K_1 and the zero blocks. */
+#define GCM_MAIN_BLOCKS	(GCM_NB + GCM_LANES - 1)
 
 /*
  * The kernel builds with -ftrivial-auto-var-init=zero, which zeroes local
@@ -114,7 +122,7 @@ _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #endif
 
 #ifdef GCM_KX_TABLE
-_Static_assert(GCM_TABLE_BLOCKS * 32 <= TLSX_GCM_SIMD_BYTES,
+_Static_assert((GCM_TABLE_BLOCKS + GCM_MAIN_BLOCKS) * 16 <= TLSX_GCM_SIMD_BYTES,
 #else
 _Static_assert(GCM_TABLE_BLOCKS * 16 <= TLSX_GCM_SIMD_BYTES,
 #endif
@@ -164,7 +172,7 @@ gvec gcm_load_kx(const u8 *kp, gvec k)
 {
 #ifdef GCM_KX_TABLE
 	(void)k;
-	return v_load(kp + GCM_TABLE_BLOCKS * 16);
+	return v_load(kp + GCM_MAIN_BLOCKS * 16);
 #else
 	(void)kp;
 	return v_xor(k, v_swap64(k));
@@ -194,6 +202,45 @@ void gcm_prod_add(struct gcm_prod *p, gvec a, const u8 *kp)
 	 * reassociates the XOR chains, keeps every product live until the
 	 * end of the batch and spills them.
 	 */
+	v_pin(p->lo);
+	v_pin(p->mi);
+	v_pin(p->hi);
+}
+
+/*
+ * The products of two vectors at once, each sum growing by a three-way
+ * XOR (vpternlogq) instead of two XORs: on Zen 5 the plain vector
+ * instructions of the main loop share pipes with VAES and VPCLMULQDQ, so
+ * each one saved counts.  For AVX-512 only (AVX2 has no three-way XOR).
+ */
+static __always_inline GCM_TARGET
+void gcm_prod_add2(struct gcm_prod *p, gvec a0, const u8 *kp0, gvec a1,
+		   const u8 *kp1)
+{
+	gvec k0 = v_load(kp0), kx0 = gcm_load_kx(kp0, k0);
+	gvec k1 = v_load(kp1), kx1 = gcm_load_kx(kp1, k1);
+
+	p->lo = v_xor3(p->lo, v_clmul(a0, k0, 0x00), v_clmul(a1, k1, 0x00));
+	p->mi = v_xor3(p->mi, v_clmul(v_xor(a0, v_swap64(a0)), kx0, 0x00),
+		       v_clmul(v_xor(a1, v_swap64(a1)), kx1, 0x00));
+	p->hi = v_xor3(p->hi, v_clmul(a0, k0, 0x11), v_clmul(a1, k1, 0x11));
+	v_pin(p->lo);
+	v_pin(p->mi);
+	v_pin(p->hi);
+}
+
+/*
+ * gcm_prod_add() for powers outside the main loop's view of the table
+ * (above K_NB), whose Karatsuba halves are not stored.
+ */
+static __always_inline GCM_TARGET
+void gcm_prod_add_far(struct gcm_prod *p, gvec a, const u8 *kp)
+{
+	gvec k = v_load(kp), kx = v_xor(k, v_swap64(k));
+
+	p->lo = v_xor(p->lo, v_clmul(a, k, 0x00));
+	p->mi = v_xor(p->mi, v_clmul(v_xor(a, v_swap64(a)), kx, 0x00));
+	p->hi = v_xor(p->hi, v_clmul(a, k, 0x11));
 	v_pin(p->lo);
 	v_pin(p->mi);
 	v_pin(p->hi);
@@ -339,10 +386,19 @@ __m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
 
 	gcm_prod_init(&prod, v_xor(v_shuffle8(ct[0], bswap), v_zext128(acc)),
 		      hp);
+#if GCM_STEP == 2
+	gcm_prod_add(&prod, v_shuffle8(ct[1], bswap), hp + GCM_VB);
+#pragma GCC unroll 16
+	for (i = 2; i < GCM_NV; i += 2)
+		gcm_prod_add2(&prod, v_shuffle8(ct[i], bswap), hp + i * GCM_VB,
+			      v_shuffle8(ct[i + 1], bswap),
+			      hp + (i + 1) * GCM_VB);
+#else
 #pragma GCC unroll 16
 	for (i = 1; i < GCM_NV; i++)
 		gcm_prod_add(&prod, v_shuffle8(ct[i], bswap),
 			     hp + i * GCM_VB);
+#endif
 	return gcm_prod_reduce(&prod);
 }
 
@@ -361,6 +417,9 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	struct gcm_prod prod GCM_NOINIT;
 	gvec x[GCM_NV] GCM_NOINIT, g, kr;
+#if GCM_STEP == 2
+	gvec g2;
+#endif
 	u32 r;
 	int i, j;
 
@@ -385,22 +444,37 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 			x[i] = v_aesenc(x[i], kr);
 		/*
 		 * Spread the GHASH steps evenly over the rounds.  Step j
-		 * hashes vector (j + 1) mod NV: vector 0, the one that needs
-		 * the accumulator of the previous batch, goes last, so the
-		 * previous reduction has a whole batch of time to finish.
+		 * hashes GCM_STEP vectors from (j * GCM_STEP + 1) mod NV:
+		 * vector 0, the one that needs the accumulator of the
+		 * previous batch, goes last, so the previous reduction has a
+		 * whole batch of time to finish.
 		 */
 #pragma GCC unroll 16
-		for (j = 0; j < GCM_NV; j++) {
-			if (j * (rounds - 1) / GCM_NV != r - 1)
+		for (j = 0; j < GCM_NV / GCM_STEP; j++) {
+			if (j * (rounds - 1) / (GCM_NV / GCM_STEP) != r - 1)
 				continue;
-			i = (j + 1) % GCM_NV;
+			i = (j * GCM_STEP + 1) % GCM_NV;
 			g = v_shuffle8(gh[i], bswap);
+#if GCM_STEP == 2
+			g2 = v_shuffle8(gh[(i + 1) % GCM_NV], bswap);
+			if (i + 1 == GCM_NV)
+				g2 = v_xor(g2, v_zext128(acc));
+			if (j == 0) {
+				gcm_prod_init(&prod, g, hp + i * GCM_VB);
+				gcm_prod_add(&prod, g2, hp + (i + 1) * GCM_VB);
+			} else {
+				gcm_prod_add2(&prod, g, hp + i * GCM_VB, g2,
+					      hp + ((i + 1) % GCM_NV) *
+					      GCM_VB);
+			}
+#else
 			if (i == 0)
 				g = v_xor(g, v_zext128(acc));
 			if (j == 0)
 				gcm_prod_init(&prod, g, hp + i * GCM_VB);
 			else
 				gcm_prod_add(&prod, g, hp + i * GCM_VB);
+#endif
 		}
 	}
 	acc = gcm_prod_reduce(&prod);
@@ -819,7 +893,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 			if (j * (rounds - 1) / GCM_NV != r - 1)
 				continue;
 			g = v_shuffle8(v_load(src + j * GCM_VB), bswap);
-			gcm_prod_add(&prod, g, hp + j * GCM_VB);
+			gcm_prod_add_far(&prod, g, hp + j * GCM_VB);
 		}
 	}
 	kr = gcm_rk(rk, rounds);
@@ -854,7 +928,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 				continue;
 			if (enc) {
 				g = v_shuffle8(ct[j], bswap);
-				gcm_prod_add(&prod, g, hp + j * GCM_VB);
+				gcm_prod_add_far(&prod, g, hp + j * GCM_VB);
 			} else {
 				/*
 				 * Vectors past the text are zero: any power
@@ -862,7 +936,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 				 * would have the compiler split the rounds.
 				 */
 				g = gcm_mid_load(s2, j, nv2, last);
-				gcm_prod_add(&prod, v_shuffle8(g, bswap),
+				gcm_prod_add_far(&prod, v_shuffle8(g, bswap),
 					     j < nv2 ? hp2 + j * GCM_VB : hp);
 			}
 		}
@@ -888,7 +962,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 			x[i] = v_zero_beyond(x[i], last);
 		}
 		if (enc)
-			gcm_prod_add(&prod, v_shuffle8(x[i], bswap),
+			gcm_prod_add_far(&prod, v_shuffle8(x[i], bswap),
 				     hp2 + i * GCM_VB);
 	}
 	a = gcm_prod_reduce(&prod);
@@ -960,8 +1034,10 @@ void gcm_precompute(struct tlsx_gcm_key *k)
 		_mm_storeu_si128((void *)(table + i * 16),
 				 _mm_setzero_si128());
 #ifdef GCM_KX_TABLE
-	for (i = 0; i < GCM_TABLE_BLOCKS; i++) {
-		ki = _mm_loadu_si128((const void *)(table + i * 16));
+	/* After the table, k.lo + k.hi of the main loop's view of it. */
+	for (i = 0; i < GCM_MAIN_BLOCKS; i++) {
+		ki = _mm_loadu_si128((const void *)(table + (GCM_NPOW - GCM_NB +
+							      i) * 16));
 		ki = _mm_xor_si128(ki, _mm_shuffle_epi32(ki, 0x4e));
 		_mm_storeu_si128((void *)(table + (GCM_TABLE_BLOCKS + i) * 16),
 				 ki);
