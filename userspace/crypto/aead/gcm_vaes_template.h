@@ -47,9 +47,11 @@
  * Main loop
  * ---------
  * A batch is GCM_NB blocks = GCM_NV vectors.  The powers table holds
- * K_NB, ..., K_1 followed by GCM_LANES - 1 zero blocks (then, with
- * GCM_KX_TABLE, the same again with each power's two qwords XORed), so
- * vector i of a batch loads its lanes' powers with one plain load, and a
+ * K_NPOW, ..., K_1 (GCM_NPOW >= GCM_NB; more for the one-pass paths)
+ * followed by GCM_LANES - 1 zero blocks (then, with GCM_KX_TABLE, the
+ * main loop's K_NB .. K_1 and zeros again with each power's two qwords
+ * XORed), so vector i of a batch loads its lanes' powers with one plain
+ * load from gcm_powers(), and a
  * tail of n < NB blocks uses the table from entry NB - n (the zero
  * padding covers the lanes beyond the tail, whose data are zero anyway).
  * Decryption hashes the ciphertext of the batch it is decrypting;
@@ -166,6 +168,9 @@ struct gcm_prod {
  * instruction per ~1.05 TSC cycles whether on ymm or zmm, against one VAES
  * per ~0.3, so GHASH, not AES, bounds the main loop and every multiply
  * saved counts (Karatsuba measured 10-15% faster than four multiplies).
+ * On Zen 5 (tlsx-bench uarch): VPCLMULQDQ one per 2 core cycles at any
+ * width, VAES two per cycle, and plain vector instructions share their
+ * pipes (docs/perf-crypto.md).
  */
 static __always_inline GCM_TARGET
 gvec gcm_load_kx(const u8 *kp, gvec k)
