@@ -168,7 +168,7 @@ static int tlsx_selftest_impl(enum tlsx_aead_alg alg,
 			      enum tlsx_aead_impl impl)
 {
 	/*
-	 * Not on the stack: a key is 2 KiB (the AVX-512 AES-GCM engine's
+	 * Not on the stack: a key is 2.6 KiB (the AVX-512 AES-GCM engine's
 	 * powers of H), over the kernel's frame limit.  The self-test runs
 	 * once, at module load (kmod/aead_glue.c), never concurrently; the
 	 * key is wiped below.

@@ -32,10 +32,10 @@
  */
 #define GCM_NPOW	66
 /*
- * The Karatsuba halves of the main loop's 32 powers are stored too
- * (1664 bytes in all): on Zen 5 plain vector instructions share the
- * execution pipes with VAES and VPCLMULQDQ (tlsx-bench uarch), so the
- * two per vector that computing them costs are worth a table.
+ * The Karatsuba halves (k.lo ^ k.hi) of every power are stored too (2208
+ * bytes in all) rather than computed per vector: on Zen 5 plain vector
+ * instructions share the execution pipes with VAES and VPCLMULQDQ
+ * (tlsx-bench uarch), so the two per vector they cost are worth a table.
  */
 #define GCM_KX_TABLE
 #define GCM_ONESHOT

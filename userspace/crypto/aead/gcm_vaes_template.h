@@ -49,10 +49,9 @@
  * A batch is GCM_NB blocks = GCM_NV vectors.  The powers table holds
  * K_NPOW, ..., K_1 (GCM_NPOW >= GCM_NB; more for the one-pass paths)
  * followed by GCM_LANES - 1 zero blocks (then, with GCM_KX_TABLE, the
- * main loop's K_NB .. K_1 and zeros again with each power's two qwords
- * XORed), so vector i of a batch loads its lanes' powers with one plain
- * load from gcm_powers(), and a
- * tail of n < NB blocks uses the table from entry NB - n (the zero
+ * same again with each power's two qwords XORed), so vector i of a
+ * batch loads its lanes' powers with one plain load from gcm_powers(),
+ * and a tail of n < NB blocks uses the table from entry NB - n (the zero
  * padding covers the lanes beyond the tail, whose data are zero anyway).
  * Decryption hashes the ciphertext of the batch it is decrypting;
  * encryption hashes the previous batch's ciphertext (still in registers)
@@ -108,8 +107,6 @@ _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #else
 #define GCM_STEP	1
 #endif
-/* The main loop's view of the table: K_NB .. K_1 and the zero blocks. */
-#define GCM_MAIN_BLOCKS	(GCM_NB + GCM_LANES - 1)
 
 /*
  * The kernel builds with -ftrivial-auto-var-init=zero, which zeroes local
@@ -124,7 +121,7 @@ _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #endif
 
 #ifdef GCM_KX_TABLE
-_Static_assert((GCM_TABLE_BLOCKS + GCM_MAIN_BLOCKS) * 16 <= TLSX_GCM_SIMD_BYTES,
+_Static_assert(GCM_TABLE_BLOCKS * 32 <= TLSX_GCM_SIMD_BYTES,
 #else
 _Static_assert(GCM_TABLE_BLOCKS * 16 <= TLSX_GCM_SIMD_BYTES,
 #endif
@@ -177,7 +174,7 @@ gvec gcm_load_kx(const u8 *kp, gvec k)
 {
 #ifdef GCM_KX_TABLE
 	(void)k;
-	return v_load(kp + GCM_MAIN_BLOCKS * 16);
+	return v_load(kp + GCM_TABLE_BLOCKS * 16);
 #else
 	(void)kp;
 	return v_xor(k, v_swap64(k));
@@ -229,23 +226,6 @@ void gcm_prod_add2(struct gcm_prod *p, gvec a0, const u8 *kp0, gvec a1,
 	p->mi = v_xor3(p->mi, v_clmul(v_xor(a0, v_swap64(a0)), kx0, 0x00),
 		       v_clmul(v_xor(a1, v_swap64(a1)), kx1, 0x00));
 	p->hi = v_xor3(p->hi, v_clmul(a0, k0, 0x11), v_clmul(a1, k1, 0x11));
-	v_pin(p->lo);
-	v_pin(p->mi);
-	v_pin(p->hi);
-}
-
-/*
- * gcm_prod_add() for powers outside the main loop's view of the table
- * (above K_NB), whose Karatsuba halves are not stored.
- */
-static __always_inline GCM_TARGET
-void gcm_prod_add_far(struct gcm_prod *p, gvec a, const u8 *kp)
-{
-	gvec k = v_load(kp), kx = v_xor(k, v_swap64(k));
-
-	p->lo = v_xor(p->lo, v_clmul(a, k, 0x00));
-	p->mi = v_xor(p->mi, v_clmul(v_xor(a, v_swap64(a)), kx, 0x00));
-	p->hi = v_xor(p->hi, v_clmul(a, k, 0x11));
 	v_pin(p->lo);
 	v_pin(p->mi);
 	v_pin(p->hi);
@@ -898,7 +878,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 			if (j * (rounds - 1) / GCM_NV != r - 1)
 				continue;
 			g = v_shuffle8(v_load(src + j * GCM_VB), bswap);
-			gcm_prod_add_far(&prod, g, hp + j * GCM_VB);
+			gcm_prod_add(&prod, g, hp + j * GCM_VB);
 		}
 	}
 	kr = gcm_rk(rk, rounds);
@@ -933,7 +913,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 				continue;
 			if (enc) {
 				g = v_shuffle8(ct[j], bswap);
-				gcm_prod_add_far(&prod, g, hp + j * GCM_VB);
+				gcm_prod_add(&prod, g, hp + j * GCM_VB);
 			} else {
 				/*
 				 * Vectors past the text are zero: any power
@@ -941,7 +921,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 				 * would have the compiler split the rounds.
 				 */
 				g = gcm_mid_load(s2, j, nv2, last);
-				gcm_prod_add_far(&prod, v_shuffle8(g, bswap),
+				gcm_prod_add(&prod, v_shuffle8(g, bswap),
 					     j < nv2 ? hp2 + j * GCM_VB : hp);
 			}
 		}
@@ -967,7 +947,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 			x[i] = v_zero_beyond(x[i], last);
 		}
 		if (enc)
-			gcm_prod_add_far(&prod, v_shuffle8(x[i], bswap),
+			gcm_prod_add(&prod, v_shuffle8(x[i], bswap),
 				     hp2 + i * GCM_VB);
 	}
 	a = gcm_prod_reduce(&prod);
@@ -1039,10 +1019,9 @@ void gcm_precompute(struct tlsx_gcm_key *k)
 		_mm_storeu_si128((void *)(table + i * 16),
 				 _mm_setzero_si128());
 #ifdef GCM_KX_TABLE
-	/* After the table, k.lo + k.hi of the main loop's view of it. */
-	for (i = 0; i < GCM_MAIN_BLOCKS; i++) {
-		ki = _mm_loadu_si128((const void *)(table + (GCM_NPOW - GCM_NB +
-							      i) * 16));
+	/* After the table, k.lo + k.hi of each of its blocks. */
+	for (i = 0; i < GCM_TABLE_BLOCKS; i++) {
+		ki = _mm_loadu_si128((const void *)(table + i * 16));
 		ki = _mm_xor_si128(ki, _mm_shuffle_epi32(ki, 0x4e));
 		_mm_storeu_si128((void *)(table + (GCM_TABLE_BLOCKS + i) * 16),
 				 ki);
