@@ -48,6 +48,8 @@ int bench_handshake(int argc, char **argv);
 void bench_handshake_usage(void);
 int bench_http(int argc, char **argv);
 void bench_http_usage(void);
+int bench_uarch(int argc, char **argv);
+void bench_uarch_usage(void);
 
 /* --- clock ----------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
  *	tlsx-bench handshake [OPTIONS]	whole TLS 1.3 handshakes vs libssl
  *	tlsx-bench kmod [OPTIONS]	tlsx.ko against tls (in the VM)
  *	tlsx-bench http [OPTIONS]	tlsxd against nginx over HTTPS
+ *	tlsx-bench uarch [OPTIONS]	VAES/VPCLMULQDQ latency, throughput
  *
  * A new benchmark adds a file with its entry point and a line in
  * bench_cmds[] below.
@@ -48,6 +49,12 @@ static const struct bench_cmd bench_cmds[] = {
 		.summary = "tlsxd vs nginx: requests/s, connections/s, bulk",
 		.fn = bench_http,
 		.usage = bench_http_usage,
+	},
+	{
+		.name = "uarch",
+		.summary = "VAES and VPCLMULQDQ latency and throughput",
+		.fn = bench_uarch,
+		.usage = bench_uarch_usage,
 	},
 };
 

@@ -167,7 +167,13 @@ out:
 static int tlsx_selftest_impl(enum tlsx_aead_alg alg,
 			      enum tlsx_aead_impl impl)
 {
-	struct tlsx_aead_key k;
+	/*
+	 * Not on the stack: a key is 2.6 KiB (the AVX-512 AES-GCM engine's
+	 * powers of H), over the kernel's frame limit.  The self-test runs
+	 * once, at module load (kmod/aead_glue.c), never concurrently; the
+	 * key is wiped below.
+	 */
+	static struct tlsx_aead_key k;
 	bool tested = false;
 	unsigned int i;
 	int ret = 0;

@@ -23,10 +23,21 @@
 /*
  * 32 blocks (8 zmm) per batch: the GHASH accumulator's dependency chain
  * (multiply, reduce, sum the lanes) then costs half as much per byte as
- * with 16, which measured 13% faster at 16 KiB.  The powers table (35
- * blocks) fits in tlsx_gcm_key.simd only without the Karatsuba halves.
+ * with 16, which measured 13% faster at 16 KiB.
  */
 #define GCM_NB		32
+/*
+ * 66 powers of H: a record of up to 1 KiB with its AD block and lengths
+ * block is then one sum of products and one reduction (gcm_mid()).
+ */
+#define GCM_NPOW	66
+/*
+ * The Karatsuba halves (k.lo ^ k.hi) of every power are stored too (2208
+ * bytes in all) rather than computed per vector: on Zen 5 plain vector
+ * instructions share the execution pipes with VAES and VPCLMULQDQ
+ * (tlsx-bench uarch), so the two per vector they cost are worth a table.
+ */
+#define GCM_KX_TABLE
 #define GCM_ONESHOT
 #define GCM_ISA		"avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmul"
 #define GCM_TARGET	__attribute__((target(GCM_ISA)))

@@ -47,10 +47,11 @@
  * Main loop
  * ---------
  * A batch is GCM_NB blocks = GCM_NV vectors.  The powers table holds
- * K_NB, ..., K_1 followed by GCM_LANES - 1 zero blocks (then, with
- * GCM_KX_TABLE, the same again with each power's two qwords XORed), so
- * vector i of a batch loads its lanes' powers with one plain load, and a
- * tail of n < NB blocks uses the table from entry NB - n (the zero
+ * K_NPOW, ..., K_1 (GCM_NPOW >= GCM_NB; more for the one-pass paths)
+ * followed by GCM_LANES - 1 zero blocks (then, with GCM_KX_TABLE, the
+ * same again with each power's two qwords XORed), so vector i of a
+ * batch loads its lanes' powers with one plain load from gcm_powers(),
+ * and a tail of n < NB blocks uses the table from entry NB - n (the zero
  * padding covers the lanes beyond the tail, whose data are zero anyway).
  * Decryption hashes the ciphertext of the batch it is decrypting;
  * encryption hashes the previous batch's ciphertext (still in registers)
@@ -90,7 +91,22 @@
 #define GCM_VB		(GCM_VW / 8)		/* bytes per vector */
 #define GCM_NV		(GCM_NB / GCM_LANES)	/* vectors per batch */
 #define GCM_BATCH	(GCM_NB * 16)		/* bytes per batch */
-#define GCM_TABLE_BLOCKS (GCM_NB + GCM_LANES - 1)
+/*
+ * Powers of H in the table: GCM_NB for the main loop, or more
+ * (GCM_NPOW, set by the including file) for gcm_short()'s one-reduction
+ * GHASH of a whole record.
+ */
+#ifndef GCM_NPOW
+#define GCM_NPOW	GCM_NB
+#endif
+_Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
+#define GCM_TABLE_BLOCKS (GCM_NPOW + GCM_LANES - 1)
+/* Vectors hashed per GHASH step of the main loop (gcm_prod_add2()). */
+#if GCM_VW == 512
+#define GCM_STEP	2
+#else
+#define GCM_STEP	1
+#endif
 
 /*
  * The kernel builds with -ftrivial-auto-var-init=zero, which zeroes local
@@ -149,6 +165,9 @@ struct gcm_prod {
  * instruction per ~1.05 TSC cycles whether on ymm or zmm, against one VAES
  * per ~0.3, so GHASH, not AES, bounds the main loop and every multiply
  * saved counts (Karatsuba measured 10-15% faster than four multiplies).
+ * On Zen 5 (tlsx-bench uarch): VPCLMULQDQ one per 2 core cycles at any
+ * width, VAES two per cycle, and plain vector instructions share their
+ * pipes (docs/perf-crypto.md).
  */
 static __always_inline GCM_TARGET
 gvec gcm_load_kx(const u8 *kp, gvec k)
@@ -190,6 +209,28 @@ void gcm_prod_add(struct gcm_prod *p, gvec a, const u8 *kp)
 	v_pin(p->hi);
 }
 
+/*
+ * The products of two vectors at once, each sum growing by a three-way
+ * XOR (vpternlogq) instead of two XORs: on Zen 5 the plain vector
+ * instructions of the main loop share pipes with VAES and VPCLMULQDQ, so
+ * each one saved counts.  For AVX-512 only (AVX2 has no three-way XOR).
+ */
+static __always_inline GCM_TARGET
+void gcm_prod_add2(struct gcm_prod *p, gvec a0, const u8 *kp0, gvec a1,
+		   const u8 *kp1)
+{
+	gvec k0 = v_load(kp0), kx0 = gcm_load_kx(kp0, k0);
+	gvec k1 = v_load(kp1), kx1 = gcm_load_kx(kp1, k1);
+
+	p->lo = v_xor3(p->lo, v_clmul(a0, k0, 0x00), v_clmul(a1, k1, 0x00));
+	p->mi = v_xor3(p->mi, v_clmul(v_xor(a0, v_swap64(a0)), kx0, 0x00),
+		       v_clmul(v_xor(a1, v_swap64(a1)), kx1, 0x00));
+	p->hi = v_xor3(p->hi, v_clmul(a0, k0, 0x11), v_clmul(a1, k1, 0x11));
+	v_pin(p->lo);
+	v_pin(p->mi);
+	v_pin(p->hi);
+}
+
 /* Montgomery reduction of every lane, then the sum of the lanes. */
 static __always_inline GCM_TARGET
 __m128i gcm_prod_reduce(const struct gcm_prod *p)
@@ -220,10 +261,18 @@ __m128i gcm_mul128(__m128i a, __m128i b)
 	return _mm_xor_si128(hi, _mm_clmulepi64_si128(mi, poly, 0x00));
 }
 
+/* K_NB, ..., K_1 and zero blocks: the main loop's view of the table. */
 static __always_inline GCM_TARGET
 const u8 *gcm_powers(const struct tlsx_gcm_key *k)
 {
-	return k->simd;
+	return k->simd + (GCM_NPOW - GCM_NB) * 16;
+}
+
+/* Where K_i is (1 <= i <= GCM_NPOW); K_0 is the first zero block. */
+static __always_inline GCM_TARGET
+const u8 *gcm_power(const struct tlsx_gcm_key *k, size_t i)
+{
+	return k->simd + (GCM_NPOW - i) * 16;
 }
 
 /*
@@ -322,10 +371,19 @@ __m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
 
 	gcm_prod_init(&prod, v_xor(v_shuffle8(ct[0], bswap), v_zext128(acc)),
 		      hp);
+#if GCM_STEP == 2
+	gcm_prod_add(&prod, v_shuffle8(ct[1], bswap), hp + GCM_VB);
+#pragma GCC unroll 16
+	for (i = 2; i < GCM_NV; i += 2)
+		gcm_prod_add2(&prod, v_shuffle8(ct[i], bswap), hp + i * GCM_VB,
+			      v_shuffle8(ct[i + 1], bswap),
+			      hp + (i + 1) * GCM_VB);
+#else
 #pragma GCC unroll 16
 	for (i = 1; i < GCM_NV; i++)
 		gcm_prod_add(&prod, v_shuffle8(ct[i], bswap),
 			     hp + i * GCM_VB);
+#endif
 	return gcm_prod_reduce(&prod);
 }
 
@@ -344,6 +402,9 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	struct gcm_prod prod GCM_NOINIT;
 	gvec x[GCM_NV] GCM_NOINIT, g, kr;
+#if GCM_STEP == 2
+	gvec g2;
+#endif
 	u32 r;
 	int i, j;
 
@@ -368,22 +429,37 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 			x[i] = v_aesenc(x[i], kr);
 		/*
 		 * Spread the GHASH steps evenly over the rounds.  Step j
-		 * hashes vector (j + 1) mod NV: vector 0, the one that needs
-		 * the accumulator of the previous batch, goes last, so the
-		 * previous reduction has a whole batch of time to finish.
+		 * hashes GCM_STEP vectors from (j * GCM_STEP + 1) mod NV:
+		 * vector 0, the one that needs the accumulator of the
+		 * previous batch, goes last, so the previous reduction has a
+		 * whole batch of time to finish.
 		 */
 #pragma GCC unroll 16
-		for (j = 0; j < GCM_NV; j++) {
-			if (j * (rounds - 1) / GCM_NV != r - 1)
+		for (j = 0; j < GCM_NV / GCM_STEP; j++) {
+			if (j * (rounds - 1) / (GCM_NV / GCM_STEP) != r - 1)
 				continue;
-			i = (j + 1) % GCM_NV;
+			i = (j * GCM_STEP + 1) % GCM_NV;
 			g = v_shuffle8(gh[i], bswap);
+#if GCM_STEP == 2
+			g2 = v_shuffle8(gh[(i + 1) % GCM_NV], bswap);
+			if (i + 1 == GCM_NV)
+				g2 = v_xor(g2, v_zext128(acc));
+			if (j == 0) {
+				gcm_prod_init(&prod, g, hp + i * GCM_VB);
+				gcm_prod_add(&prod, g2, hp + (i + 1) * GCM_VB);
+			} else {
+				gcm_prod_add2(&prod, g, hp + i * GCM_VB, g2,
+					      hp + ((i + 1) % GCM_NV) *
+					      GCM_VB);
+			}
+#else
 			if (i == 0)
 				g = v_xor(g, v_zext128(acc));
 			if (j == 0)
 				gcm_prod_init(&prod, g, hp + i * GCM_VB);
 			else
 				gcm_prod_add(&prod, g, hp + i * GCM_VB);
+#endif
 		}
 	}
 	acc = gcm_prod_reduce(&prod);
@@ -634,6 +710,9 @@ void gcm_prod128(struct gcm_prod *p, __m128i a, const u8 *kp)
  * E_K(J0) runs beside the keystream instead of after the hash.
  */
 #define GCM_SHORT_MAX	((GCM_NB - 2) * 16)
+/* gcm_mid()'s longest record: two batches. */
+#define GCM_MID_MAX	(2 * GCM_BATCH)
+_Static_assert(GCM_NPOW >= 2 * GCM_NB + 2, "gcm_mid() needs 2 NB + 2 powers");
 
 static __always_inline GCM_TARGET
 void gcm_short(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
@@ -642,10 +721,10 @@ void gcm_short(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 {
 	const gvec bswap = gcm_bswap_mask();
 	const gvec inc = v_ctr_inc(GCM_LANES);
-	const u8 *rk = k->rk, *table = gcm_powers(k);
+	const u8 *rk = k->rk;
 	size_t nb = (len + 15) / 16, i, n;
 	/* Text block b takes K_(nb + 1 - b): the lengths block takes K_1. */
-	const u8 *hp = table + (GCM_NB - 1 - nb) * 16;
+	const u8 *hp = gcm_power(k, nb + 1);
 	struct gcm_prod prod;
 	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
 	gvec ctr, in, out, c;
@@ -659,7 +738,7 @@ void gcm_short(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	prod.lo = v_xor(ctr, ctr);
 	prod.mi = prod.lo;
 	prod.hi = prod.lo;
-	gcm_prod128(&prod, a, table + (GCM_NB - 1) * 16);
+	gcm_prod128(&prod, a, gcm_power(k, 1));
 	/* The AD block (zero-padded; zero if none) times K_(nb + 2). */
 	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
 	gcm_prod128(&prod, gcm_bswap128(a), hp - 16);
@@ -714,7 +793,184 @@ void gcm_long(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	memzero_explicit(&st, sizeof(st));
 }
 
-#define GCM_ONESHOT_FN(name, rounds, enc)				GCM_TARGET static void name(const struct tlsx_aead_key *k,					    const u8 *nonce, const u8 *ad,					    size_t ad_len, const u8 *src, u8 *dst,				    size_t len, u8 *tag)			{										if (ad_len <= 16 && len <= GCM_SHORT_MAX)					gcm_short(&k->u.gcm, rounds, enc, nonce, ad, ad_len,				  src, dst, len, tag);					else										gcm_long(&k->u.gcm, rounds, enc, nonce, ad, ad_len,				 src, dst, len, tag);				}
+/*
+ * A record of one to two batches (GCM_BATCH < len <= 2 * GCM_BATCH, AD of
+ * 16 at most; 513 to 1024 bytes on zmm) in one pass and, as in
+ * gcm_short(), one aggregated GHASH over AD || text || lengths with a
+ * single reduction (GCM_NPOW >= 2 * GCM_NB + 2 powers of H).  Two groups
+ * of GCM_NV vectors, AES round-major within a group (the batch's shape,
+ * where the AES units stay busy):
+ *  - group A, the first batch: its AES; open hashes A's ciphertext (the
+ *    input) between the rounds;
+ *  - group B, the rest, counters for GCM_NV vectors (those past the text
+ *    cost AES work only): its AES, with the hash of A's ciphertext (seal)
+ *    or B's (open) between the rounds;
+ *  - seal then hashes B's ciphertext, the one part left unstitched.
+ * The AD and lengths products go into group A's time.  Open thus hashes
+ * every block stitched, and the streaming path's three extra reductions
+ * (AD, second batch, lengths) and its separate lengths multiply are gone.
+ */
+/*
+ * Vector @i of group B at @s2 (@nv2 vectors, the last of @last bytes:
+ * through a byte mask when partial), zero past the text.
+ */
+static __always_inline GCM_TARGET
+gvec gcm_mid_load(const u8 *s2, int i, int nv2, size_t last)
+{
+	if (i < nv2 - 1 || (i == nv2 - 1 && last == GCM_VB))
+		return v_load(s2 + i * GCM_VB);
+	if (i == nv2 - 1)
+		return v_load_part(s2 + i * GCM_VB, last);
+	return v_set1_64(0);
+}
+
+static __always_inline GCM_TARGET
+void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
+	     const u8 *nonce, const u8 *ad, size_t ad_len, const u8 *src,
+	     u8 *dst, size_t len, u8 *tag)
+{
+	const gvec bswap = gcm_bswap_mask();
+	const gvec inc = v_ctr_inc(GCM_LANES);
+	const u8 *rk = k->rk, *s2 = src + GCM_BATCH;
+	size_t nb = (len + 15) / 16, len2 = len - GCM_BATCH;
+	int nv2 = (int)((len2 + GCM_VB - 1) / GCM_VB), i, j;
+	size_t last = len2 - (size_t)(nv2 - 1) * GCM_VB;	/* 1..GCM_VB */
+	/* Text block b takes K_(nb + 1 - b): the lengths block takes K_1. */
+	const u8 *hp = gcm_power(k, nb + 1), *hp2 = hp + GCM_BATCH;
+	struct gcm_prod prod GCM_NOINIT;
+	gvec x[GCM_NV] GCM_NOINIT, ct[GCM_NV] GCM_NOINIT;
+	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
+	gvec ctr, kr, g;
+	u32 r;
+
+	c128 = _mm_insert_epi32(gcm_bswap128(j0), 2, 0);
+	ctr = v_add32(v_bcast128(c128), v_ctr_lane_index());
+
+	/* Group A. */
+	rk = gcm_rk_fresh(rk);
+	kr = gcm_rk(rk, 0);
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++) {
+		x[i] = v_xor(v_shuffle8(ctr, bswap), kr);
+		ctr = v_add32(ctr, inc);
+		v_pin(ctr);
+	}
+	/* The lengths block (in bits, byte-reversed) times K_1. */
+	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
+	prod.lo = v_xor(ctr, ctr);
+	prod.mi = prod.lo;
+	prod.hi = prod.lo;
+	gcm_prod128(&prod, a, gcm_power(k, 1));
+	/* The AD block (zero-padded; zero if none) times K_(nb + 2). */
+	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
+	gcm_prod128(&prod, gcm_bswap128(a), hp - 16);
+	ej0 = gcm_ej0(rk, rounds, j0);
+#pragma GCC unroll 16
+	for (r = 1; r < rounds; r++) {
+		kr = gcm_rk(rk, r);
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_NV; i++)
+			x[i] = v_aesenc(x[i], kr);
+		if (enc)
+			continue;
+#pragma GCC unroll 16
+		for (j = 0; j < GCM_NV; j++) {
+			if (j * (rounds - 1) / GCM_NV != r - 1)
+				continue;
+			g = v_shuffle8(v_load(src + j * GCM_VB), bswap);
+			gcm_prod_add(&prod, g, hp + j * GCM_VB);
+		}
+	}
+	kr = gcm_rk(rk, rounds);
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++) {
+		ct[i] = v_aesenclast(x[i], v_xor(kr, v_load(src + i * GCM_VB)));
+		v_store(dst + i * GCM_VB, ct[i]);
+	}
+
+	/*
+	 * Group B.  Its input is loaded where it is used, at the last round
+	 * and (open) for the hash: held in registers across the rounds
+	 * beside A's ciphertext (seal) it would not fit them.
+	 */
+	rk = gcm_rk_fresh(rk);
+	kr = gcm_rk(rk, 0);
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++) {
+		x[i] = v_xor(v_shuffle8(ctr, bswap), kr);
+		ctr = v_add32(ctr, inc);
+		v_pin(ctr);
+	}
+#pragma GCC unroll 16
+	for (r = 1; r < rounds; r++) {
+		kr = gcm_rk(rk, r);
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_NV; i++)
+			x[i] = v_aesenc(x[i], kr);
+#pragma GCC unroll 16
+		for (j = 0; j < GCM_NV; j++) {
+			if (j * (rounds - 1) / GCM_NV != r - 1)
+				continue;
+			if (enc) {
+				g = v_shuffle8(ct[j], bswap);
+				gcm_prod_add(&prod, g, hp + j * GCM_VB);
+			} else {
+				/*
+				 * Vectors past the text are zero: any power
+				 * in the table will do, and a branch here
+				 * would have the compiler split the rounds.
+				 */
+				g = gcm_mid_load(s2, j, nv2, last);
+				gcm_prod_add(&prod, v_shuffle8(g, bswap),
+					     j < nv2 ? hp2 + j * GCM_VB : hp);
+			}
+		}
+	}
+	kr = gcm_rk(rk, rounds);
+	/*
+	 * The last round of every vector, then the stores: a branch among
+	 * the rounds would have the compiler split them per vector.
+	 */
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++) {
+		g = gcm_mid_load(s2, i, nv2, last);
+		x[i] = v_aesenclast(x[i], v_xor(kr, g));
+	}
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_NV; i++) {
+		if (i >= nv2)
+			break;
+		if (i < nv2 - 1 || last == GCM_VB) {
+			v_store(dst + GCM_BATCH + i * GCM_VB, x[i]);
+		} else {
+			v_store_part(dst + GCM_BATCH + i * GCM_VB, x[i], last);
+			x[i] = v_zero_beyond(x[i], last);
+		}
+		if (enc)
+			gcm_prod_add(&prod, v_shuffle8(x[i], bswap),
+				     hp2 + i * GCM_VB);
+	}
+	a = gcm_prod_reduce(&prod);
+	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
+}
+
+#define GCM_ONESHOT_FN(name, rounds, enc)				\
+GCM_TARGET static void name(const struct tlsx_aead_key *k,		\
+			    const u8 *nonce, const u8 *ad,		\
+			    size_t ad_len, const u8 *src, u8 *dst,	\
+			    size_t len, u8 *tag)			\
+{									\
+	if (ad_len <= 16 && len <= GCM_SHORT_MAX)			\
+		gcm_short(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
+			  src, dst, len, tag);				\
+	else if (ad_len <= 16 && len > GCM_BATCH &&			\
+		 len <= GCM_MID_MAX)					\
+		gcm_mid(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
+			src, dst, len, tag);				\
+	else								\
+		gcm_long(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
+			 src, dst, len, tag);				\
+}
 
 GCM_ONESHOT_FN(gcm_seal10, 10, true)
 GCM_ONESHOT_FN(gcm_seal14, 14, true)
@@ -735,7 +991,7 @@ static void gcm_oneshot(const struct tlsx_aead_key *k, bool enc,
 #endif /* GCM_ONESHOT */
 
 /*
- * Fill k->simd with K_NB .. K_1 (K_i = y^128 h'^i mod Q, see above) and
+ * Fill k->simd with K_NPOW .. K_1 (K_i = y^128 h'^i mod Q, see above) and
  * GCM_LANES - 1 zero blocks.
  */
 static __always_inline GCM_TARGET
@@ -754,15 +1010,16 @@ void gcm_precompute(struct tlsx_gcm_key *k)
 	k1 = _mm_xor_si128(k1, _mm_and_si128(carry,
 			   _mm_set_epi64x((long long)q_hi, 1)));
 	ki = k1;
-	_mm_storeu_si128((void *)(table + (GCM_NB - 1) * 16), ki);
-	for (i = 2; i <= GCM_NB; i++) {
+	_mm_storeu_si128((void *)(table + (GCM_NPOW - 1) * 16), ki);
+	for (i = 2; i <= GCM_NPOW; i++) {
 		ki = gcm_mul128(ki, k1);
-		_mm_storeu_si128((void *)(table + (GCM_NB - i) * 16), ki);
+		_mm_storeu_si128((void *)(table + (GCM_NPOW - i) * 16), ki);
 	}
-	for (i = GCM_NB; i < GCM_TABLE_BLOCKS; i++)
+	for (i = GCM_NPOW; i < GCM_TABLE_BLOCKS; i++)
 		_mm_storeu_si128((void *)(table + i * 16),
 				 _mm_setzero_si128());
 #ifdef GCM_KX_TABLE
+	/* After the table, k.lo + k.hi of each of its blocks. */
 	for (i = 0; i < GCM_TABLE_BLOCKS; i++) {
 		ki = _mm_loadu_si128((const void *)(table + i * 16));
 		ki = _mm_xor_si128(ki, _mm_shuffle_epi32(ki, 0x4e));
