@@ -35,6 +35,8 @@ struct conn_h2 {
 	bool item_sent;		/* the item went while in_pump */
 	uint64_t stall_since;	/* ms: streams have bytes due, none moved */
 	bool any_stream;
+	/* Our SETTINGS unacknowledged (RFC 9113 6.5.3): TIMER_H2_SETTINGS. */
+	struct timer_node settings_timer;
 };
 
 /* What the access log keeps of a stream's request (h2_conn drops it). */
@@ -110,6 +112,7 @@ static void h2_done(void *owner, struct h2_stream *s, bool complete)
 	stats_add(lp->st, STAT_REQUESTS, 1);
 	stats_add(lp->st, stats_status_id(s->resp.status), 1);
 	stats_add(lp->st, STAT_BYTES_BODY, s->body_sent);
+	stats_add(lp->st, STAT_H2_DATA_BYTES, s->body_sent);
 	if (lp->alog)
 		access_log_add(lp->alog, &g->c->peer.sa, l ? &l->req : NULL,
 			       s->resp.status, s->body_sent, lp->now);
@@ -118,7 +121,31 @@ static void h2_done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops h2_ops = { h2_plan, h2_done };
+/* h2_conn_ops.count: h2_conn's events as the worker's counters. */
+static void h2_count(void *owner, enum h2_count id)
+{
+	static const enum stat_id stat[H2_CNT_N] = {
+		[H2_CNT_STREAMS] = STAT_H2_STREAMS,
+		[H2_CNT_RST_PEER] = STAT_H2_RST_PEER,
+		[H2_CNT_RST_SENT] = STAT_H2_RST_SENT,
+		[H2_CNT_REFUSED] = STAT_H2_REFUSED,
+		[H2_CNT_RAPID_RESET] = STAT_H2_RAPID_RESET,
+		[H2_CNT_BLOCK_LIMIT] = STAT_H2_BLOCK_LIMIT,
+		[H2_CNT_LIST_LIMIT] = STAT_H2_LIST_LIMIT,
+		[H2_CNT_FLOOD] = STAT_H2_FLOOD,
+		[H2_CNT_OWED] = STAT_H2_OWED,
+	};
+	struct conn_h2 *g = owner;
+
+	/* The GOAWAY codes are in RFC 9113 7's order on both sides. */
+	if (id >= H2_CNT_GOAWAY)
+		stats_add(g->lp->st, STAT_H2_GOAWAY_NO_ERROR +
+			  (id - H2_CNT_GOAWAY), 1);
+	else
+		stats_add(g->lp->st, stat[id], 1);
+}
+
+static const struct h2_conn_ops h2_ops = { h2_plan, h2_done, h2_count };
 
 bool conn_h2_start(struct loop *lp, struct conn *c)
 {
@@ -137,6 +164,11 @@ bool conn_h2_start(struct loop *lp, struct conn *c)
 		return false;
 	}
 	c->h2 = g;
+	stats_add(lp->st, STAT_H2_CONNS, 1);
+	/* Our SETTINGS goes now (the first item): its ACK is due. */
+	timer_node_init(&g->settings_timer);
+	timer_arm(&lp->timers, &g->settings_timer, TIMER_H2_SETTINGS,
+		  lp->now_ms);
 	return true;
 }
 
@@ -146,6 +178,7 @@ void conn_h2_free(struct conn *c)
 
 	if (!g)
 		return;
+	timer_disarm(&g->settings_timer);
 	/* The plan pieces pointed into the h2 connection: not ours. */
 	if (c->a) {
 		c->a->resp.fd = -1;
@@ -174,6 +207,9 @@ static int h2_read(struct loop *lp, struct conn *c)
 			/* A connection error leaves its GOAWAY to send. */
 			if (h2_conn_in_commit(&g->h, n, lp->now_ms))
 				return 1;
+			if (timer_armed(&g->settings_timer) &&
+			    !h2_conn_settings_pending(&g->h))
+				timer_disarm(&g->settings_timer);
 			continue;
 		}
 		if (n == TLSX_WANT_READ)
@@ -249,6 +285,7 @@ static void h2_wait(struct loop *lp, struct conn *c)
 		} else if (lp->now_ms - g->stall_since >=
 			   lp->conf->send_timeout_ms) {
 			stats_add(lp->st, STAT_TO_SEND, 1);
+			stats_add(lp->st, STAT_H2_SEND_TIMEOUT, 1);
 			conn_close(lp, c, false);
 			return;
 		}
@@ -340,19 +377,42 @@ void conn_h2_sent(struct loop *lp, struct conn *c)
  * GOAWAY is sent now (the pump does it); with an item in flight, after
  * it.  The streams taken finish; then the close.
  */
+/*
+ * A frame was queued while @c may wait for input: the poll is
+ * cancelled, and its completion pumps (-ECANCELED), which sends it.  With
+ * an item in flight it goes after that item.
+ */
+static void h2_wake(struct loop *lp, struct conn *c)
+{
+	if (c->op == OP_POLL_IN) {
+		struct io_uring_sqe *sqe = conn_sqe(lp);
+
+		io_uring_prep_cancel64(sqe, conn_ud(c), 0);
+		io_uring_sqe_set_data64(sqe, TAG_CANCEL);
+	}
+}
+
 void conn_h2_drain(struct loop *lp, struct conn *c)
 {
 	struct conn_h2 *g = c->h2;
 
 	h2_conn_goaway(&g->h);
 	c->close_after = true;
-	if (c->op == OP_POLL_IN) {
-		/* The poll is cancelled; its completion pumps (-ECANCELED). */
-		struct io_uring_sqe *sqe = conn_sqe(lp);
+	h2_wake(lp, c);
+}
 
-		io_uring_prep_cancel64(sqe, conn_ud(c), 0);
-		io_uring_sqe_set_data64(sqe, TAG_CANCEL);
-	}
+/*
+ * RFC 9113 6.5.3: a peer that does not acknowledge our SETTINGS within
+ * --timeout-h2-settings gets the connection error SETTINGS_TIMEOUT
+ * (GOAWAY, then close_notify and close, as every connection error).
+ */
+void conn_h2_settings_timeout(struct loop *lp, struct timer_node *n)
+{
+	struct conn_h2 *g = (struct conn_h2 *)((char *)n -
+			    offsetof(struct conn_h2, settings_timer));
+
+	if (h2_conn_settings_expired(&g->h))
+		h2_wake(lp, g->c);
 }
 
 bool conn_h2_event(struct loop *lp, struct conn *c, enum conn_op op, int res)

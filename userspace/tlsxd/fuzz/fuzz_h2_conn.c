@@ -36,7 +36,7 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	ended++;
 }
 
-static const struct h2_conn_ops ops = { plan, done };
+static const struct h2_conn_ops ops = { plan, done, NULL };
 
 /* Every frame in @out[0..@len) parses; the type of the last. */
 static int check_out(const uint8_t *out, size_t len, bool first)
@@ -81,10 +81,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off = 1, len = 0, step;
 	int failed = 0, last;
 	bool whole = true;	/* out holds everything sent */
+	bool expire;
 
 	if (!size)
 		return 0;
 	step = 1 + data[0] % 64;
+	/* The first octet's top bit: the SETTINGS timer ends at the end. */
+	expire = data[0] & 0x80;
 	h2_conf_default(&conf);
 	conf.max_streams = 8;
 	planned = ended = 0;
@@ -117,6 +120,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			whole = false;
 		}
 	}
+	/* 6.5.3: a connection error, or nothing if the peer acked. */
+	if (!failed && expire && h2_conn_settings_expired(&h))
+		failed = 1;
 	drain(&h, out, &len);
 	last = check_out(out, len, whole);
 	if (failed && len && last != H2_GOAWAY)

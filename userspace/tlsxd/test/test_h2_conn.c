@@ -38,6 +38,7 @@ struct tc {
 	uint8_t *out;			/* what the server sent */
 	size_t out_len, out_read;
 	unsigned int planned, done, complete;
+	uint64_t counted[H2_CNT_N];	/* by ops.count */
 	int failed;
 	uint64_t now;
 };
@@ -64,7 +65,20 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops ops = { plan, done };
+static void count(void *owner, enum h2_count id)
+{
+	struct tc *t = owner;
+
+	t->counted[id]++;
+}
+
+static const struct h2_conn_ops ops = { plan, done, count };
+
+/* @id counted @times, in the connection and to its owner. */
+#define EXPECT_COUNT(tc, id, times) do {				\
+	ASSERT_EQ((uint64_t)(times), (tc)->h.counts.n[id]);		\
+	ASSERT_EQ((uint64_t)(times), (tc)->counted[id]);		\
+} while (0)
 
 /* Input to the server, as the glue gives it: into its space. */
 static int feed(struct tc *t, const void *p, size_t len)
@@ -717,6 +731,7 @@ TEST_F(h2, continuation_flood)
 	ASSERT_EQ(1, t->failed);
 	ASSERT_GE(t->conf.block_frames_max, i);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	EXPECT_COUNT(t, H2_CNT_BLOCK_LIMIT, 1);
 }
 
 TEST_F(h2, header_block_octets_bounded)
@@ -825,6 +840,8 @@ TEST_F(h2, header_list_too_large_is_431)
 	collect(t, s);
 	ASSERT_EQ(0, strncmp(s->f[0].s, ":status: 431\n", 13));
 	ASSERT_EQ(0, s->goaway);
+	EXPECT_COUNT(t, H2_CNT_LIST_LIMIT, 1);
+	EXPECT_COUNT(t, H2_CNT_STREAMS, 1);
 	free(s);
 }
 
@@ -846,6 +863,9 @@ TEST_F(h2, max_concurrent_streams)
 	ASSERT_EQ(H2_REFUSED_STREAM, s->rst_code);
 	ASSERT_EQ(0, s->goaway);
 	ASSERT_EQ(t->conf.max_streams, t->planned);
+	EXPECT_COUNT(t, H2_CNT_REFUSED, 1);
+	EXPECT_COUNT(t, H2_CNT_RST_SENT, 1);
+	EXPECT_COUNT(t, H2_CNT_STREAMS, t->conf.max_streams);
 	free(s);
 }
 
@@ -867,6 +887,10 @@ TEST_F(h2, rapid_reset)
 	pump(t);
 	collect(t, s);
 	ASSERT_EQ(H2_ENHANCE_YOUR_CALM, s->goaway_code);
+	EXPECT_COUNT(t, H2_CNT_RAPID_RESET, 1);
+	EXPECT_COUNT(t, H2_CNT_RST_PEER, t->conf.reset_budget + 1);
+	EXPECT_COUNT(t, H2_CNT_GOAWAY + H2_ENHANCE_YOUR_CALM, 1);
+	EXPECT_COUNT(t, H2_CNT_GOAWAY + H2_NO_ERROR, 0);
 	free(s);
 }
 
@@ -898,6 +922,26 @@ TEST_F(h2, ping_flood)
 	ASSERT_EQ(1, t->failed);
 	ASSERT_GT(t->conf.flood_burst + 2, i);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	/* Unread, its ACKs fill the control queue before the bucket ends. */
+	EXPECT_COUNT(t, H2_CNT_OWED, 1);
+	EXPECT_COUNT(t, H2_CNT_FLOOD, 0);
+}
+
+TEST_F(h2, priority_flood_empties_the_bucket)
+{
+	struct tc *t = &self->t;
+	unsigned int i;
+
+	hello(t, NULL, 0);
+	/* Frames that owe no answer: only the bucket stops them. */
+	for (i = 0; i < 10000 && !t->failed; i++)
+		fr(t, H2_PRIORITY, 0, 1, "\0\0\0\x03\x10", 5);
+	ASSERT_EQ(1, t->failed);
+	/* The burst, less the token the client's SETTINGS took. */
+	ASSERT_EQ(t->conf.flood_burst, i);
+	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	EXPECT_COUNT(t, H2_CNT_FLOOD, 1);
+	EXPECT_COUNT(t, H2_CNT_OWED, 0);
 }
 
 TEST_F(h2, settings_flood_and_owed_acks)
@@ -913,6 +957,8 @@ TEST_F(h2, settings_flood_and_owed_acks)
 	ASSERT_EQ(1, t->failed);
 	ASSERT_GT(H2_CTL_CAP / 9 + 2, i);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	EXPECT_COUNT(t, H2_CNT_OWED, 1);
+	EXPECT_COUNT(t, H2_CNT_FLOOD, 0);
 }
 
 TEST_F(h2, empty_frames_flood_and_the_bucket_refills)
@@ -936,6 +982,51 @@ TEST_F(h2, empty_frames_flood_and_the_bucket_refills)
 		fr(t, H2_DATA, 0, 1, "", 0);
 	ASSERT_EQ(1, t->failed);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	/* Each owes a RST_STREAM (closed stream): whichever comes first. */
+	ASSERT_EQ(1, t->h.counts.n[H2_CNT_FLOOD] + t->h.counts.n[H2_CNT_OWED]);
+	free(s);
+}
+
+/* RFC 9113 6.5.3: our SETTINGS unacknowledged when the owner's timer ends. */
+TEST_F(h2, settings_timeout_without_ack)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+
+	hello(t, NULL, 0);
+	get(t, 1, "GET", "/a.txt", NULL);
+	pump(t);
+	ASSERT_TRUE(h2_conn_settings_pending(&t->h));
+	ASSERT_TRUE(h2_conn_settings_expired(&t->h));
+	pump(t);
+	collect(t, s);
+	ASSERT_EQ(1, t->complete);
+	ASSERT_EQ(1, s->goaway);
+	ASSERT_EQ(H2_SETTINGS_TIMEOUT, s->goaway_code);
+	ASSERT_TRUE(h2_conn_over(&t->h));
+	EXPECT_COUNT(t, H2_CNT_GOAWAY + H2_SETTINGS_TIMEOUT, 1);
+	free(s);
+}
+
+TEST_F(h2, settings_acked_no_timeout)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+
+	hello(t, NULL, 0);
+	pump(t);
+	fr(t, H2_SETTINGS, H2_F_ACK, 0, "", 0);
+	ASSERT_FALSE(h2_conn_settings_pending(&t->h));
+	ASSERT_FALSE(h2_conn_settings_expired(&t->h));
+	/* An ACK we did not ask for changes nothing. */
+	fr(t, H2_SETTINGS, H2_F_ACK, 0, "", 0);
+	get(t, 1, "GET", "/a.txt", NULL);
+	pump(t);
+	collect(t, s);
+	ASSERT_EQ(0, s->goaway);
+	ASSERT_EQ(1, t->complete);
+	ASSERT_EQ(0, t->failed);
+	EXPECT_COUNT(t, H2_CNT_STREAMS, 1);
 	free(s);
 }
 
