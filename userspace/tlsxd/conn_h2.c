@@ -35,6 +35,8 @@ struct conn_h2 {
 	bool item_sent;		/* the item went while in_pump */
 	uint64_t stall_since;	/* ms: streams have bytes due, none moved */
 	bool any_stream;
+	/* Records promised to the streams under way (key_plan_records). */
+	uint64_t key_due;
 	/* Our SETTINGS unacknowledged (RFC 9113 6.5.3): TIMER_H2_SETTINGS. */
 	struct timer_node settings_timer;
 };
@@ -77,6 +79,67 @@ static struct h2_logreq *logreq_make(const struct http_req *r)
 	return l;
 }
 
+/*
+ * Records for the control frames of a connection's life (our SETTINGS,
+ * ACKs, WINDOW_UPDATEs, RST_STREAMs, the GOAWAY): kept out of what
+ * streams may promise under a key that cannot change.
+ */
+#define H2_KEY_CTL_RECORDS	16
+/* The DATA payload tlsxd cuts at the default frame size (h2_conn.c). */
+#define H2_KEY_FRAME		(16384 - H2_FRAME_HDR_LEN)
+#define H2_KEY_RECORD		16384
+
+/*
+ * Records @s's response makes on a kernel layer, as planned: a DATA
+ * frame is its 9-octet header by send(MSG_MORE) and its payload by
+ * sendfile/splice, the item's last piece, which ends the record: one
+ * record a frame (h2_conn.c sizes frames to fill records), counted twice
+ * for a record a full socket may end early; the HEADERS block likewise.
+ * A peer whose windows cut frames smaller makes more: this plans when
+ * to send GOAWAY, and the per-send reserve (conn_kernel.c, key_room())
+ * still keeps every send under the limit.
+ */
+static uint64_t stream_records(const struct h2_stream *s)
+{
+	uint64_t n = 2 * (1 + s->resp.head_len / H2_KEY_RECORD), frames;
+	unsigned int i;
+
+	for (i = 0; i < s->resp.nseg; i++) {
+		frames = (s->resp.seg[i].len + H2_KEY_FRAME - 1) / H2_KEY_FRAME;
+		n += 2 * frames;
+	}
+	return n;
+}
+
+/*
+ * RFC 8446 5.5 on a layer that cannot change keys (the kernel's tls):
+ * HTTP/1.1 ends keep-alive before the sending key's record limit
+ * (conn.c, key_plan_keeps_alive()); HTTP/2 sends GOAWAY NO_ERROR with
+ * the last stream taken (RFC 9113 6.8) when the next response as large
+ * as @s would not fit, so the client moves its next requests to a new
+ * connection while these finish.  A stream that does not fit beside
+ * those under way is refused (REFUSED_STREAM: not processed, retried
+ * elsewhere, 8.7); only a connection's first stream goes on regardless,
+ * to be cut short at the limit as HTTP/1.1's first response is.
+ */
+static void h2_key_plan(struct conn_h2 *g, struct h2_stream *s)
+{
+	struct loop *lp = g->lp;
+	uint64_t need = stream_records(s);
+	enum key_plan p;
+
+	p = conn_ops(g->c)->key_plan_records(g->c, g->key_due, need);
+	if (p == KEY_FULL && g->h.accepted > 1)
+		s->refuse = true;
+	if (p != KEY_FITS) {
+		if (!g->h.goaway_sent)
+			stats_add(lp->st, STAT_KEY_LIMIT_CLOSE, 1);
+		h2_conn_goaway(&g->h);
+	}
+	if (!s->refuse)
+		g->key_due += need;
+}
+
 /* h2_conn_ops.plan: the one response plan (resp.c) for both protocols. */
 static void h2_plan(void *owner, struct h2_stream *s, int status)
 {
@@ -92,6 +155,11 @@ static void h2_plan(void *owner, struct h2_stream *s, int status)
 	} else {
 		resp_plan(&lp->srv->site, &s->req, lp->now, 0, s->rbuf,
 			  sizeof(s->rbuf), &s->resp);
+	}
+	h2_key_plan(g, s);
+	if (s->refuse) {
+		s->owner = NULL;
+		return;
 	}
 	s->owner = lp->alog ? logreq_make(&s->req) : NULL;
 	for (i = 0; i < s->resp.nseg; i++)
@@ -109,6 +177,12 @@ static void h2_done(void *owner, struct h2_stream *s, bool complete)
 	struct h2_logreq *l = s->owner;
 
 	(void)complete;
+	/* Refused (h2_key_plan()): not served, not logged. */
+	if (s->refuse) {
+		resp_release(&s->resp);
+		return;
+	}
+	g->key_due -= stream_records(s);
 	stats_add(lp->st, STAT_REQUESTS, 1);
 	stats_add(lp->st, stats_status_id(s->resp.status), 1);
 	stats_add(lp->st, STAT_BYTES_BODY, s->body_sent);
@@ -154,6 +228,7 @@ bool conn_h2_start(struct loop *lp, struct conn *c)
 	if (!g)
 		return false;
 	h2_conf_default(&g->conf);
+	g->key_due = H2_KEY_CTL_RECORDS;
 	g->conf.streams_total_max = lp->conf->keepalive_requests;
 	g->conf.http = lp->conf->http;
 	g->conf.http.body_max = 0;

@@ -549,10 +549,18 @@ static int encode_headers(struct h2_conn *h, struct h2_stream *s)
 	return 0;
 }
 
-/* A stream is taken: the owner plans it, its HEADERS are queued. */
-static void stream_plan(struct h2_conn *h, struct h2_stream *s, int verdict)
+/*
+ * A stream is taken: the owner plans it, its HEADERS are queued; false
+ * when the owner refused it (it is freed).
+ */
+static bool stream_plan(struct h2_conn *h, struct h2_stream *s, int verdict)
 {
 	h->ops->plan(h->owner, s, verdict > 0 ? verdict : 0);
+	if (s->refuse) {
+		ctl_rst(h, s->id, H2_REFUSED_STREAM);
+		stream_drop(h, s);
+		return false;
+	}
 	s->seg = 0;
 	s->seg_off = 0;
 	/* Empty segments are skipped before any DATA is cut. */
@@ -565,6 +573,7 @@ static void stream_plan(struct h2_conn *h, struct h2_stream *s, int verdict)
 	else
 		h->hq_head = s;
 	h->hq_tail = s;
+	return true;
 }
 
 /*
@@ -637,9 +646,9 @@ static void block_done(struct h2_conn *h)
 	h->nstreams++;
 	h->accepted++;
 	count(h, H2_CNT_STREAMS);
-	stream_plan(h, s, verdict);
 	/* The request's strings are not kept past the plan. */
-	memset(&s->req, 0, sizeof(s->req));
+	if (stream_plan(h, s, verdict))
+		memset(&s->req, 0, sizeof(s->req));
 	/* keepalive_requests: the last stream taken, then GOAWAY (6.8). */
 	if (h->accepted >= h->conf->streams_total_max ||
 	    id == H2_STREAM_ID_MAX)

@@ -53,6 +53,7 @@ struct h2_stream {
 	bool inflight;			/* an item of it is being sent */
 	bool gone;			/* reset (either side): free when idle */
 	bool rst_after;			/* a body was announced: RST NO_ERROR */
+	bool refuse;			/* set by ops->plan(): not served */
 	int seg;			/* resp.seg[] being sent */
 	uint64_t seg_off;
 	uint64_t body_sent;
@@ -87,7 +88,9 @@ struct h2_conn_ops {
 	/*
 	 * Plan @s's response: @status 0 means s->req is a request to
 	 * serve (resp_plan()), else answer @status (resp_error()).  The
-	 * plan goes into s->resp using s->rbuf.
+	 * plan goes into s->resp using s->rbuf.  Setting s->refuse
+	 * refuses the stream instead: RST_STREAM REFUSED_STREAM (RFC 9113
+	 * 8.7: not processed, the client may retry it), then done().
 	 */
 	void (*plan)(void *owner, struct h2_stream *s, int status);
 	/* @s ends: @complete when its response went whole; release it. */

@@ -39,6 +39,7 @@ struct tc {
 	size_t out_len, out_read;
 	unsigned int planned, done, complete;
 	uint64_t counted[H2_CNT_N];	/* by ops.count */
+	uint32_t refuse_from;		/* plan() refuses streams from it */
 	int failed;
 	uint64_t now;
 };
@@ -48,6 +49,12 @@ static void plan(void *owner, struct h2_stream *s, int status)
 	struct tc *t = owner;
 
 	t->planned++;
+	/* As conn_h2.c's h2_key_plan() does near a key's record limit. */
+	if (t->refuse_from && s->id >= t->refuse_from) {
+		s->refuse = true;
+		if (!t->h.goaway_sent)
+			h2_conn_goaway(&t->h);
+	}
 	if (status)
 		resp_error(&t->site, status, 1700000000, 0, false, s->rbuf,
 			   sizeof(s->rbuf), &s->resp);
@@ -984,6 +991,48 @@ TEST_F(h2, empty_frames_flood_and_the_bucket_refills)
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
 	/* Each owes a RST_STREAM (closed stream): whichever comes first. */
 	ASSERT_EQ(1, t->h.counts.n[H2_CNT_FLOOD] + t->h.counts.n[H2_CNT_OWED]);
+	free(s);
+}
+
+/*
+ * The owner refuses a stream in plan() (conn_h2.c near the key's record
+ * limit on the kernel's tls): GOAWAY NO_ERROR naming it, RST_STREAM
+ * REFUSED_STREAM on it (RFC 9113 8.7), the streams before it served
+ * whole, none after it taken, and the connection over once they are.
+ */
+TEST_F(h2, stream_refused_by_the_owner)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+	struct h2_setting w = { H2_SET_INITIAL_WINDOW_SIZE, 0x7fffffff };
+
+	hello(t, &w, 1);
+	fr(t, H2_WINDOW_UPDATE, 0, 0, "\x7f\x00\x00\x00", 4);
+	t->refuse_from = 5;
+	get(t, 1, "GET", "/big", NULL);
+	get(t, 3, "GET", "/a.txt", NULL);
+	get(t, 5, "GET", "/a.txt", NULL);
+	get(t, 7, "GET", "/a.txt", NULL);
+	ASSERT_EQ(0, t->failed);
+	pump(t);
+	collect(t, s);
+	ASSERT_EQ(1, s->goaway);
+	ASSERT_EQ(H2_NO_ERROR, s->goaway_code);
+	ASSERT_EQ(5, s->goaway_last);
+	ASSERT_EQ(1, s->rst);
+	ASSERT_EQ(5, s->rst_stream);
+	ASSERT_EQ(H2_REFUSED_STREAM, s->rst_code);
+	/* 1 and 3 whole; 5 refused; 7 past the GOAWAY: not planned. */
+	ASSERT_EQ(BIG_LEN, s->body_len[0]);
+	ASSERT_TRUE(s->end[0]);
+	ASSERT_EQ(10, s->body_len[1]);
+	ASSERT_EQ(0, s->body_len[2]);
+	ASSERT_EQ(0, s->f[2].len);
+	ASSERT_EQ(0, s->f[3].len);
+	ASSERT_EQ(3, t->planned);
+	ASSERT_EQ(3, t->done);
+	ASSERT_EQ(2, t->complete);
+	ASSERT_TRUE(h2_conn_over(&t->h));
 	free(s);
 }
 
