@@ -486,6 +486,9 @@ void conn_h2_settings_timeout(struct loop *lp, struct timer_node *n)
 	struct conn_h2 *g = (struct conn_h2 *)((char *)n -
 			    offsetof(struct conn_h2, settings_timer));
 
+	/* Closing already: its ops are being cancelled. */
+	if (g->c->state == CS_CLOSING)
+		return;
 	if (h2_conn_settings_expired(&g->h))
 		h2_wake(lp, g->c);
 }
