@@ -150,6 +150,12 @@ int main(int argc, char **argv)
 			h2_frame_hdr_read(in, &h);
 			if (have < H2_FRAME_HDR_LEN + h.len)
 				break;
+			/* RFC 9113 6.5.3: the server's SETTINGS, acknowledged. */
+			if (h.type == H2_SETTINGS && !(h.flags & H2_F_ACK)) {
+				n = h2_write_settings_ack(out);
+				if (put(c, out, n))
+					return fail("send", 0);
+			}
 			if (h.type == H2_DATA && h.stream == 1)
 				stall += h.len;
 			if (h.type == H2_DATA && h.stream == 3) {

@@ -94,6 +94,7 @@ static const struct opt opts[] = {
 	{ "timeout-header", K_MS, F(header_timeout_ms), 1, DAY_MS },
 	{ "timeout-idle", K_MS, F(idle_timeout_ms), 1, DAY_MS },
 	{ "timeout-send", K_MS, F(send_timeout_ms), 1, DAY_MS },
+	{ "timeout-h2-settings", K_MS, F(h2_settings_timeout_ms), 1, DAY_MS },
 	{ "timeout-drain", K_MS, F(drain_timeout_ms), 0, DAY_MS },
 	/* RFC 9112 3: at least 8000 octets of request line are advised. */
 	{ "max-request-line", K_UINT, F(http.request_line_max), 16, 1u << 20 },
@@ -139,6 +140,8 @@ const char conf_usage[] =
 "  --timeout-header T     the request head (default 10s)\n"
 "  --timeout-idle T       keep-alive (default 60s)\n"
 "  --timeout-send T       no progress sending (default 60s)\n"
+"  --timeout-h2-settings T  HTTP/2: our SETTINGS unacknowledged, then\n"
+"                         GOAWAY SETTINGS_TIMEOUT (default 10s)\n"
 "  --timeout-drain T      SIGTERM (default 10s)\n"
 "  --max-request-line N   bytes (default 8192; over: 414)\n"
 "  --max-header-bytes N   the whole head (default 16384; over: 431)\n"
@@ -188,6 +191,7 @@ void conf_init(struct tlsxd_conf *c)
 	c->header_timeout_ms = 10000;
 	c->idle_timeout_ms = 60000;
 	c->send_timeout_ms = 60000;
+	c->h2_settings_timeout_ms = 10000;
 	c->drain_timeout_ms = 10000;
 	c->src_next = SRC_ARGS + 1;
 }

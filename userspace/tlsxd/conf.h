@@ -70,6 +70,7 @@ struct tlsxd_conf {
 	unsigned int header_timeout_ms;	/* default 10000: slowloris */
 	unsigned int idle_timeout_ms;	/* keep-alive, default 60000 */
 	unsigned int send_timeout_ms;	/* no progress sending, 60000 */
+	unsigned int h2_settings_timeout_ms;	/* SETTINGS ACK (h2), 10000 */
 	unsigned int drain_timeout_ms;	/* SIGTERM, default 10000 */
 	/* add-header NAME VALUE [always], in the order given. */
 	struct resp_header headers[RESP_HEADERS_MAX];

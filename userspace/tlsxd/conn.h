@@ -181,6 +181,8 @@ void conn_bufs_free(struct loop *lp);
 
 /* @c's timer of @kind expired (timer.h has disarmed it). */
 void conn_timeout(struct loop *lp, struct conn *c, enum timer_kind kind);
+/* The SETTINGS timer @n (TIMER_H2_SETTINGS) of an h2 connection expired. */
+void conn_h2_settings_timeout(struct loop *lp, struct timer_node *n);
 
 /* Drain: closes @c if it has no response or request in progress. */
 void conn_drain(struct loop *lp, struct conn *c);

@@ -42,6 +42,10 @@ struct conn_h2 {
 	 */
 	struct tlsx_piece *rest;
 	unsigned int rest_n, rest_i;
+	/* Records promised to the streams under way (key_plan_records). */
+	uint64_t key_due;
+	/* Our SETTINGS unacknowledged (RFC 9113 6.5.3): TIMER_H2_SETTINGS. */
+	struct timer_node settings_timer;
 };
 
 /*
@@ -132,6 +136,67 @@ static struct h2_logreq *logreq_make(const struct http_req *r)
 	return l;
 }
 
+/*
+ * Records for the control frames of a connection's life (our SETTINGS,
+ * ACKs, WINDOW_UPDATEs, RST_STREAMs, the GOAWAY): kept out of what
+ * streams may promise under a key that cannot change.
+ */
+#define H2_KEY_CTL_RECORDS	16
+/* The DATA payload tlsxd cuts at the default frame size (h2_conn.c). */
+#define H2_KEY_FRAME		(16384 - H2_FRAME_HDR_LEN)
+#define H2_KEY_RECORD		16384
+
+/*
+ * Records @s's response makes on a kernel layer, as planned: a DATA
+ * frame is its 9-octet header by send(MSG_MORE) and its payload by
+ * sendfile/splice, the item's last piece, which ends the record: one
+ * record a frame (h2_conn.c sizes frames to fill records), counted twice
+ * for a record a full socket may end early; the HEADERS block likewise.
+ * A peer whose windows cut frames smaller makes more: this plans when
+ * to send GOAWAY, and the per-send reserve (conn_kernel.c, key_room())
+ * still keeps every send under the limit.
+ */
+static uint64_t stream_records(const struct h2_stream *s)
+{
+	uint64_t n = 2 * (1 + s->resp.head_len / H2_KEY_RECORD), frames;
+	unsigned int i;
+
+	for (i = 0; i < s->resp.nseg; i++) {
+		frames = (s->resp.seg[i].len + H2_KEY_FRAME - 1) / H2_KEY_FRAME;
+		n += 2 * frames;
+	}
+	return n;
+}
+
+/*
+ * RFC 8446 5.5 on a layer that cannot change keys (the kernel's tls):
+ * HTTP/1.1 ends keep-alive before the sending key's record limit
+ * (conn.c, key_plan_keeps_alive()); HTTP/2 sends GOAWAY NO_ERROR with
+ * the last stream taken (RFC 9113 6.8) when the next response as large
+ * as @s would not fit, so the client moves its next requests to a new
+ * connection while these finish.  A stream that does not fit beside
+ * those under way is refused (REFUSED_STREAM: not processed, retried
+ * elsewhere, 8.7); only a connection's first stream goes on regardless,
+ * to be cut short at the limit as HTTP/1.1's first response is.
+ */
+static void h2_key_plan(struct conn_h2 *g, struct h2_stream *s)
+{
+	struct loop *lp = g->lp;
+	uint64_t need = stream_records(s);
+	enum key_plan p;
+
+	p = conn_ops(g->c)->key_plan_records(g->c, g->key_due, need);
+	if (p == KEY_FULL && g->h.accepted > 1)
+		s->refuse = true;
+	if (p != KEY_FITS) {
+		if (!g->h.goaway_sent)
+			stats_add(lp->st, STAT_KEY_LIMIT_CLOSE, 1);
+		h2_conn_goaway(&g->h);
+	}
+	if (!s->refuse)
+		g->key_due += need;
+}
+
 /* h2_conn_ops.plan: the one response plan (resp.c) for both protocols. */
 static void h2_plan(void *owner, struct h2_stream *s, int status)
 {
@@ -147,6 +212,11 @@ static void h2_plan(void *owner, struct h2_stream *s, int status)
 	} else {
 		resp_plan(&lp->srv->site, &s->req, lp->now, 0, s->rbuf,
 			  sizeof(s->rbuf), &s->resp);
+	}
+	h2_key_plan(g, s);
+	if (s->refuse) {
+		s->owner = NULL;
+		return;
 	}
 	s->owner = lp->alog ? logreq_make(&s->req) : NULL;
 	for (i = 0; i < s->resp.nseg; i++)
@@ -164,9 +234,16 @@ static void h2_done(void *owner, struct h2_stream *s, bool complete)
 	struct h2_logreq *l = s->owner;
 
 	(void)complete;
+	/* Refused (h2_key_plan()): not served, not logged. */
+	if (s->refuse) {
+		resp_release(&s->resp);
+		return;
+	}
+	g->key_due -= stream_records(s);
 	stats_add(lp->st, STAT_REQUESTS, 1);
 	stats_add(lp->st, stats_status_id(s->resp.status), 1);
 	stats_add(lp->st, STAT_BYTES_BODY, s->body_sent);
+	stats_add(lp->st, STAT_H2_DATA_BYTES, s->body_sent);
 	if (lp->alog)
 		access_log_add(lp->alog, &g->c->peer.sa, l ? &l->req : NULL,
 			       s->resp.status, s->body_sent, lp->now);
@@ -197,8 +274,34 @@ static void h2_stream_put(void *owner, void *p)
 	free(p);
 }
 
+
+/* h2_conn_ops.count: h2_conn's events as the worker's counters. */
+static void h2_count(void *owner, enum h2_count id)
+{
+	static const enum stat_id stat[H2_CNT_N] = {
+		[H2_CNT_STREAMS] = STAT_H2_STREAMS,
+		[H2_CNT_RST_PEER] = STAT_H2_RST_PEER,
+		[H2_CNT_RST_SENT] = STAT_H2_RST_SENT,
+		[H2_CNT_REFUSED] = STAT_H2_REFUSED,
+		[H2_CNT_RAPID_RESET] = STAT_H2_RAPID_RESET,
+		[H2_CNT_BLOCK_LIMIT] = STAT_H2_BLOCK_LIMIT,
+		[H2_CNT_LIST_LIMIT] = STAT_H2_LIST_LIMIT,
+		[H2_CNT_FLOOD] = STAT_H2_FLOOD,
+		[H2_CNT_OWED] = STAT_H2_OWED,
+	};
+	struct conn_h2 *g = owner;
+
+	/* The GOAWAY codes are in RFC 9113 7's order on both sides. */
+	if (id >= H2_CNT_GOAWAY)
+		stats_add(g->lp->st, STAT_H2_GOAWAY_NO_ERROR +
+			  (id - H2_CNT_GOAWAY), 1);
+	else
+		stats_add(g->lp->st, stat[id], 1);
+}
+
 static const struct h2_conn_ops h2_ops = {
-	h2_plan, h2_done, h2_stream_get, h2_stream_put,
+	.plan = h2_plan, .done = h2_done, .count = h2_count,
+	.stream_get = h2_stream_get, .stream_put = h2_stream_put,
 };
 
 bool conn_h2_start(struct loop *lp, struct conn *c)
@@ -208,6 +311,7 @@ bool conn_h2_start(struct loop *lp, struct conn *c)
 	if (!g)
 		return false;
 	h2_conf_default(&g->conf);
+	g->key_due = H2_KEY_CTL_RECORDS;
 	g->conf.streams_total_max = lp->conf->keepalive_requests;
 	g->conf.http = lp->conf->http;
 	g->conf.http.body_max = 0;
@@ -218,6 +322,11 @@ bool conn_h2_start(struct loop *lp, struct conn *c)
 		return false;
 	}
 	c->h2 = g;
+	stats_add(lp->st, STAT_H2_CONNS, 1);
+	/* Our SETTINGS goes now (the first item): its ACK is due. */
+	timer_node_init(&g->settings_timer);
+	timer_arm(&lp->timers, &g->settings_timer, TIMER_H2_SETTINGS,
+		  lp->now_ms);
 	return true;
 }
 
@@ -227,6 +336,7 @@ void conn_h2_free(struct conn *c)
 
 	if (!g)
 		return;
+	timer_disarm(&g->settings_timer);
 	/* The plan pieces pointed into the h2 connection: not ours. */
 	if (c->a) {
 		c->a->resp.fd = -1;
@@ -256,6 +366,9 @@ static int h2_read(struct loop *lp, struct conn *c)
 			/* A connection error leaves its GOAWAY to send. */
 			if (h2_conn_in_commit(&g->h, n, lp->now_ms))
 				return 1;
+			if (timer_armed(&g->settings_timer) &&
+			    !h2_conn_settings_pending(&g->h))
+				timer_disarm(&g->settings_timer);
 			continue;
 		}
 		if (n == TLSX_WANT_READ)
@@ -331,6 +444,7 @@ static void h2_wait(struct loop *lp, struct conn *c)
 		} else if (lp->now_ms - g->stall_since >=
 			   lp->conf->send_timeout_ms) {
 			stats_add(lp->st, STAT_TO_SEND, 1);
+			stats_add(lp->st, STAT_H2_SEND_TIMEOUT, 1);
 			conn_close(lp, c, false);
 			return;
 		}
@@ -606,19 +720,45 @@ void conn_h2_sent(struct loop *lp, struct conn *c)
  * GOAWAY is sent now (the pump does it); with an item in flight, after
  * it.  The streams taken finish; then the close.
  */
+/*
+ * A frame was queued while @c may wait for input: the poll is
+ * cancelled, and its completion pumps (-ECANCELED), which sends it.  With
+ * an item in flight it goes after that item.
+ */
+static void h2_wake(struct loop *lp, struct conn *c)
+{
+	if (c->op == OP_POLL_IN) {
+		struct io_uring_sqe *sqe = conn_sqe(lp);
+
+		io_uring_prep_cancel64(sqe, conn_ud(c), 0);
+		io_uring_sqe_set_data64(sqe, TAG_CANCEL);
+	}
+}
+
 void conn_h2_drain(struct loop *lp, struct conn *c)
 {
 	struct conn_h2 *g = c->h2;
 
 	h2_conn_goaway(&g->h);
 	c->close_after = true;
-	if (c->op == OP_POLL_IN) {
-		/* The poll is cancelled; its completion pumps (-ECANCELED). */
-		struct io_uring_sqe *sqe = conn_sqe(lp);
+	h2_wake(lp, c);
+}
 
-		io_uring_prep_cancel64(sqe, conn_ud(c), 0);
-		io_uring_sqe_set_data64(sqe, TAG_CANCEL);
-	}
+/*
+ * RFC 9113 6.5.3: a peer that does not acknowledge our SETTINGS within
+ * --timeout-h2-settings gets the connection error SETTINGS_TIMEOUT
+ * (GOAWAY, then close_notify and close, as every connection error).
+ */
+void conn_h2_settings_timeout(struct loop *lp, struct timer_node *n)
+{
+	struct conn_h2 *g = (struct conn_h2 *)((char *)n -
+			    offsetof(struct conn_h2, settings_timer));
+
+	/* Closing already: its ops are being cancelled. */
+	if (g->c->state == CS_CLOSING)
+		return;
+	if (h2_conn_settings_expired(&g->h))
+		h2_wake(lp, g->c);
 }
 
 bool conn_h2_event(struct loop *lp, struct conn *c, enum conn_op op, int res)

@@ -238,23 +238,31 @@ static uint64_t piece_records(uint64_t len)
 	       (rest || !full ? tlsx_tx_records_max(rest) : 0);
 }
 
+enum key_plan conn_kernel_key_plan_records(struct conn *c, uint64_t due,
+					   uint64_t need)
+{
+	uint64_t left;
+
+	/* An error here is the sends' to report. */
+	if (tlsx_conn_tx_left(c->tls, &left))
+		return KEY_FITS;
+	if (due > left || need > left - due)
+		return KEY_FULL;
+	/* The next response as large as this one would not fit. */
+	if (left - due - need < need)
+		return KEY_LAST;
+	return KEY_FITS;
+}
+
 enum key_plan conn_kernel_key_plan(struct conn *c)
 {
 	const struct active *a = c->a;
-	uint64_t need = piece_records(a->resp.head_len), left;
+	uint64_t need = piece_records(a->resp.head_len);
 	unsigned int i;
 
 	for (i = 0; i < a->resp.nseg; i++)
 		need += piece_records(a->resp.seg[i].len);
-	/* An error here is the sends' to report. */
-	if (tlsx_conn_tx_left(c->tls, &left))
-		return KEY_FITS;
-	if (need > left)
-		return KEY_FULL;
-	/* The next response as large as this one would not fit. */
-	if (left - need < need)
-		return KEY_LAST;
-	return KEY_FITS;
+	return conn_kernel_key_plan_records(c, 0, need);
 }
 
 static bool more_after(const struct active *a, uint64_t n)

@@ -43,6 +43,13 @@ static enum key_plan key_fits(struct conn *c __attribute__((unused)))
 	return KEY_FITS;
 }
 
+static enum key_plan records_fit(struct conn *c __attribute__((unused)),
+				 uint64_t due __attribute__((unused)),
+				 uint64_t need __attribute__((unused)))
+{
+	return KEY_FITS;
+}
+
 static enum stat_id body_user(const struct loop *lp __attribute__((unused)))
 {
 	return STAT_BODY_USER;
@@ -63,6 +70,7 @@ const struct conn_rl_ops conn_layers[CONN_LAYERS] = {
 		.send = conn_kernel_send,
 		.send_end = nothing_held,
 		.key_plan = key_fits,
+		.key_plan_records = records_fit,
 		.body_stat = conn_kernel_body_stat,
 	},
 	[CONN_LAYER_TLS] = {
@@ -74,6 +82,7 @@ const struct conn_rl_ops conn_layers[CONN_LAYERS] = {
 		.send = conn_kernel_send,
 		.send_end = nothing_held,
 		.key_plan = conn_kernel_key_plan,
+		.key_plan_records = conn_kernel_key_plan_records,
 		.body_stat = conn_kernel_body_stat,
 	},
 	[CONN_LAYER_SIZED] = {
@@ -85,6 +94,7 @@ const struct conn_rl_ops conn_layers[CONN_LAYERS] = {
 		.send = conn_user_send,
 		.send_end = nothing_held,
 		.key_plan = key_fits,
+		.key_plan_records = records_fit,
 		.body_stat = body_user,
 	},
 	[CONN_LAYER_USER] = {
@@ -97,6 +107,7 @@ const struct conn_rl_ops conn_layers[CONN_LAYERS] = {
 		.send = conn_user_send,
 		.send_end = conn_user_flush,
 		.key_plan = key_fits,
+		.key_plan_records = records_fit,
 		.body_stat = body_user,
 	},
 };

@@ -109,6 +109,12 @@ struct conn_rl_ops {
 	enum step (*send_end)(struct loop *lp, struct conn *c);
 	/* Before a keep-alive response: its records under the key. */
 	enum key_plan (*key_plan)(struct conn *c);
+	/*
+	 * The same in records, for HTTP/2's streams (conn_h2.c): @need
+	 * more after @due already promised to streams under way.
+	 */
+	enum key_plan (*key_plan_records)(struct conn *c, uint64_t due,
+					  uint64_t need);
 	/* The counter of a response with a file body (STAT_BODY_*). */
 	enum stat_id (*body_stat)(const struct loop *lp);
 };
@@ -222,6 +228,8 @@ void conn_hs_pend_done(struct loop *lp, struct conn *c, int res);
 enum step conn_kernel_send(struct loop *lp, struct conn *c, size_t *budget);
 /* The kernel's tls: the response under the sending key's limit? */
 enum key_plan conn_kernel_key_plan(struct conn *c);
+enum key_plan conn_kernel_key_plan_records(struct conn *c, uint64_t due,
+					   uint64_t need);
 /* How a file body goes on the kernel path (--body). */
 enum stat_id conn_kernel_body_stat(const struct loop *lp);
 /* Request bytes: the ring's receive, or POLLIN without the ring. */

@@ -37,7 +37,7 @@
 #include "server.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define SERIES_MAX	6
+#define SERIES_MAX	14
 #define IDS_MAX		12
 #define REQ_MAX		4096
 #define SCRAPE_MS	2000
@@ -165,6 +165,45 @@ static const struct metric_row metric_rows[] = {
 	{ "tlsxd_tls_owed_waits_total", M_COUNTER,
 	  "Waits for room to send a KeyUpdate reply owed.", NULL, false,
 	  { { NULL, { S(STAT_TLS_OWED_WAIT) } } } },
+	{ "tlsxd_h2_connections_total", M_COUNTER,
+	  "Connections that chose HTTP/2 by ALPN.", NULL, false,
+	  { { NULL, { S(STAT_H2_CONNS) } } } },
+	{ "tlsxd_h2_streams_total", M_COUNTER,
+	  "HTTP/2 streams taken (requests planned).", NULL, false,
+	  { { NULL, { S(STAT_H2_STREAMS) } } } },
+	{ "tlsxd_h2_stream_resets_total", M_COUNTER,
+	  "HTTP/2 RST_STREAM frames, by the side that sent them.", "by",
+	  false,
+	  { { "peer", { S(STAT_H2_RST_PEER) } },
+	    { "server", { S(STAT_H2_RST_SENT) } } } },
+	{ "tlsxd_h2_limits_total", M_COUNTER,
+	  "HTTP/2 limits hit (docs/http2.md), by limit.", "limit", false,
+	  { { "rapid_reset", { S(STAT_H2_RAPID_RESET) } },
+	    { "header_block", { S(STAT_H2_BLOCK_LIMIT) } },
+	    { "header_list", { S(STAT_H2_LIST_LIMIT) } },
+	    { "flood", { S(STAT_H2_FLOOD) } },
+	    { "owed_frames", { S(STAT_H2_OWED) } },
+	    { "send_timeout", { S(STAT_H2_SEND_TIMEOUT) } },
+	    { "concurrent_streams", { S(STAT_H2_REFUSED) } } } },
+	{ "tlsxd_h2_goaways_sent_total", M_COUNTER,
+	  "HTTP/2 GOAWAY frames sent, by error code.", "code", false,
+	  { { "NO_ERROR", { S(STAT_H2_GOAWAY_NO_ERROR) } },
+	    { "PROTOCOL_ERROR", { S(STAT_H2_GOAWAY_PROTOCOL_ERROR) } },
+	    { "INTERNAL_ERROR", { S(STAT_H2_GOAWAY_INTERNAL_ERROR) } },
+	    { "FLOW_CONTROL_ERROR", { S(STAT_H2_GOAWAY_FLOW_CONTROL_ERROR) } },
+	    { "SETTINGS_TIMEOUT", { S(STAT_H2_GOAWAY_SETTINGS_TIMEOUT) } },
+	    { "STREAM_CLOSED", { S(STAT_H2_GOAWAY_STREAM_CLOSED) } },
+	    { "FRAME_SIZE_ERROR", { S(STAT_H2_GOAWAY_FRAME_SIZE_ERROR) } },
+	    { "REFUSED_STREAM", { S(STAT_H2_GOAWAY_REFUSED_STREAM) } },
+	    { "CANCEL", { S(STAT_H2_GOAWAY_CANCEL) } },
+	    { "COMPRESSION_ERROR", { S(STAT_H2_GOAWAY_COMPRESSION_ERROR) } },
+	    { "CONNECT_ERROR", { S(STAT_H2_GOAWAY_CONNECT_ERROR) } },
+	    { "ENHANCE_YOUR_CALM", { S(STAT_H2_GOAWAY_ENHANCE_YOUR_CALM) } },
+	    { "INADEQUATE_SECURITY", { S(STAT_H2_GOAWAY_INADEQUATE_SECURITY) } },
+	    { "HTTP_1_1_REQUIRED", { S(STAT_H2_GOAWAY_HTTP_1_1_REQUIRED) } } } },
+	{ "tlsxd_h2_data_bytes_total", M_COUNTER,
+	  "HTTP/2 DATA payload octets sent, counted as each stream ends.",
+	  NULL, false, { { NULL, { S(STAT_H2_DATA_BYTES) } } } },
 };
 
 static uint64_t load(const struct stats *s, unsigned int id)

@@ -19,6 +19,7 @@ enum timer_kind {
 	TIMER_IDLE,
 	TIMER_SEND,
 	TIMER_LINGER,	/* after the last response: the client's rest */
+	TIMER_H2_SETTINGS,	/* our HTTP/2 SETTINGS unacknowledged (conn_h2.c) */
 	TIMER_KINDS
 };
 

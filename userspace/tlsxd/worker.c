@@ -96,6 +96,8 @@ static void set_timeouts(struct loop *lp)
 	lp->timers.l[TIMER_HEADER].timeout_ms = lp->conf->header_timeout_ms;
 	lp->timers.l[TIMER_IDLE].timeout_ms = lp->conf->idle_timeout_ms;
 	lp->timers.l[TIMER_SEND].timeout_ms = lp->conf->send_timeout_ms;
+	lp->timers.l[TIMER_H2_SETTINGS].timeout_ms =
+		lp->conf->h2_settings_timeout_ms;
 }
 
 /*
@@ -223,9 +225,15 @@ static void on_tick(struct loop *lp)
 
 	arm_tick(lp);
 	for (k = 0; k < TIMER_KINDS; k++)
-		while ((n = timer_expired(&lp->timers, k, lp->now_ms)))
+		while ((n = timer_expired(&lp->timers, k, lp->now_ms))) {
+			/* Not a connection's own timer: conn_h2.c's. */
+			if (k == TIMER_H2_SETTINGS) {
+				conn_h2_settings_timeout(lp, n);
+				continue;
+			}
 			conn_timeout(lp, (struct conn *)((char *)n -
 				     offsetof(struct conn, timer)), k);
+		}
 	if (lp->alog)
 		access_log_flush(lp->alog);
 	if (atomic_load(&lp->srv->stopping))
@@ -318,6 +326,7 @@ static struct loop *loop_new(struct worker *w)
 	to[TIMER_IDLE] = conf->idle_timeout_ms;
 	to[TIMER_SEND] = conf->send_timeout_ms;
 	to[TIMER_LINGER] = LINGER_MS;
+	to[TIMER_H2_SETTINGS] = conf->h2_settings_timeout_ms;
 	timers_init(&lp->timers, to);
 	lp->hs_out = malloc(TLSX_STEP_OUT_MIN);
 	lp->gather = malloc(lp->gather_cap);

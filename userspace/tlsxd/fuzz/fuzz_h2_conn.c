@@ -121,11 +121,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off = 1, len = 0, step;
 	int failed = 0, last;
 	bool whole = true;	/* out holds everything sent */
+	bool expire;
 
 	if (!size)
 		return 0;
 	step = 1 + data[0] % 64;
 	by_turns = data[0] & 0x40;
+	/* The first octet's top bit: the SETTINGS timer ends at the end. */
+	expire = data[0] & 0x80;
 	h2_conf_default(&conf);
 	conf.max_streams = 8;
 	planned = ended = 0;
@@ -158,6 +161,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			whole = false;
 		}
 	}
+	/* 6.5.3: a connection error, or nothing if the peer acked. */
+	if (!failed && expire && h2_conn_settings_expired(&h))
+		failed = 1;
 	drain(&h, out, &len);
 	last = check_out(out, len, whole);
 	if (failed && len && last != H2_GOAWAY)

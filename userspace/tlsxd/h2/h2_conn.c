@@ -43,6 +43,15 @@ void h2_conf_default(struct h2_conf *c)
 	c->http = http;
 }
 
+/* ---- counters ------------------------------------------------------------ */
+
+static void count(struct h2_conn *h, enum h2_count id)
+{
+	h->counts.n[id]++;
+	if (h->ops->count)
+		h->ops->count(h->owner, id);
+}
+
 /* ---- output: control frames -------------------------------------------- */
 
 /*
@@ -59,15 +68,23 @@ static uint8_t *ctl_room(struct h2_conn *h, size_t len)
 
 static void conn_fail(struct h2_conn *h, enum h2_error code);
 
+/* No room for an answer we owe: the owed-frames limit. */
+static void owed_full(struct h2_conn *h)
+{
+	count(h, H2_CNT_OWED);
+	conn_fail(h, H2_ENHANCE_YOUR_CALM);
+}
+
 static void ctl_rst(struct h2_conn *h, uint32_t id, enum h2_error code)
 {
 	uint8_t *p = ctl_room(h, H2_FRAME_HDR_LEN + 4);
 
 	if (!p) {
-		conn_fail(h, H2_ENHANCE_YOUR_CALM);
+		owed_full(h);
 		return;
 	}
 	h->ctl_len += h2_write_rst_stream(p, id, code);
+	count(h, H2_CNT_RST_SENT);
 }
 
 /*
@@ -94,7 +111,7 @@ static void conn_fail(struct h2_conn *h, enum h2_error code)
 	h->ctl_len += h2_write_goaway(h->ctl + h->ctl_len, h->goaway_last,
 				      code);
 	h->goaway_sent = true;
-	h->counts.goaway_sent++;
+	count(h, H2_CNT_GOAWAY + code);
 }
 
 void h2_conn_goaway(struct h2_conn *h)
@@ -112,7 +129,16 @@ void h2_conn_goaway(struct h2_conn *h)
 	h->ctl_len += h2_write_goaway(p, h->last_id, H2_NO_ERROR);
 	h->goaway_sent = true;
 	h->goaway_last = h->last_id;
-	h->counts.goaway_sent++;
+	count(h, H2_CNT_GOAWAY + H2_NO_ERROR);
+}
+
+bool h2_conn_settings_expired(struct h2_conn *h)
+{
+	if (!h->settings_unacked)
+		return false;
+	/* 6.5.3: no ACK "within a reasonable amount of time". */
+	conn_fail(h, H2_SETTINGS_TIMEOUT);
+	return true;
 }
 
 /* ---- streams ----------------------------------------------------------- */
@@ -245,6 +271,7 @@ static bool flood_take(struct h2_conn *h, uint64_t now)
 		}
 	}
 	if (!h->flood_tokens) {
+		count(h, H2_CNT_FLOOD);
 		conn_fail(h, H2_ENHANCE_YOUR_CALM);
 		return false;
 	}
@@ -264,9 +291,12 @@ static void on_settings(struct h2_conn *h, const struct h2_frame *f,
 
 	if (!flood_take(h, now))
 		return;
-	/* 6.5.3: an ACK of ours needs nothing more. */
-	if (f->h.flags & H2_F_ACK)
+	/* 6.5.3: an ACK of ours stops its timer; an unasked one is ignored. */
+	if (f->h.flags & H2_F_ACK) {
+		if (h->settings_unacked)
+			h->settings_unacked--;
 		return;
+	}
 	while (h2_settings_next(f, &pos, &id, &v)) {
 		enum h2_error e = h2_setting_check(id, v);
 		struct h2_stream *s;
@@ -304,7 +334,7 @@ static void on_settings(struct h2_conn *h, const struct h2_frame *f,
 	/* 6.5.3: applied in order, then acknowledged. */
 	p = ctl_room(h, H2_FRAME_HDR_LEN);
 	if (!p) {
-		conn_fail(h, H2_ENHANCE_YOUR_CALM);
+		owed_full(h);
 		return;
 	}
 	h->ctl_len += h2_write_settings_ack(p);
@@ -321,7 +351,7 @@ static void on_ping(struct h2_conn *h, const struct h2_frame *f, uint64_t now)
 		return;
 	p = ctl_room(h, H2_FRAME_HDR_LEN + 8);
 	if (!p) {
-		conn_fail(h, H2_ENHANCE_YOUR_CALM);
+		owed_full(h);
 		return;
 	}
 	h->ctl_len += h2_write_ping_ack(p, f->data);
@@ -376,13 +406,14 @@ static void on_rst_stream(struct h2_conn *h, const struct h2_frame *f)
 	s = stream_find(h, f->h.stream);
 	if (!s || s->gone)
 		return;
-	h->counts.peer_resets++;
+	count(h, H2_CNT_RST_PEER);
 	/*
 	 * Rapid reset (CVE-2023-44487): a stream reset before its
 	 * response ended cost us a plan for nothing; a budget of them,
 	 * refilled by responses that complete (stream_complete()).
 	 */
 	if (!h->reset_budget) {
+		count(h, H2_CNT_RAPID_RESET);
 		conn_fail(h, H2_ENHANCE_YOUR_CALM);
 		return;
 	}
@@ -523,10 +554,18 @@ static ssize_t encode_headers(struct h2_conn *h, struct h2_stream *s,
 	return out;
 }
 
-/* A stream is taken: the owner plans it, its HEADERS are queued. */
-static void stream_plan(struct h2_conn *h, struct h2_stream *s, int verdict)
+/*
+ * A stream is taken: the owner plans it, its HEADERS are queued; false
+ * when the owner refused it (it is freed).
+ */
+static bool stream_plan(struct h2_conn *h, struct h2_stream *s, int verdict)
 {
 	h->ops->plan(h->owner, s, verdict > 0 ? verdict : 0);
+	if (s->refuse) {
+		ctl_rst(h, s->id, H2_REFUSED_STREAM);
+		stream_drop(h, s);
+		return false;
+	}
 	s->seg = 0;
 	s->seg_off = 0;
 	/* Empty segments are skipped before any DATA is cut. */
@@ -539,6 +578,7 @@ static void stream_plan(struct h2_conn *h, struct h2_stream *s, int verdict)
 	else
 		h->hq_head = s;
 	h->hq_tail = s;
+	return true;
 }
 
 /*
@@ -576,14 +616,18 @@ static void block_done(struct h2_conn *h)
 	 * a peer that keeps opening too many is stopped as a rapid reset.
 	 */
 	if (h->nstreams >= h->conf->max_streams) {
-		h->counts.refused++;
+		count(h, H2_CNT_REFUSED);
 		ctl_rst(h, id, H2_REFUSED_STREAM);
-		if (!h->reset_budget)
+		if (!h->reset_budget) {
+			count(h, H2_CNT_RAPID_RESET);
 			conn_fail(h, H2_ENHANCE_YOUR_CALM);
-		else
+		} else {
 			h->reset_budget--;
+		}
 		return;
 	}
+	if (r == HPACK_E_LIST_TOO_LARGE)
+		count(h, H2_CNT_LIST_LIMIT);
 	verdict = r == HPACK_E_LIST_TOO_LARGE ? 431 :
 		  h2_req_end(&b, h->blk_end_stream);
 	if (verdict == H2_REQ_MALFORMED) {
@@ -608,10 +652,10 @@ static void block_done(struct h2_conn *h)
 	h->streams = s;
 	h->nstreams++;
 	h->accepted++;
-	h->counts.streams++;
-	stream_plan(h, s, verdict);
+	count(h, H2_CNT_STREAMS);
 	/* The request's strings are not kept past the plan. */
-	memset(&s->req, 0, sizeof(s->req));
+	if (stream_plan(h, s, verdict))
+		memset(&s->req, 0, sizeof(s->req));
 	/* keepalive_requests: the last stream taken, then GOAWAY (6.8). */
 	if (h->accepted >= h->conf->streams_total_max ||
 	    id == H2_STREAM_ID_MAX)
@@ -667,6 +711,7 @@ static void block_add(struct h2_conn *h, const struct h2_frame *f)
 	 */
 	if (++h->blk_frames > h->conf->block_frames_max ||
 	    f->data_len > h->conf->header_block_max - h->blk_len) {
+		count(h, H2_CNT_BLOCK_LIMIT);
 		conn_fail(h, H2_ENHANCE_YOUR_CALM);
 		return;
 	}
@@ -1145,6 +1190,7 @@ int h2_conn_init(struct h2_conn *h, const struct h2_conf *conf,
 	h->flood_tokens = conf->flood_burst;
 	/* 3.4: the server's preface is its SETTINGS, sent at once. */
 	h->ctl_len = h2_write_settings(h->ctl, ours, ARRAY_SIZE(ours));
+	h->settings_unacked = 1;
 	return 0;
 fail:
 	free(h->in);

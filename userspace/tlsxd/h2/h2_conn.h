@@ -53,6 +53,7 @@ struct h2_stream {
 	unsigned int inflight;		/* its frames in the item being sent */
 	bool gone;			/* reset (either side): free when idle */
 	bool rst_after;			/* a body was announced: RST NO_ERROR */
+	bool refuse;			/* set by ops->plan(): not served */
 	int seg;			/* resp.seg[] being cut into DATA */
 	uint64_t seg_off;		/* (advanced as frames are cut) */
 	uint64_t body_sent;
@@ -63,11 +64,34 @@ struct h2_stream {
 	char rbuf[RESP_BUF_MIN];	/* the plan's head and part headers */
 };
 
+/*
+ * Counters: each event is counted in h2_conn.counts and given to the
+ * owner (h2_conn_ops.count) as it happens, so that a long connection's
+ * streams show in the statistics before it ends.
+ */
+enum h2_count {
+	H2_CNT_STREAMS,			/* streams taken (planned) */
+	H2_CNT_RST_PEER,		/* RST_STREAM from the peer */
+	H2_CNT_RST_SENT,		/* RST_STREAM from us, any code */
+	H2_CNT_REFUSED,			/* over MAX_CONCURRENT_STREAMS (5.1.2) */
+	/* The limits of docs/http2.md, each time one is hit. */
+	H2_CNT_RAPID_RESET,		/* the reset budget ran out */
+	H2_CNT_BLOCK_LIMIT,		/* header block octets or frames */
+	H2_CNT_LIST_LIMIT,		/* decoded header list: 431 */
+	H2_CNT_FLOOD,			/* the SETTINGS/PING/empty bucket */
+	H2_CNT_OWED,			/* control answers owed */
+	/* GOAWAYs sent, by error code (RFC 9113 7): + the code. */
+	H2_CNT_GOAWAY,
+	H2_CNT_N = H2_CNT_GOAWAY + H2_HTTP_1_1_REQUIRED + 1
+};
+
 struct h2_conn_ops {
 	/*
 	 * Plan @s's response: @status 0 means s->req is a request to
 	 * serve (resp_plan()), else answer @status (resp_error()).  The
-	 * plan goes into s->resp using s->rbuf.
+	 * plan goes into s->resp using s->rbuf.  Setting s->refuse
+	 * refuses the stream instead: RST_STREAM REFUSED_STREAM (RFC 9113
+	 * 8.7: not processed, the client may retry it), then done().
 	 */
 	void (*plan)(void *owner, struct h2_stream *s, int status);
 	/* @s ends: @complete when its response went whole; release it. */
@@ -80,6 +104,8 @@ struct h2_conn_ops {
 	 */
 	void *(*stream_get)(void *owner);
 	void (*stream_put)(void *owner, void *p);
+	/* Optional: an event of @id happened (enum h2_count). */
+	void (*count)(void *owner, enum h2_count id);
 };
 
 /* What to send next: @mem bytes, then @flen bytes of file @fd at @foff. */
@@ -129,12 +155,8 @@ enum h2_phase {
 	H2_PH_RUNNING,
 };
 
-/* Counters the owner adds to its statistics. */
 struct h2_counts {
-	uint64_t streams;
-	uint64_t refused;		/* REFUSED_STREAM */
-	uint64_t peer_resets;
-	uint64_t goaway_sent;
+	uint64_t n[H2_CNT_N];
 };
 
 #define H2_CTL_CAP	2048		/* control frames owed */
@@ -194,6 +216,8 @@ struct h2_conn {
 	uint32_t reset_budget;
 	uint32_t flood_tokens;
 	uint64_t flood_ms;
+	/* Our SETTINGS not yet acknowledged (6.5.3). */
+	unsigned int settings_unacked;
 	/* GOAWAY. */
 	bool goaway_sent;
 	uint32_t goaway_last;
@@ -236,6 +260,18 @@ bool h2_conn_next(struct h2_conn *h, struct h2_item *it);
  */
 bool h2_conn_next_turn(struct h2_conn *h, struct h2_turn *t);
 void h2_conn_item_done(struct h2_conn *h);
+
+/*
+ * The owner's SETTINGS timer expired (6.5.3): if our SETTINGS is still
+ * not acknowledged, the connection error SETTINGS_TIMEOUT (a GOAWAY is
+ * queued) and true; false when it was acknowledged.
+ */
+bool h2_conn_settings_expired(struct h2_conn *h);
+/* Our SETTINGS awaits its ACK. */
+static inline bool h2_conn_settings_pending(const struct h2_conn *h)
+{
+	return h->settings_unacked;
+}
 
 /* A graceful GOAWAY NO_ERROR (drain, 6.8): no new streams after. */
 void h2_conn_goaway(struct h2_conn *h);

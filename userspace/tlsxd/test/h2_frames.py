@@ -10,7 +10,10 @@
 # bytes of a body.  Then the limits of docs/http2.md (rapid reset,
 # CONTINUATION and PING floods, too many streams, an HPACK bomb, a
 # stalled stream closed by the send timeout) with another connection
-# served meanwhile, and GOAWAY on SIGTERM.
+# served meanwhile, and GOAWAY on SIGTERM.  Our SETTINGS unacknowledged
+# (6.5.3): GOAWAY SETTINGS_TIMEOUT after --timeout-h2-settings, an ACK
+# late but in time keeps the connection.  The attack cases read tlsxd's
+# --metrics page before and after: each must move its counter.
 #
 # tlsxd is BUILD/bin/tlsxd (build), run on a free port with the
 # userspace record layer (auto: what the machine has), certificates from
@@ -22,6 +25,7 @@ import ssl
 import subprocess
 import sys
 import time
+import urllib.request
 
 from hpack import Encoder, Decoder
 from hyperframe.frame import (Frame, DataFrame, HeadersFrame,
@@ -33,6 +37,7 @@ from hyperframe.frame import (Frame, DataFrame, HeadersFrame,
 PREFACE = b'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'
 NO_ERROR, PROTOCOL_ERROR, FLOW_CONTROL_ERROR = 0, 1, 3
 STREAM_CLOSED, FRAME_SIZE_ERROR, REFUSED_STREAM = 5, 6, 7
+SETTINGS_TIMEOUT = 4
 COMPRESSION_ERROR, ENHANCE_YOUR_CALM = 9, 11
 
 B = sys.argv[1] if len(sys.argv) > 1 else 'build'
@@ -41,12 +46,14 @@ C = os.path.join(W, 'certs')
 R = os.path.join(W, 'root')
 LOG = os.path.join(W, 'tlsxd.log')
 SEND_TIMEOUT_S = 2
+SETTINGS_TIMEOUT_S = 1.5
+MPORT = [0]         # tlsxd's --metrics port
 
 
 class Conn:
     """One TLS connection with ALPN h2, frames in and out."""
 
-    def __init__(self, port, preface=True, settings=None):
+    def __init__(self, port, preface=True, settings=None, ack=True):
         ctx = ssl.create_default_context(cafile=os.path.join(C, 'ca.pem'))
         ctx.set_alpn_protocols(['h2'])
         raw = socket.create_connection(('127.0.0.1', port), timeout=10)
@@ -63,6 +70,13 @@ class Conn:
             for k, v in (settings or {}).items():
                 f.settings[k] = v
             self.frame(f)
+        if preface and ack:
+            # Our side of 6.5.3: the server's first frame is its
+            # SETTINGS (3.4), acknowledged before any case goes on.
+            f = self.recv()
+            if not isinstance(f, SettingsFrame) or 'ACK' in f.flags:
+                raise RuntimeError('server preface: %r' % f)
+            self.frame(SettingsFrame(0, flags=['ACK']))
 
     def send(self, b):
         self.s.sendall(b)
@@ -165,6 +179,30 @@ def response(c, sid, timeout=10, window=True):
 results = []
 
 
+def metrics():
+    """tlsxd's --metrics page: {'name{labels}': value}."""
+    url = 'http://127.0.0.1:%d/metrics' % MPORT[0]
+    page = urllib.request.urlopen(url, timeout=10).read().decode()
+    out = {}
+    for line in page.splitlines():
+        if line and not line.startswith('#'):
+            k, v = line.rsplit(' ', 1)
+            out[k] = int(float(v))
+    return out
+
+
+def moved(before, want):
+    """Each counter of want grew by at least its value since before."""
+    after = metrics()
+    for k, n in want.items():
+        d = after.get(k, 0) - before.get(k, 0)
+        assert d >= n, 'metric %s grew by %d, want >= %d' % (k, d, n)
+
+
+LIM = 'tlsxd_h2_limits_total{limit="%s"}'
+GOAWAY = 'tlsxd_h2_goaways_sent_total{code="%s"}'
+
+
 def case(name):
     def wrap(fn):
         results.append((name, fn))
@@ -187,7 +225,7 @@ def expect_rst(c, sid, code):
 
 @case('server-preface-is-settings-and-acks-ours')   # 3.4, 6.5.3
 def _(port):
-    c = Conn(port)
+    c = Conn(port, ack=False)
     f = c.recv()
     assert isinstance(f, SettingsFrame) and 'ACK' not in f.flags, f
     assert f.settings.get(SettingsFrame.ENABLE_PUSH, 0) == 0
@@ -511,18 +549,24 @@ def _(port):
 
 @case('max-concurrent-streams-refused')             # 5.1.2
 def _(port):
+    m = metrics()
     c = Conn(port, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 0})
     for i in range(101):
         c.get(1 + 2 * i, '/big.bin')
     expect_rst(c, 201, REFUSED_STREAM)
+    moved(m, {LIM % 'concurrent_streams': 1,
+              'tlsxd_h2_stream_resets_total{by="server"}': 1,
+              'tlsxd_h2_streams_total': 100})
 
 
 @case('header-list-too-large-431')                  # 6.5.2, HPACK bomb
 def _(port):
     c = Conn(port)
+    m = metrics()
     c.get(1, extra=[('x-a', 'a' * 9000), ('x-b', 'b' * 9000)])
     st, _, _ = response(c, 1)
     assert st == '431', st
+    moved(m, {LIM % 'header_list': 1})
 
 
 def other_connection_served(port):
@@ -536,6 +580,7 @@ def other_connection_served(port):
 
 @case('rapid-reset-enhance-your-calm')              # CVE-2023-44487
 def _(port):
+    m = metrics()
     c = Conn(port, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 0})
     out = b''
     for i in range(300):
@@ -545,10 +590,13 @@ def _(port):
     c.send(out)
     expect_goaway(c, ENHANCE_YOUR_CALM)
     other_connection_served(port)
+    moved(m, {LIM % 'rapid_reset': 1, GOAWAY % 'ENHANCE_YOUR_CALM': 1,
+              'tlsxd_h2_stream_resets_total{by="peer"}': 100})
 
 
 @case('continuation-flood-enhance-your-calm')       # CVE-2024-27316
 def _(port):
+    m = metrics()
     c = Conn(port)
     c.raw(0x1, 1, 1, c.block()[:1])
     try:
@@ -558,10 +606,12 @@ def _(port):
         pass
     expect_goaway(c, ENHANCE_YOUR_CALM)
     other_connection_served(port)
+    moved(m, {LIM % 'header_block': 1})
 
 
 @case('ping-flood-enhance-your-calm')
 def _(port):
+    m = metrics()
     c = Conn(port)
     try:
         c.send(PingFrame(0, b'12345678').serialize() * 5000)
@@ -569,10 +619,16 @@ def _(port):
         pass
     expect_goaway(c, ENHANCE_YOUR_CALM)
     other_connection_served(port)
+    # The bucket, or the answers owed, whichever is hit first.
+    a = metrics()
+    d = sum(a.get(LIM % k, 0) - m.get(LIM % k, 0)
+            for k in ('flood', 'owed_frames'))
+    assert d >= 1, 'no flood or owed_frames limit counted'
 
 
 @case('settings-and-empty-frame-flood')
 def _(port):
+    m = metrics()
     c = Conn(port)
     try:
         c.send(SettingsFrame(0).serialize() * 1000)
@@ -588,10 +644,29 @@ def _(port):
         pass
     expect_goaway(c, ENHANCE_YOUR_CALM)
     other_connection_served(port)
+    a = metrics()
+    d = sum(a.get(LIM % k, 0) - m.get(LIM % k, 0)
+            for k in ('flood', 'owed_frames'))
+    assert d >= 2, 'flood or owed_frames counted %d times, want 2' % d
+
+
+@case('priority-flood-enhance-your-calm')
+def _(port):
+    m = metrics()
+    c = Conn(port)
+    # PRIORITY frames owe no answer: the bucket alone stops them.
+    try:
+        c.send(PriorityFrame(1, depends_on=3).serialize() * 1000)
+    except OSError:
+        pass
+    expect_goaway(c, ENHANCE_YOUR_CALM)
+    other_connection_served(port)
+    moved(m, {LIM % 'flood': 1, GOAWAY % 'ENHANCE_YOUR_CALM': 1})
 
 
 @case('zero-window-stall-closed-by-send-timeout')
 def _(port):
+    m = metrics()
     c = Conn(port, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 0})
     c.get(1, '/big.bin')
     t0 = time.time()
@@ -608,6 +683,59 @@ def _(port):
             c.recv(max(0.05, end - time.time()))
     took = time.time() - t0
     assert SEND_TIMEOUT_S - 0.5 <= took <= SEND_TIMEOUT_S * 2.5, took
+    moved(m, {LIM % 'send_timeout': 1,
+              'tlsxd_timeouts_total{phase="send"}': 1})
+
+
+@case('settings-timeout-goaway')                    # 6.5.3
+def _(port):
+    m = metrics()
+    c = Conn(port, ack=False)
+    t0 = time.time()
+    c.get(1)
+    st, _, body = response(c, 1)
+    assert st == '200' and body == b'tlsxd says hello\n', st
+    g = c.goaway(SETTINGS_TIMEOUT_S * 4)
+    took = time.time() - t0
+    assert g is not None, 'no GOAWAY'
+    assert g.error_code == SETTINGS_TIMEOUT and g.last_stream_id == 1, \
+        'GOAWAY %d last %d' % (g.error_code, g.last_stream_id)
+    assert SETTINGS_TIMEOUT_S - 0.3 <= took <= SETTINGS_TIMEOUT_S * 3, took
+    assert c.recv(5) is None and c.eof, 'not closed after the GOAWAY'
+    other_connection_served(port)
+    moved(m, {GOAWAY % 'SETTINGS_TIMEOUT': 1})
+
+
+@case('settings-ack-late-in-time-served')           # 6.5.3
+def _(port):
+    c = Conn(port, ack=False)
+    f = c.recv()
+    assert isinstance(f, SettingsFrame) and 'ACK' not in f.flags, f
+    time.sleep(SETTINGS_TIMEOUT_S * 0.6)
+    c.frame(SettingsFrame(0, flags=['ACK']))
+    # Past the deadline: the connection is still served.
+    time.sleep(SETTINGS_TIMEOUT_S)
+    c.get(1)
+    st, _, body = response(c, 1)
+    assert st == '200' and body == b'tlsxd says hello\n', st
+    c.get(3)
+    st, _, _ = response(c, 3)
+    assert st == '200', st
+    c.close()
+
+
+@case('counters-streams-bytes-connections')
+def _(port):
+    m = metrics()
+    c = Conn(port)
+    c.get(1, '/big.bin')
+    st, _, body = response(c, 1)
+    assert st == '200' and len(body) == 300000, st
+    c.frame(GoAwayFrame(0, 0, 0))
+    c.close()
+    time.sleep(0.3)
+    moved(m, {'tlsxd_h2_connections_total': 1, 'tlsxd_h2_streams_total': 1,
+              'tlsxd_h2_data_bytes_total': 300000})
 
 
 def mkroot():
@@ -621,19 +749,27 @@ def mkroot():
             f.write(os.urandom((i * 7919) % 70000))
 
 
+def free_port():
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def start():
     for _ in range(5):
-        s = socket.socket()
-        s.bind(('127.0.0.1', 0))
-        port = s.getsockname()[1]
-        s.close()
+        port = free_port()
+        MPORT[0] = free_port()
         log = open(LOG, 'w')
         p = subprocess.Popen(
             ['timeout', '600', os.path.join(B, 'bin', 'tlsxd'),
              '--listen', '127.0.0.1:%d' % port, '--root', R,
              '--cert', os.path.join(C, 'p256.pem'),
              '--key', os.path.join(C, 'p256.key'), '--workers', '1',
-             '--timeout-send', '%ds' % SEND_TIMEOUT_S],
+             '--timeout-send', '%ds' % SEND_TIMEOUT_S,
+             '--timeout-h2-settings', '%d' % (SETTINGS_TIMEOUT_S * 1000),
+             '--metrics', '127.0.0.1:%d' % MPORT[0]],
             stdout=log, stderr=log)
         for _ in range(100):
             time.sleep(0.05)

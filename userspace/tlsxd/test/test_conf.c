@@ -498,9 +498,11 @@ static void dump(const struct tlsxd_conf *c, char *out, size_t cap)
 		c->ranges_max, c->max_conns, c->open_file_cache,
 		c->keepalive_requests);
 	fprintf(f, "timeout-handshake %u\ntimeout-header %u\n"
-		"timeout-idle %u\ntimeout-send %u\ntimeout-drain %u\n",
+		"timeout-idle %u\ntimeout-send %u\ntimeout-drain %u\n"
+		"timeout-h2-settings %u\n",
 		c->handshake_timeout_ms, c->header_timeout_ms,
-		c->idle_timeout_ms, c->send_timeout_ms, c->drain_timeout_ms);
+		c->idle_timeout_ms, c->send_timeout_ms, c->drain_timeout_ms,
+		c->h2_settings_timeout_ms);
 	fputs("add-header", f);
 	for (i = 0; i < c->nheaders; i++)
 		fprintf(f, " [%s: %s%s]", c->headers[i].name,
@@ -548,6 +550,7 @@ static const char defaults[] =
 	"timeout-idle 60000\n"
 	"timeout-send 60000\n"
 	"timeout-drain 10000\n"
+	"timeout-h2-settings 10000\n"
 	"add-header\n";
 
 /* A line's name: the bytes before its first space or its end. */
@@ -667,6 +670,7 @@ FIXTURE_VARIANT_ADD(settings, every_option) {
 	       "timeout-idle 3000\n"
 	       "timeout-send 4000\n"
 	       "timeout-drain 0\n"
+	       "timeout-h2-settings 10000\n"
 	       "add-header [X-A: 1] [X-B: two  words always]\n",
 	.complete = true,
 };
@@ -754,6 +758,7 @@ FIXTURE_VARIANT_ADD(settings, file_every_directive) {
 	       "timeout-idle 7000\n"
 	       "timeout-send 8000\n"
 	       "timeout-drain 9000\n"
+	       "timeout-h2-settings 10000\n"
 	       "add-header [X-Frame-Options: DENY] [Cache-Control: max-age=60, public always] [X-Both: a:b] [x-lower: \xc3\xa9t\xc3\xa9 always]\n",
 	.complete = true,
 };
@@ -1210,6 +1215,7 @@ static const struct {
 	{ "timeout-idle", "timeout-idle 3s\n", APPLIES },
 	{ "timeout-send", "timeout-send 4s\n", APPLIES },
 	{ "timeout-drain", "timeout-drain 5s\n", APPLIES },
+	{ "timeout-h2-settings", "timeout-h2-settings 3s\n", APPLIES },
 	{ "max-request-line", "max-request-line 100\n", APPLIES },
 	{ "max-header-bytes", "max-request-line 500\nmax-header-bytes 1000\n",
 	  APPLIES },

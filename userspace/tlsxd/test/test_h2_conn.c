@@ -38,6 +38,8 @@ struct tc {
 	uint8_t *out;			/* what the server sent */
 	size_t out_len, out_read;
 	unsigned int planned, done, complete;
+	uint64_t counted[H2_CNT_N];	/* by ops.count */
+	uint32_t refuse_from;		/* plan() refuses streams from it */
 	int failed;
 	uint64_t now;
 	bool turns;			/* send by turns (the userspace layers) */
@@ -48,6 +50,12 @@ static void plan(void *owner, struct h2_stream *s, int status)
 	struct tc *t = owner;
 
 	t->planned++;
+	/* As conn_h2.c's h2_key_plan() does near a key's record limit. */
+	if (t->refuse_from && s->id >= t->refuse_from) {
+		s->refuse = true;
+		if (!t->h.goaway_sent)
+			h2_conn_goaway(&t->h);
+	}
 	if (status)
 		resp_error(&t->site, status, 1700000000, 0, false, s->rbuf,
 			   sizeof(s->rbuf), &s->resp);
@@ -65,7 +73,22 @@ static void done(void *owner, struct h2_stream *s, bool complete)
 	resp_release(&s->resp);
 }
 
-static const struct h2_conn_ops ops = { .plan = plan, .done = done };
+static void count(void *owner, enum h2_count id)
+{
+	struct tc *t = owner;
+
+	t->counted[id]++;
+}
+
+static const struct h2_conn_ops ops = {
+	.plan = plan, .done = done, .count = count,
+};
+
+/* @id counted @times, in the connection and to its owner. */
+#define EXPECT_COUNT(tc, id, times) do {				\
+	ASSERT_EQ((uint64_t)(times), (tc)->h.counts.n[id]);		\
+	ASSERT_EQ((uint64_t)(times), (tc)->counted[id]);		\
+} while (0)
 
 /* Input to the server, as the glue gives it: into its space. */
 static int feed(struct tc *t, const void *p, size_t len)
@@ -834,6 +857,7 @@ TEST_F(h2, continuation_flood)
 	ASSERT_EQ(1, t->failed);
 	ASSERT_GE(t->conf.block_frames_max, i);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	EXPECT_COUNT(t, H2_CNT_BLOCK_LIMIT, 1);
 }
 
 TEST_F(h2, header_block_octets_bounded)
@@ -942,6 +966,8 @@ TEST_F(h2, header_list_too_large_is_431)
 	collect(t, s);
 	ASSERT_EQ(0, strncmp(s->f[0].s, ":status: 431\n", 13));
 	ASSERT_EQ(0, s->goaway);
+	EXPECT_COUNT(t, H2_CNT_LIST_LIMIT, 1);
+	EXPECT_COUNT(t, H2_CNT_STREAMS, 1);
 	free(s);
 }
 
@@ -963,6 +989,9 @@ TEST_F(h2, max_concurrent_streams)
 	ASSERT_EQ(H2_REFUSED_STREAM, s->rst_code);
 	ASSERT_EQ(0, s->goaway);
 	ASSERT_EQ(t->conf.max_streams, t->planned);
+	EXPECT_COUNT(t, H2_CNT_REFUSED, 1);
+	EXPECT_COUNT(t, H2_CNT_RST_SENT, 1);
+	EXPECT_COUNT(t, H2_CNT_STREAMS, t->conf.max_streams);
 	free(s);
 }
 
@@ -984,6 +1013,10 @@ TEST_F(h2, rapid_reset)
 	pump(t);
 	collect(t, s);
 	ASSERT_EQ(H2_ENHANCE_YOUR_CALM, s->goaway_code);
+	EXPECT_COUNT(t, H2_CNT_RAPID_RESET, 1);
+	EXPECT_COUNT(t, H2_CNT_RST_PEER, t->conf.reset_budget + 1);
+	EXPECT_COUNT(t, H2_CNT_GOAWAY + H2_ENHANCE_YOUR_CALM, 1);
+	EXPECT_COUNT(t, H2_CNT_GOAWAY + H2_NO_ERROR, 0);
 	free(s);
 }
 
@@ -1015,6 +1048,26 @@ TEST_F(h2, ping_flood)
 	ASSERT_EQ(1, t->failed);
 	ASSERT_GT(t->conf.flood_burst + 2, i);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	/* Unread, its ACKs fill the control queue before the bucket ends. */
+	EXPECT_COUNT(t, H2_CNT_OWED, 1);
+	EXPECT_COUNT(t, H2_CNT_FLOOD, 0);
+}
+
+TEST_F(h2, priority_flood_empties_the_bucket)
+{
+	struct tc *t = &self->t;
+	unsigned int i;
+
+	hello(t, NULL, 0);
+	/* Frames that owe no answer: only the bucket stops them. */
+	for (i = 0; i < 10000 && !t->failed; i++)
+		fr(t, H2_PRIORITY, 0, 1, "\0\0\0\x03\x10", 5);
+	ASSERT_EQ(1, t->failed);
+	/* The burst, less the token the client's SETTINGS took. */
+	ASSERT_EQ(t->conf.flood_burst, i);
+	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	EXPECT_COUNT(t, H2_CNT_FLOOD, 1);
+	EXPECT_COUNT(t, H2_CNT_OWED, 0);
 }
 
 TEST_F(h2, settings_flood_and_owed_acks)
@@ -1030,6 +1083,8 @@ TEST_F(h2, settings_flood_and_owed_acks)
 	ASSERT_EQ(1, t->failed);
 	ASSERT_GT(H2_CTL_CAP / 9 + 2, i);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	EXPECT_COUNT(t, H2_CNT_OWED, 1);
+	EXPECT_COUNT(t, H2_CNT_FLOOD, 0);
 }
 
 TEST_F(h2, empty_frames_flood_and_the_bucket_refills)
@@ -1053,6 +1108,93 @@ TEST_F(h2, empty_frames_flood_and_the_bucket_refills)
 		fr(t, H2_DATA, 0, 1, "", 0);
 	ASSERT_EQ(1, t->failed);
 	EXPECT_GOAWAY(t, H2_ENHANCE_YOUR_CALM);
+	/* Each owes a RST_STREAM (closed stream): whichever comes first. */
+	ASSERT_EQ(1, t->h.counts.n[H2_CNT_FLOOD] + t->h.counts.n[H2_CNT_OWED]);
+	free(s);
+}
+
+/*
+ * The owner refuses a stream in plan() (conn_h2.c near the key's record
+ * limit on the kernel's tls): GOAWAY NO_ERROR naming it, RST_STREAM
+ * REFUSED_STREAM on it (RFC 9113 8.7), the streams before it served
+ * whole, none after it taken, and the connection over once they are.
+ */
+TEST_F(h2, stream_refused_by_the_owner)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+	struct h2_setting w = { H2_SET_INITIAL_WINDOW_SIZE, 0x7fffffff };
+
+	hello(t, &w, 1);
+	fr(t, H2_WINDOW_UPDATE, 0, 0, "\x7f\x00\x00\x00", 4);
+	t->refuse_from = 5;
+	get(t, 1, "GET", "/big", NULL);
+	get(t, 3, "GET", "/a.txt", NULL);
+	get(t, 5, "GET", "/a.txt", NULL);
+	get(t, 7, "GET", "/a.txt", NULL);
+	ASSERT_EQ(0, t->failed);
+	pump(t);
+	collect(t, s);
+	ASSERT_EQ(1, s->goaway);
+	ASSERT_EQ(H2_NO_ERROR, s->goaway_code);
+	ASSERT_EQ(5, s->goaway_last);
+	ASSERT_EQ(1, s->rst);
+	ASSERT_EQ(5, s->rst_stream);
+	ASSERT_EQ(H2_REFUSED_STREAM, s->rst_code);
+	/* 1 and 3 whole; 5 refused; 7 past the GOAWAY: not planned. */
+	ASSERT_EQ(BIG_LEN, s->body_len[0]);
+	ASSERT_TRUE(s->end[0]);
+	ASSERT_EQ(10, s->body_len[1]);
+	ASSERT_EQ(0, s->body_len[2]);
+	ASSERT_EQ(0, s->f[2].len);
+	ASSERT_EQ(0, s->f[3].len);
+	ASSERT_EQ(3, t->planned);
+	ASSERT_EQ(3, t->done);
+	ASSERT_EQ(2, t->complete);
+	ASSERT_TRUE(h2_conn_over(&t->h));
+	free(s);
+}
+
+/* RFC 9113 6.5.3: our SETTINGS unacknowledged when the owner's timer ends. */
+TEST_F(h2, settings_timeout_without_ack)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+
+	hello(t, NULL, 0);
+	get(t, 1, "GET", "/a.txt", NULL);
+	pump(t);
+	ASSERT_TRUE(h2_conn_settings_pending(&t->h));
+	ASSERT_TRUE(h2_conn_settings_expired(&t->h));
+	pump(t);
+	collect(t, s);
+	ASSERT_EQ(1, t->complete);
+	ASSERT_EQ(1, s->goaway);
+	ASSERT_EQ(H2_SETTINGS_TIMEOUT, s->goaway_code);
+	ASSERT_TRUE(h2_conn_over(&t->h));
+	EXPECT_COUNT(t, H2_CNT_GOAWAY + H2_SETTINGS_TIMEOUT, 1);
+	free(s);
+}
+
+TEST_F(h2, settings_acked_no_timeout)
+{
+	struct tc *t = &self->t;
+	struct seen *s = seen_new();
+
+	hello(t, NULL, 0);
+	pump(t);
+	fr(t, H2_SETTINGS, H2_F_ACK, 0, "", 0);
+	ASSERT_FALSE(h2_conn_settings_pending(&t->h));
+	ASSERT_FALSE(h2_conn_settings_expired(&t->h));
+	/* An ACK we did not ask for changes nothing. */
+	fr(t, H2_SETTINGS, H2_F_ACK, 0, "", 0);
+	get(t, 1, "GET", "/a.txt", NULL);
+	pump(t);
+	collect(t, s);
+	ASSERT_EQ(0, s->goaway);
+	ASSERT_EQ(1, t->complete);
+	ASSERT_EQ(0, t->failed);
+	EXPECT_COUNT(t, H2_CNT_STREAMS, 1);
 	free(s);
 }
 
