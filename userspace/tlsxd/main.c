@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
@@ -695,6 +696,17 @@ static int signal_loop(const sigset_t *sigs)
 	return r < 0 ? r : r | code;
 }
 
+/*
+ * Free memory each malloc arena (a worker's is its own) keeps at its top
+ * rather than give back.  With glibc's default (128 KiB) a burst of
+ * closing HTTP/2 connections (each some 80 KiB of state and buffers:
+ * docs/http2.md, "Memory") gave the heap's top back, and the next
+ * connections faulted it in again, zeroed: 8.6 page faults and about
+ * 100 us of CPU a new h2 connection, 200 at once (docs/perf-http.md).
+ * Bounded: at most this is kept per arena; the rest still goes back.
+ */
+#define TLSXD_MALLOC_TOP_PAD	(16 << 20)
+
 int main(int argc, char **argv)
 {
 	static const int waited[] = { SIGTERM, SIGINT, SIGQUIT, SIGHUP,
@@ -710,6 +722,8 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int r, code, metrics_fd = -1;
 
+	/* Before the workers and their arenas. */
+	mallopt(M_TOP_PAD, TLSXD_MALLOC_TOP_PAD);
 	r = runconf_build(&conf, argc, argv, systemd_sockets_passed(), NULL,
 			  NULL, err, sizeof(err));
 	if (r > 0)
