@@ -396,6 +396,34 @@ static ssize_t seal_buf(struct tlsx_conn *c, const u8 *buf, size_t len,
 }
 
 /*
+ * Seals @len bytes of plaintext already in place from t_len on, as full
+ * records back to back (each behind its header's room, the last one
+ * short), into batch @b.  0 or the connection's error.
+ */
+static int seal_placed(struct tlsx_conn *c, size_t len, struct tx_batch *b)
+{
+	struct tlsx_urec *u = c->u;
+	size_t plen, n;
+	int err;
+
+	for (; len; len -= plen) {
+		plen = len < u->max_plain_tx ? len : u->max_plain_tx;
+		b->start[b->n] = u->t_len;
+		err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
+				    u->t + u->t_len + TLSX_REC_HDR, plen, 0,
+				    u->t + u->t_len, TLSX_U_TX_MAX - u->t_len,
+				    &n);
+		if (err)
+			return seal_failed(c, err);
+		u->t_len += n;
+		b->plain[b->n++] = plen;
+	}
+	if (u->t_len > u->t_used)
+		u->t_used = u->t_len;
+	return 0;
+}
+
+/*
  * Up to @nrec records from the file at *@off (@len bytes at most), read
  * by one preadv(2) straight into their places behind the headers and
  * sealed there: back to back, since every record but the last is full.
@@ -406,7 +434,7 @@ static ssize_t seal_file(struct tlsx_conn *c, int file_fd, off_t *off,
 {
 	struct tlsx_urec *u = c->u;
 	struct iovec iov[TLSX_U_TX_BATCH];
-	size_t full = sealed_size(u->max_plain_tx), left = len, at, n, base;
+	size_t full = sealed_size(u->max_plain_tx), left = len, at, base;
 	unsigned int k, cnt = 0;
 	ssize_t got;
 	int err;
@@ -437,22 +465,9 @@ static ssize_t seal_file(struct tlsx_conn *c, int file_fd, off_t *off,
 	     TLSX_REC_HDR + (size_t)got % u->max_plain_tx;
 	if (at > u->t_used)
 		u->t_used = at;
-	for (left = (size_t)got; left;) {
-		size_t plen = left < u->max_plain_tx ? left : u->max_plain_tx;
-
-		b->start[b->n] = u->t_len;
-		err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
-				    u->t + u->t_len + TLSX_REC_HDR, plen, 0,
-				    u->t + u->t_len, TLSX_U_TX_MAX - u->t_len,
-				    &n);
-		if (err)
-			return seal_failed(c, err);
-		u->t_len += n;
-		b->plain[b->n++] = plen;
-		left -= plen;
-	}
-	if (u->t_len > u->t_used)
-		u->t_used = u->t_len;
+	err = seal_placed(c, (size_t)got, b);
+	if (err)
+		return err;
 	*off += got;
 	return got;
 }
@@ -579,7 +594,7 @@ static ssize_t seal_pieces(struct tlsx_conn *c, const struct tlsx_piece *p,
 {
 	struct tlsx_urec *u = c->u;
 	size_t max = u->max_plain_tx, full = sealed_size(max);
-	size_t base, cap, pos = 0, qoff = skip, done, n;
+	size_t base, cap, pos = 0, qoff = skip;
 	struct file_run run = { .cnt = 0, .len = 0 };
 	unsigned int i = 0;
 	int err;
@@ -632,22 +647,9 @@ static ssize_t seal_pieces(struct tlsx_conn *c, const struct tlsx_piece *p,
 read_end:
 	if (err < 0)
 		return err;
-	for (done = 0; done < pos;) {
-		size_t plen = pos - done < max ? pos - done : max;
-
-		b->start[b->n] = u->t_len;
-		err = tlsx_rec_seal(&u->tx, TLSX_CT_APPLICATION_DATA,
-				    u->t + u->t_len + TLSX_REC_HDR, plen, 0,
-				    u->t + u->t_len, TLSX_U_TX_MAX - u->t_len,
-				    &n);
-		if (err)
-			return seal_failed(c, err);
-		u->t_len += n;
-		b->plain[b->n++] = plen;
-		done += plen;
-	}
-	if (u->t_len > u->t_used)
-		u->t_used = u->t_len;
+	err = seal_placed(c, pos, b);
+	if (err)
+		return err;
 	return pos;
 }
 
