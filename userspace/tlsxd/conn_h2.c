@@ -458,6 +458,16 @@ static void h2_wait(struct loop *lp, struct conn *c)
 	conn_poll(lp, c, false);
 }
 
+/* Nothing due: input the layer kept (no POLLIN for it) first, else wait. */
+static void h2_idle(struct loop *lp, struct conn *c)
+{
+	if (conn_ops(c)->input_kept(c)) {
+		conn_yield(lp, c);
+		return;
+	}
+	h2_wait(lp, c);
+}
+
 /* The first @n octets of @p[*@i..@np) went: *@i moves past them. */
 static void pieces_skip(struct tlsx_piece *p, unsigned int np,
 			unsigned int *i, size_t n)
@@ -609,11 +619,7 @@ static void h2_pump_turns(struct loop *lp, struct conn *c)
 				conn_tls_failed(lp, c, r);
 				return;
 			}
-			if (conn_ops(c)->input_kept(c)) {
-				conn_yield(lp, c);
-				return;
-			}
-			h2_wait(lp, c);
+			h2_idle(lp, c);
 			return;
 		}
 		if (t.progress)
@@ -679,12 +685,7 @@ void conn_h2_pump(struct loop *lp, struct conn *c)
 				unread = 0;
 				continue;
 			}
-			/* The layer keeps input POLLIN would not announce. */
-			if (conn_ops(c)->input_kept(c)) {
-				conn_yield(lp, c);
-				return;
-			}
-			h2_wait(lp, c);
+			h2_idle(lp, c);
 			return;
 		}
 		unread = (unread + 1) % H2_ITEMS_PER_READ;
