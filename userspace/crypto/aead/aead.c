@@ -301,6 +301,7 @@ int tlsx_aead_setkey(struct tlsx_aead_key *k, enum tlsx_aead_alg alg,
 	}
 	k->alg = alg;
 	k->impl = impl;
+	k->ops = tlsx_aead_ops_for(alg, impl);
 	return 0;
 }
 
@@ -489,7 +490,7 @@ static int tlsx_run_start(struct tlsx_aead_run *r,
 	r->section_max = tlsx_run_section_max(k, impl, len);
 	r->done = 0;
 	if (impl != TLSX_IMPL_GENERIC) {
-		r->ops = tlsx_aead_ops_for(k->alg, impl);
+		r->ops = k->ops;
 		if (unlikely(!r->ops))
 			return -EINVAL;
 		r->simd = tlsx_simd_begin();
@@ -651,13 +652,15 @@ static int tlsx_aead_crypt_sg(const struct tlsx_aead_key *k, bool enc,
 }
 
 /*
- * The one-shot operation: contiguous buffers, the short path for small
- * records.  Falls back to the segment code in the rare case of SIMD lost
- * in the middle.
+ * The operation on contiguous buffers, the general way: the run state,
+ * SIMD sections of r.section_max.  Falls back to the segment code in the
+ * rare case of SIMD lost in the middle.
  */
-static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
-			   const u8 *nonce, const u8 *ad, size_t ad_len,
-			   const u8 *src, u8 *dst, size_t len, u8 *tag)
+static noinline int tlsx_aead_crypt_run(const struct tlsx_aead_key *k,
+					bool enc, const u8 *nonce,
+					const u8 *ad, size_t ad_len,
+					const u8 *src, u8 *dst, size_t len,
+					u8 *tag)
 {
 	struct tlsx_aead_run r;
 	struct tlsx_aead_seg s, d;
@@ -666,14 +669,6 @@ static int tlsx_aead_crypt(const struct tlsx_aead_key *k, bool enc,
 	ret = tlsx_run_start(&r, k, false, enc, len);
 	if (unlikely(ret))
 		return ret;
-	if (r.ops->oneshot &&
-	    len <= (r.ops->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK)) {
-		/* One section; r.st is not used, so there is nothing to wipe. */
-		r.ops->oneshot(k, enc, nonce, ad, ad_len, src, dst, len, tag);
-		if (r.simd)
-			tlsx_simd_end();
-		return 0;
-	}
 	/* A record in one call where r.section_max allows it. */
 	r.ops->init(&r.st, k, nonce, ad, ad_len, len);
 	while (len - r.done > r.section_max) {
@@ -697,6 +692,33 @@ lost:
 	s.len = len;
 	return tlsx_aead_crypt_sg(k, enc, nonce, ad, ad_len, &s, 1, &d, 1,
 				  len, tag);
+}
+
+/*
+ * The operation on contiguous buffers.  A record the key's engine takes
+ * in one call gets that call in one section, with no run state to set up
+ * or wipe: the general path's set-up (engine lookup, run state, calls
+ * three deep) cost some 25 core cycles a record on Zen 5, a third of a
+ * 64-byte open (docs/perf-crypto.md, issue #29).  The portable engines
+ * have no such call, so without SIMD now the general path runs.
+ */
+static __always_inline int tlsx_aead_crypt(const struct tlsx_aead_key *k,
+					   bool enc, const u8 *nonce,
+					   const u8 *ad, size_t ad_len,
+					   const u8 *src, u8 *dst,
+					   size_t len, u8 *tag)
+{
+	const struct tlsx_aead_ops *ops = k->ops;
+
+	if (k->impl != TLSX_IMPL_GENERIC && ops->oneshot &&
+	    len <= (ops->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK) &&
+	    likely(tlsx_simd_begin())) {
+		ops->oneshot(k, enc, nonce, ad, ad_len, src, dst, len, tag);
+		tlsx_simd_end();
+		return 0;
+	}
+	return tlsx_aead_crypt_run(k, enc, nonce, ad, ad_len, src, dst, len,
+				   tag);
 }
 
 /*
@@ -758,6 +780,44 @@ int tlsx_aead_open(const struct tlsx_aead_key *k, const u8 *nonce,
 	return 0;
 }
 
+/*
+ * The first @len bytes of @sg if they lie in one segment (after any empty
+ * ones), else NULL.
+ */
+static u8 *tlsx_sg_flat(const struct tlsx_aead_seg *sg, unsigned int n,
+			size_t len)
+{
+	while (n && !sg->len) {
+		sg++;
+		n--;
+	}
+	return n && sg->len >= len ? sg->data : NULL;
+}
+
+/*
+ * Segment lists that are one contiguous run each (a short record in one
+ * page, the common case in the module) take the contiguous path and with
+ * it the engine's one-shot code; the others are walked segment by
+ * segment.
+ */
+static int tlsx_aead_crypt_any(const struct tlsx_aead_key *k, bool enc,
+			       const u8 *nonce, const u8 *ad, size_t ad_len,
+			       const struct tlsx_aead_seg *src,
+			       unsigned int nsrc,
+			       const struct tlsx_aead_seg *dst,
+			       unsigned int ndst, size_t len, u8 *tag)
+{
+	u8 *s = tlsx_sg_flat(src, nsrc, len);
+	u8 *d = tlsx_sg_flat(dst, ndst, len);
+
+	/* (No text: the walk, which needs no pointer to it.) */
+	if (len && s && d)
+		return tlsx_aead_crypt(k, enc, nonce, ad, ad_len, s, d, len,
+				       tag);
+	return tlsx_aead_crypt_sg(k, enc, nonce, ad, ad_len, src, nsrc, dst,
+				  ndst, len, tag);
+}
+
 int tlsx_aead_seal_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 		      const u8 *ad, size_t ad_len,
 		      const struct tlsx_aead_seg *src, unsigned int nsrc,
@@ -768,8 +828,8 @@ int tlsx_aead_seal_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 		     !tlsx_sg_holds(src, nsrc, len) ||
 		     !tlsx_sg_holds(dst, ndst, len)))
 		return -EINVAL;
-	return tlsx_aead_crypt_sg(k, true, nonce, ad, ad_len, src, nsrc,
-				  dst, ndst, len, tag);
+	return tlsx_aead_crypt_any(k, true, nonce, ad, ad_len, src, nsrc,
+				   dst, ndst, len, tag);
 }
 
 int tlsx_aead_open_sg(const struct tlsx_aead_key *k, const u8 *nonce,
@@ -785,8 +845,8 @@ int tlsx_aead_open_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 		     !tlsx_sg_holds(src, nsrc, len) ||
 		     !tlsx_sg_holds(dst, ndst, len)))
 		return -EINVAL;
-	ret = tlsx_aead_crypt_sg(k, false, nonce, ad, ad_len, src, nsrc,
-				 dst, ndst, len, got);
+	ret = tlsx_aead_crypt_any(k, false, nonce, ad, ad_len, src, nsrc,
+				  dst, ndst, len, got);
 	if (unlikely(ret))
 		return ret;
 	if (unlikely(!tlsx_aead_tag_ok(got, tag))) {

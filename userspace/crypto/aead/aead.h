@@ -72,9 +72,16 @@ enum tlsx_aead_impl {
 	TLSX_IMPL_COUNT
 };
 
+struct tlsx_aead_ops;
+
 struct tlsx_aead_key {
 	u32 alg;	/* enum tlsx_aead_alg */
 	u32 impl;	/* enum tlsx_aead_impl actually used, never AUTO */
+	/*
+	 * The engine of @impl, looked up once by tlsx_aead_setkey() (in the
+	 * padding before the 64-byte aligned union: it costs no space).
+	 */
+	const struct tlsx_aead_ops *ops;
 	union {
 		struct tlsx_gcm_key gcm;
 		struct tlsx_chachapoly_key chachapoly;

@@ -88,13 +88,11 @@ const struct tlsx_aead_ops *tlsx_ccm_ops(enum tlsx_aead_impl impl);
 /* Constant-time comparison of two 16-byte tags: 0 when equal. */
 static inline int tlsx_tag_differs(const u8 *a, const u8 *b)
 {
-	u8 d = 0;
-	int i;
+	u64 d = (get_unaligned_le64(a) ^ get_unaligned_le64(b)) |
+		(get_unaligned_le64(a + 8) ^ get_unaligned_le64(b + 8));
 
-	for (i = 0; i < 16; i++)
-		d |= a[i] ^ b[i];
-	/* Map 0 -> 0 and 1..255 -> 1 without a branch on d. */
-	return (int)((((u32)d) + 0xff) >> 8);
+	/* Map 0 -> 0 and anything else -> 1 without a branch on d. */
+	return (int)((d | (0 - d)) >> 63);
 }
 
 #endif /* TLSX_CRYPTO_AEAD_IMPL_H */

@@ -34,6 +34,7 @@ struct track {
 	size_t section;		/* text bytes in the open section */
 	size_t limit;		/* the most text bytes of one section */
 	int updates;		/* encrypt/decrypt calls */
+	int oneshots;		/* oneshot calls */
 	bool yield;		/* tlsx_simd_should_yield() answers this */
 	int engine;		/* impl of the engine of the operation */
 	bool short_seen;	/* an update not a multiple of 64 was seen */
@@ -143,12 +144,30 @@ static void fam##_final_##impl(union tlsx_aead_state *st,		\
 	tlsx_##fam##_ops(impl)->final(st, k, tag);			\
 	tr.engine = -1;							\
 }									\
-static const struct tlsx_aead_ops fam##_wrapped_##impl = {		\
+static void fam##_oneshot_##impl(const struct tlsx_aead_key *k,	\
+				 bool enc, const u8 *nonce,		\
+				 const u8 *ad, size_t ad_len,		\
+				 const u8 *src, u8 *dst, size_t len,	\
+				 u8 *tag)				\
+{									\
+	const struct tlsx_aead_ops *o = tlsx_##fam##_ops(impl);		\
+									\
+	tr.engine = impl;						\
+	track_call(impl, 0, false);					\
+	if (len > (o->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK))		\
+		track_error("oneshot longer than its engine takes");	\
+	tr.oneshots++;							\
+	o->oneshot(k, enc, nonce, ad, ad_len, src, dst, len, tag);	\
+	tr.engine = -1;							\
+}									\
+/* .oneshot is cleared by hook_*_ops() where the engine has none. */	\
+static struct tlsx_aead_ops fam##_wrapped_##impl = {			\
 	.name = #fam,							\
 	.init = fam##_init_##impl,					\
 	.encrypt = fam##_enc_##impl,					\
 	.decrypt = fam##_dec_##impl,					\
 	.final = fam##_final_##impl,					\
+	.oneshot = fam##_oneshot_##impl,				\
 }
 
 WRAP_OPS(gcm, TLSX_IMPL_GENERIC);
@@ -167,14 +186,22 @@ WRAP_OPS(ccm, TLSX_IMPL_AVX512);
 #define WRAPPED_OPS_FN(fam)						\
 static const struct tlsx_aead_ops *hook_##fam##_ops(enum tlsx_aead_impl i) \
 {									\
-	static const struct tlsx_aead_ops *const w[TLSX_IMPL_COUNT] = {\
+	static struct tlsx_aead_ops *const w[TLSX_IMPL_COUNT] = {	\
 		[TLSX_IMPL_GENERIC] = &fam##_wrapped_TLSX_IMPL_GENERIC,	\
 		[TLSX_IMPL_SSE] = &fam##_wrapped_TLSX_IMPL_SSE,		\
 		[TLSX_IMPL_AVX2] = &fam##_wrapped_TLSX_IMPL_AVX2,	\
 		[TLSX_IMPL_AVX512] = &fam##_wrapped_TLSX_IMPL_AVX512,	\
 	};								\
-	if ((unsigned int)i >= TLSX_IMPL_COUNT || !tlsx_##fam##_ops(i))	\
+	const struct tlsx_aead_ops *real;				\
+									\
+	if ((unsigned int)i >= TLSX_IMPL_COUNT)				\
 		return NULL;						\
+	real = tlsx_##fam##_ops(i);					\
+	if (!real)							\
+		return NULL;						\
+	if (!real->oneshot)						\
+		w[i]->oneshot = NULL;					\
+	w[i]->oneshot_max = real->oneshot_max;				\
 	return w[i];							\
 }
 
@@ -567,6 +594,171 @@ TEST(record_one_section)
 	}
 	if (!n)
 		SKIP(return, "no SIMD implementation on this CPU");
+}
+
+static size_t min_len(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Seal @len bytes of @pt as @src (@nsrc segments) into @dst, then open it
+ * back the same way, against OpenSSL; the engine's oneshot calls of the
+ * seal in *@oneshots.  Begins fail from @fail_from on (-1: never).
+ */
+static bool run_segs(struct tlsx_aead_key *k, const u8 *key,
+		     enum tlsx_aead_alg alg, u64 *rng, u8 *pt, size_t len,
+		     struct tlsx_aead_seg *src, unsigned int nsrc,
+		     struct tlsx_aead_seg *dst, unsigned int ndst,
+		     int fail_from, int *oneshots)
+{
+	u8 nonce[12], ad[13], tag[16], ref_tag[16];
+	u8 *ref = malloc(len + 1), *ct = malloc(len + 1);
+	size_t i, off;
+	bool ok = false;
+
+	if (!ref || !ct)
+		abort();
+	rng_fill(rng, nonce, sizeof(nonce));
+	rng_fill(rng, ad, sizeof(ad));
+	if (ref_seal(alg, key, nonce, ad, sizeof(ad), pt, len, ref, ref_tag))
+		abort();
+	track_reset(fail_from);
+	tr.limit = expect_section_max(alg, k->impl, len);
+	if (tlsx_aead_seal_sg(k, nonce, ad, sizeof(ad), src, nsrc, dst, ndst,
+			      len, tag) || tr.depth)
+		track_error("seal failed or left a SIMD section open");
+	*oneshots = tr.oneshots;
+	for (i = 0, off = 0; i < ndst && off < len; off += dst[i++].len)
+		memcpy(ct + off, dst[i].data, min_len(dst[i].len, len - off));
+	if (!tr.errors && (memcmp(ct, ref, len) || memcmp(tag, ref_tag, 16)))
+		track_error("seal differs from OpenSSL");
+	track_reset(fail_from);
+	tr.limit = expect_section_max(alg, k->impl, len);
+	if (!tr.errors &&
+	    (tlsx_aead_open_sg(k, nonce, ad, sizeof(ad), dst, ndst, dst, ndst,
+			       len, tag) || tr.depth))
+		track_error("open failed or left a SIMD section open");
+	for (i = 0, off = 0; !tr.errors && i < ndst && off < len;
+	     off += dst[i++].len)
+		if (memcmp(dst[i].data, pt + off, min_len(dst[i].len, len - off)))
+			track_error("open gave another plaintext");
+	if (!tr.errors && *oneshots != tr.oneshots)
+		track_error("seal and open took different paths");
+	ok = !tr.errors;
+	free(ref);
+	free(ct);
+	return ok;
+}
+
+/*
+ * A record the engine takes in one call (its oneshot) gets that call,
+ * and nothing else, whether it comes contiguous or as a segment list
+ * whose text lies in one segment (empty segments around it, as the
+ * module's lists may have); split across segments, or with SIMD not
+ * usable, it goes the general way.
+ */
+TEST(short_record_one_call)
+{
+	static u8 pt[TLSX_AEAD_SIMD_CHUNK + 1], out[sizeof(pt) + 64];
+	struct tlsx_aead_key k;
+	u8 key[32];
+	u64 rng = 6;
+	unsigned int a, n = 0;
+	int impl, shots;
+
+	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
+		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
+			const char *alg = tlsx_aead_alg_name(all_algs[a]);
+			const char *name = tlsx_aead_impl_name(impl);
+			const struct tlsx_aead_ops *o;
+			size_t lens[5], l;
+			unsigned int i;
+
+			if (!tlsx_aead_impl_available(all_algs[a], impl))
+				continue;
+			track_reset(-1);
+			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+						 impl));
+			o = k.ops;
+			ASSERT_TRUE(o != NULL);
+			if (!o->oneshot)
+				continue;
+			l = o->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK;
+			ASSERT_GE(sizeof(pt), l + 1);
+			lens[0] = 0;
+			lens[1] = 1;
+			lens[2] = 64;
+			lens[3] = l;
+			lens[4] = l + 1;
+			for (i = 0; i < ARRAY_SIZE(lens); i++) {
+				size_t len = lens[i];
+				/* [empty, text, empty] / [empty, out, tail] */
+				struct tlsx_aead_seg s[3] = {
+					{ pt, 0 }, { pt, len }, { pt + len, 0 },
+				};
+				struct tlsx_aead_seg d[3] = {
+					{ out, 0 }, { out, len },
+					{ out + len, 64 },
+				};
+				struct tlsx_aead_seg s2[2] = {
+					{ pt, len / 2 }, { pt + len / 2,
+							   len - len / 2 },
+				};
+				struct tlsx_aead_seg d2[2] = {
+					{ out, len / 2 }, { out + len / 2,
+							    len - len / 2 },
+				};
+				bool one = len <= l;
+				int begins;
+
+				rng_fill(&rng, pt, len);
+				/* Contiguous. */
+				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
+						     len, OP_ONESHOT, false, -1,
+						     &begins))
+					TH_LOG("%s %s %zu: %s", alg, name, len,
+					       tr.what);
+				EXPECT_EQ(one ? 1 : 0, tr.oneshots)
+					TH_LOG("%s %s %zu", alg, name, len);
+				EXPECT_EQ(one ? 0 : 1, seal_updates)
+					TH_LOG("%s %s %zu", alg, name, len);
+				EXPECT_EQ(1, begins);
+				/*
+				 * One segment among empty ones (no text: the
+				 * walk).
+				 */
+				ASSERT_TRUE(run_segs(&k, key, all_algs[a], &rng,
+						     pt, len, s, 3, d, 3, -1,
+						     &shots))
+					TH_LOG("%s %s %zu: %s", alg, name, len,
+					       tr.what);
+				EXPECT_EQ(one && len ? 1 : 0, shots)
+					TH_LOG("%s %s %zu", alg, name, len);
+				/* Split in two: the segment walk. */
+				if (len >= 2) {
+					ASSERT_TRUE(run_segs(&k, key,
+							     all_algs[a], &rng,
+							     pt, len, s2, 2,
+							     d2, 2, -1,
+							     &shots))
+						TH_LOG("%s %s %zu: %s", alg,
+						       name, len, tr.what);
+					EXPECT_EQ(0, shots);
+				}
+				/* No SIMD: the generic engine, no oneshot. */
+				ASSERT_TRUE(run_segs(&k, key, all_algs[a], &rng,
+						     pt, len, s, 3, d, 3, 0,
+						     &shots))
+					TH_LOG("%s %s %zu: %s", alg, name, len,
+					       tr.what);
+				EXPECT_EQ(0, shots);
+				n++;
+			}
+		}
+	}
+	if (!n)
+		SKIP(return, "no engine with a one-call path on this CPU");
 }
 
 /* SIMD not usable at setkey: the key is set up for GENERIC, and works. */
