@@ -561,8 +561,12 @@ static AESNI_TARGET void gcm_aesni_init(union tlsx_aead_state *st,
 	__m128i y = _mm_setzero_si128();
 
 	(void)len;	/* GCM needs no length up front */
-	__builtin_memcpy(s->j0, nonce, 12);
-	put_unaligned_be32(1, s->j0 + 12);
+	/*
+	 * One 16-byte store: the counter blocks are read back from it
+	 * right away, and a load spanning smaller stores waits for them
+	 * (see TLSX_GCM_J0()).
+	 */
+	_mm_storeu_si128((__m128i *)s->j0, TLSX_GCM_J0(nonce));
 	s->ctr = 2;
 	s->ad_len = ad_len;
 	s->text_len = 0;

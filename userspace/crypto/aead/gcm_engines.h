@@ -25,6 +25,23 @@
 
 #include "aead/aead_impl.h"
 
+/*
+ * TLSX_GCM_J0() - J0 = nonce || 0^31 || 1 (SP 800-38D section 7.1, a
+ * 96-bit IV) as an __m128i, for the SIMD engines (which include
+ * <immintrin.h>).  The nonce is read as three 32-bit words because the
+ * caller has just written it: the IV with the sequence number XORed in,
+ * as one 8-byte store at offset 4 (RFC 8446 section 5.3), or a 12-byte
+ * copy.  A load that spans two stores, or a store and older bytes,
+ * cannot take its data from them and waits until they reach the cache:
+ * an 8-byte load of bytes 0-7 after an 8-byte store to bytes 4-11 cost
+ * 16 ns a 64-byte record on Zen 5 (docs/perf-crypto.md).  A 32-bit word
+ * of the nonce lies inside any one of those stores.
+ */
+#define TLSX_GCM_J0(nonce)						\
+	_mm_set_epi32(0x01000000, (int)get_unaligned_le32((nonce) + 8),	\
+		      (int)get_unaligned_le32((nonce) + 4),		\
+		      (int)get_unaligned_le32(nonce))
+
 /* Portable engine and primitives (gcm_generic.c, plain C). */
 
 /*

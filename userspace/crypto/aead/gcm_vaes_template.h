@@ -620,14 +620,11 @@ GCM_TARGET static void gcm_init(union tlsx_aead_state *st,
 
 	(void)len;	/* GCM needs no length up front */
 	/*
-	 * J0 = nonce || 0^31 || 1, written with one 16-byte store: update()
-	 * reads it back with a 16-byte load right away, and a load that
-	 * spans several smaller stores cannot be forwarded from them (it
-	 * waits for them to reach the cache, some 20 cycles).
+	 * J0 written with one 16-byte store: update() reads it back with a
+	 * 16-byte load right away, and a load that spans several smaller
+	 * stores cannot be forwarded from them (see TLSX_GCM_J0()).
 	 */
-	j0 = _mm_loadl_epi64((const void *)nonce);
-	j0 = _mm_insert_epi32(j0, (int)get_unaligned_le32(nonce + 8), 2);
-	j0 = _mm_insert_epi32(j0, 0x01000000, 3);
+	j0 = TLSX_GCM_J0(nonce);
 	_mm_storeu_si128((void *)s->j0, j0);
 	s->ctr = 2;
 	s->ad_len = ad_len;
@@ -683,10 +680,7 @@ __m128i gcm_ej0(const u8 *rk, const u32 rounds, __m128i j0)
 static __always_inline GCM_TARGET
 __m128i gcm_j0(const u8 *nonce)
 {
-	__m128i j0 = _mm_loadl_epi64((const void *)nonce);
-
-	j0 = _mm_insert_epi32(j0, (int)get_unaligned_le32(nonce + 8), 2);
-	return _mm_insert_epi32(j0, 0x01000000, 3);
+	return TLSX_GCM_J0(nonce);
 }
 
 /* The Karatsuba products of one lane @a by the power at @kp, as vectors. */
