@@ -29,6 +29,12 @@ int bench_opt_uint(const char *arg, unsigned long lo, unsigned long hi,
 		   unsigned long *v);
 int bench_opt_int(const char *arg, int lo, int hi, int *v);
 int bench_opt_double(const char *arg, double lo, double hi, double *v);
+/*
+ * --cpu N: pin the calling thread to CPU @arg.  Returns 0; -1 when @arg
+ * is not a CPU number (the caller reports it as a bad value), -2 when
+ * the kernel refused (reported here).
+ */
+int bench_opt_pin_cpu(const char *arg);
 struct option;
 /*
  * "tlsx-bench CMD: bad value 'ARG' for --NAME" on stderr, NAME the entry

@@ -50,7 +50,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -620,7 +619,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long ul;
-	int c, a, cpu;
+	int c, a, ret;
 
 	o->rounds = 15;
 	o->batch_ms = 2;
@@ -680,19 +679,13 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 				goto bad;
 			o->size = ul;
 			break;
-		case 'p': {
-			cpu_set_t set;
-
-			if (bench_opt_int(optarg, 0, CPU_SETSIZE - 1, &cpu))
+		case 'p':
+			ret = bench_opt_pin_cpu(optarg);
+			if (ret == -1)
 				goto bad;
-			CPU_ZERO(&set);
-			CPU_SET(cpu, &set);
-			if (sched_setaffinity(0, sizeof(set), &set)) {
-				perror("sched_setaffinity");
+			if (ret)
 				return -1;
-			}
 			break;
-		}
 		default:
 			if (bench_out_opt(&o->out, c, optarg))
 				break;

@@ -2,10 +2,12 @@
 /*
  * opts.c - the option values tlsx-bench's subcommands take: numbers
  * parsed whole (strtoul/strtod to the end of the argument, in range),
- * and an error that names the option and the value it refused.
+ * --cpu's pinning, and an error that names the option and the value it
+ * refused.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +38,22 @@ int bench_opt_int(const char *arg, int lo, int hi, int *v)
 				     (unsigned long)hi, &x))
 		return -1;
 	*v = (int)x;
+	return 0;
+}
+
+int bench_opt_pin_cpu(const char *arg)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (bench_opt_int(arg, 0, CPU_SETSIZE - 1, &cpu))
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		return -2;
+	}
 	return 0;
 }
 

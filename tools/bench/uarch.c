@@ -14,7 +14,6 @@
  * printed beside it to show the noise.
  */
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,80 +26,38 @@
 
 #define UARCH_TARGET __attribute__((target("avx512f,vaes,vpclmulqdq")))
 
-/* Twelve independent chains of INSN on registers 0..11, key in 15. */
-#define CHAINS12(insn, w)						\
-	insn " %%" w "15, %%" w "0, %%" w "0\n\t"			\
-	insn " %%" w "15, %%" w "1, %%" w "1\n\t"			\
-	insn " %%" w "15, %%" w "2, %%" w "2\n\t"			\
-	insn " %%" w "15, %%" w "3, %%" w "3\n\t"			\
-	insn " %%" w "15, %%" w "4, %%" w "4\n\t"			\
-	insn " %%" w "15, %%" w "5, %%" w "5\n\t"			\
-	insn " %%" w "15, %%" w "6, %%" w "6\n\t"			\
-	insn " %%" w "15, %%" w "7, %%" w "7\n\t"			\
-	insn " %%" w "15, %%" w "8, %%" w "8\n\t"			\
-	insn " %%" w "15, %%" w "9, %%" w "9\n\t"			\
-	insn " %%" w "15, %%" w "10, %%" w "10\n\t"			\
-	insn " %%" w "15, %%" w "11, %%" w "11\n\t"
+/* INSN on chain register R ("0".."11"), with the key in register 15. */
+#define ON(insn, w, r)	"\t" insn " %%" w "15, %%" w r ", %%" w r "\n"
+/* Twelve independent chains, instruction Ii on register i. */
+#define CHAINS(w, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11)	\
+	ON(i0, w, "0") ON(i1, w, "1") ON(i2, w, "2") ON(i3, w, "3")	\
+	ON(i4, w, "4") ON(i5, w, "5") ON(i6, w, "6") ON(i7, w, "7")	\
+	ON(i8, w, "8") ON(i9, w, "9") ON(i10, w, "10") ON(i11, w, "11")
 
+#define AES	"vaesenc"
+#define CLMUL	"vpclmulqdq $0x11,"
+#define XOR	"vpxord"
+
+/* Twelve chains of INSN. */
+#define CHAINS12(insn, w)						\
+	CHAINS(w, insn, insn, insn, insn, insn, insn, insn, insn, insn,	\
+	       insn, insn, insn)
 /* Six VAES and six VPCLMULQDQ chains, interleaved. */
 #define MIXED12(w)							\
-	"vaesenc %%" w "15, %%" w "0, %%" w "0\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "1, %%" w "1\n\t"		\
-	"vaesenc %%" w "15, %%" w "2, %%" w "2\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "3, %%" w "3\n\t"		\
-	"vaesenc %%" w "15, %%" w "4, %%" w "4\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "5, %%" w "5\n\t"		\
-	"vaesenc %%" w "15, %%" w "6, %%" w "6\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "7, %%" w "7\n\t"		\
-	"vaesenc %%" w "15, %%" w "8, %%" w "8\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "9, %%" w "9\n\t"		\
-	"vaesenc %%" w "15, %%" w "10, %%" w "10\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "11, %%" w "11\n\t"
-
+	CHAINS(w, AES, CLMUL, AES, CLMUL, AES, CLMUL, AES, CLMUL, AES,	\
+	       CLMUL, AES, CLMUL)
 /* Nine VAES and three VPCLMULQDQ chains (AES-128's mix, about 10:3). */
 #define MIXED93(w)							\
-	"vaesenc %%" w "15, %%" w "0, %%" w "0\n\t"			\
-	"vaesenc %%" w "15, %%" w "1, %%" w "1\n\t"			\
-	"vaesenc %%" w "15, %%" w "2, %%" w "2\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "3, %%" w "3\n\t"		\
-	"vaesenc %%" w "15, %%" w "4, %%" w "4\n\t"			\
-	"vaesenc %%" w "15, %%" w "5, %%" w "5\n\t"			\
-	"vaesenc %%" w "15, %%" w "6, %%" w "6\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "7, %%" w "7\n\t"		\
-	"vaesenc %%" w "15, %%" w "8, %%" w "8\n\t"			\
-	"vaesenc %%" w "15, %%" w "9, %%" w "9\n\t"			\
-	"vaesenc %%" w "15, %%" w "10, %%" w "10\n\t"			\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "11, %%" w "11\n\t"
-
+	CHAINS(w, AES, AES, AES, CLMUL, AES, AES, AES, CLMUL, AES, AES,	\
+	       AES, CLMUL)
 /* Six VAES and six VPXORD chains: do plain vector ops take the AES pipes? */
 #define MIX_AES_XOR(w)							\
-	"vaesenc %%" w "15, %%" w "0, %%" w "0\n\t"	\
-	"vpxord %%" w "15, %%" w "1, %%" w "1\n\t"	\
-	"vaesenc %%" w "15, %%" w "2, %%" w "2\n\t"	\
-	"vpxord %%" w "15, %%" w "3, %%" w "3\n\t"	\
-	"vaesenc %%" w "15, %%" w "4, %%" w "4\n\t"	\
-	"vpxord %%" w "15, %%" w "5, %%" w "5\n\t"	\
-	"vaesenc %%" w "15, %%" w "6, %%" w "6\n\t"	\
-	"vpxord %%" w "15, %%" w "7, %%" w "7\n\t"	\
-	"vaesenc %%" w "15, %%" w "8, %%" w "8\n\t"	\
-	"vpxord %%" w "15, %%" w "9, %%" w "9\n\t"	\
-	"vaesenc %%" w "15, %%" w "10, %%" w "10\n\t"	\
-	"vpxord %%" w "15, %%" w "11, %%" w "11\n\t"
-
+	CHAINS(w, AES, XOR, AES, XOR, AES, XOR, AES, XOR, AES, XOR, AES,	\
+	       XOR)
 /* Five VAES, two VPCLMULQDQ, five VPXORD: near an AES-128-GCM batch's mix */
 #define MIX_GCM(w)							\
-	"vaesenc %%" w "15, %%" w "0, %%" w "0\n\t"	\
-	"vpxord %%" w "15, %%" w "1, %%" w "1\n\t"	\
-	"vaesenc %%" w "15, %%" w "2, %%" w "2\n\t"	\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "3, %%" w "3\n\t"	\
-	"vaesenc %%" w "15, %%" w "4, %%" w "4\n\t"	\
-	"vpxord %%" w "15, %%" w "5, %%" w "5\n\t"	\
-	"vaesenc %%" w "15, %%" w "6, %%" w "6\n\t"	\
-	"vpxord %%" w "15, %%" w "7, %%" w "7\n\t"	\
-	"vpclmulqdq $0x11, %%" w "15, %%" w "8, %%" w "8\n\t"	\
-	"vaesenc %%" w "15, %%" w "9, %%" w "9\n\t"	\
-	"vpxord %%" w "15, %%" w "10, %%" w "10\n\t"	\
-	"vpxord %%" w "15, %%" w "11, %%" w "11\n\t"
+	CHAINS(w, AES, XOR, AES, CLMUL, AES, XOR, AES, XOR, CLMUL, AES,	\
+	       XOR, XOR)
 
 #define CLOBBERS "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", \
 	"xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm15", "cc"
@@ -222,9 +179,8 @@ int bench_uarch(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	double *samples, per, ref = 0, tsc_ns;
-	int c, rounds = 201, cpu, r;
+	int c, rounds = 201, r;
 	struct bench_stats st;
-	cpu_set_t set;
 	size_t i;
 
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
@@ -234,14 +190,11 @@ int bench_uarch(int argc, char **argv)
 				goto bad;
 			break;
 		case 'p':
-			if (bench_opt_int(optarg, 0, CPU_SETSIZE - 1, &cpu))
+			r = bench_opt_pin_cpu(optarg);
+			if (r == -1)
 				goto bad;
-			CPU_ZERO(&set);
-			CPU_SET(cpu, &set);
-			if (sched_setaffinity(0, sizeof(set), &set)) {
-				perror("sched_setaffinity");
+			if (r)
 				return 1;
-			}
 			break;
 		default:
 			return 2;
