@@ -80,7 +80,8 @@ X8_TARGET static __always_inline void x8_xor32(const u8 *src, u8 *dst,
 
 /*
  * Two interleaved quarter-rounds, one in each set of eight blocks: a, b,
- * c, d in the first set and e, f, g, h in the second.
+ * c, d in the first set and e, f, g, h in the second (the first pass of
+ * an operation, chacha20_x16_otk()).
  */
 #define X16_QR(a, b, c, d, e, f, g, h) do {				\
 	a = _mm256_add_epi32(a, b); e = _mm256_add_epi32(e, f);	\
@@ -113,16 +114,18 @@ struct x16_home {
 /*
  * Finish one set of eight blocks whose state is @st: add the input of
  * blocks @counter.., transpose and XOR @len bytes (at most 512) of @src
- * into @dst (the
- * template's code, which names its state x0..x15 and its text src, dst,
- * len).  Out of line, so that chacha20_x16_pass() need not find stack
- * room for the spills of the transposition on top of its own: each frame
- * stays well below 1 KiB.
+ * into @dst (the template's code, which names its state x0..x15 and its
+ * text src, dst, len).  x8_finish_full() is the same for a whole 512
+ * bytes, where the length tests of x8_xor32() fold away.  Out of line, so
+ * that the passes need not find stack room for the spills of the
+ * transposition on top of their own.
  */
-X8_TARGET static noinline void x8_finish(const __m256i st[16],
-					 const u32 key[8],
-					 const u32 nonce[3], u32 counter,
-					 const u8 *src, u8 *dst, size_t len)
+X8_TARGET static __always_inline void x8_finish_body(const __m256i st[16],
+						     const u32 key[8],
+						     const u32 nonce[3],
+						     u32 counter,
+						     const u8 *src, u8 *dst,
+						     size_t len)
 {
 	__m256i x0 = st[0], x1 = st[1], x2 = st[2], x3 = st[3];
 	__m256i x4 = st[4], x5 = st[5], x6 = st[6], x7 = st[7];
@@ -140,43 +143,221 @@ X8_TARGET static noinline void x8_finish(const __m256i st[16],
 	X8_XOR_BLOCKS(x3, x7, x11, x15, 3);
 }
 
+X8_TARGET static noinline void x8_finish(const __m256i st[16],
+					 const u32 key[8],
+					 const u32 nonce[3], u32 counter,
+					 const u8 *src, u8 *dst, size_t len)
+{
+	x8_finish_body(st, key, nonce, counter, src, dst, len);
+}
+
+X8_TARGET static noinline void x8_finish_full(const __m256i st[16],
+					      const u32 key[8],
+					      const u32 nonce[3], u32 counter,
+					      const u8 *src, u8 *dst)
+{
+	x8_finish_body(st, key, nonce, counter, src, dst, 512);
+}
+
 /*
  * Sixteen blocks (1 KiB) from @counter as two independent sets of eight,
- * a0..a15 (blocks @counter..+7) and @b[0..15] (the next eight).  On Zen 5
- * a dependent vector operation waits two cycles, so one set of eight
- * blocks keeps the units only half busy: its four quarter-round chains
- * per round are the bound.  Two sets double the independent work.  The
- * 32 state vectors do not fit in the 16 YMM registers: the second set
- * lives in @b (see X16_HOME()), the first in registers and GCC's spill
- * slots, and the loads and stores run on the load/store units beside the
- * vector ALUs.  Measured (ChaCha20 alone, 4 KiB, TSC cycles/byte): 0.82
- * with eight-block passes, 0.64 with this.  Frames (kernel flags): this
- * 736 bytes, the caller 640 (@b), x8_finish() 96.  The stack holds
- * state, not the key: the input is broadcast again from @key for the
- * final addition.
+ * A (blocks @counter..+7) and B (the next eight).  On Zen 5 a dependent
+ * vector operation waits two cycles, so one set of eight blocks keeps the
+ * units only half busy: its four quarter-round chains per round are the
+ * bound.  Two sets double the independent work.  Measured (ChaCha20
+ * alone, 4 KiB, TSC cycles/byte): 0.82 with eight-block passes, 0.64
+ * with two sets.
  *
- * @len bytes (at most 1024) are XORed.  When @with_otk, block 0 is
- * computed alongside in scalar registers, as in chacha20_x8_pass(), and
- * its first 32 bytes go to @otk: the first pass of a 1 KiB record.
+ * The 32 state vectors do not fit in the 16 YMM registers, and what the
+ * spilling costs is instructions: an instruction count (as under qemu's
+ * -icount, issue #29) weighs each load and store as a vector operation.
+ * So the rounds are written out in the assembly below, with a fixed plan
+ * that needs no loads and few stores.  Twelve vectors stay in registers
+ * through all twenty rounds: words 0-7 of set A (rows a and b) and words
+ * 0-3 of set B (row a), in ymm0-ymm11.  The other twenty live in
+ * @m (the state array, A's sixteen words then B's) and each is read as
+ * a memory operand of its first use in a quarter-round and written back
+ * once at its end: a quarter-round of A has its c and d in memory (two
+ * stores), one of B its b, c and d (three stores; b is read twice, by
+ * two memory operands).  ymm12-ymm14 hold those for the quarter-round,
+ * ymm15 is the rotations' scratch, and the byte shuffles of the 16- and
+ * 8-bit rotations take their masks from memory.  A double round is 256
+ * vector operations and 40 stores (GCC's own allocation of the same
+ * rounds: 76 loads and stores).  Consecutive quarter-rounds reuse
+ * ymm12-ymm15, which register renaming makes independent.
  */
-X8_TARGET static __always_inline void chacha20_x16(const u32 key[8],
-						   const u32 nonce[3],
-						   u32 counter,
-						   const u8 *src_all,
-						   u8 *dst_all, size_t len,
-						   __m256i b[16],
-						   bool with_otk, u8 *otk)
+#define X16S_Y(n)	"%%ymm" #n
+
+/* A quarter-round of set A: a, b in registers, c, d at offsets. */
+#define X16S_QRA(a, b, c, d)						\
+	"vpaddd " X16S_Y(b) ", " X16S_Y(a) ", " X16S_Y(a) "\n\t"	\
+	"vpxor " #d "(%[m]), " X16S_Y(a) ", %%ymm13\n\t"		\
+	"vpshufb (%[k]), %%ymm13, %%ymm13\n\t"				\
+	"vpaddd " #c "(%[m]), %%ymm13, %%ymm12\n\t"			\
+	"vpxor %%ymm12, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vpsrld $20, " X16S_Y(b) ", %%ymm15\n\t"			\
+	"vpslld $12, " X16S_Y(b) ", " X16S_Y(b) "\n\t"			\
+	"vpor %%ymm15, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vpaddd " X16S_Y(b) ", " X16S_Y(a) ", " X16S_Y(a) "\n\t"	\
+	"vpxor " X16S_Y(a) ", %%ymm13, %%ymm13\n\t"			\
+	"vpshufb 32(%[k]), %%ymm13, %%ymm13\n\t"			\
+	"vpaddd %%ymm13, %%ymm12, %%ymm12\n\t"				\
+	"vpxor %%ymm12, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vpsrld $25, " X16S_Y(b) ", %%ymm15\n\t"			\
+	"vpslld $7, " X16S_Y(b) ", " X16S_Y(b) "\n\t"			\
+	"vpor %%ymm15, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vmovdqa %%ymm12, " #c "(%[m])\n\t"				\
+	"vmovdqa %%ymm13, " #d "(%[m])\n\t"
+
+/* A quarter-round of set B: a in a register, b, c, d at offsets. */
+#define X16S_QRB(a, b, c, d)						\
+	"vpaddd " #b "(%[m]), " X16S_Y(a) ", " X16S_Y(a) "\n\t"	\
+	"vpxor " #d "(%[m]), " X16S_Y(a) ", %%ymm13\n\t"		\
+	"vpshufb (%[k]), %%ymm13, %%ymm13\n\t"				\
+	"vpaddd " #c "(%[m]), %%ymm13, %%ymm12\n\t"			\
+	"vpxor " #b "(%[m]), %%ymm12, %%ymm14\n\t"			\
+	"vpsrld $20, %%ymm14, %%ymm15\n\t"				\
+	"vpslld $12, %%ymm14, %%ymm14\n\t"				\
+	"vpor %%ymm15, %%ymm14, %%ymm14\n\t"				\
+	"vpaddd %%ymm14, " X16S_Y(a) ", " X16S_Y(a) "\n\t"		\
+	"vpxor " X16S_Y(a) ", %%ymm13, %%ymm13\n\t"			\
+	"vpshufb 32(%[k]), %%ymm13, %%ymm13\n\t"			\
+	"vpaddd %%ymm13, %%ymm12, %%ymm12\n\t"				\
+	"vpxor %%ymm12, %%ymm14, %%ymm14\n\t"				\
+	"vpsrld $25, %%ymm14, %%ymm15\n\t"				\
+	"vpslld $7, %%ymm14, %%ymm14\n\t"				\
+	"vpor %%ymm15, %%ymm14, %%ymm14\n\t"				\
+	"vmovdqa %%ymm14, " #b "(%[m])\n\t"				\
+	"vmovdqa %%ymm12, " #c "(%[m])\n\t"				\
+	"vmovdqa %%ymm13, " #d "(%[m])\n\t"
+
+/* The state of both sets: A's words 0-15, then B's (32-byte aligned). */
+struct x16_state {
+	__m256i v[32];
+};
+
+/* The byte shuffles that rotate each 32-bit lane left by 16 and by 8. */
+static const u8 x16_rot_masks[64] __aligned(32) = {
+	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+};
+
+/*
+ * The twenty rounds of both sets in @s, in place.  Offsets: A's word w
+ * at 32 * w, B's at 32 * (16 + w); in registers, A's words 0-7 in
+ * ymm0-ymm7 and B's 0-3 in ymm8-ymm11.
+ */
+X8_TARGET static __always_inline void x16_rounds(struct x16_state *s)
+{
+	unsigned int n;
+
+	__asm__ volatile(
+		"vmovdqa 0(%[m]), %%ymm0\n\t"
+		"vmovdqa 32(%[m]), %%ymm1\n\t"
+		"vmovdqa 64(%[m]), %%ymm2\n\t"
+		"vmovdqa 96(%[m]), %%ymm3\n\t"
+		"vmovdqa 128(%[m]), %%ymm4\n\t"
+		"vmovdqa 160(%[m]), %%ymm5\n\t"
+		"vmovdqa 192(%[m]), %%ymm6\n\t"
+		"vmovdqa 224(%[m]), %%ymm7\n\t"
+		"vmovdqa 512(%[m]), %%ymm8\n\t"
+		"vmovdqa 544(%[m]), %%ymm9\n\t"
+		"vmovdqa 576(%[m]), %%ymm10\n\t"
+		"vmovdqa 608(%[m]), %%ymm11\n\t"
+		"movl $10, %[n]\n"
+		"1:\n\t"
+		/* columns */
+		X16S_QRA(0, 4, 256, 384)
+		X16S_QRB(8, 640, 768, 896)
+		X16S_QRA(1, 5, 288, 416)
+		X16S_QRB(9, 672, 800, 928)
+		X16S_QRA(2, 6, 320, 448)
+		X16S_QRB(10, 704, 832, 960)
+		X16S_QRA(3, 7, 352, 480)
+		X16S_QRB(11, 736, 864, 992)
+		/* diagonals: (0, 5, 10, 15), (1, 6, 11, 12), ... */
+		X16S_QRA(0, 5, 320, 480)
+		X16S_QRB(8, 672, 832, 992)
+		X16S_QRA(1, 6, 352, 384)
+		X16S_QRB(9, 704, 864, 896)
+		X16S_QRA(2, 7, 256, 416)
+		X16S_QRB(10, 736, 768, 928)
+		X16S_QRA(3, 4, 288, 448)
+		X16S_QRB(11, 640, 800, 960)
+		"decl %[n]\n\t"
+		"jnz 1b\n\t"
+		"vmovdqa %%ymm0, 0(%[m])\n\t"
+		"vmovdqa %%ymm1, 32(%[m])\n\t"
+		"vmovdqa %%ymm2, 64(%[m])\n\t"
+		"vmovdqa %%ymm3, 96(%[m])\n\t"
+		"vmovdqa %%ymm4, 128(%[m])\n\t"
+		"vmovdqa %%ymm5, 160(%[m])\n\t"
+		"vmovdqa %%ymm6, 192(%[m])\n\t"
+		"vmovdqa %%ymm7, 224(%[m])\n\t"
+		"vmovdqa %%ymm8, 512(%[m])\n\t"
+		"vmovdqa %%ymm9, 544(%[m])\n\t"
+		"vmovdqa %%ymm10, 576(%[m])\n\t"
+		"vmovdqa %%ymm11, 608(%[m])\n\t"
+		: [n] "=&r"(n), "+m"(*s)
+		: [m] "r"(s), [k] "r"(x16_rot_masks)
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+		  "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+		  "xmm14", "xmm15", "cc");
+}
+
+/*
+ * One 1 KiB pass from @counter: the input of both sets into @s, the
+ * rounds, then each set finished (B first, from @s + 16).
+ */
+X8_TARGET static noinline void chacha20_x16_pass(const u32 key[8],
+						 const u32 nonce[3],
+						 u32 counter, const u8 *src,
+						 u8 *dst, struct x16_state *s)
+{
+	__m256i x0, x1, x2, x3, x4, x5, x6, x7;
+	__m256i x8, x9, x10, x11, x12, x13, x14, x15;
+
+	X8_LOAD(counter);
+	s->v[0] = x0; s->v[1] = x1; s->v[2] = x2; s->v[3] = x3;
+	s->v[4] = x4; s->v[5] = x5; s->v[6] = x6; s->v[7] = x7;
+	s->v[8] = x8; s->v[9] = x9; s->v[10] = x10; s->v[11] = x11;
+	s->v[12] = x12; s->v[13] = x13; s->v[14] = x14; s->v[15] = x15;
+	s->v[16] = x0; s->v[17] = x1; s->v[18] = x2; s->v[19] = x3;
+	s->v[20] = x4; s->v[21] = x5; s->v[22] = x6; s->v[23] = x7;
+	s->v[24] = x8; s->v[25] = x9; s->v[26] = x10; s->v[27] = x11;
+	s->v[28] = _mm256_add_epi32(x12, _mm256_set1_epi32(8));
+	s->v[29] = x13; s->v[30] = x14; s->v[31] = x15;
+	x16_rounds(s);
+	x8_finish_full(s->v + 16, key, nonce, counter + 8, src + 512,
+		       dst + 512);
+	x8_finish_full(s->v, key, nonce, counter, src, dst);
+}
+
+/*
+ * The first pass of an operation beyond 512 bytes: sixteen blocks from
+ * block 1 as two sets of eight (set A in registers and GCC's spill
+ * slots, set B in @b, see X16_HOME()), with block 0 computed alongside
+ * in scalar registers, as in chacha20_x8_pass(); its first 32 bytes go
+ * to @otk.  @len bytes (at most 1024) are XORed.
+ */
+X8_TARGET static noinline void chacha20_x16_pass0(const u32 key[8],
+						  const u32 nonce[3],
+						  u8 otk[32], const u8 *src_all,
+						  u8 *dst_all, size_t len,
+						  __m256i b[16])
 {
 	__m256i a0, a1, a2, a3, a4, a5, a6, a7;
 	__m256i a8, a9, a10, a11, a12, a13, a14, a15;
 	__m256i x0, x1, x2, x3, x4, x5, x6, x7;
 	__m256i x8, x9, x10, x11, x12, x13, x14, x15;
+	const u32 counter = 1;
 	u32 s[16];
 	int i;
 
 	X8_LOAD(counter);
-	if (with_otk)
-		chacha20_s_setup(s, key, nonce);
+	chacha20_s_setup(s, key, nonce);
 	a0 = x0; a1 = x1; a2 = x2; a3 = x3; a4 = x4; a5 = x5; a6 = x6;
 	a7 = x7; a8 = x8; a9 = x9; a10 = x10; a11 = x11; a12 = x12;
 	a13 = x13; a14 = x14; a15 = x15;
@@ -187,39 +368,30 @@ X8_TARGET static __always_inline void chacha20_x16(const u32 key[8],
 	for (i = 0; i < 10; i++) {
 		X16_QR(a0, a4, a8, a12, b[0], b[4], b[8], b[12]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 0);
+		S_QR(s, 0);
 		X16_QR(a1, a5, a9, a13, b[1], b[5], b[9], b[13]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 1);
+		S_QR(s, 1);
 		X16_QR(a2, a6, a10, a14, b[2], b[6], b[10], b[14]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 2);
+		S_QR(s, 2);
 		X16_QR(a3, a7, a11, a15, b[3], b[7], b[11], b[15]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 3);
+		S_QR(s, 3);
 		X16_QR(a0, a5, a10, a15, b[0], b[5], b[10], b[15]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 4);
+		S_QR(s, 4);
 		X16_QR(a1, a6, a11, a12, b[1], b[6], b[11], b[12]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 5);
+		S_QR(s, 5);
 		X16_QR(a2, a7, a8, a13, b[2], b[7], b[8], b[13]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 6);
+		S_QR(s, 6);
 		X16_QR(a3, a4, a9, a14, b[3], b[4], b[9], b[14]);
 		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 7);
+		S_QR(s, 7);
 	}
-	if (with_otk)
-		chacha20_s_otk(s, key, otk);
+	chacha20_s_otk(s, key, otk);
 	/* The second set from its home, then the first one in its place. */
 	if (len > 512)
 		x8_finish(b, key, nonce, counter + 8, src_all + 512,
@@ -230,24 +402,6 @@ X8_TARGET static __always_inline void chacha20_x16(const u32 key[8],
 	b[12] = a12; b[13] = a13; b[14] = a14; b[15] = a15;
 	x8_finish(b, key, nonce, counter, src_all, dst_all,
 		  len < 512 ? len : 512);
-}
-
-X8_TARGET static noinline void chacha20_x16_pass(const u32 key[8],
-						 const u32 nonce[3],
-						 u32 counter, const u8 *src,
-						 u8 *dst, __m256i b[16])
-{
-	chacha20_x16(key, nonce, counter, src, dst, 1024, b, false, NULL);
-}
-
-/* The first pass of an operation, from block 1, block 0 alongside. */
-X8_TARGET static noinline void chacha20_x16_pass0(const u32 key[8],
-						  const u32 nonce[3],
-						  u8 otk[32], const u8 *src,
-						  u8 *dst, size_t len,
-						  __m256i b[16])
-{
-	chacha20_x16(key, nonce, 1, src, dst, len, b, true, otk);
 }
 
 /* Less than 1 KiB: eight blocks per pass, then a last block in scalar. */
@@ -272,22 +426,21 @@ X8_TARGET static noinline void chacha20_xor_x8(const u32 key[8],
 }
 
 /*
- * The home of the second set of chacha20_x16_pass() lives in this frame,
- * so that neither frame nears 1 KiB (GCC spills the first set besides).
+ * The state of chacha20_x16_pass() (1 KiB) lives in this frame, wiped
+ * once after the last pass; the pass's own frame is small.
  */
 X8_TARGET void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 				      u32 counter, const u8 *src, u8 *dst,
 				      size_t len)
 {
-	__m256i home[16];
+	struct x16_state st;
 
 	if (len >= 1024) {
 		for (; len >= 1024; len -= 1024, src += 1024, dst += 1024) {
-			chacha20_x16_pass(key, nonce, counter, src, dst,
-					  home);
+			chacha20_x16_pass(key, nonce, counter, src, dst, &st);
 			counter += 16;
 		}
-		memzero_explicit(home, sizeof(home));
+		memzero_explicit(&st, sizeof(st));
 	}
 	if (len)
 		chacha20_xor_x8(key, nonce, counter, src, dst, len);
