@@ -77,6 +77,24 @@ _Static_assert(sizeof(struct poly1305_avx2_powers) + POLY1305_SIMD_ALIGN_SLACK <
 	       TLSX_POLY1305_SIMD_BYTES,
 	       "poly1305_avx2_powers does not fit the state");
 
+/*
+ * Zero @n bytes (a multiple of 32) at @p with vector stores.  In the
+ * kernel memzero_explicit() is a memset, which is `rep stosb` on CPUs
+ * with fast short REP STOS: an instruction count (qemu's -icount, issue
+ * #29) counts each of its iterations, one per byte.  Volatile, so that
+ * the compiler neither drops the stores nor turns them into a memset.
+ */
+static __always_inline AVX2 void poly1305_avx2_wipe(void *p, size_t n)
+{
+	const __m256i z = _mm256_setzero_si256();
+	size_t i;
+
+	/* unrolled: n is a constant at every call */
+#pragma GCC unroll 64
+	for (i = 0; i < n; i += 32)
+		*(volatile __m256i_u *)((u8 *)p + i) = z;
+}
+
 static AVX2 void poly1305_avx2_setup(struct tlsx_poly1305_state *st)
 {
 	struct poly1305_avx2_powers *pw = poly1305_simd_area(st);
@@ -100,8 +118,8 @@ static AVX2 void poly1305_avx2_setup(struct tlsx_poly1305_state *st)
 		for (j = 0; j < 4; j++)
 			pw->last[4 + i][j] = 5 * p[lane_power[j]][i];
 	}
-	memzero_explicit(p64, sizeof(p64));
-	memzero_explicit(p, sizeof(p));
+	poly1305_avx2_wipe(p64, sizeof(p64));
+	poly1305_avx2_wipe(p, sizeof(p));
 	st->simd_ready = POLY1305_ENGINE_AVX2;
 }
 
@@ -371,7 +389,7 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	_mm256_storeu_si256((__m256i_u *)pw->acc[3], h.l3);
 	_mm256_storeu_si256((__m256i_u *)pw->acc[4], h.l4);
 	st->simd_lanes = 1;
-	memzero_explicit(&kb, sizeof(kb));
+	poly1305_avx2_wipe(&kb, sizeof(kb));
 	return nblocks & ~(size_t)3;
 }
 
@@ -418,4 +436,13 @@ void AVX2 tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st)
 	st->h[1] = (u64)d;
 	st->h[2] += (u64)(d >> 64);
 	st->simd_lanes = 0;
+}
+
+_Static_assert(TLSX_POLY1305_SIMD_BYTES % 32 == 0,
+	       "st->simd is wiped 32 bytes at a time");
+
+/* Zero st->simd, the powers of r and the lanes (poly1305_impl.h). */
+void AVX2 tlsx_poly1305_wipe_avx2(struct tlsx_poly1305_state *st)
+{
+	poly1305_avx2_wipe(st->simd, sizeof(st->simd));
 }
