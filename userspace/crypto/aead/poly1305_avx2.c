@@ -435,11 +435,12 @@ poly1305_avx2_pairs(struct poly1305_avx2_vec *hv, const u8 *p, size_t n,
 		"jnz 1b\n\t"
 		: [h0] "+x"(h0), [h1] "+x"(h1), [h2] "+x"(h2), [h3] "+x"(h3),
 		  [h4] "+x"(h4), [p] "+r"(p), [n] "+r"(n)
-		: [kb] "r"(kb), "m"(*kb), "m"(*(const u8 (*)[128 * n])p),
+		: [kb] "r"(kb), "m"(*kb),
 		  [mask] "m"(poly1305_avx2_consts[0]),
 		  [pad] "m"(poly1305_avx2_consts[1])
 		: "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
-		  "xmm12", "xmm13", "xmm14", "cc");
+		  "xmm12", "xmm13", "xmm14", "cc",
+		  "memory");	/* reads 128 * @n bytes at @p */
 	hv->l0 = h0;
 	hv->l1 = h1;
 	hv->l2 = h2;
