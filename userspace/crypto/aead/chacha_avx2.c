@@ -76,53 +76,42 @@ X8_TARGET static __always_inline void x8_xor32(const u8 *src, u8 *dst,
 	}
 }
 
+/*
+ * Zero @n bytes (a multiple of 32) at the 32-byte aligned @p with vector
+ * stores.  In the kernel memzero_explicit() is a memset, which is `rep
+ * stosb` on CPUs with fast short REP STOS: an instruction count (qemu's
+ * -icount, issue #29) counts each of its iterations, 1024 for the state
+ * of a pass against 32 stores here.  The stores are volatile, so that the
+ * compiler neither drops them nor turns the loop back into a memset.
+ */
+X8_TARGET static __always_inline void x16_wipe(void *p, size_t n)
+{
+	const __m256i z = _mm256_setzero_si256();
+	size_t i;
+
+	/* unrolled: n is a constant at every call */
+#pragma GCC unroll 64
+	for (i = 0; i < n; i += 32)
+		*(volatile __m256i *)((u8 *)p + i) = z;
+}
+
 #include "aead/chacha_x8_template.h"
-
-/*
- * Two interleaved quarter-rounds, one in each set of eight blocks: a, b,
- * c, d in the first set and e, f, g, h in the second.
- */
-#define X16_QR(a, b, c, d, e, f, g, h) do {				\
-	a = _mm256_add_epi32(a, b); e = _mm256_add_epi32(e, f);	\
-	d = _mm256_xor_si256(d, a); h = _mm256_xor_si256(h, e);	\
-	d = X8_ROL(d, 16); h = X8_ROL(h, 16);				\
-	c = _mm256_add_epi32(c, d); g = _mm256_add_epi32(g, h);	\
-	b = _mm256_xor_si256(b, c); f = _mm256_xor_si256(f, g);	\
-	b = X8_ROL(b, 12); f = X8_ROL(f, 12);				\
-	a = _mm256_add_epi32(a, b); e = _mm256_add_epi32(e, f);	\
-	d = _mm256_xor_si256(d, a); h = _mm256_xor_si256(h, e);	\
-	d = X8_ROL(d, 8); h = X8_ROL(h, 8);				\
-	c = _mm256_add_epi32(c, d); g = _mm256_add_epi32(g, h);	\
-	b = _mm256_xor_si256(b, c); f = _mm256_xor_si256(f, g);	\
-	b = X8_ROL(b, 7); f = X8_ROL(f, 7);				\
-} while (0)
-
-/*
- * The second set lives in a 16-vector array (its "home", in the caller's
- * frame), and this empty asm after each of its quarter-rounds makes GCC
- * store the vectors it changed back there and load them again when next
- * needed.  Left to itself GCC spills both sets to slots of its choosing
- * (a 1.6 KiB frame, and slower: 0.68 against 0.64 cycles/byte).
- */
-struct x16_home {
-	__m256i v[16];
-};
-
-#define X16_HOME(arr) __asm__("" : "+m"(*(struct x16_home *)(arr)))
 
 /*
  * Finish one set of eight blocks whose state is @st: add the input of
  * blocks @counter.., transpose and XOR @len bytes (at most 512) of @src
- * into @dst (the
- * template's code, which names its state x0..x15 and its text src, dst,
- * len).  Out of line, so that chacha20_x16_pass() need not find stack
- * room for the spills of the transposition on top of its own: each frame
- * stays well below 1 KiB.
+ * into @dst (the template's code, which names its state x0..x15 and its
+ * text src, dst, len).  x8_finish_full() is the same for a whole 512
+ * bytes, where the length tests of x8_xor32() fold away.  Out of line, so
+ * that the passes need not find stack room for the spills of the
+ * transposition on top of their own.
  */
-X8_TARGET static noinline void x8_finish(const __m256i st[16],
-					 const u32 key[8],
-					 const u32 nonce[3], u32 counter,
-					 const u8 *src, u8 *dst, size_t len)
+X8_TARGET static __always_inline void x8_finish_body(const __m256i st[16],
+						     const u32 key[8],
+						     const u32 nonce[3],
+						     u32 counter,
+						     const u8 *src, u8 *dst,
+						     size_t len)
 {
 	__m256i x0 = st[0], x1 = st[1], x2 = st[2], x3 = st[3];
 	__m256i x4 = st[4], x5 = st[5], x6 = st[6], x7 = st[7];
@@ -140,114 +129,258 @@ X8_TARGET static noinline void x8_finish(const __m256i st[16],
 	X8_XOR_BLOCKS(x3, x7, x11, x15, 3);
 }
 
-/*
- * Sixteen blocks (1 KiB) from @counter as two independent sets of eight,
- * a0..a15 (blocks @counter..+7) and @b[0..15] (the next eight).  On Zen 5
- * a dependent vector operation waits two cycles, so one set of eight
- * blocks keeps the units only half busy: its four quarter-round chains
- * per round are the bound.  Two sets double the independent work.  The
- * 32 state vectors do not fit in the 16 YMM registers: the second set
- * lives in @b (see X16_HOME()), the first in registers and GCC's spill
- * slots, and the loads and stores run on the load/store units beside the
- * vector ALUs.  Measured (ChaCha20 alone, 4 KiB, TSC cycles/byte): 0.82
- * with eight-block passes, 0.64 with this.  Frames (kernel flags): this
- * 736 bytes, the caller 640 (@b), x8_finish() 96.  The stack holds
- * state, not the key: the input is broadcast again from @key for the
- * final addition.
- *
- * @len bytes (at most 1024) are XORed.  When @with_otk, block 0 is
- * computed alongside in scalar registers, as in chacha20_x8_pass(), and
- * its first 32 bytes go to @otk: the first pass of a 1 KiB record.
- */
-X8_TARGET static __always_inline void chacha20_x16(const u32 key[8],
-						   const u32 nonce[3],
-						   u32 counter,
-						   const u8 *src_all,
-						   u8 *dst_all, size_t len,
-						   __m256i b[16],
-						   bool with_otk, u8 *otk)
+X8_TARGET static noinline void x8_finish(const __m256i st[16],
+					 const u32 key[8],
+					 const u32 nonce[3], u32 counter,
+					 const u8 *src, u8 *dst, size_t len)
 {
-	__m256i a0, a1, a2, a3, a4, a5, a6, a7;
-	__m256i a8, a9, a10, a11, a12, a13, a14, a15;
-	__m256i x0, x1, x2, x3, x4, x5, x6, x7;
-	__m256i x8, x9, x10, x11, x12, x13, x14, x15;
-	u32 s[16];
-	int i;
-
-	X8_LOAD(counter);
-	if (with_otk)
-		chacha20_s_setup(s, key, nonce);
-	a0 = x0; a1 = x1; a2 = x2; a3 = x3; a4 = x4; a5 = x5; a6 = x6;
-	a7 = x7; a8 = x8; a9 = x9; a10 = x10; a11 = x11; a12 = x12;
-	a13 = x13; a14 = x14; a15 = x15;
-	b[0] = x0; b[1] = x1; b[2] = x2; b[3] = x3; b[4] = x4; b[5] = x5;
-	b[6] = x6; b[7] = x7; b[8] = x8; b[9] = x9; b[10] = x10;
-	b[11] = x11; b[12] = _mm256_add_epi32(x12, _mm256_set1_epi32(8));
-	b[13] = x13; b[14] = x14; b[15] = x15;
-	for (i = 0; i < 10; i++) {
-		X16_QR(a0, a4, a8, a12, b[0], b[4], b[8], b[12]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 0);
-		X16_QR(a1, a5, a9, a13, b[1], b[5], b[9], b[13]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 1);
-		X16_QR(a2, a6, a10, a14, b[2], b[6], b[10], b[14]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 2);
-		X16_QR(a3, a7, a11, a15, b[3], b[7], b[11], b[15]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 3);
-		X16_QR(a0, a5, a10, a15, b[0], b[5], b[10], b[15]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 4);
-		X16_QR(a1, a6, a11, a12, b[1], b[6], b[11], b[12]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 5);
-		X16_QR(a2, a7, a8, a13, b[2], b[7], b[8], b[13]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 6);
-		X16_QR(a3, a4, a9, a14, b[3], b[4], b[9], b[14]);
-		X16_HOME(b);
-		if (with_otk)
-			S_QR(s, 7);
-	}
-	if (with_otk)
-		chacha20_s_otk(s, key, otk);
-	/* The second set from its home, then the first one in its place. */
-	if (len > 512)
-		x8_finish(b, key, nonce, counter + 8, src_all + 512,
-			  dst_all + 512, len - 512);
-	b[0] = a0; b[1] = a1; b[2] = a2; b[3] = a3;
-	b[4] = a4; b[5] = a5; b[6] = a6; b[7] = a7;
-	b[8] = a8; b[9] = a9; b[10] = a10; b[11] = a11;
-	b[12] = a12; b[13] = a13; b[14] = a14; b[15] = a15;
-	x8_finish(b, key, nonce, counter, src_all, dst_all,
-		  len < 512 ? len : 512);
+	x8_finish_body(st, key, nonce, counter, src, dst, len);
 }
 
+X8_TARGET static noinline void x8_finish_full(const __m256i st[16],
+					      const u32 key[8],
+					      const u32 nonce[3], u32 counter,
+					      const u8 *src, u8 *dst)
+{
+	x8_finish_body(st, key, nonce, counter, src, dst, 512);
+}
+
+/*
+ * Sixteen blocks (1 KiB) from @counter as two independent sets of eight,
+ * A (blocks @counter..+7) and B (the next eight).  On Zen 5 a dependent
+ * vector operation waits two cycles, so one set of eight blocks keeps the
+ * units only half busy: its four quarter-round chains per round are the
+ * bound.  Two sets double the independent work.  Measured (ChaCha20
+ * alone, 4 KiB, TSC cycles/byte): 0.82 with eight-block passes, 0.64
+ * with two sets.
+ *
+ * The 32 state vectors do not fit in the 16 YMM registers, and what the
+ * spilling costs is instructions: an instruction count (as under qemu's
+ * -icount, issue #29) weighs each load and store as a vector operation.
+ * So the rounds are written out in the assembly below, with a fixed plan
+ * that needs no loads and few stores.  Twelve vectors stay in registers
+ * through all twenty rounds: words 0-7 of set A (rows a and b) and words
+ * 0-3 of set B (row a), in ymm0-ymm11 (the operands r0-r11).  The
+ * other twenty live in
+ * @m (the state array, A's sixteen words then B's) and each is read as
+ * a memory operand of its first use in a quarter-round and written back
+ * once at its end: a quarter-round of A has its c and d in memory (two
+ * stores), one of B its b, c and d (three stores; b is read twice, by
+ * two memory operands).  ymm12-ymm14 hold those for the quarter-round,
+ * ymm15 is the rotations' scratch, and the byte shuffles of the 16- and
+ * 8-bit rotations take their masks from memory.  A double round is 256
+ * vector operations and 40 stores (GCC's own allocation of the same
+ * rounds: 76 loads and stores).  Consecutive quarter-rounds reuse
+ * ymm12-ymm15, which register renaming makes independent.
+ */
+/* Resident vector n: asm operand %[rn], which GCC puts in ymm0-ymm11. */
+#define X16S_Y(n)	"%[r" #n "]"
+
+/* A quarter-round of set A: a, b in registers, c, d at offsets. */
+#define X16S_QRA(a, b, c, d)						\
+	"vpaddd " X16S_Y(b) ", " X16S_Y(a) ", " X16S_Y(a) "\n\t"	\
+	"vpxor " #d "(%[m]), " X16S_Y(a) ", %%ymm13\n\t"		\
+	"vpshufb %[k16], %%ymm13, %%ymm13\n\t"				\
+	"vpaddd " #c "(%[m]), %%ymm13, %%ymm12\n\t"			\
+	"vpxor %%ymm12, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vpsrld $20, " X16S_Y(b) ", %%ymm15\n\t"			\
+	"vpslld $12, " X16S_Y(b) ", " X16S_Y(b) "\n\t"			\
+	"vpor %%ymm15, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vpaddd " X16S_Y(b) ", " X16S_Y(a) ", " X16S_Y(a) "\n\t"	\
+	"vpxor " X16S_Y(a) ", %%ymm13, %%ymm13\n\t"			\
+	"vpshufb %[k8], %%ymm13, %%ymm13\n\t"			\
+	"vpaddd %%ymm13, %%ymm12, %%ymm12\n\t"				\
+	"vpxor %%ymm12, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vpsrld $25, " X16S_Y(b) ", %%ymm15\n\t"			\
+	"vpslld $7, " X16S_Y(b) ", " X16S_Y(b) "\n\t"			\
+	"vpor %%ymm15, " X16S_Y(b) ", " X16S_Y(b) "\n\t"		\
+	"vmovdqa %%ymm12, " #c "(%[m])\n\t"				\
+	"vmovdqa %%ymm13, " #d "(%[m])\n\t"
+
+/* A quarter-round of set B: a in a register, b, c, d at offsets. */
+#define X16S_QRB(a, b, c, d)						\
+	"vpaddd " #b "(%[m]), " X16S_Y(a) ", " X16S_Y(a) "\n\t"	\
+	"vpxor " #d "(%[m]), " X16S_Y(a) ", %%ymm13\n\t"		\
+	"vpshufb %[k16], %%ymm13, %%ymm13\n\t"				\
+	"vpaddd " #c "(%[m]), %%ymm13, %%ymm12\n\t"			\
+	"vpxor " #b "(%[m]), %%ymm12, %%ymm14\n\t"			\
+	"vpsrld $20, %%ymm14, %%ymm15\n\t"				\
+	"vpslld $12, %%ymm14, %%ymm14\n\t"				\
+	"vpor %%ymm15, %%ymm14, %%ymm14\n\t"				\
+	"vpaddd %%ymm14, " X16S_Y(a) ", " X16S_Y(a) "\n\t"		\
+	"vpxor " X16S_Y(a) ", %%ymm13, %%ymm13\n\t"			\
+	"vpshufb %[k8], %%ymm13, %%ymm13\n\t"			\
+	"vpaddd %%ymm13, %%ymm12, %%ymm12\n\t"				\
+	"vpxor %%ymm12, %%ymm14, %%ymm14\n\t"				\
+	"vpsrld $25, %%ymm14, %%ymm15\n\t"				\
+	"vpslld $7, %%ymm14, %%ymm14\n\t"				\
+	"vpor %%ymm15, %%ymm14, %%ymm14\n\t"				\
+	"vmovdqa %%ymm14, " #b "(%[m])\n\t"				\
+	"vmovdqa %%ymm12, " #c "(%[m])\n\t"				\
+	"vmovdqa %%ymm13, " #d "(%[m])\n\t"
+
+/* The state of both sets: A's words 0-15, then B's (32-byte aligned). */
+struct x16_state {
+	__m256i v[32];
+};
+
+/* The byte shuffles that rotate each 32-bit lane left by 16 and by 8. */
+static const u8 x16_rot_masks[2][32] __aligned(32) = {
+	{ 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+	  2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13 },
+	{ 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+	  3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14 },
+};
+
+/*
+ * One double round of both sets.  Offsets in @m: A's word w at 32 * w,
+ * B's at 32 * (16 + w).
+ */
+#define X16S_DOUBLE_ROUND						\
+	/* columns */							\
+	X16S_QRA(0, 4, 256, 384)					\
+	X16S_QRB(8, 640, 768, 896)					\
+	X16S_QRA(1, 5, 288, 416)					\
+	X16S_QRB(9, 672, 800, 928)					\
+	X16S_QRA(2, 6, 320, 448)					\
+	X16S_QRB(10, 704, 832, 960)					\
+	X16S_QRA(3, 7, 352, 480)					\
+	X16S_QRB(11, 736, 864, 992)					\
+	/* diagonals: (0, 5, 10, 15), (1, 6, 11, 12), ... */		\
+	X16S_QRA(0, 5, 320, 480)					\
+	X16S_QRB(8, 672, 832, 992)					\
+	X16S_QRA(1, 6, 352, 384)					\
+	X16S_QRB(9, 704, 864, 896)					\
+	X16S_QRA(2, 7, 256, 416)					\
+	X16S_QRB(10, 736, 768, 928)					\
+	X16S_QRA(3, 4, 288, 448)					\
+	X16S_QRB(11, 640, 800, 960)
+
+/* The operands of the rounds' assembly (the residents, the memory). */
+#define X16S_OUTPUTS(s)							\
+	"+m"(*(s)),							\
+	[r0] "+x"(r0), [r1] "+x"(r1), [r2] "+x"(r2), [r3] "+x"(r3),	\
+	[r4] "+x"(r4), [r5] "+x"(r5), [r6] "+x"(r6), [r7] "+x"(r7),	\
+	[r8] "+x"(r8), [r9] "+x"(r9), [r10] "+x"(r10), [r11] "+x"(r11)
+#define X16S_INPUTS(s)							\
+	[m] "r"(s), [k16] "m"(x16_rot_masks[0]),			\
+	[k8] "m"(x16_rot_masks[1])
+#define X16S_CLOBBERS	"xmm12", "xmm13", "xmm14", "xmm15"
+
+/* The residents from @s into r0..r11 (declared), and back. */
+#define X16S_RESIDENTS_LOAD(s)						\
+	__m256i r0 = (s)->v[0], r1 = (s)->v[1], r2 = (s)->v[2];	\
+	__m256i r3 = (s)->v[3], r4 = (s)->v[4], r5 = (s)->v[5];	\
+	__m256i r6 = (s)->v[6], r7 = (s)->v[7], r8 = (s)->v[16];	\
+	__m256i r9 = (s)->v[17], r10 = (s)->v[18], r11 = (s)->v[19]
+#define X16S_RESIDENTS_STORE(s) do {					\
+	(s)->v[0] = r0; (s)->v[1] = r1; (s)->v[2] = r2;		\
+	(s)->v[3] = r3; (s)->v[4] = r4; (s)->v[5] = r5;		\
+	(s)->v[6] = r6; (s)->v[7] = r7; (s)->v[16] = r8;		\
+	(s)->v[17] = r9; (s)->v[18] = r10; (s)->v[19] = r11;		\
+} while (0)
+
+/* The twenty rounds of both sets in @s, in place. */
+X8_TARGET static __always_inline void x16_rounds(struct x16_state *s)
+{
+	X16S_RESIDENTS_LOAD(s);
+	unsigned int n;
+
+	__asm__(
+		"movl $10, %[n]\n"
+		"1:\n\t"
+		X16S_DOUBLE_ROUND
+		"decl %[n]\n\t"
+		"jnz 1b\n\t"
+		: [n] "=&r"(n), X16S_OUTPUTS(s)
+		: X16S_INPUTS(s)
+		: X16S_CLOBBERS, "cc");
+	X16S_RESIDENTS_STORE(s);
+}
+
+/* The input of both sets, blocks @counter..+15, into @s. */
+X8_TARGET static __always_inline void x16_load(struct x16_state *s,
+					       const u32 key[8],
+					       const u32 nonce[3],
+					       u32 counter)
+{
+	__m256i x0, x1, x2, x3, x4, x5, x6, x7;
+	__m256i x8, x9, x10, x11, x12, x13, x14, x15;
+
+	X8_LOAD(counter);
+	s->v[0] = x0; s->v[1] = x1; s->v[2] = x2; s->v[3] = x3;
+	s->v[4] = x4; s->v[5] = x5; s->v[6] = x6; s->v[7] = x7;
+	s->v[8] = x8; s->v[9] = x9; s->v[10] = x10; s->v[11] = x11;
+	s->v[12] = x12; s->v[13] = x13; s->v[14] = x14; s->v[15] = x15;
+	s->v[16] = x0; s->v[17] = x1; s->v[18] = x2; s->v[19] = x3;
+	s->v[20] = x4; s->v[21] = x5; s->v[22] = x6; s->v[23] = x7;
+	s->v[24] = x8; s->v[25] = x9; s->v[26] = x10; s->v[27] = x11;
+	s->v[28] = _mm256_add_epi32(x12, _mm256_set1_epi32(8));
+	s->v[29] = x13; s->v[30] = x14; s->v[31] = x15;
+}
+
+/*
+ * One 1 KiB pass from @counter: the input of both sets into @s, the
+ * rounds, then each set finished (B first, from @s + 16).
+ */
 X8_TARGET static noinline void chacha20_x16_pass(const u32 key[8],
 						 const u32 nonce[3],
 						 u32 counter, const u8 *src,
-						 u8 *dst, __m256i b[16])
+						 u8 *dst, struct x16_state *s)
 {
-	chacha20_x16(key, nonce, counter, src, dst, 1024, b, false, NULL);
+	x16_load(s, key, nonce, counter);
+	x16_rounds(s);
+	x8_finish_full(s->v + 16, key, nonce, counter + 8, src + 512,
+		       dst + 512);
+	x8_finish_full(s->v, key, nonce, counter, src, dst);
 }
 
-/* The first pass of an operation, from block 1, block 0 alongside. */
+/*
+ * The first pass of an operation beyond 512 bytes: sixteen blocks from
+ * block 1 as in chacha20_x16_pass(), with block 0 computed alongside in
+ * scalar registers, as in chacha20_x8_pass(): one double round of the
+ * assembly, then one of the scalar block in C, which GCC keeps in
+ * general-purpose registers (the assembly takes none but @s's address);
+ * out of order, the scalar chain runs beside the vector rounds.  The
+ * first 32 bytes of block 0 go to @otk.  @len bytes (at most 1024) are
+ * XORed.
+ */
 X8_TARGET static noinline void chacha20_x16_pass0(const u32 key[8],
 						  const u32 nonce[3],
 						  u8 otk[32], const u8 *src,
 						  u8 *dst, size_t len,
-						  __m256i b[16])
+						  struct x16_state *s)
 {
-	chacha20_x16(key, nonce, 1, src, dst, len, b, true, otk);
+	u32 w[16];
+	int i;
+
+	x16_load(s, key, nonce, 1);
+	chacha20_s_setup(w, key, nonce);
+	{
+		X16S_RESIDENTS_LOAD(s);
+
+		for (i = 0; i < 10; i++) {
+			__asm__(X16S_DOUBLE_ROUND
+				: X16S_OUTPUTS(s)
+				: X16S_INPUTS(s)
+				: X16S_CLOBBERS);
+			S_QR(w, 0);
+			S_QR(w, 1);
+			S_QR(w, 2);
+			S_QR(w, 3);
+			S_QR(w, 4);
+			S_QR(w, 5);
+			S_QR(w, 6);
+			S_QR(w, 7);
+		}
+		X16S_RESIDENTS_STORE(s);
+	}
+	chacha20_s_otk(w, key, otk);
+	memzero_explicit(w, sizeof(w));
+	if (len > 512)
+		x8_finish(s->v + 16, key, nonce, 9, src + 512, dst + 512,
+			  len - 512);
+	x8_finish(s->v, key, nonce, 1, src, dst, len < 512 ? len : 512);
 }
 
 /* Less than 1 KiB: eight blocks per pass, then a last block in scalar. */
@@ -272,22 +405,21 @@ X8_TARGET static noinline void chacha20_xor_x8(const u32 key[8],
 }
 
 /*
- * The home of the second set of chacha20_x16_pass() lives in this frame,
- * so that neither frame nears 1 KiB (GCC spills the first set besides).
+ * The state of chacha20_x16_pass() (1 KiB) lives in this frame, wiped
+ * once after the last pass; the pass's own frame is small.
  */
 X8_TARGET void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 				      u32 counter, const u8 *src, u8 *dst,
 				      size_t len)
 {
-	__m256i home[16];
+	struct x16_state st;
 
 	if (len >= 1024) {
 		for (; len >= 1024; len -= 1024, src += 1024, dst += 1024) {
-			chacha20_x16_pass(key, nonce, counter, src, dst,
-					  home);
+			chacha20_x16_pass(key, nonce, counter, src, dst, &st);
 			counter += 16;
 		}
-		memzero_explicit(home, sizeof(home));
+		x16_wipe(&st, sizeof(st));
 	}
 	if (len)
 		chacha20_xor_x8(key, nonce, counter, src, dst, len);
@@ -309,12 +441,12 @@ X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 				       u8 otk[32], const u8 *src, u8 *dst,
 				       size_t len)
 {
-	__m256i home[16];
+	struct x16_state st;
 
 	if (len <= 512) {
 		chacha20_x8_pass0(key, nonce, otk, src, dst, len);
 		return;
 	}
-	chacha20_x16_pass0(key, nonce, otk, src, dst, len, home);
-	memzero_explicit(home, sizeof(home));
+	chacha20_x16_pass0(key, nonce, otk, src, dst, len, &st);
+	x16_wipe(&st, sizeof(st));
 }

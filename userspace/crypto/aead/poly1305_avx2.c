@@ -77,6 +77,24 @@ _Static_assert(sizeof(struct poly1305_avx2_powers) + POLY1305_SIMD_ALIGN_SLACK <
 	       TLSX_POLY1305_SIMD_BYTES,
 	       "poly1305_avx2_powers does not fit the state");
 
+/*
+ * Zero @n bytes (a multiple of 32) at @p with vector stores.  In the
+ * kernel memzero_explicit() is a memset, which is `rep stosb` on CPUs
+ * with fast short REP STOS: an instruction count (qemu's -icount, issue
+ * #29) counts each of its iterations, one per byte.  Volatile, so that
+ * the compiler neither drops the stores nor turns them into a memset.
+ */
+static __always_inline AVX2 void poly1305_avx2_wipe(void *p, size_t n)
+{
+	const __m256i z = _mm256_setzero_si256();
+	size_t i;
+
+	/* unrolled: n is a constant at every call */
+#pragma GCC unroll 64
+	for (i = 0; i < n; i += 32)
+		*(volatile __m256i_u *)((u8 *)p + i) = z;
+}
+
 static AVX2 void poly1305_avx2_setup(struct tlsx_poly1305_state *st)
 {
 	struct poly1305_avx2_powers *pw = poly1305_simd_area(st);
@@ -100,8 +118,8 @@ static AVX2 void poly1305_avx2_setup(struct tlsx_poly1305_state *st)
 		for (j = 0; j < 4; j++)
 			pw->last[4 + i][j] = 5 * p[lane_power[j]][i];
 	}
-	memzero_explicit(p64, sizeof(p64));
-	memzero_explicit(p, sizeof(p));
+	poly1305_avx2_wipe(p64, sizeof(p64));
+	poly1305_avx2_wipe(p, sizeof(p));
 	st->simd_ready = POLY1305_ENGINE_AVX2;
 }
 
@@ -284,6 +302,152 @@ static __always_inline AVX2 u64 poly1305_avx2_hsum(__m256i v)
 						    _mm_unpackhi_epi64(x, x)));
 }
 
+/* r^4 and r^8 broadcast, nine factors each (see below). */
+struct poly1305_avx2_keys {
+	__m256i r4[9];
+	__m256i r8[9];
+};
+
+/* The 26-bit limb mask and the 2^128 pad bit (1 << 24 in limb 4). */
+static const u64 poly1305_avx2_consts[2][4] __aligned(32) = {
+	{ POLY1305_M26, POLY1305_M26, POLY1305_M26, POLY1305_M26 },
+	{ 1 << 24, 1 << 24, 1 << 24, 1 << 24 },
+};
+
+/*
+ * The loop of two groups per step, h = h * r^8 + G * r^4 + G', written
+ * out in assembly (@n steps, from @p): an instruction count (qemu's
+ * -icount, issue #29) weighs every spill, and GCC's allocation of the C
+ * version (POLY1305_AVX2_MADD() etc.) spills ten vectors a step.  The plan
+ * fits the 16 registers: h in ymm0-ymm4 (operands h0-h4), the sums
+ * d0-d4 in ymm5-ymm9, the two halves of the loaded blocks (bits 0-63 and
+ * 64-127 of each, as poly1305_avx2_load()) in ymm10 and ymm11, the limb
+ * being multiplied in ymm12, a product in ymm13 and a carry in ymm14.
+ * The message's limbs are cut one at a time, just before their five
+ * products; key factors and constants are memory operands.  The same
+ * arithmetic as the C: the sums, carry chains and bounds at the top of
+ * the file.  154 instructions a step against GCC's 164.
+ */
+#define PA_D0 "%%ymm5"
+#define PA_D1 "%%ymm6"
+#define PA_D2 "%%ymm7"
+#define PA_D3 "%%ymm8"
+#define PA_D4 "%%ymm9"
+/* d = t * key factor @k (byte offset in @kb), or d += t * k */
+#define PA_MUL(k, d) "vpmuludq " #k "(%[kb]), %%ymm12, " d "\n\t"
+#define PA_MAC(k, d)							\
+	"vpmuludq " #k "(%[kb]), %%ymm12, %%ymm13\n\t"			\
+	"vpaddq %%ymm13, " d ", " d "\n\t"
+/* d += h limb @h * k */
+#define PA_MACH(h, k, d)						\
+	"vpmuludq " #k "(%[kb]), %[" #h "], %%ymm13\n\t"		\
+	"vpaddq %%ymm13, " d ", " d "\n\t"
+/* the five products of a limb (in ymm12) against factors i0..i4 of @b */
+#define PA_LIMB(b, i0, i1, i2, i3, i4)					\
+	PA_MAC(b + 32 * i0, PA_D0) PA_MAC(b + 32 * i1, PA_D1)		\
+	PA_MAC(b + 32 * i2, PA_D2) PA_MAC(b + 32 * i3, PA_D3)		\
+	PA_MAC(b + 32 * i4, PA_D4)
+#define PA_HLIMB(h, b, i0, i1, i2, i3, i4)				\
+	PA_MACH(h, b + 32 * i0, PA_D0) PA_MACH(h, b + 32 * i1, PA_D1)	\
+	PA_MACH(h, b + 32 * i2, PA_D2) PA_MACH(h, b + 32 * i3, PA_D3)	\
+	PA_MACH(h, b + 32 * i4, PA_D4)
+/* one carry: c = d >> 26, d &= mask, e += c */
+#define PA_CARRY(d, e)							\
+	"vpsrlq $26, " d ", %%ymm14\n\t"				\
+	"vpand %[mask], " d ", " d "\n\t"				\
+	"vpaddq %%ymm14, " e ", " e "\n\t"
+/* four blocks at @off from %[p] into ymm10 (bits 0-63), ymm11 (64-127) */
+#define PA_LOAD(off, off32)						\
+	"vmovdqu " #off "(%[p]), %%ymm14\n\t"				\
+	"vpunpcklqdq " #off32 "(%[p]), %%ymm14, %%ymm10\n\t"		\
+	"vpunpckhqdq " #off32 "(%[p]), %%ymm14, %%ymm11\n\t"
+/* limbs 0-4 of the loaded blocks into ymm12 */
+#define PA_CUT0 "vpand %[mask], %%ymm10, %%ymm12\n\t"
+#define PA_CUT1								\
+	"vpsrlq $26, %%ymm10, %%ymm12\n\t"				\
+	"vpand %[mask], %%ymm12, %%ymm12\n\t"
+#define PA_CUT2								\
+	"vpsrlq $52, %%ymm10, %%ymm12\n\t"				\
+	"vpsllq $12, %%ymm11, %%ymm13\n\t"				\
+	"vpor %%ymm13, %%ymm12, %%ymm12\n\t"				\
+	"vpand %[mask], %%ymm12, %%ymm12\n\t"
+#define PA_CUT3								\
+	"vpsrlq $14, %%ymm11, %%ymm12\n\t"				\
+	"vpand %[mask], %%ymm12, %%ymm12\n\t"
+#define PA_CUT4								\
+	"vpsrlq $40, %%ymm11, %%ymm12\n\t"				\
+	"vpor %[pad], %%ymm12, %%ymm12\n\t"
+
+static __always_inline AVX2 void
+poly1305_avx2_pairs(struct poly1305_avx2_vec *hv, const u8 *p, size_t n,
+		    const struct poly1305_avx2_keys *kb)
+{
+	__m256i h0 = hv->l0, h1 = hv->l1, h2 = hv->l2, h3 = hv->l3;
+	__m256i h4 = hv->l4;
+
+	__asm__(
+		"1:\n\t"
+		/* d = G * r^4, limb by limb of G */
+		PA_LOAD(0, 32)
+		PA_CUT0
+		PA_MUL(0, PA_D0) PA_MUL(32, PA_D1) PA_MUL(64, PA_D2)
+		PA_MUL(96, PA_D3) PA_MUL(128, PA_D4)
+		PA_CUT1
+		PA_LIMB(0, 8, 0, 1, 2, 3)
+		PA_CUT2
+		PA_LIMB(0, 7, 8, 0, 1, 2)
+		PA_CUT3
+		PA_LIMB(0, 6, 7, 8, 0, 1)
+		PA_CUT4
+		PA_LIMB(0, 5, 6, 7, 8, 0)
+		/* d += h * r^8 */
+		PA_HLIMB(h0, 288, 0, 1, 2, 3, 4)
+		PA_HLIMB(h1, 288, 8, 0, 1, 2, 3)
+		PA_HLIMB(h2, 288, 7, 8, 0, 1, 2)
+		PA_HLIMB(h3, 288, 6, 7, 8, 0, 1)
+		PA_HLIMB(h4, 288, 5, 6, 7, 8, 0)
+		/* carry, as poly1305_avx2_carry() */
+		PA_CARRY(PA_D0, PA_D1)
+		PA_CARRY(PA_D3, PA_D4)
+		PA_CARRY(PA_D1, PA_D2)
+		"vpsrlq $26, " PA_D4 ", %%ymm14\n\t"
+		"vpand %[mask], " PA_D4 ", " PA_D4 "\n\t"
+		"vpaddq %%ymm14, " PA_D0 ", " PA_D0 "\n\t"
+		"vpsllq $2, %%ymm14, %%ymm14\n\t"
+		"vpaddq %%ymm14, " PA_D0 ", " PA_D0 "\n\t"
+		PA_CARRY(PA_D2, PA_D3)
+		PA_CARRY(PA_D0, PA_D1)
+		PA_CARRY(PA_D3, PA_D4)
+		/* h = d + G' */
+		PA_LOAD(64, 96)
+		PA_CUT0
+		"vpaddq %%ymm12, " PA_D0 ", %[h0]\n\t"
+		PA_CUT1
+		"vpaddq %%ymm12, " PA_D1 ", %[h1]\n\t"
+		PA_CUT2
+		"vpaddq %%ymm12, " PA_D2 ", %[h2]\n\t"
+		PA_CUT3
+		"vpaddq %%ymm12, " PA_D3 ", %[h3]\n\t"
+		PA_CUT4
+		"vpaddq %%ymm12, " PA_D4 ", %[h4]\n\t"
+		"sub $-128, %[p]\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		: [h0] "+x"(h0), [h1] "+x"(h1), [h2] "+x"(h2), [h3] "+x"(h3),
+		  [h4] "+x"(h4), [p] "+r"(p), [n] "+r"(n)
+		: [kb] "r"(kb), "m"(*kb),
+		  [mask] "m"(poly1305_avx2_consts[0]),
+		  [pad] "m"(poly1305_avx2_consts[1])
+		: "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+		  "xmm12", "xmm13", "xmm14", "cc",
+		  "memory");	/* reads 128 * @n bytes at @p */
+	hv->l0 = h0;
+	hv->l1 = h1;
+	hv->l2 = h2;
+	hv->l3 = h3;
+	hv->l4 = h4;
+}
+
 size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 				      const u8 *p, size_t nblocks)
 {
@@ -291,18 +455,14 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	/*
 	 * r^4 and r^8 broadcast into vectors once per call, on the stack
 	 * and wiped at the end: the multiplies take them as memory operands
-	 * (the loop hides their address so they are not hoisted into
-	 * registers, of which there are 16), so the compiler spills partial
-	 * products, not key vectors.
+	 * (the odd step hides their address so they are not hoisted into
+	 * registers, of which there are 16; the loop is assembly).
 	 */
-	struct {
-		__m256i r4[9];
-		__m256i r8[9];
-	} kb;
-	const __m256i *k4, *k8;
+	struct poly1305_avx2_keys kb;
+	const __m256i *k4;
 	int i;
 	struct poly1305_avx2_sums s;
-	struct poly1305_avx2_vec h, m;
+	struct poly1305_avx2_vec h;
 	u32 l[5];
 	size_t n = nblocks / 4;
 
@@ -341,7 +501,8 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 
 	/*
 	 * h = h * r^4 + G, two groups at a time as
-	 * h * r^8 + G * r^4 + G' with a single carry pass.
+	 * h * r^8 + G * r^4 + G' with a single carry pass
+	 * (poly1305_avx2_pairs()).
 	 */
 	if (n & 1) {
 		k4 = kb.r4;
@@ -351,19 +512,10 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 		h = poly1305_avx2_add(h, poly1305_avx2_load(p));
 		p += 64;
 	}
-	for (n /= 2; n; n--) {
-		k4 = kb.r4;
-		k8 = kb.r8;
-		POLY1305_AVX2_OPAQUE(k4);
-		POLY1305_AVX2_OPAQUE(k8);
-		m = poly1305_avx2_load(p);
-		s = poly1305_avx2_zero();
-		POLY1305_AVX2_MADD(s, m, POLY1305_AVX2_VEC, k4);
-		POLY1305_AVX2_MADD(s, h, POLY1305_AVX2_VEC, k8);
-		h = poly1305_avx2_carry(s);
-		h = poly1305_avx2_add(h, poly1305_avx2_load(p + 64));
-		p += 128;
-	}
+	n /= 2;
+	if (n)
+		poly1305_avx2_pairs(&h, p, n, &kb);
+	p += 128 * n;
 
 	_mm256_storeu_si256((__m256i_u *)pw->acc[0], h.l0);
 	_mm256_storeu_si256((__m256i_u *)pw->acc[1], h.l1);
@@ -371,7 +523,7 @@ size_t AVX2 tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 	_mm256_storeu_si256((__m256i_u *)pw->acc[3], h.l3);
 	_mm256_storeu_si256((__m256i_u *)pw->acc[4], h.l4);
 	st->simd_lanes = 1;
-	memzero_explicit(&kb, sizeof(kb));
+	poly1305_avx2_wipe(&kb, sizeof(kb));
 	return nblocks & ~(size_t)3;
 }
 
@@ -418,4 +570,13 @@ void AVX2 tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st)
 	st->h[1] = (u64)d;
 	st->h[2] += (u64)(d >> 64);
 	st->simd_lanes = 0;
+}
+
+_Static_assert(TLSX_POLY1305_SIMD_BYTES % 32 == 0,
+	       "st->simd is wiped 32 bytes at a time");
+
+/* Zero st->simd, the powers of r and the lanes (poly1305_impl.h). */
+void AVX2 tlsx_poly1305_wipe_avx2(struct tlsx_poly1305_state *st)
+{
+	poly1305_avx2_wipe(st->simd, sizeof(st->simd));
 }

@@ -166,8 +166,9 @@ void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16])
 	put_unaligned_le64(h1 + st->s[1] + (u64)(d >> 64), tag + 8);
 
 	/* The powers of r and lanes are only there if a vector engine ran. */
-	if (st->simd_ready)
-		memzero_explicit(st, sizeof(*st));
-	else
-		memzero_explicit(st, st->simd - (u8 *)st);
+	if (st->simd_ready == POLY1305_ENGINE_AVX2)
+		tlsx_poly1305_wipe_avx2(st);
+	else if (st->simd_ready)
+		memzero_explicit(st->simd, sizeof(st->simd));
+	memzero_explicit(st, st->simd - (u8 *)st);
 }

@@ -60,6 +60,11 @@ void tlsx_poly1305_blocks_scalar(u64 h[3], const u64 r[2], const u8 *p,
 size_t tlsx_poly1305_blocks_avx2(struct tlsx_poly1305_state *st,
 				 const u8 *p, size_t nblocks);
 void tlsx_poly1305_fold_avx2(struct tlsx_poly1305_state *st);
+/*
+ * tlsx_poly1305_wipe_avx2() - zero st->simd with vector stores (the
+ * kernel's memset is `rep stosb`, see poly1305_avx2.c).  SIMD code.
+ */
+void tlsx_poly1305_wipe_avx2(struct tlsx_poly1305_state *st);
 size_t tlsx_poly1305_blocks_ifma(struct tlsx_poly1305_state *st,
 				 const u8 *p, size_t nblocks);
 void tlsx_poly1305_fold_ifma(struct tlsx_poly1305_state *st);
