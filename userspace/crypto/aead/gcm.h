@@ -15,7 +15,7 @@
 
 #include "aead/platform.h"
 
-#define TLSX_GCM_SIMD_BYTES	2240
+#define TLSX_GCM_SIMD_BYTES	1152
 
 struct tlsx_gcm_key {
 	/* FIPS-197 encryption round keys, in the byte order AES-NI loads. */

@@ -27,12 +27,14 @@
  */
 #define GCM_NB		32
 /*
- * 66 powers of H: a record of up to 1 KiB with its AD block and lengths
- * block is then one sum of products and one reduction (gcm_mid()).
+ * 33 powers of H: the AD block and a batch are one sum of products and
+ * one reduction (gcm_mid()'s first group; gcm_short() needs 32).  With
+ * 66, gcm_mid() reduced once per 1 KiB record instead of twice, for
+ * 1,088 more bytes of key and no speed measurable (docs/perf-crypto.md).
  */
-#define GCM_NPOW	66
+#define GCM_NPOW	33
 /*
- * The Karatsuba halves (k.lo ^ k.hi) of every power are stored too (2208
+ * The Karatsuba halves (k.lo ^ k.hi) of every power are stored too (1152
  * bytes in all) rather than computed per vector: on Zen 5 plain vector
  * instructions share the execution pipes with VAES and VPCLMULQDQ
  * (tlsx-bench uarch), so the two per vector they cost are worth a table.

@@ -92,9 +92,9 @@
 #define GCM_NV		(GCM_NB / GCM_LANES)	/* vectors per batch */
 #define GCM_BATCH	(GCM_NB * 16)		/* bytes per batch */
 /*
- * Powers of H in the table: GCM_NB for the main loop, or more
- * (GCM_NPOW, set by the including file) for gcm_short()'s one-reduction
- * GHASH of a whole record.
+ * Powers of H in the table: GCM_NB for the main loop (and gcm_short()),
+ * or more (GCM_NPOW, set by the including file): gcm_mid() needs
+ * GCM_NB + 1.
  */
 #ifndef GCM_NPOW
 #define GCM_NPOW	GCM_NB
@@ -704,9 +704,6 @@ void gcm_prod128(struct gcm_prod *p, __m128i a, const u8 *kp)
  * E_K(J0) runs beside the keystream instead of after the hash.
  */
 #define GCM_SHORT_MAX	((GCM_NB - 2) * 16)
-/* gcm_mid()'s longest record: two batches. */
-#define GCM_MID_MAX	(2 * GCM_BATCH)
-_Static_assert(GCM_NPOW >= 2 * GCM_NB + 2, "gcm_mid() needs 2 NB + 2 powers");
 
 static __always_inline GCM_TARGET
 void gcm_short(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
@@ -789,10 +786,8 @@ void gcm_long(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 
 /*
  * A record of one to two batches (GCM_BATCH < len <= 2 * GCM_BATCH, AD of
- * 16 at most; 513 to 1024 bytes on zmm) in one pass and, as in
- * gcm_short(), one aggregated GHASH over AD || text || lengths with a
- * single reduction (GCM_NPOW >= 2 * GCM_NB + 2 powers of H).  Two groups
- * of GCM_NV vectors, AES round-major within a group (the batch's shape,
+ * 16 at most; 513 to 1024 bytes on zmm) in one pass.  Two groups of
+ * GCM_NV vectors, AES round-major within a group (the batch's shape,
  * where the AES units stay busy):
  *  - group A, the first batch: its AES; open hashes A's ciphertext (the
  *    input) between the rounds;
@@ -800,10 +795,23 @@ void gcm_long(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
  *    cost AES work only): its AES, with the hash of A's ciphertext (seal)
  *    or B's (open) between the rounds;
  *  - seal then hashes B's ciphertext, the one part left unstitched.
- * The AD and lengths products go into group A's time.  Open thus hashes
- * every block stitched, and the streaming path's three extra reductions
- * (AD, second batch, lengths) and its separate lengths multiply are gone.
+ * GHASH is a chain, Y_i = (Y_(i-1) xor X_i) . H (SP 800-38D section 6.4,
+ * Algorithm 2), so it may be cut anywhere: AD || A is one sum of products
+ * by K_(NB + 1)..K_1 and one reduction, giving Y after A's last block;
+ * that Y is XORed into B's first block, and B || lengths is a second sum
+ * by K_(m + 1)..K_1 (m = B's blocks) and reduction.  The table thus needs
+ * GCM_NB + 1 powers, not the 2 * GCM_NB + 2 of a single reduction, for
+ * one extra reduction (two carryless multiplies) per record.  The product
+ * of B's first vector, the one waiting for A's reduction, goes last among
+ * B's, as the main loop does with the previous batch's accumulator.  The
+ * hash takes two vectors per step (gcm_prod_add2()), which pays for the
+ * extra reduction's plain vector instructions.  The AD product goes into
+ * group A's time, and so does seal's lengths product (its multiplier is
+ * idle there); open's goes into B's.
  */
+#define GCM_MID_MAX	(2 * GCM_BATCH)
+_Static_assert(GCM_NPOW > GCM_NB, "gcm_mid() needs NB + 1 powers");
+
 /*
  * Vector @i of group B at @s2 (@nv2 vectors, the last of @last bytes:
  * through a byte mask when partial), zero past the text.
@@ -818,6 +826,20 @@ gvec gcm_mid_load(const u8 *s2, int i, int nv2, size_t last)
 	return v_set1_64(0);
 }
 
+/* Zero sums, then the lengths block (bits, byte-reversed) times K_1. */
+static __always_inline GCM_TARGET
+void gcm_prod_lengths(const struct tlsx_gcm_key *k, struct gcm_prod *p,
+		      size_t ad_len, size_t len)
+{
+	__m128i a = _mm_set_epi64x((long long)(ad_len * 8),
+				   (long long)(len * 8));
+
+	p->lo = v_set1_64(0);
+	p->mi = p->lo;
+	p->hi = p->lo;
+	gcm_prod128(p, a, gcm_power(k, 1));
+}
+
 static __always_inline GCM_TARGET
 void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	     const u8 *nonce, const u8 *ad, size_t ad_len, const u8 *src,
@@ -826,15 +848,18 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	const gvec bswap = gcm_bswap_mask();
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	const u8 *rk = k->rk, *s2 = src + GCM_BATCH;
-	size_t nb = (len + 15) / 16, len2 = len - GCM_BATCH;
-	int nv2 = (int)((len2 + GCM_VB - 1) / GCM_VB), i, j;
+	size_t len2 = len - GCM_BATCH, nb2 = (len2 + 15) / 16;
+	int nv2 = (int)((len2 + GCM_VB - 1) / GCM_VB), i, i2, j;
 	size_t last = len2 - (size_t)(nv2 - 1) * GCM_VB;	/* 1..GCM_VB */
-	/* Text block b takes K_(nb + 1 - b): the lengths block takes K_1. */
-	const u8 *hp = gcm_power(k, nb + 1), *hp2 = hp + GCM_BATCH;
-	struct gcm_prod prod GCM_NOINIT;
+	/*
+	 * A's block b takes K_(NB - b), the AD block K_(NB + 1); B's block b
+	 * takes K_(nb2 - b), the lengths block K_1.
+	 */
+	const u8 *hp = gcm_powers(k), *hp2 = gcm_power(k, nb2 + 1);
+	struct gcm_prod prod GCM_NOINIT, prod2 GCM_NOINIT;
 	gvec x[GCM_NV] GCM_NOINIT, ct[GCM_NV] GCM_NOINIT;
 	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
-	gvec ctr, kr, g;
+	gvec ctr, kr, g, g2;
 	u32 r;
 
 	c128 = _mm_insert_epi32(gcm_bswap128(j0), 2, 0);
@@ -849,15 +874,15 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 		ctr = v_add32(ctr, inc);
 		v_pin(ctr);
 	}
-	/* The lengths block (in bits, byte-reversed) times K_1. */
-	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
+	/* The AD block (zero-padded; zero if none) times K_(NB + 1). */
+	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
 	prod.lo = v_xor(ctr, ctr);
 	prod.mi = prod.lo;
 	prod.hi = prod.lo;
-	gcm_prod128(&prod, a, gcm_power(k, 1));
-	/* The AD block (zero-padded; zero if none) times K_(nb + 2). */
-	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
-	gcm_prod128(&prod, gcm_bswap128(a), hp - 16);
+	gcm_prod128(&prod, gcm_bswap128(a), gcm_power(k, GCM_NB + 1));
+	/* Seal: the lengths product, while the multiplier is idle. */
+	if (enc)
+		gcm_prod_lengths(k, &prod2, ad_len, len);
 	ej0 = gcm_ej0(rk, rounds, j0);
 #pragma GCC unroll 16
 	for (r = 1; r < rounds; r++) {
@@ -868,11 +893,14 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 		if (enc)
 			continue;
 #pragma GCC unroll 16
-		for (j = 0; j < GCM_NV; j++) {
+		for (j = 0; j < GCM_NV; j += 2) {
 			if (j * (rounds - 1) / GCM_NV != r - 1)
 				continue;
-			g = v_shuffle8(v_load(src + j * GCM_VB), bswap);
-			gcm_prod_add(&prod, g, hp + j * GCM_VB);
+			gcm_prod_add2(&prod,
+				      v_shuffle8(v_load(src + j * GCM_VB), bswap),
+				      hp + j * GCM_VB,
+				      v_shuffle8(v_load(src + (j + 1) * GCM_VB),
+						 bswap), hp + (j + 1) * GCM_VB);
 		}
 	}
 	kr = gcm_rk(rk, rounds);
@@ -880,6 +908,11 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	for (i = 0; i < GCM_NV; i++) {
 		ct[i] = v_aesenclast(x[i], v_xor(kr, v_load(src + i * GCM_VB)));
 		v_store(dst + i * GCM_VB, ct[i]);
+	}
+	/* Open: Y after AD || A, in B's time. */
+	if (!enc) {
+		a = gcm_prod_reduce(&prod);
+		gcm_prod_lengths(k, &prod2, ad_len, len);
 	}
 
 	/*
@@ -902,25 +935,37 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 		for (i = 0; i < GCM_NV; i++)
 			x[i] = v_aesenc(x[i], kr);
 #pragma GCC unroll 16
-		for (j = 0; j < GCM_NV; j++) {
+		for (j = 0; j < GCM_NV; j += 2) {
 			if (j * (rounds - 1) / GCM_NV != r - 1)
 				continue;
 			if (enc) {
-				g = v_shuffle8(ct[j], bswap);
-				gcm_prod_add(&prod, g, hp + j * GCM_VB);
-			} else {
-				/*
-				 * Vectors past the text are zero: any power
-				 * in the table will do, and a branch here
-				 * would have the compiler split the rounds.
-				 */
-				g = gcm_mid_load(s2, j, nv2, last);
-				gcm_prod_add(&prod, v_shuffle8(g, bswap),
-					     j < nv2 ? hp2 + j * GCM_VB : hp);
+				gcm_prod_add2(&prod, v_shuffle8(ct[j], bswap),
+					      hp + j * GCM_VB,
+					      v_shuffle8(ct[j + 1], bswap),
+					      hp + (j + 1) * GCM_VB);
+				continue;
 			}
+			/*
+			 * Vectors 1 and 2, 3 and 4, ..., then NV - 1 and
+			 * 0: vector 0, which takes Y, last.  Vectors past
+			 * the text are zero: any power in the table will
+			 * do, and a branch here would have the compiler
+			 * split the rounds.
+			 */
+			i = j + 1;
+			i2 = (j + 2) % GCM_NV;
+			g = v_shuffle8(gcm_mid_load(s2, i, nv2, last), bswap);
+			g2 = v_shuffle8(gcm_mid_load(s2, i2, nv2, last), bswap);
+			if (i2 == 0)
+				g2 = v_xor(g2, v_zext128(a));
+			gcm_prod_add2(&prod2, g, i < nv2 ? hp2 + i * GCM_VB : hp,
+				      g2, i2 < nv2 ? hp2 + i2 * GCM_VB : hp);
 		}
 	}
 	kr = gcm_rk(rk, rounds);
+	/* Seal: Y after AD || A, beside B's last round. */
+	if (enc)
+		a = gcm_prod_reduce(&prod);
 	/*
 	 * The last round of every vector, then the stores: a branch among
 	 * the rounds would have the compiler split them per vector.
@@ -940,11 +985,27 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 			v_store_part(dst + GCM_BATCH + i * GCM_VB, x[i], last);
 			x[i] = v_zero_beyond(x[i], last);
 		}
-		if (enc)
-			gcm_prod_add(&prod, v_shuffle8(x[i], bswap),
-				     hp2 + i * GCM_VB);
 	}
-	a = gcm_prod_reduce(&prod);
+	/* Seal: B's ciphertext, two vectors at a time, vector 0 last. */
+	if (enc) {
+#pragma GCC unroll 16
+		for (i = 1; i < GCM_NV - 1; i += 2) {
+			if (i + 1 < nv2)
+				gcm_prod_add2(&prod2, v_shuffle8(x[i], bswap),
+					      hp2 + i * GCM_VB,
+					      v_shuffle8(x[i + 1], bswap),
+					      hp2 + (i + 1) * GCM_VB);
+			else if (i < nv2)
+				gcm_prod_add(&prod2, v_shuffle8(x[i], bswap),
+					     hp2 + i * GCM_VB);
+		}
+		if (GCM_NV - 1 < nv2)
+			gcm_prod_add(&prod2, v_shuffle8(x[GCM_NV - 1], bswap),
+				     hp2 + (GCM_NV - 1) * GCM_VB);
+		gcm_prod_add(&prod2, v_xor(v_shuffle8(x[0], bswap),
+					   v_zext128(a)), hp2);
+	}
+	a = gcm_prod_reduce(&prod2);
 	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
 }
 
