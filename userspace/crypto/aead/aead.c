@@ -722,14 +722,15 @@ static __always_inline int tlsx_aead_crypt(const struct tlsx_aead_key *k,
 }
 
 /*
- * Is @k set up, are the pointers there for the lengths given, and does
- * the algorithm take @len bytes (AES-CCM's length field has 3 bytes)?
+ * Is @k set up (a key tlsx_aead_setkey() did not fill has no engine), are
+ * the pointers there for the lengths given, and does the algorithm take
+ * @len bytes (AES-CCM's length field has 3 bytes)?
  */
 static bool tlsx_aead_args_ok(const struct tlsx_aead_key *k, const u8 *nonce,
 			      const u8 *ad, size_t ad_len, const u8 *tag,
 			      size_t len)
 {
-	return k && tlsx_aead_key_len(k->alg) && nonce && tag &&
+	return k && k->ops && tlsx_aead_key_len(k->alg) && nonce && tag &&
 	       (ad || !ad_len) &&
 	       (k->alg != TLSX_AEAD_AES_128_CCM || len <= TLSX_CCM_MAX_LEN);
 }
