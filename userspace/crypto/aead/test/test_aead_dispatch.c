@@ -236,6 +236,29 @@ static const enum tlsx_aead_alg all_algs[] = {
 	TLSX_AEAD_AES_128_CCM,
 };
 
+/*
+ * Steps (*a, *impl) to the next algorithm and SIMD implementation this CPU
+ * runs (@a indexes all_algs); false after the last.
+ */
+static bool next_simd_engine(unsigned int *a, int *impl)
+{
+	while (*a < ARRAY_SIZE(all_algs)) {
+		if (++*impl >= TLSX_IMPL_COUNT) {
+			*impl = TLSX_IMPL_SSE - 1;
+			++*a;
+			continue;
+		}
+		if (tlsx_aead_impl_available(all_algs[*a], *impl))
+			return true;
+	}
+	return false;
+}
+
+/* The tests below count what they ran and skip when it is nothing. */
+#define for_each_simd_engine(a, impl)					\
+	for ((a) = 0, (impl) = TLSX_IMPL_SSE - 1;			\
+	     next_simd_engine(&(a), &(impl));)
+
 /* A text split into segments of @seglen bytes (the last shorter). */
 struct split {
 	struct tlsx_aead_seg seg[512];
@@ -407,36 +430,32 @@ TEST(sections_bounded)
 	unsigned int a, i, n = 0;
 	int impl, begins;
 
-	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
-		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
-			if (!tlsx_aead_impl_available(all_algs[a], impl))
-				continue;
-			track_reset(-1);
-			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
-						 impl));
-			ASSERT_EQ(0, tr.depth);
-			for (i = 0; i < 2 * ARRAY_SIZE(case_lens); i++) {
-				size_t len = case_lens[i / 2];
-				enum op_kind kind = i & 1 ? OP_SG : OP_ONESHOT;
-				size_t max = expect_section_max(all_algs[a],
-								impl, len);
+	for_each_simd_engine(a, impl) {
+		track_reset(-1);
+		ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+					 impl));
+		ASSERT_EQ(0, tr.depth);
+		for (i = 0; i < 2 * ARRAY_SIZE(case_lens); i++) {
+			size_t len = case_lens[i / 2];
+			enum op_kind kind = i & 1 ? OP_SG : OP_ONESHOT;
+			size_t max = expect_section_max(all_algs[a],
+							impl, len);
 
-				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
-						     len, kind, i % 3 == 0, -1,
-						     &begins))
-					TH_LOG("%s %s len %zu: %s",
-					       tlsx_aead_alg_name(all_algs[a]),
-					       tlsx_aead_impl_name(impl), len,
-					       tr.what);
-				if (kind == OP_ONESHOT)
-					EXPECT_EQ(sections_for(len, max), begins)
-						TH_LOG("len %zu", len);
-				EXPECT_LE(sections_for(len, max), begins)
+			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
+					     len, kind, i % 3 == 0, -1,
+					     &begins))
+				TH_LOG("%s %s len %zu: %s",
+				       tlsx_aead_alg_name(all_algs[a]),
+				       tlsx_aead_impl_name(impl), len,
+				       tr.what);
+			if (kind == OP_ONESHOT)
+				EXPECT_EQ(sections_for(len, max), begins)
 					TH_LOG("len %zu", len);
-				EXPECT_GE(sections_max_sg(len, max), begins)
-					TH_LOG("len %zu", len);
-				n++;
-			}
+			EXPECT_LE(sections_for(len, max), begins)
+				TH_LOG("len %zu", len);
+			EXPECT_GE(sections_max_sg(len, max), begins)
+				TH_LOG("len %zu", len);
+			n++;
 		}
 	}
 	if (!n)
@@ -455,29 +474,25 @@ TEST(no_simd_at_start)
 	unsigned int a, i, n = 0;
 	int impl, begins;
 
-	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
-		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
-			if (!tlsx_aead_impl_available(all_algs[a], impl))
-				continue;
-			track_reset(-1);
-			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
-						 impl));
-			for (i = 0; i < 2 * ARRAY_SIZE(case_lens); i++) {
-				size_t len = case_lens[i / 2];
-				enum op_kind kind = i & 1 ? OP_SG : OP_ONESHOT;
+	for_each_simd_engine(a, impl) {
+		track_reset(-1);
+		ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+					 impl));
+		for (i = 0; i < 2 * ARRAY_SIZE(case_lens); i++) {
+			size_t len = case_lens[i / 2];
+			enum op_kind kind = i & 1 ? OP_SG : OP_ONESHOT;
 
-				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
-						     len, kind, i % 3 == 1, 0,
-						     &begins))
-					TH_LOG("%s %s len %zu: %s",
-					       tlsx_aead_alg_name(all_algs[a]),
-					       tlsx_aead_impl_name(impl), len,
-					       tr.what);
-				EXPECT_EQ(0, begins);
-				n++;
-			}
-			EXPECT_EQ(impl, (int)k.impl);
+			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
+					     len, kind, i % 3 == 1, 0,
+					     &begins))
+				TH_LOG("%s %s len %zu: %s",
+				       tlsx_aead_alg_name(all_algs[a]),
+				       tlsx_aead_impl_name(impl), len,
+				       tr.what);
+			EXPECT_EQ(0, begins);
+			n++;
 		}
+		EXPECT_EQ(impl, (int)k.impl);
 	}
 	if (!n)
 		SKIP(return, "no SIMD implementation on this CPU");
@@ -496,35 +511,31 @@ TEST(simd_lost_midway)
 	unsigned int a, v, n = 0;
 	int impl, begins;
 
-	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
-		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
-			if (!tlsx_aead_impl_available(all_algs[a], impl))
-				continue;
-			track_reset(-1);
-			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
-						 impl));
-			ASSERT_EQ(impl, (int)k.impl);
-			/* Lost at the 2nd..5th begin; both kinds; in place. */
-			for (v = 0; v < 16; v++) {
-				int fail_from = 1 + v / 4;
-				enum op_kind kind = (v / 2) & 1;
-				bool in_place = v & 1;
+	for_each_simd_engine(a, impl) {
+		track_reset(-1);
+		ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+					 impl));
+		ASSERT_EQ(impl, (int)k.impl);
+		/* Lost at the 2nd..5th begin; both kinds; in place. */
+		for (v = 0; v < 16; v++) {
+			int fail_from = 1 + v / 4;
+			enum op_kind kind = (v / 2) & 1;
+			bool in_place = v & 1;
 
-				/* Beyond a record: 4 KiB sections. */
-				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
-						     32768 + 256 - v, kind,
-						     in_place, fail_from,
-						     &begins))
-					TH_LOG("%s %s case %u: %s",
-					       tlsx_aead_alg_name(all_algs[a]),
-					       tlsx_aead_impl_name(impl), v,
-					       tr.what);
-				EXPECT_EQ(fail_from, begins)
-					TH_LOG("%s %s case %u",
-					       tlsx_aead_alg_name(all_algs[a]),
-					       tlsx_aead_impl_name(impl), v);
-				n++;
-			}
+			/* Beyond a record: 4 KiB sections. */
+			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
+					     32768 + 256 - v, kind,
+					     in_place, fail_from,
+					     &begins))
+				TH_LOG("%s %s case %u: %s",
+				       tlsx_aead_alg_name(all_algs[a]),
+				       tlsx_aead_impl_name(impl), v,
+				       tr.what);
+			EXPECT_EQ(fail_from, begins)
+				TH_LOG("%s %s case %u",
+				       tlsx_aead_alg_name(all_algs[a]),
+				       tlsx_aead_impl_name(impl), v);
+			n++;
 		}
 	}
 	if (!n)
@@ -547,50 +558,46 @@ TEST(record_one_section)
 	unsigned int a, n = 0;
 	int impl, begins;
 
-	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
-		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
-			const char *alg = tlsx_aead_alg_name(all_algs[a]);
-			const char *name = tlsx_aead_impl_name(impl);
-			bool whole;
+	for_each_simd_engine(a, impl) {
+		const char *alg = tlsx_aead_alg_name(all_algs[a]);
+		const char *name = tlsx_aead_impl_name(impl);
+		bool whole;
 
-			if (!tlsx_aead_impl_available(all_algs[a], impl))
-				continue;
-			whole = expect_section_max(all_algs[a], impl, len) > 4096;
-			track_reset(-1);
-			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
-						 impl));
-			/* Contiguous: one call. */
-			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, len,
-					     OP_ONESHOT, true, -1, &begins))
-				TH_LOG("%s %s: %s", alg, name, tr.what);
-			EXPECT_EQ(whole ? 1 : 5, begins) TH_LOG("%s %s", alg, name);
-			EXPECT_EQ(whole ? 1 : 5, seal_updates)
-				TH_LOG("%s %s", alg, name);
-			/* Four pages and the type byte into one buffer. */
-			fixed_src_seglen = 4096;
-			fixed_dst_seglen = 1 << 20;
-			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, len,
-					     OP_SG, false, -1, &begins))
-				TH_LOG("%s %s: %s", alg, name, tr.what);
-			EXPECT_EQ(whole ? 1 : 5, begins) TH_LOG("%s %s", alg, name);
-			EXPECT_EQ(5, seal_updates) TH_LOG("%s %s", alg, name);
-			/* The scheduler asks: a section per page. */
-			ASSERT_TRUE(run_case_yield(&k, key, all_algs[a], &rng,
-						   len, OP_SG, false, -1, true,
-						   &begins))
-				TH_LOG("%s %s: %s", alg, name, tr.what);
-			EXPECT_EQ(5, begins) TH_LOG("%s %s", alg, name);
-			EXPECT_EQ(5, seal_updates) TH_LOG("%s %s", alg, name);
-			/* ... and SIMD is lost at the third. */
-			ASSERT_TRUE(run_case_yield(&k, key, all_algs[a], &rng,
-						   len, OP_SG, true, 2, true,
-						   &begins))
-				TH_LOG("%s %s: %s", alg, name, tr.what);
-			EXPECT_EQ(2, begins) TH_LOG("%s %s", alg, name);
-			fixed_src_seglen = 0;
-			fixed_dst_seglen = 0;
-			n++;
-		}
+		whole = expect_section_max(all_algs[a], impl, len) > 4096;
+		track_reset(-1);
+		ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+					 impl));
+		/* Contiguous: one call. */
+		ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, len,
+				     OP_ONESHOT, true, -1, &begins))
+			TH_LOG("%s %s: %s", alg, name, tr.what);
+		EXPECT_EQ(whole ? 1 : 5, begins) TH_LOG("%s %s", alg, name);
+		EXPECT_EQ(whole ? 1 : 5, seal_updates)
+			TH_LOG("%s %s", alg, name);
+		/* Four pages and the type byte into one buffer. */
+		fixed_src_seglen = 4096;
+		fixed_dst_seglen = 1 << 20;
+		ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng, len,
+				     OP_SG, false, -1, &begins))
+			TH_LOG("%s %s: %s", alg, name, tr.what);
+		EXPECT_EQ(whole ? 1 : 5, begins) TH_LOG("%s %s", alg, name);
+		EXPECT_EQ(5, seal_updates) TH_LOG("%s %s", alg, name);
+		/* The scheduler asks: a section per page. */
+		ASSERT_TRUE(run_case_yield(&k, key, all_algs[a], &rng,
+					   len, OP_SG, false, -1, true,
+					   &begins))
+			TH_LOG("%s %s: %s", alg, name, tr.what);
+		EXPECT_EQ(5, begins) TH_LOG("%s %s", alg, name);
+		EXPECT_EQ(5, seal_updates) TH_LOG("%s %s", alg, name);
+		/* ... and SIMD is lost at the third. */
+		ASSERT_TRUE(run_case_yield(&k, key, all_algs[a], &rng,
+					   len, OP_SG, true, 2, true,
+					   &begins))
+			TH_LOG("%s %s: %s", alg, name, tr.what);
+		EXPECT_EQ(2, begins) TH_LOG("%s %s", alg, name);
+		fixed_src_seglen = 0;
+		fixed_dst_seglen = 0;
+		n++;
 	}
 	if (!n)
 		SKIP(return, "no SIMD implementation on this CPU");
@@ -667,94 +674,90 @@ TEST(short_record_one_call)
 	unsigned int a, n = 0;
 	int impl, shots;
 
-	for (a = 0; a < ARRAY_SIZE(all_algs); a++) {
-		for (impl = TLSX_IMPL_SSE; impl < TLSX_IMPL_COUNT; impl++) {
-			const char *alg = tlsx_aead_alg_name(all_algs[a]);
-			const char *name = tlsx_aead_impl_name(impl);
-			const struct tlsx_aead_ops *o;
-			size_t lens[5], l;
-			unsigned int i;
+	for_each_simd_engine(a, impl) {
+		const char *alg = tlsx_aead_alg_name(all_algs[a]);
+		const char *name = tlsx_aead_impl_name(impl);
+		const struct tlsx_aead_ops *o;
+		size_t lens[5], l;
+		unsigned int i;
 
-			if (!tlsx_aead_impl_available(all_algs[a], impl))
-				continue;
-			track_reset(-1);
-			ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
-						 impl));
-			o = k.ops;
-			ASSERT_TRUE(o != NULL);
-			if (!o->oneshot)
-				continue;
-			l = o->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK;
-			ASSERT_GE(sizeof(pt), l + 1);
-			lens[0] = 0;
-			lens[1] = 1;
-			lens[2] = 64;
-			lens[3] = l;
-			lens[4] = l + 1;
-			for (i = 0; i < ARRAY_SIZE(lens); i++) {
-				size_t len = lens[i];
-				/* [empty, text, empty] / [empty, out, tail] */
-				struct tlsx_aead_seg s[3] = {
-					{ pt, 0 }, { pt, len }, { pt + len, 0 },
-				};
-				struct tlsx_aead_seg d[3] = {
-					{ out, 0 }, { out, len },
-					{ out + len, 64 },
-				};
-				struct tlsx_aead_seg s2[2] = {
-					{ pt, len / 2 }, { pt + len / 2,
-							   len - len / 2 },
-				};
-				struct tlsx_aead_seg d2[2] = {
-					{ out, len / 2 }, { out + len / 2,
-							    len - len / 2 },
-				};
-				bool one = len <= l;
-				int begins;
+		track_reset(-1);
+		ASSERT_EQ(0, test_setkey(&k, key, &rng, all_algs[a],
+					 impl));
+		o = k.ops;
+		ASSERT_TRUE(o != NULL);
+		if (!o->oneshot)
+			continue;
+		l = o->oneshot_max ?: TLSX_AEAD_SIMD_CHUNK;
+		ASSERT_GE(sizeof(pt), l + 1);
+		lens[0] = 0;
+		lens[1] = 1;
+		lens[2] = 64;
+		lens[3] = l;
+		lens[4] = l + 1;
+		for (i = 0; i < ARRAY_SIZE(lens); i++) {
+			size_t len = lens[i];
+			/* [empty, text, empty] / [empty, out, tail] */
+			struct tlsx_aead_seg s[3] = {
+				{ pt, 0 }, { pt, len }, { pt + len, 0 },
+			};
+			struct tlsx_aead_seg d[3] = {
+				{ out, 0 }, { out, len },
+				{ out + len, 64 },
+			};
+			struct tlsx_aead_seg s2[2] = {
+				{ pt, len / 2 }, { pt + len / 2,
+						   len - len / 2 },
+			};
+			struct tlsx_aead_seg d2[2] = {
+				{ out, len / 2 }, { out + len / 2,
+						    len - len / 2 },
+			};
+			bool one = len <= l;
+			int begins;
 
-				rng_fill(&rng, pt, len);
-				/* Contiguous. */
-				ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
-						     len, OP_ONESHOT, false, -1,
-						     &begins))
-					TH_LOG("%s %s %zu: %s", alg, name, len,
-					       tr.what);
-				EXPECT_EQ(one ? 1 : 0, tr.oneshots)
-					TH_LOG("%s %s %zu", alg, name, len);
-				EXPECT_EQ(one ? 0 : 1, seal_updates)
-					TH_LOG("%s %s %zu", alg, name, len);
-				EXPECT_EQ(1, begins);
-				/*
-				 * One segment among empty ones (no text: the
-				 * walk).
-				 */
-				ASSERT_TRUE(run_segs(&k, key, all_algs[a], &rng,
-						     pt, len, s, 3, d, 3, -1,
+			rng_fill(&rng, pt, len);
+			/* Contiguous. */
+			ASSERT_TRUE(run_case(&k, key, all_algs[a], &rng,
+					     len, OP_ONESHOT, false, -1,
+					     &begins))
+				TH_LOG("%s %s %zu: %s", alg, name, len,
+				       tr.what);
+			EXPECT_EQ(one ? 1 : 0, tr.oneshots)
+				TH_LOG("%s %s %zu", alg, name, len);
+			EXPECT_EQ(one ? 0 : 1, seal_updates)
+				TH_LOG("%s %s %zu", alg, name, len);
+			EXPECT_EQ(1, begins);
+			/*
+			 * One segment among empty ones (no text: the
+			 * walk).
+			 */
+			ASSERT_TRUE(run_segs(&k, key, all_algs[a], &rng,
+					     pt, len, s, 3, d, 3, -1,
+					     &shots))
+				TH_LOG("%s %s %zu: %s", alg, name, len,
+				       tr.what);
+			EXPECT_EQ(one && len ? 1 : 0, shots)
+				TH_LOG("%s %s %zu", alg, name, len);
+			/* Split in two: the segment walk. */
+			if (len >= 2) {
+				ASSERT_TRUE(run_segs(&k, key,
+						     all_algs[a], &rng,
+						     pt, len, s2, 2,
+						     d2, 2, -1,
 						     &shots))
-					TH_LOG("%s %s %zu: %s", alg, name, len,
-					       tr.what);
-				EXPECT_EQ(one && len ? 1 : 0, shots)
-					TH_LOG("%s %s %zu", alg, name, len);
-				/* Split in two: the segment walk. */
-				if (len >= 2) {
-					ASSERT_TRUE(run_segs(&k, key,
-							     all_algs[a], &rng,
-							     pt, len, s2, 2,
-							     d2, 2, -1,
-							     &shots))
-						TH_LOG("%s %s %zu: %s", alg,
-						       name, len, tr.what);
-					EXPECT_EQ(0, shots);
-				}
-				/* No SIMD: the generic engine, no oneshot. */
-				ASSERT_TRUE(run_segs(&k, key, all_algs[a], &rng,
-						     pt, len, s, 3, d, 3, 0,
-						     &shots))
-					TH_LOG("%s %s %zu: %s", alg, name, len,
-					       tr.what);
+					TH_LOG("%s %s %zu: %s", alg,
+					       name, len, tr.what);
 				EXPECT_EQ(0, shots);
-				n++;
 			}
+			/* No SIMD: the generic engine, no oneshot. */
+			ASSERT_TRUE(run_segs(&k, key, all_algs[a], &rng,
+					     pt, len, s, 3, d, 3, 0,
+					     &shots))
+				TH_LOG("%s %s %zu: %s", alg, name, len,
+				       tr.what);
+			EXPECT_EQ(0, shots);
+			n++;
 		}
 	}
 	if (!n)
