@@ -356,8 +356,10 @@ static int rsa_private_op(u8 *out, const struct tlsx_rsa_private *k,
 	/*
 	 * The check: s^e mod n must give m back.  s < n by construction;
 	 * a conditional subtraction makes sure of what is checked and
-	 * released.  (The pair routine computes s^e twice here: the
-	 * second half is wasted, but there is no single-chain IFMA code.)
+	 * released.  One operand asked for twice: the pair routine sees
+	 * that and runs one chain (bn_exp_pub_x2_ifma()'s b52_amm_x1(),
+	 * else one bn_mont_exp_pub() and a copy), the second result
+	 * being the first.
 	 */
 	ok = bn_sub(w.t, w.s, mn->m, nl);
 	bn_cmov(w.t, w.s, nl, 0 - ok);
