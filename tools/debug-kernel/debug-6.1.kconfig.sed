@@ -1,6 +1,6 @@
-# tools/debug-kernel/debug-6.1.patch: applied to the unpacked 6.1 source
-# (tools/debug-kernel/build, before configuring).  The only change to
-# Debian's 6.1 source for the debug kernel, to Kconfig alone:
+# tools/debug-kernel/debug-6.1.kconfig.sed: run on the unpacked 6.1 source's
+# lib/Kconfig.debug (tools/debug-kernel/build, before configuring): the
+# only change made to Debian's 6.1 source for the debug kernel.
 #
 # 6.1's FAULT_INJECTION_STACKTRACE_FILTER "depends on !X86_64" (the
 # Kconfig gives no reason); by 6.12 the line is gone and the filter
@@ -9,10 +9,6 @@
 # UNWINDER_FRAME_POINTER (debug.config) is the unwinder every WARN and
 # lockdep trace of this kernel uses.  With the filter, failslab can be
 # aimed at tlsx's code on 6.1 as on 6.12 (tools/debug-kernel/run).
-#
-# No context lines (-U0): the one line removed is all of the kernel's
-# text this file holds.
---- a/lib/Kconfig.debug
-+++ b/lib/Kconfig.debug
-@@ -1989 +1988,0 @@
--	depends on !X86_64
+/^config FAULT_INJECTION_STACKTRACE_FILTER$/,/^config /{
+	/^	depends on !X86_64$/d
+}
