@@ -30,15 +30,7 @@ void tlsx_nonce(const struct tlsx_crypto *c, u64 seq, const u8 *explicit,
 		memcpy(nonce + 4, explicit ? explicit : c->iv + 4, 8);
 		return;
 	}
-	/*
-	 * RFC 7905 / RFC 8446: the sequence number XORed into the IV, as
-	 * two stores computed from the IV: the AEAD reads the nonce back at
-	 * once, and a load is forwarded from a store without waiting for
-	 * the cache only when it lies inside that one store (a copy then an
-	 * 8-byte read-modify-write spanned the copy's two stores).
-	 */
-	memcpy(nonce, c->iv, 4);
-	put_unaligned_be64(get_unaligned_be64(c->iv + 4) ^ seq, nonce + 4);
+	tlsx_aead_record_nonce(nonce, c->iv, seq);
 }
 
 unsigned int tlsx_aad(const struct tlsx_crypto *c, u64 seq, u8 type,

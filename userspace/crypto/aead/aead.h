@@ -131,6 +131,21 @@ int tlsx_aead_setkey(struct tlsx_aead_key *k, enum tlsx_aead_alg alg,
 void tlsx_aead_wipe(struct tlsx_aead_key *k);
 
 /*
+ * tlsx_aead_record_nonce() - a record's 12-byte nonce: the 64-bit
+ * sequence number, big-endian, XORed into the last 8 bytes of the IV
+ * (RFC 8446 section 5.3; RFC 7905 for ChaCha20-Poly1305 in TLS 1.2).  For
+ * the module and the engine alike.  Two stores computed from the IV, not
+ * a copy then a read-modify-write: the AEAD reads the nonce back at once,
+ * and a load is forwarded from a store without waiting for the cache only
+ * when it lies inside that one store (TLSX_GCM_J0()).
+ */
+static inline void tlsx_aead_record_nonce(u8 *nonce, const u8 *iv, u64 seq)
+{
+	memcpy(nonce, iv, 4);
+	put_unaligned_be64(get_unaligned_be64(iv + 4) ^ seq, nonce + 4);
+}
+
+/*
  * tlsx_aead_seal() - encrypt @len bytes of @src into @dst (may equal @src)
  * and write the tag.  Return: 0, or -EINVAL if @k is not set up or @len
  * is more than the algorithm allows (AES-CCM: 2^24 - 1 bytes, its 3-byte

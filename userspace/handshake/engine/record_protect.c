@@ -45,19 +45,6 @@ int tlsx_rec_set_secret(struct tlsx_rec_dir *d, u16 suite,
 }
 
 /*
- * RFC 8446 5.3: the 64-bit sequence number, big-endian, XOR the IV.  Two
- * stores computed from the IV, not a copy XORed in place byte by byte:
- * the AEAD reads the nonce back at once, and only a load that lies inside
- * one store is forwarded from it without waiting for the cache (see
- * TLSX_GCM_J0() in the AEAD).
- */
-static void rec_nonce(const struct tlsx_rec_dir *d, u8 nonce[TLSX_IV_SIZE])
-{
-	memcpy(nonce, d->iv, 4);
-	put_unaligned_be64(get_unaligned_be64(d->iv + 4) ^ d->seq, nonce + 4);
-}
-
-/*
  * RFC 8446 5.3: "If a TLS implementation would need to wrap a sequence
  * number, it MUST either rekey or terminate the connection."  The last
  * number, 2^64 - 1, is never used, so seq + 1 cannot wrap.
@@ -99,7 +86,7 @@ int tlsx_rec_seal(struct tlsx_rec_dir *d, u8 type, const u8 *data,
 	out[TLSX_REC_HDR + len] = type;
 	memset(out + TLSX_REC_HDR + len + 1, 0, pad);
 
-	rec_nonce(d, nonce);
+	tlsx_aead_record_nonce(nonce, d->iv, d->seq);
 	ret = tlsx_aead_seal(&d->key, nonce, out, TLSX_REC_HDR,
 			     out + TLSX_REC_HDR, out + TLSX_REC_HDR, inner,
 			     out + TLSX_REC_HDR + inner);
@@ -194,7 +181,7 @@ int tlsx_rec_open(struct tlsx_rec_dir *d, u8 *rec, size_t rec_len,
 		return TLSX_ALERT_BAD_RECORD_MAC;
 	clen = rec_len - TLSX_REC_HDR - TLSX_AEAD_TAG_LEN;
 
-	rec_nonce(d, nonce);
+	tlsx_aead_record_nonce(nonce, d->iv, d->seq);
 	ret = tlsx_aead_open(&d->key, nonce, rec, TLSX_REC_HDR, body, body,
 			     clen, body + clen);
 	memzero_explicit(nonce, sizeof(nonce));
