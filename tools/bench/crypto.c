@@ -76,6 +76,7 @@ struct crypto_opts {
 	bool kernel;		/* the kernel anchor's columns */
 	int kpath;		/* its path: KANCHOR_NONE for the best */
 	bool sweep;		/* every size of bench_sweep_sizes() */
+	bool cold;		/* caches evicted before every record */
 	struct bench_out out;
 	struct bench_progress prog;
 };
@@ -208,31 +209,128 @@ static void run_evp_setkey(struct record *r, size_t n)
 
 typedef void (*run_fn)(struct record *r, size_t n);
 
+/*
+ * --cold: what a record finds after other work, as in a server that
+ * parses a request, or a kernel that runs TCP, between two records: the
+ * AEAD's code out of the op cache and L1i (48 KiB of other code run) and
+ * its key and state out of L1d (256 KiB of other data read); both are
+ * still in L2, as after a few microseconds of other work.  A record's
+ * time then includes fetching and decoding its code again: the size of
+ * the code run per record counts, as it does not when one record
+ * follows another in a loop.  Each record is timed alone; the evictions
+ * are not counted.
+ */
+static u8 evict_data[256 * 1024];
+static u64 cold_cycles[1 << 16];	/* a batch's records, TSC cycles */
+
+/*
+ * Both arrays are written once before anything is timed.  Left to the
+ * first batch (zero pages, then 64 + 128 page faults), their set-up fell
+ * into the calibration of the first side measured, tlsx's, which then
+ * got batches of one record each, each timed just after another side's
+ * batch: the first row read 2-13x the kernel's (docs/perf-crypto.md,
+ * 2026-12-07).
+ */
+static void cold_prepare(void)
+{
+	memset(evict_data, 1, sizeof(evict_data));
+	memset(cold_cycles, 0, sizeof(cold_cycles));
+}
+
+static noinline void evict_caches(void)
+{
+	unsigned int x = 0;
+	size_t i;
+
+	/* 16384 3-byte instructions: 48 KiB of straight-line code. */
+	__asm__ __volatile__(".rept 16384\n\taddl $1, %0\n\t.endr"
+			     : "+r"(x));
+	/*
+	 * Read, not written: stores still draining to L2 when the record
+	 * starts would delay its own (seal's 64 B records took 4x longer).
+	 */
+	for (i = 0; i < sizeof(evict_data); i += 64)
+		x += evict_data[i];
+	__asm__ __volatile__("mfence" : : "r"(x) : "memory");
+}
+
+/*
+ * Cold batches hold at least this many records, so that a batch is
+ * not mostly its first record, the one that follows another side's
+ * batch (see cold_prepare()).
+ */
+#define COLD_MIN_BATCH	64
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * TSC cycles per record of a cold batch of @n: each record timed alone
+ * after the eviction, the mean of the fastest nine tenths.  The slowest
+ * tenth holds the records an interrupt landed in (a timer tick costs
+ * microseconds in this VM, against a 64 B record's 100 cycles); both
+ * sides are trimmed alike.
+ */
+static double time_cold(run_fn run, struct record *r, size_t n)
+{
+	u64 c0, sum = 0;
+	size_t i, m;
+
+	if (n > ARRAY_SIZE(cold_cycles))
+		n = ARRAY_SIZE(cold_cycles);
+	for (i = 0; i < n; i++) {
+		evict_caches();
+		c0 = bench_rdtsc();
+		run(r, 1);
+		cold_cycles[i] = bench_rdtsc() - c0;
+	}
+	qsort(cold_cycles, n, sizeof(cold_cycles[0]), cmp_u64);
+	m = (n * 9 + 9) / 10;
+	for (i = 0; i < m; i++)
+		sum += cold_cycles[i];
+	return (double)sum / (double)m;
+}
+
 /* Nanoseconds per record over a batch of @n. */
-static double time_batch(run_fn run, struct record *r, size_t n)
+static double time_batch(run_fn run, struct record *r, size_t n, bool cold)
 {
 	u64 c0, c1;
 
+	if (cold)
+		return time_cold(run, r, n) / bench_tsc_per_ns();
 	c0 = bench_rdtsc();
 	run(r, n);
 	c1 = bench_rdtsc();
 	return (double)(c1 - c0) / bench_tsc_per_ns() / (double)n;
 }
 
-/* Records per batch so that a batch lasts about @ms milliseconds. */
-static size_t batch_size(run_fn run, struct record *r, double ms)
+/*
+ * Records per batch so that a batch lasts about @ms milliseconds of wall
+ * time (with --cold, the evictions included).
+ */
+static size_t batch_size(run_fn run, struct record *r, double ms, bool cold)
 {
-	size_t n = 1;
+	size_t n = cold ? COLD_MIN_BATCH : 1;
 	double ns;
+	u64 c0;
 
 	run(r, 4);		/* warm the caches and the branch predictors */
 	for (;;) {
-		ns = time_batch(run, r, n) * (double)n;
+		c0 = bench_rdtsc();
+		time_batch(run, r, n, cold);
+		ns = (double)(bench_rdtsc() - c0) / bench_tsc_per_ns();
 		if (ns > ms * 1e6 / 8 || n > (1u << 24))
 			break;
 		n *= 2;
 	}
 	n = (size_t)((double)n * ms * 1e6 / ns);
+	if (cold)
+		return n < COLD_MIN_BATCH ? COLD_MIN_BATCH :
+		       n > ARRAY_SIZE(cold_cycles) ? ARRAY_SIZE(cold_cycles) : n;
 	return n ? n : 1;
 }
 
@@ -373,13 +471,13 @@ static int measure(struct record *r, struct crypto_opts *o,
 	res->has[SIDE_PAGES] = r->kk && r->len > KANCHOR_PAGE;
 	nsides = res->has[SIDE_PAGES] ? 4 : res->has[SIDE_KERNEL] ? 3 : 2;
 	for (sd = 0; sd < nsides; sd++)
-		n[sd] = batch_size(run[sd], r, o->batch_ms);
+		n[sd] = batch_size(run[sd], r, o->batch_ms, o->cold);
 	/* Each round starts with the next side: every side goes first. */
 	for (i = 0; i < o->rounds; i++) {
 		bench_progress_round(&o->prog, i);
 		for (k = 0; k < nsides; k++) {
 			sd = (i + k) % nsides;
-			t[sd][i] = time_batch(run[sd], r, n[sd]);
+			t[sd][i] = time_batch(run[sd], r, n[sd], o->cold);
 		}
 		for (sd = 1; sd < nsides; sd++)
 			q[sd][i] = t[SIDE_TLSX][i] / t[sd][i];
@@ -420,6 +518,10 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	       "median [min-max] ns per record; AD %d B;\n"
 	       "# ratio: median of the per-round ratios tlsx/OpenSSL\n",
 	       o->rounds, o->batch_ms, AD_LEN);
+	if (o->cold)
+		printf("# cold: 48 KiB of other code run and 256 KiB of other data read before\n"
+		       "# every record, each record timed alone (the evictions not counted),\n"
+		       "# a batch's mean over its fastest 90 %% of records\n");
 	if (o->kernel && !o->setkey)
 		printf("# kernel: Linux 6.12's asm on path kpath, as kTLS calls it; "
 		       "t/k: ratio tlsx/kernel;\n"
@@ -484,6 +586,7 @@ static void out_row(const struct record *r, enum tlsx_aead_impl impl,
 		BF_NUM("kernel_pages_ns", p ? ps->median : NAN),
 		BF_NUM("kernel_pages_ratio", p ? res->ratio[SIDE_PAGES] : NAN),
 		BF_NUM("rounds", o->rounds),
+		BF_STR("caches", o->cold ? "cold" : "warm"),
 	};
 	char panel[64], ratio[48];
 
@@ -576,7 +679,7 @@ void bench_crypto_usage(void)
 	fprintf(stderr,
 		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
 		"                         [--alg NAME] [--impl NAME] [--size N]\n"
-		"                         [--cpu N] [--setkey] [--sweep]\n"
+		"                         [--cpu N] [--setkey] [--sweep] [--cold]\n"
 		"                         [--kernel PATH | --no-kernel]\n"
 		"                         [--json FILE] [--plot FILE.svg]\n"
 		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio,\n"
@@ -597,6 +700,9 @@ void bench_crypto_usage(void)
 		"               default: what 6.12 picks on this CPU\n"
 		"  --no-kernel  no kernel anchor (nor its check)\n"
 		"  --sweep      record sizes 64, 256, 1024, 4096, 16384\n"
+		"  --cold       every record on caches a server's other work\n"
+		"               left: 48 KiB of other code run and 256 KiB of\n"
+		"               other data read before it (each timed alone)\n"
 		BENCH_OUT_USAGE);
 }
 
@@ -614,6 +720,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "no-kernel", no_argument, NULL, 'N' },
 		{ "sweep", no_argument, NULL, BENCH_OPT_SWEEP },
+		{ "cold", no_argument, NULL, 'C' },
 		{ "json", required_argument, NULL, BENCH_OPT_JSON },
 		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
@@ -631,6 +738,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	o->kernel = true;
 	o->kpath = KANCHOR_NONE;
 	o->sweep = false;
+	o->cold = false;
 	memset(&o->out, 0, sizeof(o->out));
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
@@ -651,6 +759,9 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			break;
 		case BENCH_OPT_SWEEP:
 			o->sweep = true;
+			break;
+		case 'C':
+			o->cold = true;
 			break;
 		case 'r':
 			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o->rounds))
@@ -830,6 +941,8 @@ int bench_crypto(int argc, char **argv)
 				  "tlsx/OpenSSL time (<1: tlsx faster)",
 				  2);
 	bench_tsc_per_ns();
+	if (o.cold)
+		cold_prepare();
 	bench_progress_begin(&o.prog, "crypto", count_rows(&o), o.rounds);
 	if (o.kernel && !o.setkey && kanchor_check(&checked)) {
 		fprintf(stderr,
