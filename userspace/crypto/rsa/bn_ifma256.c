@@ -7,17 +7,19 @@
  * For AMD Zen 4 (family 0x19), which runs each 512-bit operation as two
  * 256-bit halves: the zmm code of bn_ifma.c holds 20 limbs in three zmm
  * (24 lanes, 4 of them zero), so six half-width slots per row where five
- * ymm do.  The rounds are the same as b52_amm_x2() in bn_ifma.c (see the
- * comment at the top of that file for the radix, the almost-reduced
- * Montgomery rounds and why there is no final subtraction); only the
- * register width differs.  The radix-2^52 set-up, the window reads and
- * the conversion back are bn_ifma.c's (bn_b52.h).  Other sizes, and the
+ * ymm do.  The Montgomery rounds compute what b52_amm_x2() in bn_ifma.c
+ * does (see the comment at the top of that file for the radix, the
+ * almost-reduced rounds and why there is no final subtraction), bit for
+ * bit, but position 0 of the sum is kept in general registers
+ * (b52y_amm_round()).  The radix-2^52 set-up, the window reads and the
+ * conversion back are bn_ifma.c's (bn_b52.h).  Other sizes, and the
  * public exponentiations, stay on the zmm code.
  *
  * Constant time: the loops run over the public limb count, window width
  * and exponent bit count; the table is read whole at every window with
  * the wanted entry picked by a mask (b52y_select()); no branch or
- * address depends on the exponents or the operands.
+ * address depends on the exponents or the operands, and the scalar
+ * multiplications (MULX, IMUL) take the same time for every operand.
  */
 #include <immintrin.h>
 
@@ -26,7 +28,9 @@
 #define B52Y_K		5	/* ymm per number */
 #define B52Y_L		20	/* radix-2^52 limbs, four per ymm */
 
-#define B52Y_TARGET __attribute__((target("avx512f,avx512vl,avx512ifma")))
+/* BMI2 for MULX: the scalar side's products (bn_set_impl() checks it). */
+#define B52Y_TARGET \
+	__attribute__((target("avx512f,avx512vl,avx512ifma,bmi2")))
 
 /*
  * Carries out of every lane into the next (lanes below 2^60 after the
@@ -71,95 +75,92 @@ static __always_inline B52Y_TARGET void b52y_normalise(__m256i *a)
 	}
 }
 
-/* A zeroing idiom per use, resolved at rename (see b52_zero()). */
-static __always_inline B52Y_TARGET __m256i b52y_zero(void)
+/*
+ * One round of r = a b / R mod m on one number, for b_i = b: position 0
+ * of the sum kept in a general register (*acc), positions 1 to 19 in
+ * lanes 1 to 19 of x (lane 0 is not read: its value lives in *acc).
+ *
+ * Position 0 decides q = t_0 k0 mod 2^52, so it is the round-to-round
+ * chain, and here it stays in general registers: t_0 takes the whole
+ * products a_0 b and m_0 q (MULX), so t_0 / 2^52 is the carry with
+ * hi(a_0 b) and hi(m_0 q) in it, and the next round's position 0 is that
+ * carry plus position 1, which is lane 1 as this round found it plus
+ * lo(a_1 b) and lo(m_1 q), formed in general registers too.  Lane 1 is
+ * read before this round's vector work, so the vector results of round
+ * i are needed by round i + 2, not i + 1: the IFMA latency is off the
+ * chain through q (which is then a few scalar multiplications long).
+ *
+ * The vector side does what every round must: lo(a b) and lo(m q) into
+ * every lane, the shift down one lane (position 0 drops out), then
+ * hi(a b) and hi(m q), which belong one position up, added after the
+ * shift so that they land in place.  20 IFMA and 5 VALIGNQ per number
+ * and round, in place in five registers.  Bounds: a lane gains less than
+ * 4 * 2^52 a round, so stays below 2^59 over 20 rounds, *acc below 2^60
+ * and t below 2^105: nothing wraps.
+ */
+static __always_inline B52Y_TARGET void
+b52y_amm_round(__m256i *x, u64 *acc, const u64 *a, const u64 *m, u64 k0,
+	       u64 b)
 {
-	__m256i z;
+	unsigned __int128 t = (unsigned __int128)a[0] * b + *acc;
+	const __m256i zero = _mm256_setzero_si256();
+	u64 lane1 = (u64)_mm_extract_epi64(_mm256_castsi256_si128(x[0]), 1);
+	u64 q = ((u64)t * k0) & B52_MASK;
+	__m256i bb = _mm256_set1_epi64x((long long)b), qq;
+	int k;
 
-	__asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
-	return z;
+	t += (unsigned __int128)m[0] * q;
+	*acc = (u64)(t >> 52) + lane1 + ((a[1] * b) & B52_MASK) +
+	       ((m[1] * q) & B52_MASK);
+	qq = _mm256_set1_epi64x((long long)q);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[k] = _mm256_madd52lo_epu64(x[k], _mm256_load_si256(
+				(const __m256i *)(a + 4 * k)), bb);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[k] = _mm256_madd52lo_epu64(x[k], _mm256_load_si256(
+				(const __m256i *)(m + 4 * k)), qq);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[k] = _mm256_alignr_epi64(k + 1 < B52Y_K ? x[k + 1] : zero,
+					   x[k], 1);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[k] = _mm256_madd52hi_epu64(x[k], _mm256_load_si256(
+				(const __m256i *)(a + 4 * k)), bb);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[k] = _mm256_madd52hi_epu64(x[k], _mm256_load_si256(
+				(const __m256i *)(m + 4 * k)), qq);
 }
 
 /*
  * r_x = a_x b_x / R mod m_x (almost reduced) for x = 0, 1, R = 2^1040:
- * two independent Montgomery multiplications in one loop, the a b_i
- * terms and hi(m q) formed off the round-to-round chain through x.
+ * two independent Montgomery multiplications, a round of each in turn:
+ * their chains through q are independent, so the core runs them side by
+ * side and fills the IFMA pipes from both.
  */
 static __always_inline B52Y_TARGET void
 b52y_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 	    u64 *r1, const u64 *a1, const u64 *b1, const struct b52_mod *m1)
 {
-	__m256i x0[B52Y_K], x1[B52Y_K], ma0[B52Y_K], ma1[B52Y_K];
-	__m256i mm0[B52Y_K], mm1[B52Y_K], w0[B52Y_K], w1[B52Y_K];
-	const __m256i zero = _mm256_setzero_si256();
-	const __m256i kk0 = _mm256_set1_epi64x((long long)m0->k0);
-	const __m256i kk1 = _mm256_set1_epi64x((long long)m1->k0);
-	__m256i bp0 = zero, bp1 = zero;
+	__m256i x0[B52Y_K], x1[B52Y_K];
+	u64 acc0 = 0, acc1 = 0;
 	int i, k;
 
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++) {
-		x0[k] = zero;
-		x1[k] = zero;
-		w0[k] = zero;
-		w1[k] = zero;
-		ma0[k] = _mm256_load_si256((const __m256i *)(a0 + 4 * k));
-		ma1[k] = _mm256_load_si256((const __m256i *)(a1 + 4 * k));
-		mm0[k] = _mm256_load_si256((const __m256i *)(m0->m + 4 * k));
-		mm1[k] = _mm256_load_si256((const __m256i *)(m1->m + 4 * k));
+		x0[k] = _mm256_setzero_si256();
+		x1[k] = _mm256_setzero_si256();
 	}
 	for (i = 0; i < B52Y_L; i++) {
-		__m256i bb0 = _mm256_set1_epi64x((long long)b0[i]);
-		__m256i bb1 = _mm256_set1_epi64x((long long)b1[i]);
-		__m256i qq0, qq1, c0, c1;
-
-		/* x += lo(a b_i) + hi(a b_(i-1)) + hi(m q_(i-1)). */
-		#pragma GCC unroll 8
-		for (k = 0; k < B52Y_K; k++) {
-			__m256i y0 = _mm256_madd52lo_epu64(w0[k], ma0[k], bb0);
-			__m256i y1 = _mm256_madd52lo_epu64(w1[k], ma1[k], bb1);
-
-			y0 = _mm256_madd52hi_epu64(y0, ma0[k], bp0);
-			y1 = _mm256_madd52hi_epu64(y1, ma1[k], bp1);
-			x0[k] = _mm256_add_epi64(x0[k], y0);
-			x1[k] = _mm256_add_epi64(x1[k], y1);
-		}
-		/* q = lo(t k0) in lane 0, broadcast. */
-		qq0 = _mm256_madd52lo_epu64(b52y_zero(), x0[0], kk0);
-		qq1 = _mm256_madd52lo_epu64(b52y_zero(), x1[0], kk1);
-		qq0 = _mm256_broadcastq_epi64(_mm256_castsi256_si128(qq0));
-		qq1 = _mm256_broadcastq_epi64(_mm256_castsi256_si128(qq1));
-		#pragma GCC unroll 8
-		for (k = 0; k < B52Y_K; k++) {
-			x0[k] = _mm256_madd52lo_epu64(x0[k], mm0[k], qq0);
-			x1[k] = _mm256_madd52lo_epu64(x1[k], mm1[k], qq1);
-			w0[k] = _mm256_madd52hi_epu64(b52y_zero(), mm0[k], qq0);
-			w1[k] = _mm256_madd52hi_epu64(b52y_zero(), mm1[k], qq1);
-		}
-		/* Lane 0 is a multiple of 2^52 now: its carry, then shift. */
-		c0 = _mm256_maskz_srli_epi64(1, x0[0], 52);
-		c1 = _mm256_maskz_srli_epi64(1, x1[0], 52);
-		#pragma GCC unroll 8
-		for (k = 0; k < B52Y_K; k++) {
-			__m256i up0 = k + 1 < B52Y_K ? x0[k + 1] : zero;
-			__m256i up1 = k + 1 < B52Y_K ? x1[k + 1] : zero;
-
-			x0[k] = _mm256_alignr_epi64(up0, x0[k], 1);
-			x1[k] = _mm256_alignr_epi64(up1, x1[k], 1);
-		}
-		x0[0] = _mm256_add_epi64(x0[0], c0);
-		x1[0] = _mm256_add_epi64(x1[0], c1);
-		bp0 = bb0;
-		bp1 = bb1;
+		b52y_amm_round(x0, &acc0, a0, m0->m, m0->k0, b0[i]);
+		b52y_amm_round(x1, &acc1, a1, m1->m, m1->k0, b1[i]);
 	}
-	/* The last round's high halves. */
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++) {
-		x0[k] = _mm256_add_epi64(x0[k],
-			_mm256_madd52hi_epu64(w0[k], ma0[k], bp0));
-		x1[k] = _mm256_add_epi64(x1[k],
-			_mm256_madd52hi_epu64(w1[k], ma1[k], bp1));
-	}
+	/* Position 0 back into its lane, then the carries. */
+	x0[0] = _mm256_mask_set1_epi64(x0[0], 1, (long long)acc0);
+	x1[0] = _mm256_mask_set1_epi64(x1[0], 1, (long long)acc1);
 	b52y_normalise(x0);
 	b52y_normalise(x1);
 	#pragma GCC unroll 8
