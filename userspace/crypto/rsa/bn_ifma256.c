@@ -248,8 +248,8 @@ b52y_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 /*
  * r = table[idx], reading every entry (B52Y_K ymm each) and keeping the
  * one whose index matches by an all-ones mask: the addresses read are
- * the same for every idx.  acc | (eq & entry) is one VPTERNLOGQ (truth
- * table 0xf8) with the entry as its memory operand.
+ * the same for every idx.  (acc | (eq & entry) as one VPTERNLOGQ was
+ * no faster: run 19 in docs/perf-handshake.md.)
  */
 static __always_inline B52Y_TARGET void
 b52y_select(u64 *r, const u64 *table, u64 idx)
@@ -269,9 +269,9 @@ b52y_select(u64 *r, const u64 *table, u64 idx)
 
 		#pragma GCC unroll 8
 		for (k = 0; k < B52Y_K; k++)
-			acc[k] = _mm256_ternarylogic_epi64(acc[k], eq,
-				_mm256_load_si256((const __m256i *)(e + 4 * k)),
-				0xf8);
+			acc[k] = _mm256_or_si256(acc[k],
+				_mm256_and_si256(eq, _mm256_load_si256(
+					(const __m256i *)(e + 4 * k))));
 	}
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++)
