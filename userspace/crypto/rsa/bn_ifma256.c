@@ -7,17 +7,30 @@
  * For AMD Zen 4 (family 0x19), which runs each 512-bit operation as two
  * 256-bit halves: the zmm code of bn_ifma.c holds 20 limbs in three zmm
  * (24 lanes, 4 of them zero), so six half-width slots per row where five
- * ymm do.  The rounds are the same as b52_amm_x2() in bn_ifma.c (see the
- * comment at the top of that file for the radix, the almost-reduced
- * Montgomery rounds and why there is no final subtraction); only the
- * register width differs.  The radix-2^52 set-up, the window reads and
- * the conversion back are bn_ifma.c's (bn_b52.h).  Other sizes, and the
+ * ymm do.  The Montgomery rounds compute what b52_amm_x2() in bn_ifma.c
+ * does (see the comment at the top of that file for the radix, the
+ * almost-reduced rounds and why there is no final subtraction), bit for
+ * bit, but position 0 of the sum is kept in general registers
+ * (b52y_amm_round()).  The radix-2^52 set-up, the window reads and the
+ * conversion back are bn_ifma.c's (bn_b52.h).  Other sizes, and the
  * public exponentiations, stay on the zmm code.
+ *
+ * Column layout: inside the exponentiation every number (the operands,
+ * the table, m, R^2) keeps limb p in register p % 5, lane p / 5, not in
+ * register p / 4, lane p % 4.  A round divides the sum by 2^52, moving
+ * every limb down one place; in this layout that is limb 5j + k + 1
+ * becoming limb 5j + k, the same lane of the next register, so the move
+ * is a renaming of the five registers (the rounds unrolled by five) and
+ * one VALIGNQ, for register 0 into the top register, where the natural
+ * layout takes five VALIGNQ a round, which compete with the IFMA for
+ * the vector pipes.  b52y_to_cols() and b52y_from_cols() convert, once
+ * at each end of an exponentiation.
  *
  * Constant time: the loops run over the public limb count, window width
  * and exponent bit count; the table is read whole at every window with
  * the wanted entry picked by a mask (b52y_select()); no branch or
- * address depends on the exponents or the operands.
+ * address depends on the exponents or the operands, and the scalar
+ * multiplications (MULX, IMUL) take the same time for every operand.
  */
 #include <immintrin.h>
 
@@ -26,13 +39,65 @@
 #define B52Y_K		5	/* ymm per number */
 #define B52Y_L		20	/* radix-2^52 limbs, four per ymm */
 
-#define B52Y_TARGET __attribute__((target("avx512f,avx512vl,avx512ifma")))
+/* BMI2 for MULX: the scalar side's products (bn_set_impl() checks it). */
+#define B52Y_TARGET \
+	__attribute__((target("avx512f,avx512vl,avx512ifma,bmi2")))
+
+/* Where limb p lives in the column layout: register p % 5, lane p / 5. */
+static inline size_t b52y_at(size_t p)
+{
+	return 4 * (p % B52Y_K) + p / B52Y_K;
+}
+
+/* The first 20 limbs of x from the natural layout to the column one. */
+static void b52y_to_cols(u64 *x)
+{
+	u64 t[B52Y_L];
+	size_t p;
+
+	for (p = 0; p < B52Y_L; p++)
+		t[b52y_at(p)] = x[p];
+	memcpy(x, t, sizeof(t));
+	memzero_explicit(t, sizeof(t));
+}
+
+/* And back. */
+static void b52y_from_cols(u64 *x)
+{
+	u64 t[B52Y_L];
+	size_t p;
+
+	for (p = 0; p < B52Y_L; p++)
+		t[p] = x[b52y_at(p)];
+	memcpy(x, t, sizeof(t));
+	memzero_explicit(t, sizeof(t));
+}
 
 /*
- * Carries out of every lane into the next (lanes below 2^60 after the
- * rounds), as b52_normalise() does: the bits above 52 move up one lane,
- * and the carries of one that ripple through lanes equal to 2^52 - 1 are
- * found at once from the generate and propagate masks, with no branch.
+ * A register's four lane bits (lane j at bit j) to their limbs' places in
+ * a 20-bit mask (bit 5j + k for register k), and back: the partial
+ * products of these multiplications fall on distinct bits, so nothing
+ * carries, and no instruction here takes time that depends on the mask.
+ */
+#define B52Y_COL	0x8421ULL	/* bits 0, 5, 10 and 15 */
+
+static inline u64 b52y_spread(u64 lanes, int k)
+{
+	return ((lanes * 0x1111) & B52Y_COL) << k;
+}
+
+static inline __mmask8 b52y_gather(u64 bits, int k)
+{
+	return (__mmask8)(((((bits >> k) & B52Y_COL) * 0x8888) >> 15) & 0xf);
+}
+
+/*
+ * Carries out of every limb into the next (limbs below 2^60 after the
+ * rounds), as b52_normalise() does, in the column layout: the bits above
+ * 52 of register k move to register k + 1, those of register 4 to
+ * register 0 one lane up; then the carries of one that ripple through
+ * limbs equal to 2^52 - 1 are found at once from the generate and
+ * propagate masks, in limb order, with no branch.
  */
 static __always_inline B52Y_TARGET void b52y_normalise(__m256i *a)
 {
@@ -48,118 +113,129 @@ static __always_inline B52Y_TARGET void b52y_normalise(__m256i *a)
 		a[k] = _mm256_and_si256(a[k], mask);
 	}
 	#pragma GCC unroll 8
-	for (k = B52Y_K - 1; k >= 0; k--) {
-		/* Lane 0 takes the previous register's lane 3. */
-		__m256i up = _mm256_alignr_epi64(hi[k], k ? hi[k - 1] : zero,
-						 3);
-
-		a[k] = _mm256_add_epi64(a[k], up);
-	}
+	for (k = 1; k < B52Y_K; k++)
+		a[k] = _mm256_add_epi64(a[k], hi[k - 1]);
+	/* Lane j of register 0 takes lane j - 1 of register 4. */
+	a[0] = _mm256_add_epi64(a[0],
+				_mm256_alignr_epi64(hi[B52Y_K - 1], zero, 3));
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++) {
-		g |= (u64)_mm256_cmpgt_epu64_mask(a[k], mask) << (4 * k);
-		p |= (u64)_mm256_cmpeq_epu64_mask(a[k], mask) << (4 * k);
+		g |= b52y_spread(_mm256_cmpgt_epu64_mask(a[k], mask), k);
+		p |= b52y_spread(_mm256_cmpeq_epu64_mask(a[k], mask), k);
 	}
 	c = ((g << 1) + p) ^ p;
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++) {
-		__mmask8 ck = (__mmask8)((c >> (4 * k)) & 0xf);
-
-		a[k] = _mm256_mask_add_epi64(a[k], ck, a[k],
+		a[k] = _mm256_mask_add_epi64(a[k], b52y_gather(c, k), a[k],
 					     _mm256_set1_epi64x(1));
 		a[k] = _mm256_and_si256(a[k], mask);
 	}
 }
 
-/* A zeroing idiom per use, resolved at rename (see b52_zero()). */
-static __always_inline B52Y_TARGET __m256i b52y_zero(void)
+/* Register k of a number in memory. */
+static __always_inline B52Y_TARGET __m256i b52y_load(const u64 *x, int k)
 {
-	__m256i z;
-
-	__asm__ volatile("vpxord %0, %0, %0" : "=v"(z));
-	return z;
+	return _mm256_load_si256((const __m256i *)(x + 4 * k));
 }
 
 /*
- * r_x = a_x b_x / R mod m_x (almost reduced) for x = 0, 1, R = 2^1040:
- * two independent Montgomery multiplications in one loop, the a b_i
- * terms and hi(m q) formed off the round-to-round chain through x.
+ * One round of r = a b / R mod m on one number in the column layout, for
+ * b_i = b: position 0 of the sum kept in a general register (*acc),
+ * positions 1 to 19 in x (position 0's lane is not read: its value lives
+ * in *acc).  @r is the round's place in its group of five: logical
+ * register k (limbs 5j + k) is x[(k + r) % 5].
+ *
+ * Position 0 decides q = t_0 k0 mod 2^52, so it is the round-to-round
+ * chain, and here it stays in general registers: t_0 takes the whole
+ * products a_0 b and m_0 q (MULX), so t_0 / 2^52 is the carry with
+ * hi(a_0 b) and hi(m_0 q) in it, and the next round's position 0 is that
+ * carry plus position 1, which is its lane as this round found it plus
+ * lo(a_1 b) and lo(m_1 q), formed in general registers too (limb 1 is
+ * at index 4 in this layout).  Position 1 is read before this round's
+ * vector work, so the vector results of round i are needed by round
+ * i + 2, not i + 1: the IFMA latency is off the chain through q (which
+ * is then a few scalar multiplications long).
+ *
+ * The vector side does what every round must: lo(a b) and lo(m q) into
+ * every limb, the move down one limb (position 0 drops out; the
+ * renaming and one VALIGNQ, see the top of the file), then hi(a b) and
+ * hi(m q), which belong one position up, added after the move so that
+ * they land in place.  20 IFMA and one VALIGNQ per number and round, in
+ * place in five registers.  Bounds: a limb gains less than 4 * 2^52 a
+ * round, so stays below 2^59 over 20 rounds, *acc below 2^60 and t below
+ * 2^105: nothing wraps.
  */
 static __always_inline B52Y_TARGET void
+b52y_amm_round(__m256i *x, u64 *acc, const u64 *a, const u64 *m, u64 k0,
+	       u64 b, const int r)
+{
+	unsigned __int128 t = (unsigned __int128)a[0] * b + *acc;
+	u64 pos1 = (u64)_mm_cvtsi128_si64(
+			_mm256_castsi256_si128(x[(1 + r) % B52Y_K]));
+	u64 q = ((u64)t * k0) & B52_MASK;
+	__m256i bb = _mm256_set1_epi64x((long long)b), qq;
+	int k;
+
+	t += (unsigned __int128)m[0] * q;
+	*acc = (u64)(t >> 52) + pos1 + ((a[4] * b) & B52_MASK) +
+	       ((m[4] * q) & B52_MASK);
+	qq = _mm256_set1_epi64x((long long)q);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[(k + r) % B52Y_K] = _mm256_madd52lo_epu64(
+			x[(k + r) % B52Y_K], b52y_load(a, k), bb);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[(k + r) % B52Y_K] = _mm256_madd52lo_epu64(
+			x[(k + r) % B52Y_K], b52y_load(m, k), qq);
+	/* Limbs 5j down to 5j - 1: logical register 0 becomes 4. */
+	x[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
+					    x[r % B52Y_K], 1);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
+			x[(k + r + 1) % B52Y_K], b52y_load(a, k), bb);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
+			x[(k + r + 1) % B52Y_K], b52y_load(m, k), qq);
+}
+
+/*
+ * r_x = a_x b_x / R mod m_x (almost reduced) for x = 0, 1, R = 2^1040,
+ * all in the column layout: two independent Montgomery multiplications,
+ * a round of each in turn: their chains through q are independent, so
+ * the core runs them side by side and fills the IFMA pipes from both.
+ * Limb 5i + r of b, read in round 5i + r, is at index 4r + i.  Not
+ * inlined: with five rounds unrolled each copy is about 5 KB, the
+ * exponentiation calls it from six places, and one copy was as fast as
+ * six (run 19 in docs/perf-handshake.md).
+ */
+static noinline B52Y_TARGET void
 b52y_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 	    u64 *r1, const u64 *a1, const u64 *b1, const struct b52_mod *m1)
 {
-	__m256i x0[B52Y_K], x1[B52Y_K], ma0[B52Y_K], ma1[B52Y_K];
-	__m256i mm0[B52Y_K], mm1[B52Y_K], w0[B52Y_K], w1[B52Y_K];
-	const __m256i zero = _mm256_setzero_si256();
-	const __m256i kk0 = _mm256_set1_epi64x((long long)m0->k0);
-	const __m256i kk1 = _mm256_set1_epi64x((long long)m1->k0);
-	__m256i bp0 = zero, bp1 = zero;
-	int i, k;
+	__m256i x0[B52Y_K], x1[B52Y_K];
+	u64 acc0 = 0, acc1 = 0;
+	int i, k, r;
 
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++) {
-		x0[k] = zero;
-		x1[k] = zero;
-		w0[k] = zero;
-		w1[k] = zero;
-		ma0[k] = _mm256_load_si256((const __m256i *)(a0 + 4 * k));
-		ma1[k] = _mm256_load_si256((const __m256i *)(a1 + 4 * k));
-		mm0[k] = _mm256_load_si256((const __m256i *)(m0->m + 4 * k));
-		mm1[k] = _mm256_load_si256((const __m256i *)(m1->m + 4 * k));
+		x0[k] = _mm256_setzero_si256();
+		x1[k] = _mm256_setzero_si256();
 	}
-	for (i = 0; i < B52Y_L; i++) {
-		__m256i bb0 = _mm256_set1_epi64x((long long)b0[i]);
-		__m256i bb1 = _mm256_set1_epi64x((long long)b1[i]);
-		__m256i qq0, qq1, c0, c1;
-
-		/* x += lo(a b_i) + hi(a b_(i-1)) + hi(m q_(i-1)). */
+	for (i = 0; i < B52Y_L / B52Y_K; i++) {
 		#pragma GCC unroll 8
-		for (k = 0; k < B52Y_K; k++) {
-			__m256i y0 = _mm256_madd52lo_epu64(w0[k], ma0[k], bb0);
-			__m256i y1 = _mm256_madd52lo_epu64(w1[k], ma1[k], bb1);
-
-			y0 = _mm256_madd52hi_epu64(y0, ma0[k], bp0);
-			y1 = _mm256_madd52hi_epu64(y1, ma1[k], bp1);
-			x0[k] = _mm256_add_epi64(x0[k], y0);
-			x1[k] = _mm256_add_epi64(x1[k], y1);
+		for (r = 0; r < B52Y_K; r++) {
+			b52y_amm_round(x0, &acc0, a0, m0->m, m0->k0,
+				       b0[4 * r + i], r);
+			b52y_amm_round(x1, &acc1, a1, m1->m, m1->k0,
+				       b1[4 * r + i], r);
 		}
-		/* q = lo(t k0) in lane 0, broadcast. */
-		qq0 = _mm256_madd52lo_epu64(b52y_zero(), x0[0], kk0);
-		qq1 = _mm256_madd52lo_epu64(b52y_zero(), x1[0], kk1);
-		qq0 = _mm256_broadcastq_epi64(_mm256_castsi256_si128(qq0));
-		qq1 = _mm256_broadcastq_epi64(_mm256_castsi256_si128(qq1));
-		#pragma GCC unroll 8
-		for (k = 0; k < B52Y_K; k++) {
-			x0[k] = _mm256_madd52lo_epu64(x0[k], mm0[k], qq0);
-			x1[k] = _mm256_madd52lo_epu64(x1[k], mm1[k], qq1);
-			w0[k] = _mm256_madd52hi_epu64(b52y_zero(), mm0[k], qq0);
-			w1[k] = _mm256_madd52hi_epu64(b52y_zero(), mm1[k], qq1);
-		}
-		/* Lane 0 is a multiple of 2^52 now: its carry, then shift. */
-		c0 = _mm256_maskz_srli_epi64(1, x0[0], 52);
-		c1 = _mm256_maskz_srli_epi64(1, x1[0], 52);
-		#pragma GCC unroll 8
-		for (k = 0; k < B52Y_K; k++) {
-			__m256i up0 = k + 1 < B52Y_K ? x0[k + 1] : zero;
-			__m256i up1 = k + 1 < B52Y_K ? x1[k + 1] : zero;
-
-			x0[k] = _mm256_alignr_epi64(up0, x0[k], 1);
-			x1[k] = _mm256_alignr_epi64(up1, x1[k], 1);
-		}
-		x0[0] = _mm256_add_epi64(x0[0], c0);
-		x1[0] = _mm256_add_epi64(x1[0], c1);
-		bp0 = bb0;
-		bp1 = bb1;
 	}
-	/* The last round's high halves. */
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++) {
-		x0[k] = _mm256_add_epi64(x0[k],
-			_mm256_madd52hi_epu64(w0[k], ma0[k], bp0));
-		x1[k] = _mm256_add_epi64(x1[k],
-			_mm256_madd52hi_epu64(w1[k], ma1[k], bp1));
-	}
+	/* Position 0 back into its lane, then the carries. */
+	x0[0] = _mm256_mask_set1_epi64(x0[0], 1, (long long)acc0);
+	x1[0] = _mm256_mask_set1_epi64(x1[0], 1, (long long)acc1);
 	b52y_normalise(x0);
 	b52y_normalise(x1);
 	#pragma GCC unroll 8
@@ -172,7 +248,8 @@ b52y_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 /*
  * r = table[idx], reading every entry (B52Y_K ymm each) and keeping the
  * one whose index matches by an all-ones mask: the addresses read are
- * the same for every idx.
+ * the same for every idx.  (acc | (eq & entry) as one VPTERNLOGQ was
+ * no faster: run 19 in docs/perf-handshake.md.)
  */
 static __always_inline B52Y_TARGET void
 b52y_select(u64 *r, const u64 *table, u64 idx)
@@ -209,6 +286,7 @@ static B52Y_TARGET void b52y_exp_x2(struct b52_exp *s0, const u64 *e0,
 				    struct b52_exp *s1, const u64 *e1,
 				    size_t elimbs, size_t ebits)
 {
+	/* 1: limb 0 is at index 0 in the column layout too. */
 	u64 one[B52_MAX_LANES] __aligned(64) = { 1 };
 	const size_t stride = B52_MAX_LANES;
 	size_t pos, i;
@@ -252,6 +330,7 @@ int bn_exp_ct_x2_ifma256(u64 *r0, const u64 *a0, const u64 *e0,
 {
 	size_t elimbs = (ebits + 63) / 64, lanes;
 	struct b52_exp s[2];
+	int i;
 
 	/* Larger moduli (more than 20 limbs: 4m < 2^1040) on the zmm code. */
 	if (m0->n * 64 + 2 > 52 * B52Y_L || m1->n * 64 + 2 > 52 * B52Y_L)
@@ -259,7 +338,14 @@ int bn_exp_ct_x2_ifma256(u64 *r0, const u64 *a0, const u64 *e0,
 					 ebits);
 	if (!ebits || b52_pair_init(s, a0, m0, a1, m1, &lanes, false))
 		return -EINVAL;
+	for (i = 0; i < 2; i++) {
+		b52y_to_cols(s[i].acc);
+		b52y_to_cols(s[i].mod.m);
+		b52y_to_cols(s[i].mod.rr);
+	}
 	b52y_exp_x2(&s[0], e0, &s[1], e1, elimbs, ebits);
+	b52y_from_cols(s[0].acc);
+	b52y_from_cols(s[1].acc);
 	b52_pair_out(r0, m0, r1, m1, s, lanes, true);
 	return 0;
 }
