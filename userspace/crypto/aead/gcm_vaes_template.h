@@ -1009,13 +1009,223 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
 }
 
+#if GCM_VW == 512
+/*
+ * The compact one-pass path (docs/perf-crypto.md, "a compact path for
+ * short records"): a record of AD <= 16 bytes as a loop over steps of
+ * GCM_LOOP_NV vectors (256 bytes on zmm), small enough that a record
+ * whose code was evicted by other work fetches little of it again.
+ *  - The round keys are broadcast into registers once per record (11 or
+ *    15 of the 32) and stay there: the step's rounds are written out on
+ *    registers, one loop body for every step.
+ *  - Every load and store goes through a byte mask computed from the
+ *    remaining length (public), so the last, partial step is the same
+ *    code; vectors past the text load zero and hash to zero.
+ *  - GHASH is cut at every step (SP 800-38D section 6.4: the chain may
+ *    be cut anywhere): a step's 16 blocks are one sum of products by
+ *    K_16..K_1 (the last step's m blocks by K_(m + 1)..K_2, the lengths
+ *    block by K_1) and one reduction; the previous reduction's Y enters
+ *    the step's first block, whose product goes last so the reduction
+ *    has the step's other work to hide behind.  The AD block is Y_0 =
+ *    AD . K_1, reduced at the top of the first step like the others.
+ *  - Open hashes a step's ciphertext (its input) beside the step's AES
+ *    rounds; seal hashes the previous step's ciphertext (in registers)
+ *    beside the current step's rounds, and the last step's after the
+ *    loop.
+ * Lengths are public: the branches and masks below depend on them only.
+ */
+#define GCM_LOOP_NV	4
+#define GCM_LOOP_STEP	(GCM_LOOP_NV * GCM_VB)
+#define GCM_LOOP_NB	(GCM_LOOP_STEP / 16)
+_Static_assert(GCM_NPOW >= GCM_LOOP_NB + 1, "gcm_loop() needs 17 powers");
+
+/*
+ * The byte mask of the first @rem bytes of a vector, @rem clamped to
+ * 0..64: without branches (conditional moves), which the compiler would
+ * otherwise make of the clamp per vector.
+ */
+static __always_inline GCM_TARGET
+__mmask64 gcm_loop_mask(ptrdiff_t rem)
+{
+	u64 n = rem < 0 ? 0 : rem > GCM_VB ? GCM_VB : (u64)rem;
+
+	return (((u64)1 << (n & 63)) - 1) | -(n >> 6);
+}
+
+/*
+ * Where the powers of a step's hash start: K_16 for a full step that is
+ * not the last, K_(m + 1) for the last step's @m blocks (K_1 left for
+ * the lengths block).
+ */
+static __always_inline GCM_TARGET
+const u8 *gcm_loop_powers(const struct tlsx_gcm_key *k, ptrdiff_t rem,
+			  bool last)
+{
+	return gcm_power(k, last ? (size_t)(rem + 15) / 16 + 1 : GCM_LOOP_NB);
+}
+
+/*
+ * The sum of products of one step's GCM_LOOP_NV vectors @c (byte order,
+ * zero past the text) by the powers from @hp, with @acc in the first
+ * block: vector 0 last.  A vector past the text takes @hp's power (any
+ * would do, its data are zero), so no load reads past the table.
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_hash(struct gcm_prod *p, const gvec *c, __m128i acc,
+		   const u8 *hp, ptrdiff_t rem, gvec bswap)
+{
+	const u8 *h1 = rem > GCM_VB ? hp + GCM_VB : hp;
+	const u8 *h2 = rem > 2 * GCM_VB ? hp + 2 * GCM_VB : hp;
+	const u8 *h3 = rem > 3 * GCM_VB ? hp + 3 * GCM_VB : hp;
+
+	gcm_prod_init(p, v_shuffle8(c[1], bswap), h1);
+	gcm_prod_add2(p, v_shuffle8(c[2], bswap), h2,
+		      v_shuffle8(c[3], bswap), h3);
+	gcm_prod_add(p, v_xor(v_shuffle8(c[0], bswap), v_zext128(acc)), hp);
+}
+
+/*
+ * One step's AES-CTR: GCM_LOOP_NV vectors of counters from @ctr through
+ * the round keys @kr (registers), XORed with the text at @src (@rem
+ * bytes left, masked) into @dst.  @in gets the input, @out the output,
+ * both zero past the text.
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_aes(const gvec *kr, const u32 rounds, gvec *ctr, gvec bswap,
+		  const u8 *src, u8 *dst, ptrdiff_t rem, gvec *in, gvec *out)
+{
+	const gvec inc = v_ctr_inc(GCM_LANES);
+	gvec x[GCM_LOOP_NV] GCM_NOINIT;
+	__mmask64 m;
+	u32 r;
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++) {
+		x[i] = v_xor(v_shuffle8(*ctr, bswap), kr[0]);
+		*ctr = v_add32(*ctr, inc);
+		v_pin(*ctr);
+	}
+#pragma GCC unroll 16
+	for (r = 1; r < rounds; r++) {
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_LOOP_NV; i++)
+			x[i] = v_aesenc(x[i], kr[r]);
+	}
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++) {
+		m = gcm_loop_mask(rem - i * GCM_VB);
+		in[i] = _mm512_maskz_loadu_epi8(m, src + i * GCM_VB);
+		out[i] = _mm512_maskz_mov_epi8(m, v_aesenclast(x[i],
+						v_xor(kr[rounds], in[i])));
+		_mm512_mask_storeu_epi8(dst + i * GCM_VB, m, out[i]);
+	}
+}
+
+static __always_inline GCM_TARGET
+void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
+	      const u8 *nonce, const u8 *ad, size_t ad_len, const u8 *src,
+	      u8 *dst, size_t len, u8 *tag)
+{
+	const gvec bswap = gcm_bswap_mask();
+	ptrdiff_t rem = (ptrdiff_t)len;
+	struct gcm_prod prod GCM_NOINIT;
+	gvec kr[15] GCM_NOINIT, in[GCM_LOOP_NV] GCM_NOINIT;
+	gvec out[GCM_LOOP_NV] GCM_NOINIT, prev[GCM_LOOP_NV] GCM_NOINIT;
+	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
+	ptrdiff_t prev_rem = 0;
+	gvec ctr;
+	u32 r;
+	int i;
+
+	/*
+	 * The keys, pinned so that the compiler neither reloads them per
+	 * step nor keeps a copy in memory: with 32 registers they fit.
+	 */
+#pragma GCC unroll 16
+	for (r = 0; r <= rounds; r++) {
+		kr[r] = gcm_rk(k->rk, r);
+		v_pin(kr[r]);
+	}
+	c128 = _mm_insert_epi32(gcm_bswap128(j0), 2, 0);
+	ctr = v_add32(v_bcast128(c128), v_ctr_lane_index());
+
+	/* Y_0: the AD block (zero-padded; zero if none) times K_1. */
+	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
+	prod.lo = v_set1_64(0);
+	prod.mi = prod.lo;
+	prod.hi = prod.lo;
+	gcm_prod128(&prod, gcm_bswap128(a), gcm_power(k, 1));
+
+	for (;;) {
+		gcm_loop_aes(kr, rounds, &ctr, bswap, src, dst, rem, in, out);
+		if (!enc) {
+			a = gcm_prod_reduce(&prod);
+			gcm_loop_hash(&prod, in, a,
+				      gcm_loop_powers(k, rem,
+						      rem <= GCM_LOOP_STEP),
+				      rem, bswap);
+		} else if (prev_rem) {
+			a = gcm_prod_reduce(&prod);
+			gcm_loop_hash(&prod, prev, a,
+				      gcm_loop_powers(k, prev_rem, false),
+				      prev_rem, bswap);
+		}
+		if (rem <= GCM_LOOP_STEP)
+			break;
+		if (enc) {
+#pragma GCC unroll 16
+			for (i = 0; i < GCM_LOOP_NV; i++)
+				prev[i] = out[i];
+			prev_rem = rem;
+		}
+		src += GCM_LOOP_STEP;
+		dst += GCM_LOOP_STEP;
+		rem -= GCM_LOOP_STEP;
+	}
+	/* Seal: the last step's ciphertext, unstitched. */
+	if (enc) {
+		a = gcm_prod_reduce(&prod);
+		gcm_loop_hash(&prod, out, a, gcm_loop_powers(k, rem, true),
+			      rem, bswap);
+	}
+	/* The lengths block (bits, byte-reversed) times K_1. */
+	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
+	gcm_prod128(&prod, a, gcm_power(k, 1));
+	/*
+	 * E_K(J0) beside the last hash, from the key in memory: held across
+	 * the loop it would take a register and be spilled to the stack,
+	 * and from the keys in registers it would keep them live (and
+	 * spilled) past the loop.
+	 */
+	ej0 = gcm_ej0(gcm_rk_fresh(k->rk), rounds, j0);
+	a = gcm_prod_reduce(&prod);
+	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
+}
+
+#ifndef GCM_LOOP_MIN
+#define GCM_LOOP_MIN	257
+#endif
+#ifndef GCM_LOOP_MAX
+#define GCM_LOOP_MAX	1024
+#endif
+#define GCM_USE_LOOP(ad_len, len) \
+	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX)
+#else
+#define GCM_USE_LOOP(ad_len, len)	false
+#define gcm_loop			gcm_long
+#endif /* GCM_VW == 512 */
+
 #define GCM_ONESHOT_FN(name, rounds, enc)				\
 GCM_TARGET static void name(const struct tlsx_aead_key *k,		\
 			    const u8 *nonce, const u8 *ad,		\
 			    size_t ad_len, const u8 *src, u8 *dst,	\
 			    size_t len, u8 *tag)			\
 {									\
-	if (ad_len <= 16 && len <= GCM_SHORT_MAX)			\
+	if (GCM_USE_LOOP(ad_len, len))					\
+		gcm_loop(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
+			 src, dst, len, tag);				\
+	else if (ad_len <= 16 && len <= GCM_SHORT_MAX)			\
 		gcm_short(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
 			  src, dst, len, tag);				\
 	else if (ad_len <= 16 && len > GCM_BATCH &&			\
