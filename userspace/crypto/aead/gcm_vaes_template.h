@@ -1012,94 +1012,162 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 #if GCM_VW == 512
 /*
  * The compact one-pass path (docs/perf-crypto.md, "a compact path for
- * short records"): a record of AD <= 16 bytes as a loop over steps of
- * GCM_LOOP_NV vectors (256 bytes on zmm), small enough that a record
- * whose code was evicted by other work fetches little of it again.
+ * short records"): a record with AD of 16 bytes at most as a loop over
+ * steps of GCM_LOOP_NV vectors (256 bytes on zmm), one loop body for
+ * every step, so that a record whose code was evicted by other work
+ * fetches little of it again.
  *  - The round keys are broadcast into registers once per record (11 or
- *    15 of the 32) and stay there: the step's rounds are written out on
- *    registers, one loop body for every step.
- *  - Every load and store goes through a byte mask computed from the
- *    remaining length (public), so the last, partial step is the same
- *    code; vectors past the text load zero and hash to zero.
- *  - GHASH is cut at every step (SP 800-38D section 6.4: the chain may
- *    be cut anywhere): a step's 16 blocks are one sum of products by
- *    K_16..K_1 (the last step's m blocks by K_(m + 1)..K_2, the lengths
- *    block by K_1) and one reduction; the previous reduction's Y enters
- *    the step's first block, whose product goes last so the reduction
- *    has the step's other work to hide behind.  The AD block is Y_0 =
- *    AD . K_1, reduced at the top of the first step like the others.
- *  - Open hashes a step's ciphertext (its input) beside the step's AES
- *    rounds; seal hashes the previous step's ciphertext (in registers)
- *    beside the current step's rounds, and the last step's after the
- *    loop.
+ *    15 of the 32) and stay there; a step's rounds are written out on
+ *    them.
+ *  - Loads and stores go through byte masks: all ones but in the last
+ *    step, whose masks (from the length, public) are computed once
+ *    before the loop, as are its powers; vectors past the text load zero
+ *    and hash to zero.
+ *  - GHASH is cut every GCM_LOOP_CHUNK blocks (SP 800-38D section 6.4:
+ *    the chain may be cut anywhere).  A chunk is one sum of products by
+ *    K_32..K_1 and one reduction, whose Y enters the next chunk's first
+ *    block; the last chunk's m blocks take K_(m + 1)..K_2 and the lengths
+ *    block K_1; the AD block takes the power above the first chunk's.
+ *    33 powers (GCM_NPOW) suffice.  The product of the vector that takes
+ *    Y goes after the step's AES rounds, so the reduction has the other
+ *    products and the rounds to hide behind.
+ *  - Open hashes a step's ciphertext (its input, loaded first) beside the
+ *    step's rounds; seal hashes the previous step's ciphertext (still in
+ *    registers) beside the current step's rounds, and the last step's
+ *    after the loop.
  * Lengths are public: the branches and masks below depend on them only.
  */
+#ifndef GCM_LOOP_NV
 #define GCM_LOOP_NV	4
+#endif
 #define GCM_LOOP_STEP	(GCM_LOOP_NV * GCM_VB)
 #define GCM_LOOP_NB	(GCM_LOOP_STEP / 16)
-_Static_assert(GCM_NPOW >= GCM_LOOP_NB + 1, "gcm_loop() needs 17 powers");
+#define GCM_LOOP_CHUNK	32			/* blocks per reduction */
+#define GCM_LOOP_SPC	(GCM_LOOP_CHUNK / GCM_LOOP_NB)	/* steps per chunk */
+_Static_assert(GCM_NPOW >= GCM_LOOP_CHUNK + 1, "gcm_loop() needs 33 powers");
+_Static_assert(GCM_LOOP_NV % 2 == 0, "gcm_loop_hash() hashes pairs");
 
-/*
- * The byte mask of the first @rem bytes of a vector, @rem clamped to
- * 0..64: without branches (conditional moves), which the compiler would
- * otherwise make of the clamp per vector.
- */
+/* The byte mask of the first @rem bytes of a vector, @rem clamped. */
 static __always_inline GCM_TARGET
 __mmask64 gcm_loop_mask(ptrdiff_t rem)
 {
-	u64 n = rem < 0 ? 0 : rem > GCM_VB ? GCM_VB : (u64)rem;
-
-	return (((u64)1 << (n & 63)) - 1) | -(n >> 6);
+	if (rem <= 0)
+		return 0;
+	if (rem >= GCM_VB)
+		return ~(__mmask64)0;
+	return ((__mmask64)1 << rem) - 1;
 }
 
 /*
- * Where the powers of a step's hash start: K_16 for a full step that is
- * not the last, K_(m + 1) for the last step's @m blocks (K_1 left for
- * the lengths block).
+ * The power of H the first block of a step takes, @rem bytes from its
+ * start to the record's end, @pos its place in its chunk: the blocks left
+ * in the chunk, plus the lengths block if the record ends before the
+ * chunk does.  If it ends with the chunk, the chunk is reduced and the
+ * lengths block follows alone (gcm_loop_close()): the first chunk holds
+ * the AD block too, and 33 powers would not hold all three.
  */
 static __always_inline GCM_TARGET
-const u8 *gcm_loop_powers(const struct tlsx_gcm_key *k, ptrdiff_t rem,
-			  bool last)
+size_t gcm_loop_power(ptrdiff_t rem, int pos)
 {
-	return gcm_power(k, last ? (size_t)(rem + 15) / 16 + 1 : GCM_LOOP_NB);
+	size_t left = (size_t)(rem + 15) / 16;
+	size_t cap = GCM_LOOP_CHUNK - pos * GCM_LOOP_NB;
+
+	return left < cap ? left + 1 : cap;
 }
 
-/*
- * The sum of products of one step's GCM_LOOP_NV vectors @c (byte order,
- * zero past the text) by the powers from @hp, with @acc in the first
- * block: vector 0 last.  A vector past the text takes @hp's power (any
- * would do, its data are zero), so no load reads past the table.
- */
+/* Whether the chunk ends after a step (@rem, @pos as above). */
 static __always_inline GCM_TARGET
-void gcm_loop_hash(struct gcm_prod *p, const gvec *c, __m128i acc,
-		   const u8 *hp, ptrdiff_t rem, gvec bswap)
+bool gcm_loop_chunk_end(ptrdiff_t rem, int pos)
 {
-	const u8 *h1 = rem > GCM_VB ? hp + GCM_VB : hp;
-	const u8 *h2 = rem > 2 * GCM_VB ? hp + 2 * GCM_VB : hp;
-	const u8 *h3 = rem > 3 * GCM_VB ? hp + 3 * GCM_VB : hp;
+	return pos == GCM_LOOP_SPC - 1 && rem > GCM_LOOP_STEP - 16;
+}
 
-	gcm_prod_init(p, v_shuffle8(c[1], bswap), h1);
-	gcm_prod_add2(p, v_shuffle8(c[2], bswap), h2,
-		      v_shuffle8(c[3], bswap), h3);
-	gcm_prod_add(p, v_xor(v_shuffle8(c[0], bswap), v_zext128(acc)), hp);
+/* Y of a chunk, and zero sums for the next one. */
+static __always_inline GCM_TARGET
+__m128i gcm_loop_close(struct gcm_prod *p)
+{
+	__m128i y = gcm_prod_reduce(p);
+
+	p->lo = v_set1_64(0);
+	p->mi = p->lo;
+	p->hi = p->lo;
+	return y;
 }
 
 /*
- * One step's AES-CTR: GCM_LOOP_NV vectors of counters from @ctr through
- * the round keys @kr (registers), XORed with the text at @src (@rem
- * bytes left, masked) into @dst.  @in gets the input, @out the output,
- * both zero past the text.
+ * One step's GHASH: the products of its GCM_LOOP_NV vectors @c (byte
+ * order, zero past the text) by the powers at @hp[i], added to @p:
+ * gcm_loop_hash_rest() vectors 1 to NV - 1, gcm_loop_hash_first() vector
+ * 0 with @acc (Y of the previous chunk, or zero).
  */
 static __always_inline GCM_TARGET
-void gcm_loop_aes(const gvec *kr, const u32 rounds, gvec *ctr, gvec bswap,
-		  const u8 *src, u8 *dst, ptrdiff_t rem, gvec *in, gvec *out)
+void gcm_loop_hash_rest(struct gcm_prod *p, const gvec *c,
+			const u8 *const *hp, gvec bswap)
+{
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 1; i + 1 < GCM_LOOP_NV; i += 2)
+		gcm_prod_add2(p, v_shuffle8(c[i], bswap), hp[i],
+			      v_shuffle8(c[i + 1], bswap), hp[i + 1]);
+	gcm_prod_add(p, v_shuffle8(c[GCM_LOOP_NV - 1], bswap),
+		     hp[GCM_LOOP_NV - 1]);
+}
+
+static __always_inline GCM_TARGET
+void gcm_loop_hash_first(struct gcm_prod *p, gvec c0, __m128i acc,
+			 const u8 *hp, gvec bswap)
+{
+	gcm_prod_add(p, v_xor(v_shuffle8(c0, bswap), v_zext128(acc)), hp);
+}
+
+/*
+ * Where a step's vectors find their powers: a full step not the last at
+ * @pos in its chunk, or the last step (@rem bytes, @pos).  A vector past
+ * the text takes the first vector's (its data are zero), so no load
+ * reads past the table.
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_powers(const struct tlsx_gcm_key *k, ptrdiff_t rem, int pos,
+		     const u8 **hp)
+{
+	const u8 *h = gcm_power(k, gcm_loop_power(rem, pos));
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++)
+		hp[i] = rem > i * GCM_VB ? h + i * GCM_VB : h;
+}
+
+/*
+ * One step: GCM_LOOP_NV vectors of counters from @ctr through the round
+ * keys @kr (registers), XORed with the text at @src (masks @m) into @dst;
+ * @out gets the output, zero past the text.  If @hash, open hashes its
+ * input and seal the previous step's output @gh, by the powers @hp, into
+ * @p with @acc.
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_step(const gvec *kr, const u32 rounds, const bool enc,
+		   gvec *ctr, gvec bswap, const u8 *src, u8 *dst,
+		   const __mmask64 *m, gvec *out, const gvec *gh,
+		   const u8 *const *hp, bool hash, struct gcm_prod *p,
+		   __m128i acc)
 {
 	const gvec inc = v_ctr_inc(GCM_LANES);
-	gvec x[GCM_LOOP_NV] GCM_NOINIT;
-	__mmask64 m;
+	gvec x[GCM_LOOP_NV] GCM_NOINIT, in[GCM_LOOP_NV] GCM_NOINIT;
 	u32 r;
 	int i;
 
+	if (!enc) {
+		/* Open: the input first, and its hash beside the rounds. */
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_LOOP_NV; i++)
+			in[i] = _mm512_maskz_loadu_epi8(m[i],
+							src + i * GCM_VB);
+		gh = in;
+	}
+	if (hash)
+		gcm_loop_hash_rest(p, gh, hp, bswap);
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_LOOP_NV; i++) {
 		x[i] = v_xor(v_shuffle8(*ctr, bswap), kr[0]);
@@ -1112,13 +1180,16 @@ void gcm_loop_aes(const gvec *kr, const u32 rounds, gvec *ctr, gvec bswap,
 		for (i = 0; i < GCM_LOOP_NV; i++)
 			x[i] = v_aesenc(x[i], kr[r]);
 	}
+	if (hash)
+		gcm_loop_hash_first(p, gh[0], acc, hp[0], bswap);
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_LOOP_NV; i++) {
-		m = gcm_loop_mask(rem - i * GCM_VB);
-		in[i] = _mm512_maskz_loadu_epi8(m, src + i * GCM_VB);
-		out[i] = _mm512_maskz_mov_epi8(m, v_aesenclast(x[i],
+		if (enc)
+			in[i] = _mm512_maskz_loadu_epi8(m[i],
+							src + i * GCM_VB);
+		out[i] = _mm512_maskz_mov_epi8(m[i], v_aesenclast(x[i],
 						v_xor(kr[rounds], in[i])));
-		_mm512_mask_storeu_epi8(dst + i * GCM_VB, m, out[i]);
+		_mm512_mask_storeu_epi8(dst + i * GCM_VB, m[i], out[i]);
 	}
 }
 
@@ -1128,15 +1199,20 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	      u8 *dst, size_t len, u8 *tag)
 {
 	const gvec bswap = gcm_bswap_mask();
-	ptrdiff_t rem = (ptrdiff_t)len;
+	/* The last step: its length, place in its chunk, masks, powers. */
+	size_t steps = (len + GCM_LOOP_STEP - 1) / GCM_LOOP_STEP, s;
+	ptrdiff_t last_rem = (ptrdiff_t)(len - (steps - 1) * GCM_LOOP_STEP);
+	int last_pos = (int)((steps - 1) % GCM_LOOP_SPC), pos, prev_pos, i;
+	__mmask64 last_m[GCM_LOOP_NV], m[GCM_LOOP_NV];
+	const u8 *last_hp[GCM_LOOP_NV], *hp[GCM_LOOP_NV];
 	struct gcm_prod prod GCM_NOINIT;
-	gvec kr[15] GCM_NOINIT, in[GCM_LOOP_NV] GCM_NOINIT;
+	gvec kr[15] GCM_NOINIT;
 	gvec out[GCM_LOOP_NV] GCM_NOINIT, prev[GCM_LOOP_NV] GCM_NOINIT;
-	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
-	ptrdiff_t prev_rem = 0;
+	__m128i j0 = gcm_j0(nonce), ej0, acc, a, c128;
+	ptrdiff_t rem;
+	bool last;
 	gvec ctr;
 	u32 r;
-	int i;
 
 	/*
 	 * The keys, pinned so that the compiler neither reloads them per
@@ -1149,49 +1225,69 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	}
 	c128 = _mm_insert_epi32(gcm_bswap128(j0), 2, 0);
 	ctr = v_add32(v_bcast128(c128), v_ctr_lane_index());
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++)
+		last_m[i] = gcm_loop_mask(last_rem - i * GCM_VB);
+	gcm_loop_powers(k, last_rem, last_pos, last_hp);
 
-	/* Y_0: the AD block (zero-padded; zero if none) times K_1. */
+	/* The AD block (zero-padded; zero if none), first in chunk 0. */
 	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
 	prod.lo = v_set1_64(0);
 	prod.mi = prod.lo;
 	prod.hi = prod.lo;
-	gcm_prod128(&prod, gcm_bswap128(a), gcm_power(k, 1));
+	gcm_prod128(&prod, gcm_bswap128(a),
+		    gcm_power(k, gcm_loop_power((ptrdiff_t)len, 0) + 1));
+	acc = _mm_setzero_si128();
+	/* Never hashed before the first step has filled them. */
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++)
+		prev[i] = v_set1_64(0);
 
-	for (;;) {
-		gcm_loop_aes(kr, rounds, &ctr, bswap, src, dst, rem, in, out);
-		if (!enc) {
-			a = gcm_prod_reduce(&prod);
-			gcm_loop_hash(&prod, in, a,
-				      gcm_loop_powers(k, rem,
-						      rem <= GCM_LOOP_STEP),
-				      rem, bswap);
-		} else if (prev_rem) {
-			a = gcm_prod_reduce(&prod);
-			gcm_loop_hash(&prod, prev, a,
-				      gcm_loop_powers(k, prev_rem, false),
-				      prev_rem, bswap);
-		}
-		if (rem <= GCM_LOOP_STEP)
+	for (s = 0; ; s++) {
+		rem = (ptrdiff_t)(len - s * GCM_LOOP_STEP);
+		last = s == steps - 1;
+		pos = (int)(s % GCM_LOOP_SPC);
+		prev_pos = (pos + GCM_LOOP_SPC - 1) % GCM_LOOP_SPC;
+		/* Seal hashes the previous step, never the last. */
+		if (enc)
+			gcm_loop_powers(k, rem + GCM_LOOP_STEP, prev_pos, hp);
+		else if (last)
+			memcpy(hp, last_hp, sizeof(hp));
+		else
+			gcm_loop_powers(k, rem, pos, hp);
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_LOOP_NV; i++)
+			m[i] = last ? last_m[i] : ~(__mmask64)0;
+		gcm_loop_step(kr, rounds, enc, &ctr, bswap, src, dst, m, out,
+			      prev, hp, !enc || s, &prod, acc);
+		acc = _mm_setzero_si128();
+		if (enc ? s && gcm_loop_chunk_end(rem + GCM_LOOP_STEP, prev_pos)
+			: gcm_loop_chunk_end(rem, pos))
+			acc = gcm_loop_close(&prod);
+		if (last)
 			break;
 		if (enc) {
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_LOOP_NV; i++)
 				prev[i] = out[i];
-			prev_rem = rem;
 		}
 		src += GCM_LOOP_STEP;
 		dst += GCM_LOOP_STEP;
-		rem -= GCM_LOOP_STEP;
 	}
 	/* Seal: the last step's ciphertext, unstitched. */
 	if (enc) {
-		a = gcm_prod_reduce(&prod);
-		gcm_loop_hash(&prod, out, a, gcm_loop_powers(k, rem, true),
-			      rem, bswap);
+		gcm_loop_hash_rest(&prod, out, last_hp, bswap);
+		gcm_loop_hash_first(&prod, out[0], acc, last_hp[0], bswap);
+		acc = _mm_setzero_si128();
+		if (gcm_loop_chunk_end(last_rem, last_pos))
+			acc = gcm_loop_close(&prod);
 	}
-	/* The lengths block (bits, byte-reversed) times K_1. */
+	/*
+	 * The lengths block (bits, byte-reversed) times K_1, with Y if the
+	 * record ended with a chunk.
+	 */
 	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
-	gcm_prod128(&prod, a, gcm_power(k, 1));
+	gcm_prod128(&prod, _mm_xor_si128(a, acc), gcm_power(k, 1));
 	/*
 	 * E_K(J0) beside the last hash, from the key in memory: held across
 	 * the loop it would take a register and be spilled to the stack,
@@ -1209,6 +1305,7 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 #ifndef GCM_LOOP_MAX
 #define GCM_LOOP_MAX	1024
 #endif
+_Static_assert(GCM_LOOP_MIN >= 1, "gcm_loop() takes no empty record");
 #define GCM_USE_LOOP(ad_len, len) \
 	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX)
 #else
