@@ -1299,12 +1299,22 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
 }
 
+/*
+ * Where gcm_loop() runs, by measurement (docs/perf-crypto.md, "a compact
+ * path for short records", Zen 5): between gcm_short() and gcm_mid(),
+ * where the streaming engine ran before (481..512 bytes on zmm), it is
+ * faster, warm and with its code cold.  Below, gcm_short() is faster warm
+ * and as compact; at 1 KiB, gcm_mid() is 15-25% faster warm (the target
+ * of issue #29), though slower with its code cold.  The bounds can be set
+ * at build time to measure it elsewhere (up to GCM_MID_MAX).
+ */
 #ifndef GCM_LOOP_MIN
-#define GCM_LOOP_MIN	257
+#define GCM_LOOP_MIN	(GCM_SHORT_MAX + 1)
 #endif
 #ifndef GCM_LOOP_MAX
-#define GCM_LOOP_MAX	1024
+#define GCM_LOOP_MAX	GCM_BATCH
 #endif
+_Static_assert(GCM_LOOP_MAX <= GCM_MID_MAX, "gcm_loop(): AD || text too long");
 _Static_assert(GCM_LOOP_MIN >= 1, "gcm_loop() takes no empty record");
 #define GCM_USE_LOOP(ad_len, len) \
 	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX)
