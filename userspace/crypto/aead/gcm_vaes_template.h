@@ -1044,7 +1044,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 #define GCM_LOOP_NB	(GCM_LOOP_STEP / 16)
 #define GCM_LOOP_CHUNK	32			/* blocks per reduction */
 #define GCM_LOOP_SPC	(GCM_LOOP_CHUNK / GCM_LOOP_NB)	/* steps per chunk */
-_Static_assert(GCM_NPOW >= GCM_LOOP_CHUNK + 1, "gcm_loop() needs 33 powers");
+_Static_assert(GCM_NPOW > GCM_LOOP_CHUNK, "gcm_loop() needs 33 powers");
 _Static_assert(GCM_LOOP_NV % 2 == 0, "gcm_loop_hash() hashes pairs");
 
 /* The byte mask of the first @rem bytes of a vector, @rem clamped. */
@@ -1319,8 +1319,7 @@ _Static_assert(GCM_LOOP_MIN >= 1, "gcm_loop() takes no empty record");
 #define GCM_USE_LOOP(ad_len, len) \
 	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX)
 #else
-#define GCM_USE_LOOP(ad_len, len)	false
-#define gcm_loop			gcm_long
+#error "the one-pass paths (GCM_ONESHOT) are written for zmm (byte masks)"
 #endif /* GCM_VW == 512 */
 
 #define GCM_ONESHOT_FN(name, rounds, enc)				\
