@@ -1027,8 +1027,10 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
  *    the chain may be cut anywhere).  A chunk is one sum of products by
  *    K_32..K_1 and one reduction, whose Y enters the next chunk's first
  *    block; the last chunk's m blocks take K_(m + 1)..K_2 and the lengths
- *    block K_1; the AD block takes the power above the first chunk's.
- *    33 powers (GCM_NPOW) suffice.  The product of the vector that takes
+ *    block K_1, 33 powers (GCM_NPOW) at most.  The AD block comes first,
+ *    on its own: Y_0 = AD . H, reduced while the first step's rounds run
+ *    (with it in the first chunk, a 497..512-byte record would need 34
+ *    powers, and its own reduction at the end measured slower).  The product of the vector that takes
  *    Y goes after the step's AES rounds, so the reduction has the other
  *    products and the rounds to hide behind.
  *  - Open hashes a step's ciphertext (its input, loaded first) beside the
@@ -1061,10 +1063,8 @@ __mmask64 gcm_loop_mask(ptrdiff_t rem)
 /*
  * The power of H the first block of a step takes, @rem bytes from its
  * start to the record's end, @pos its place in its chunk: the blocks left
- * in the chunk, plus the lengths block if the record ends before the
- * chunk does.  If it ends with the chunk, the chunk is reduced and the
- * lengths block follows alone (gcm_loop_close()): the first chunk holds
- * the AD block too, and 33 powers would not hold all three.
+ * in the chunk, plus the lengths block if the chunk is the record's last
+ * (33 at most).
  */
 static __always_inline GCM_TARGET
 size_t gcm_loop_power(ptrdiff_t rem, int pos)
@@ -1072,14 +1072,14 @@ size_t gcm_loop_power(ptrdiff_t rem, int pos)
 	size_t left = (size_t)(rem + 15) / 16;
 	size_t cap = GCM_LOOP_CHUNK - pos * GCM_LOOP_NB;
 
-	return left < cap ? left + 1 : cap;
+	return left <= cap ? left + 1 : cap;
 }
 
-/* Whether the chunk ends after a step (@rem, @pos as above). */
+/* Whether a chunk ends after a step and another follows. */
 static __always_inline GCM_TARGET
 bool gcm_loop_chunk_end(ptrdiff_t rem, int pos)
 {
-	return pos == GCM_LOOP_SPC - 1 && rem > GCM_LOOP_STEP - 16;
+	return pos == GCM_LOOP_SPC - 1 && rem > GCM_LOOP_STEP;
 }
 
 /* Y of a chunk, and zero sums for the next one. */
@@ -1230,14 +1230,13 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 		last_m[i] = gcm_loop_mask(last_rem - i * GCM_VB);
 	gcm_loop_powers(k, last_rem, last_pos, last_hp);
 
-	/* The AD block (zero-padded; zero if none), first in chunk 0. */
+	/* Y_0: the AD block (zero-padded; zero if none) times H. */
 	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
+	acc = gcm_mul128(gcm_bswap128(a),
+			 _mm_loadu_si128((const void *)gcm_power(k, 1)));
 	prod.lo = v_set1_64(0);
 	prod.mi = prod.lo;
 	prod.hi = prod.lo;
-	gcm_prod128(&prod, gcm_bswap128(a),
-		    gcm_power(k, gcm_loop_power((ptrdiff_t)len, 0) + 1));
-	acc = _mm_setzero_si128();
 	/* Never hashed before the first step has filled them. */
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_LOOP_NV; i++)
@@ -1260,7 +1259,9 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 			m[i] = last ? last_m[i] : ~(__mmask64)0;
 		gcm_loop_step(kr, rounds, enc, &ctr, bswap, src, dst, m, out,
 			      prev, hp, !enc || s, &prod, acc);
-		acc = _mm_setzero_si128();
+		/* Y, taken by the step's hash, or Y_0 kept for seal's first. */
+		if (!enc || s)
+			acc = _mm_setzero_si128();
 		if (enc ? s && gcm_loop_chunk_end(rem + GCM_LOOP_STEP, prev_pos)
 			: gcm_loop_chunk_end(rem, pos))
 			acc = gcm_loop_close(&prod);
@@ -1278,16 +1279,10 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	if (enc) {
 		gcm_loop_hash_rest(&prod, out, last_hp, bswap);
 		gcm_loop_hash_first(&prod, out[0], acc, last_hp[0], bswap);
-		acc = _mm_setzero_si128();
-		if (gcm_loop_chunk_end(last_rem, last_pos))
-			acc = gcm_loop_close(&prod);
 	}
-	/*
-	 * The lengths block (bits, byte-reversed) times K_1, with Y if the
-	 * record ended with a chunk.
-	 */
+	/* The lengths block (bits, byte-reversed) times K_1. */
 	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
-	gcm_prod128(&prod, _mm_xor_si128(a, acc), gcm_power(k, 1));
+	gcm_prod128(&prod, a, gcm_power(k, 1));
 	/*
 	 * E_K(J0) beside the last hash, from the key in memory: held across
 	 * the loop it would take a register and be spilled to the stack,
@@ -1303,10 +1298,12 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
  * Where gcm_loop() runs, by measurement (docs/perf-crypto.md, "a compact
  * path for short records", Zen 5): between gcm_short() and gcm_mid(),
  * where the streaming engine ran before (481..512 bytes on zmm), it is
- * faster, warm and with its code cold.  Below, gcm_short() is faster warm
- * and as compact; at 1 KiB, gcm_mid() is 15-25% faster warm (the target
- * of issue #29), though slower with its code cold.  The bounds can be set
- * at build time to measure it elsewhere (up to GCM_MID_MAX).
+ * faster, warm and with its code cold, except to open exactly one batch
+ * (512 bytes), which the streaming engine does in one stitched batch and
+ * as fast or faster.  Below, gcm_short() is faster; at 1 KiB, gcm_mid()
+ * is 15-25% faster warm (the target of issue #29) and was not slower cold
+ * either.  The bounds can be set at build time to measure it elsewhere
+ * (up to GCM_MID_MAX).
  */
 #ifndef GCM_LOOP_MIN
 #define GCM_LOOP_MIN	(GCM_SHORT_MAX + 1)
@@ -1316,8 +1313,9 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 #endif
 _Static_assert(GCM_LOOP_MAX <= GCM_MID_MAX, "gcm_loop(): AD || text too long");
 _Static_assert(GCM_LOOP_MIN >= 1, "gcm_loop() takes no empty record");
-#define GCM_USE_LOOP(ad_len, len) \
-	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX)
+#define GCM_USE_LOOP(ad_len, len, enc)					\
+	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX &&	\
+	 ((enc) || (len) != GCM_BATCH))
 #else
 #error "the one-pass paths (GCM_ONESHOT) are written for zmm (byte masks)"
 #endif /* GCM_VW == 512 */
@@ -1328,7 +1326,7 @@ GCM_TARGET static void name(const struct tlsx_aead_key *k,		\
 			    size_t ad_len, const u8 *src, u8 *dst,	\
 			    size_t len, u8 *tag)			\
 {									\
-	if (GCM_USE_LOOP(ad_len, len))					\
+	if (GCM_USE_LOOP(ad_len, len, enc))				\
 		gcm_loop(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
 			 src, dst, len, tag);				\
 	else if (ad_len <= 16 && len <= GCM_SHORT_MAX)			\
