@@ -1320,15 +1320,34 @@ _Static_assert(GCM_LOOP_MIN >= 1, "gcm_loop() takes no empty record");
 #error "the one-pass paths (GCM_ONESHOT) are written for zmm (byte masks)"
 #endif /* GCM_VW == 512 */
 
-#define GCM_ONESHOT_FN(name, rounds, enc)				\
+/*
+ * gcm_loop() in functions of their own: inlined into the one-shot
+ * functions below, it changed their register allocation and layout
+ * (AES-256 seal of 1 KiB, gcm_mid()'s, measured 6% slower), and on its
+ * own it is all the code its records fetch.
+ */
+#define GCM_LOOP_FN(name, rounds, enc)					\
+GCM_TARGET static noinline void name(const struct tlsx_gcm_key *k,	\
+				     const u8 *nonce, const u8 *ad,	\
+				     size_t ad_len, const u8 *src,	\
+				     u8 *dst, size_t len, u8 *tag)	\
+{									\
+	gcm_loop(k, rounds, enc, nonce, ad, ad_len, src, dst, len, tag); \
+}
+
+GCM_LOOP_FN(gcm_loop_seal10, 10, true)
+GCM_LOOP_FN(gcm_loop_seal14, 14, true)
+GCM_LOOP_FN(gcm_loop_open10, 10, false)
+GCM_LOOP_FN(gcm_loop_open14, 14, false)
+
+#define GCM_ONESHOT_FN(name, rounds, enc, loop)				\
 GCM_TARGET static void name(const struct tlsx_aead_key *k,		\
 			    const u8 *nonce, const u8 *ad,		\
 			    size_t ad_len, const u8 *src, u8 *dst,	\
 			    size_t len, u8 *tag)			\
 {									\
 	if (GCM_USE_LOOP(ad_len, len, enc))				\
-		gcm_loop(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
-			 src, dst, len, tag);				\
+		loop(&k->u.gcm, nonce, ad, ad_len, src, dst, len, tag);	\
 	else if (ad_len <= 16 && len <= GCM_SHORT_MAX)			\
 		gcm_short(&k->u.gcm, rounds, enc, nonce, ad, ad_len,	\
 			  src, dst, len, tag);				\
@@ -1341,10 +1360,10 @@ GCM_TARGET static void name(const struct tlsx_aead_key *k,		\
 			 src, dst, len, tag);				\
 }
 
-GCM_ONESHOT_FN(gcm_seal10, 10, true)
-GCM_ONESHOT_FN(gcm_seal14, 14, true)
-GCM_ONESHOT_FN(gcm_open10, 10, false)
-GCM_ONESHOT_FN(gcm_open14, 14, false)
+GCM_ONESHOT_FN(gcm_seal10, 10, true, gcm_loop_seal10)
+GCM_ONESHOT_FN(gcm_seal14, 14, true, gcm_loop_seal14)
+GCM_ONESHOT_FN(gcm_open10, 10, false, gcm_loop_open10)
+GCM_ONESHOT_FN(gcm_open14, 14, false, gcm_loop_open14)
 
 static void gcm_oneshot(const struct tlsx_aead_key *k, bool enc,
 			const u8 *nonce, const u8 *ad, size_t ad_len,
