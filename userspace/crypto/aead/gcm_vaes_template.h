@@ -1030,9 +1030,10 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
  *    block K_1, 33 powers (GCM_NPOW) at most.  The AD block comes first,
  *    on its own: Y_0 = AD . H, reduced while the first step's rounds run
  *    (with it in the first chunk, a 497..512-byte record would need 34
- *    powers, and its own reduction at the end measured slower).  The product of the vector that takes
- *    Y goes after the step's AES rounds, so the reduction has the other
- *    products and the rounds to hide behind.
+ *    powers, and its own reduction at the end measured slower).  The
+ *    product of the vector that takes Y goes after the step's AES rounds,
+ *    so the reduction has the other products and the rounds to hide
+ *    behind.
  *  - Open hashes a step's ciphertext (its input, loaded first) beside the
  *    step's rounds; seal hashes the previous step's ciphertext (still in
  *    registers) beside the current step's rounds, and the last step's
@@ -1047,7 +1048,7 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 #define GCM_LOOP_CHUNK	32			/* blocks per reduction */
 #define GCM_LOOP_SPC	(GCM_LOOP_CHUNK / GCM_LOOP_NB)	/* steps per chunk */
 _Static_assert(GCM_NPOW > GCM_LOOP_CHUNK, "gcm_loop() needs 33 powers");
-_Static_assert(GCM_LOOP_NV % 2 == 0, "gcm_loop_hash() hashes pairs");
+_Static_assert(GCM_LOOP_NV % 2 == 0, "gcm_loop_hash_rest() takes pairs");
 
 /* The byte mask of the first @rem bytes of a vector, @rem clamped. */
 static __always_inline GCM_TARGET
