@@ -1009,6 +1009,339 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
 }
 
+#if GCM_VW == 512
+/*
+ * The compact one-pass path (docs/perf-crypto.md, "a compact path for
+ * short records"): a record with AD of 16 bytes at most as a loop over
+ * steps of GCM_LOOP_NV vectors (256 bytes on zmm), one loop body for
+ * every step, so that a record whose code was evicted by other work
+ * fetches little of it again.
+ *  - The round keys are broadcast into registers once per record (11 or
+ *    15 of the 32) and stay there; a step's rounds are written out on
+ *    them.
+ *  - Loads and stores go through byte masks: all ones but in the last
+ *    step, whose masks (from the length, public) are computed once
+ *    before the loop, as are its powers; vectors past the text load zero
+ *    and hash to zero.
+ *  - GHASH is cut every GCM_LOOP_CHUNK blocks (SP 800-38D section 6.4:
+ *    the chain may be cut anywhere).  A chunk is one sum of products by
+ *    K_32..K_1 and one reduction, whose Y enters the next chunk's first
+ *    block; the last chunk's m blocks take K_(m + 1)..K_2 and the lengths
+ *    block K_1, 33 powers (GCM_NPOW) at most.  The AD block comes first,
+ *    on its own: Y_0 = AD . H, reduced while the first step's rounds run
+ *    (with it in the first chunk, a 497..512-byte record would need 34
+ *    powers, and its own reduction at the end measured slower).  The
+ *    product of the vector that takes Y goes after the step's AES rounds,
+ *    so the reduction has the other products and the rounds to hide
+ *    behind.
+ *  - Open hashes a step's ciphertext (its input, loaded first) beside the
+ *    step's rounds; seal hashes the previous step's ciphertext (still in
+ *    registers) beside the current step's rounds, and the last step's
+ *    after the loop.
+ * Lengths are public: the branches and masks below depend on them only.
+ */
+#ifndef GCM_LOOP_NV
+#define GCM_LOOP_NV	4
+#endif
+#define GCM_LOOP_STEP	(GCM_LOOP_NV * GCM_VB)
+#define GCM_LOOP_NB	(GCM_LOOP_STEP / 16)
+#define GCM_LOOP_CHUNK	32			/* blocks per reduction */
+#define GCM_LOOP_SPC	(GCM_LOOP_CHUNK / GCM_LOOP_NB)	/* steps per chunk */
+_Static_assert(GCM_NPOW > GCM_LOOP_CHUNK, "gcm_loop() needs 33 powers");
+_Static_assert(GCM_LOOP_NV % 2 == 0, "gcm_loop_hash_rest() takes pairs");
+
+/* The byte mask of the first @rem bytes of a vector, @rem clamped. */
+static __always_inline GCM_TARGET
+__mmask64 gcm_loop_mask(ptrdiff_t rem)
+{
+	if (rem <= 0)
+		return 0;
+	if (rem >= GCM_VB)
+		return ~(__mmask64)0;
+	return ((__mmask64)1 << rem) - 1;
+}
+
+/*
+ * The power of H the first block of a step takes, @rem bytes from its
+ * start to the record's end, @pos its place in its chunk: the blocks left
+ * in the chunk, plus the lengths block if the chunk is the record's last
+ * (33 at most).
+ */
+static __always_inline GCM_TARGET
+size_t gcm_loop_power(ptrdiff_t rem, int pos)
+{
+	size_t left = (size_t)(rem + 15) / 16;
+	size_t cap = GCM_LOOP_CHUNK - pos * GCM_LOOP_NB;
+
+	return left <= cap ? left + 1 : cap;
+}
+
+/* Whether a chunk ends after a step and another follows. */
+static __always_inline GCM_TARGET
+bool gcm_loop_chunk_end(ptrdiff_t rem, int pos)
+{
+	return pos == GCM_LOOP_SPC - 1 && rem > GCM_LOOP_STEP;
+}
+
+/* Y of a chunk, and zero sums for the next one. */
+static __always_inline GCM_TARGET
+__m128i gcm_loop_close(struct gcm_prod *p)
+{
+	__m128i y = gcm_prod_reduce(p);
+
+	p->lo = v_set1_64(0);
+	p->mi = p->lo;
+	p->hi = p->lo;
+	return y;
+}
+
+/*
+ * One step's GHASH: the products of its GCM_LOOP_NV vectors @c (byte
+ * order, zero past the text) by the powers at @hp[i], added to @p:
+ * gcm_loop_hash_rest() vectors 1 to NV - 1, gcm_loop_hash_first() vector
+ * 0 with @acc (Y of the previous chunk, or zero).
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_hash_rest(struct gcm_prod *p, const gvec *c,
+			const u8 *const *hp, gvec bswap)
+{
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 1; i + 1 < GCM_LOOP_NV; i += 2)
+		gcm_prod_add2(p, v_shuffle8(c[i], bswap), hp[i],
+			      v_shuffle8(c[i + 1], bswap), hp[i + 1]);
+	gcm_prod_add(p, v_shuffle8(c[GCM_LOOP_NV - 1], bswap),
+		     hp[GCM_LOOP_NV - 1]);
+}
+
+static __always_inline GCM_TARGET
+void gcm_loop_hash_first(struct gcm_prod *p, gvec c0, __m128i acc,
+			 const u8 *hp, gvec bswap)
+{
+	gcm_prod_add(p, v_xor(v_shuffle8(c0, bswap), v_zext128(acc)), hp);
+}
+
+/*
+ * Where a step's vectors find their powers: a full step not the last at
+ * @pos in its chunk, or the last step (@rem bytes, @pos).  A vector past
+ * the text takes the first vector's (its data are zero), so no load
+ * reads past the table.
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_powers(const struct tlsx_gcm_key *k, ptrdiff_t rem, int pos,
+		     const u8 **hp)
+{
+	const u8 *h = gcm_power(k, gcm_loop_power(rem, pos));
+	int i;
+
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++)
+		hp[i] = rem > i * GCM_VB ? h + i * GCM_VB : h;
+}
+
+/*
+ * One step: GCM_LOOP_NV vectors of counters from @ctr through the round
+ * keys @kr (registers), XORed with the text at @src (masks @m) into @dst;
+ * @out gets the output, zero past the text.  If @hash, open hashes its
+ * input and seal the previous step's output @gh, by the powers @hp, into
+ * @p with @acc.
+ */
+static __always_inline GCM_TARGET
+void gcm_loop_step(const gvec *kr, const u32 rounds, const bool enc,
+		   gvec *ctr, gvec bswap, const u8 *src, u8 *dst,
+		   const __mmask64 *m, gvec *out, const gvec *gh,
+		   const u8 *const *hp, bool hash, struct gcm_prod *p,
+		   __m128i acc)
+{
+	const gvec inc = v_ctr_inc(GCM_LANES);
+	gvec x[GCM_LOOP_NV] GCM_NOINIT, in[GCM_LOOP_NV] GCM_NOINIT;
+	u32 r;
+	int i;
+
+	if (!enc) {
+		/* Open: the input first, and its hash beside the rounds. */
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_LOOP_NV; i++)
+			in[i] = _mm512_maskz_loadu_epi8(m[i],
+							src + i * GCM_VB);
+		gh = in;
+	}
+	if (hash)
+		gcm_loop_hash_rest(p, gh, hp, bswap);
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++) {
+		x[i] = v_xor(v_shuffle8(*ctr, bswap), kr[0]);
+		*ctr = v_add32(*ctr, inc);
+		v_pin(*ctr);
+	}
+#pragma GCC unroll 16
+	for (r = 1; r < rounds; r++) {
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_LOOP_NV; i++)
+			x[i] = v_aesenc(x[i], kr[r]);
+	}
+	if (hash)
+		gcm_loop_hash_first(p, gh[0], acc, hp[0], bswap);
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++) {
+		if (enc)
+			in[i] = _mm512_maskz_loadu_epi8(m[i],
+							src + i * GCM_VB);
+		out[i] = _mm512_maskz_mov_epi8(m[i], v_aesenclast(x[i],
+						v_xor(kr[rounds], in[i])));
+		_mm512_mask_storeu_epi8(dst + i * GCM_VB, m[i], out[i]);
+	}
+}
+
+static __always_inline GCM_TARGET
+void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
+	      const u8 *nonce, const u8 *ad, size_t ad_len, const u8 *src,
+	      u8 *dst, size_t len, u8 *tag)
+{
+	const gvec bswap = gcm_bswap_mask();
+	/* The last step: its length, place in its chunk, masks, powers. */
+	size_t steps = (len + GCM_LOOP_STEP - 1) / GCM_LOOP_STEP, s;
+	ptrdiff_t last_rem = (ptrdiff_t)(len - (steps - 1) * GCM_LOOP_STEP);
+	int last_pos = (int)((steps - 1) % GCM_LOOP_SPC), pos, prev_pos, i;
+	__mmask64 last_m[GCM_LOOP_NV], m[GCM_LOOP_NV];
+	const u8 *last_hp[GCM_LOOP_NV], *hp[GCM_LOOP_NV];
+	struct gcm_prod prod GCM_NOINIT;
+	gvec kr[15] GCM_NOINIT;
+	gvec out[GCM_LOOP_NV] GCM_NOINIT, prev[GCM_LOOP_NV] GCM_NOINIT;
+	__m128i j0 = gcm_j0(nonce), ej0, acc, a, c128;
+	ptrdiff_t rem;
+	bool last;
+	gvec ctr;
+	u32 r;
+
+	/*
+	 * The keys, pinned so that the compiler neither reloads them per
+	 * step nor keeps a copy in memory: with 32 registers they fit.
+	 */
+#pragma GCC unroll 16
+	for (r = 0; r <= rounds; r++) {
+		kr[r] = gcm_rk(k->rk, r);
+		v_pin(kr[r]);
+	}
+	c128 = _mm_insert_epi32(gcm_bswap128(j0), 2, 0);
+	ctr = v_add32(v_bcast128(c128), v_ctr_lane_index());
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++)
+		last_m[i] = gcm_loop_mask(last_rem - i * GCM_VB);
+	gcm_loop_powers(k, last_rem, last_pos, last_hp);
+
+	/* Y_0: the AD block (zero-padded; zero if none) times H. */
+	a = _mm512_castsi512_si128(v_load_part(ad, ad_len));
+	acc = gcm_mul128(gcm_bswap128(a),
+			 _mm_loadu_si128((const void *)gcm_power(k, 1)));
+	prod.lo = v_set1_64(0);
+	prod.mi = prod.lo;
+	prod.hi = prod.lo;
+	/* Never hashed before the first step has filled them. */
+#pragma GCC unroll 16
+	for (i = 0; i < GCM_LOOP_NV; i++)
+		prev[i] = v_set1_64(0);
+
+	for (s = 0; ; s++) {
+		rem = (ptrdiff_t)(len - s * GCM_LOOP_STEP);
+		last = s == steps - 1;
+		pos = (int)(s % GCM_LOOP_SPC);
+		prev_pos = (pos + GCM_LOOP_SPC - 1) % GCM_LOOP_SPC;
+		/* Seal hashes the previous step, never the last. */
+		if (enc)
+			gcm_loop_powers(k, rem + GCM_LOOP_STEP, prev_pos, hp);
+		else if (last)
+			memcpy(hp, last_hp, sizeof(hp));
+		else
+			gcm_loop_powers(k, rem, pos, hp);
+#pragma GCC unroll 16
+		for (i = 0; i < GCM_LOOP_NV; i++)
+			m[i] = last ? last_m[i] : ~(__mmask64)0;
+		gcm_loop_step(kr, rounds, enc, &ctr, bswap, src, dst, m, out,
+			      prev, hp, !enc || s, &prod, acc);
+		/* Y, taken by the step's hash, or Y_0 kept for seal's first. */
+		if (!enc || s)
+			acc = _mm_setzero_si128();
+		if (enc ? s && gcm_loop_chunk_end(rem + GCM_LOOP_STEP, prev_pos)
+			: gcm_loop_chunk_end(rem, pos))
+			acc = gcm_loop_close(&prod);
+		if (last)
+			break;
+		if (enc) {
+#pragma GCC unroll 16
+			for (i = 0; i < GCM_LOOP_NV; i++)
+				prev[i] = out[i];
+		}
+		src += GCM_LOOP_STEP;
+		dst += GCM_LOOP_STEP;
+	}
+	/* Seal: the last step's ciphertext, unstitched. */
+	if (enc) {
+		gcm_loop_hash_rest(&prod, out, last_hp, bswap);
+		gcm_loop_hash_first(&prod, out[0], acc, last_hp[0], bswap);
+	}
+	/* The lengths block (bits, byte-reversed) times K_1. */
+	a = _mm_set_epi64x((long long)(ad_len * 8), (long long)(len * 8));
+	gcm_prod128(&prod, a, gcm_power(k, 1));
+	/*
+	 * E_K(J0) beside the last hash, from the key in memory: held across
+	 * the loop it would take a register and be spilled to the stack,
+	 * and from the keys in registers it would keep them live (and
+	 * spilled) past the loop.
+	 */
+	ej0 = gcm_ej0(gcm_rk_fresh(k->rk), rounds, j0);
+	a = gcm_prod_reduce(&prod);
+	_mm_storeu_si128((void *)tag, _mm_xor_si128(ej0, gcm_bswap128(a)));
+}
+
+/*
+ * Where gcm_loop() runs, by measurement (docs/perf-crypto.md, "a compact
+ * path for short records", Zen 5): between gcm_short() and gcm_mid(),
+ * where the streaming engine ran before (481..512 bytes on zmm), it is
+ * faster, warm and with its code cold, except to open exactly one batch
+ * (512 bytes), which the streaming engine does in one stitched batch and
+ * as fast or faster.  Below, gcm_short() is faster; at 1 KiB, gcm_mid()
+ * is 15-25% faster warm (the target of issue #29) and was not slower cold
+ * either.  The bounds can be set at build time to measure it elsewhere
+ * (up to GCM_MID_MAX).
+ */
+#ifndef GCM_LOOP_MIN
+#define GCM_LOOP_MIN	(GCM_SHORT_MAX + 1)
+#endif
+#ifndef GCM_LOOP_MAX
+#define GCM_LOOP_MAX	GCM_BATCH
+#endif
+_Static_assert(GCM_LOOP_MAX <= GCM_MID_MAX, "gcm_loop(): AD || text too long");
+_Static_assert(GCM_LOOP_MIN >= 1, "gcm_loop() takes no empty record");
+#define GCM_USE_LOOP(ad_len, len, enc)					\
+	((ad_len) <= 16 && (len) >= GCM_LOOP_MIN && (len) <= GCM_LOOP_MAX &&	\
+	 ((enc) || (len) != GCM_BATCH))
+#else
+#error "the one-pass paths (GCM_ONESHOT) are written for zmm (byte masks)"
+#endif /* GCM_VW == 512 */
+
+/*
+ * gcm_loop() in functions of their own, called beside the one-shot
+ * functions below (from gcm_oneshot()), not from them: inlined into them,
+ * or called from them, it changed their register allocation and layout
+ * (AES-256 seal of 1 KiB 6% slower, AES-128 open of 64 B 12%); on its own
+ * it is all the code its records fetch.
+ */
+#define GCM_LOOP_FN(name, rounds, enc)					\
+GCM_TARGET static noinline void name(const struct tlsx_gcm_key *k,	\
+				     const u8 *nonce, const u8 *ad,	\
+				     size_t ad_len, const u8 *src,	\
+				     u8 *dst, size_t len, u8 *tag)	\
+{									\
+	gcm_loop(k, rounds, enc, nonce, ad, ad_len, src, dst, len, tag); \
+}
+
+GCM_LOOP_FN(gcm_loop_seal10, 10, true)
+GCM_LOOP_FN(gcm_loop_seal14, 14, true)
+GCM_LOOP_FN(gcm_loop_open10, 10, false)
+GCM_LOOP_FN(gcm_loop_open14, 14, false)
+
 #define GCM_ONESHOT_FN(name, rounds, enc)				\
 GCM_TARGET static void name(const struct tlsx_aead_key *k,		\
 			    const u8 *nonce, const u8 *ad,		\
@@ -1036,12 +1369,28 @@ static void gcm_oneshot(const struct tlsx_aead_key *k, bool enc,
 			const u8 *nonce, const u8 *ad, size_t ad_len,
 			const u8 *src, u8 *dst, size_t len, u8 *tag)
 {
-	if (k->u.gcm.rounds == 10)
+	const struct tlsx_gcm_key *g = &k->u.gcm;
+
+	if (GCM_USE_LOOP(ad_len, len, enc)) {
+		if (g->rounds == 10 && enc)
+			gcm_loop_seal10(g, nonce, ad, ad_len, src, dst, len,
+					tag);
+		else if (g->rounds == 10)
+			gcm_loop_open10(g, nonce, ad, ad_len, src, dst, len,
+					tag);
+		else if (enc)
+			gcm_loop_seal14(g, nonce, ad, ad_len, src, dst, len,
+					tag);
+		else
+			gcm_loop_open14(g, nonce, ad, ad_len, src, dst, len,
+					tag);
+	} else if (g->rounds == 10) {
 		(enc ? gcm_seal10 : gcm_open10)(k, nonce, ad, ad_len, src,
 						dst, len, tag);
-	else
+	} else {
 		(enc ? gcm_seal14 : gcm_open14)(k, nonce, ad, ad_len, src,
 						dst, len, tag);
+	}
 }
 #endif /* GCM_ONESHOT */
 

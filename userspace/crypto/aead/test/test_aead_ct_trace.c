@@ -44,11 +44,13 @@ struct trace {
  * Text lengths traced: the empty text, partial blocks, a whole 64-byte
  * update, 100, 300 and 480 bytes (the one-call records of the AVX-512
  * ChaCha20-Poly1305 engine: one and two chains of rows, and its
- * eight-block pass, each with an IFMA run or not), and 1037 bytes (main
+ * eight-block pass, each with an IFMA run or not), 500 bytes (the
+ * AVX-512 AES-GCM loop of 4-vector steps, gcm_loop()), and 1037 bytes (main
  * loops of every engine, up to 16 blocks of 64, then a tail).  Crossing the 4 KiB SIMD chunk is the dispatcher's
  * portable code, which valgrind checks.
  */
-static const size_t trace_lens[] = { 0, 1, 17, 64, 100, 300, 480, 1037 };
+static const size_t trace_lens[] = { 0, 1, 17, 64, 100, 300, 480, 500,
+				     1037 };
 /* The same, shorter, where valgrind already checks the engine itself. */
 static const size_t smoke_lens[] = { 0, 100 };
 
