@@ -354,13 +354,18 @@ static __always_inline B52Y_TARGET void
 b52y_redc_round(__m256i *x, u64 *acc, const u64 *m, u64 k0, const int r)
 {
 	u64 q = (*acc * k0) & B52_MASK;
-	unsigned __int128 t = (unsigned __int128)m[0] * q + *acc;
+	u64 hi = (u64)(((unsigned __int128)m[0] * q) >> 52);
 	u64 pos1 = (u64)_mm_cvtsi128_si64(
 			_mm256_castsi256_si128(x[(1 + r) % B52Y_K]));
 	__m256i qq;
 	int k;
 
-	*acc = (u64)(t >> 52) + pos1 + ((m[4] * q) & B52_MASK);
+	/*
+	 * (acc + m_0 q) / 2^52 without the 128-bit sum on the chain: the low
+	 * 52 bits of m_0 q are (-acc) mod 2^52, so acc plus them is acc
+	 * rounded up to a multiple of 2^52.
+	 */
+	*acc = ((*acc + B52_MASK) >> 52) + hi + pos1 + ((m[4] * q) & B52_MASK);
 	qq = _mm256_set1_epi64x((long long)q);
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++)
