@@ -26,6 +26,12 @@
  * the vector pipes.  b52y_to_cols() and b52y_from_cols() convert, once
  * at each end of an exponentiation.
  *
+ * Squarings (five of every six products in the exponentiation) go to
+ * b52y_sqr_x2(): the 40-limb square with each cross product computed
+ * once and doubled, then a separate Montgomery reduction of 20 rounds of
+ * q m, 320 IFMA per number where b52y_amm_x2(a, a) takes 400, with the
+ * same result limb for limb (run 20 in docs/perf-handshake.md).
+ *
  * Constant time: the loops run over the public limb count, window width
  * and exponent bit count; the table is read whole at every window with
  * the wanted entry picked by a mask (b52y_select()); no branch or
