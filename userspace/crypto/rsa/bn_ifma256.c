@@ -355,14 +355,22 @@ b52y_sqr_one(__m256i *lo, __m256i *hi, const u64 *a)
  * and the move down one limb, position 0 in *acc, as b52y_amm_round()
  * without a b_i (10 IFMA).  The limbs of s above 19 are not in x: they
  * do not change q, and are added after the 20 rounds.
+ *
+ * The high halves go to registers of their own (y, moved down with x;
+ * a position's value is x + y): with only 10 IFMA a round there is too
+ * little work to hide a register taking two dependent IFMA a round (lo
+ * then hi, 8 cycles), so each register takes one (run 20).
  */
 static __always_inline B52Y_TARGET void
-b52y_redc_round(__m256i *x, u64 *acc, const u64 *m, u64 k0, const int r)
+b52y_redc_round(__m256i *x, __m256i *y, u64 *acc, const u64 *m, u64 k0,
+		const int r)
 {
 	u64 q = (*acc * k0) & B52_MASK;
 	u64 hi = (u64)(((unsigned __int128)m[0] * q) >> 52);
 	u64 pos1 = (u64)_mm_cvtsi128_si64(
-			_mm256_castsi256_si128(x[(1 + r) % B52Y_K]));
+			_mm256_castsi256_si128(x[(1 + r) % B52Y_K])) +
+		   (u64)_mm_cvtsi128_si64(
+			_mm256_castsi256_si128(y[(1 + r) % B52Y_K]));
 	__m256i qq;
 	int k;
 
@@ -379,10 +387,12 @@ b52y_redc_round(__m256i *x, u64 *acc, const u64 *m, u64 k0, const int r)
 			x[(k + r) % B52Y_K], b52y_load(m, k), qq);
 	x[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
 					    x[r % B52Y_K], 1);
+	y[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
+					    y[r % B52Y_K], 1);
 	#pragma GCC unroll 8
 	for (k = 0; k < B52Y_K; k++)
-		x[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
-			x[(k + r + 1) % B52Y_K], b52y_load(m, k), qq);
+		y[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
+			y[(k + r + 1) % B52Y_K], b52y_load(m, k), qq);
 }
 
 /*
@@ -398,6 +408,7 @@ b52y_sqr_x2(u64 *r0, const u64 *a0, const struct b52_mod *m0,
 	    u64 *r1, const u64 *a1, const struct b52_mod *m1)
 {
 	__m256i x0[B52Y_K], x1[B52Y_K], h0[B52Y_K], h1[B52Y_K];
+	__m256i y0[B52Y_K], y1[B52Y_K];
 	u64 acc0, acc1;
 	int i, k, r;
 
@@ -405,12 +416,23 @@ b52y_sqr_x2(u64 *r0, const u64 *a0, const struct b52_mod *m0,
 	b52y_sqr_one(x1, h1, a1);
 	acc0 = (u64)_mm_cvtsi128_si64(_mm256_castsi256_si128(x0[0]));
 	acc1 = (u64)_mm_cvtsi128_si64(_mm256_castsi256_si128(x1[0]));
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		y0[k] = _mm256_setzero_si256();
+		y1[k] = _mm256_setzero_si256();
+	}
 	for (i = 0; i < B52Y_L / B52Y_K; i++) {
 		#pragma GCC unroll 8
 		for (r = 0; r < B52Y_K; r++) {
-			b52y_redc_round(x0, &acc0, m0->m, m0->k0, r);
-			b52y_redc_round(x1, &acc1, m1->m, m1->k0, r);
+			b52y_redc_round(x0, y0, &acc0, m0->m, m0->k0, r);
+			b52y_redc_round(x1, y1, &acc1, m1->m, m1->k0, r);
 		}
+	}
+	/* x + y; then position 0 (left-overs in both lanes) from acc. */
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		x0[k] = _mm256_add_epi64(x0[k], y0[k]);
+		x1[k] = _mm256_add_epi64(x1[k], y1[k]);
 	}
 	x0[0] = _mm256_mask_set1_epi64(x0[0], 1, (long long)acc0);
 	x1[0] = _mm256_mask_set1_epi64(x1[0], 1, (long long)acc1);
