@@ -26,6 +26,12 @@
  * the vector pipes.  b52y_to_cols() and b52y_from_cols() convert, once
  * at each end of an exponentiation.
  *
+ * Squarings (five of every six products in the exponentiation) go to
+ * b52y_sqr_x2(): the 40-limb square with each cross product computed
+ * once and doubled, then a separate Montgomery reduction of 20 rounds of
+ * q m, 320 IFMA per number where b52y_amm_x2(a, a) takes 400, with the
+ * same result limb for limb (run 20 in docs/perf-handshake.md).
+ *
  * Constant time: the loops run over the public limb count, window width
  * and exponent bit count; the table is read whole at every window with
  * the wanted entry picked by a mask (b52y_select()); no branch or
@@ -246,6 +252,205 @@ b52y_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 }
 
 /*
+ * The cross products a_i a_j (i < j) of a square, each once, into the
+ * accumulators of one lane shift (@sh), or, with @diag, the products of
+ * limbs of one register with each other (both orders, and the squares).
+ *
+ * Row i = 5g + r (multiplier a_i, broadcast) times register k of a
+ * (limbs 5l + k) puts lane l at position 5(g + l) + r + k: class
+ * (r + k) % 5, but lane l + g (+ 1 past class 4) of a 40-limb column
+ * layout, which is two ymm wide.  So the products are summed in
+ * accumulators per class and per lane shift sh = g or g + 1, and each
+ * accumulator is shifted into place once (b52y_sqr_one()).  Registers
+ * k > r are the cross products of distinct classes, each pair once
+ * (doubled afterwards); k == r gives every pair of the class in both
+ * orders and the squares, so it is not doubled.
+ */
+static __always_inline B52Y_TARGET void
+b52y_sqr_rows(__m256i *acc, const u64 *a, const int sh, const bool diag)
+{
+	int g, r, k;
+
+	#pragma GCC unroll 8
+	for (g = sh - 1; g <= sh; g++) {
+		if (g < 0 || g >= B52Y_L / B52Y_K)
+			continue;
+		#pragma GCC unroll 8
+		for (r = 0; r < B52Y_K; r++) {
+			__m256i bb = _mm256_set1_epi64x((long long)
+							a[4 * r + g]);
+
+			#pragma GCC unroll 8
+			for (k = r; k < B52Y_K; k++) {
+				int s = r + k;
+
+				if (diag != (k == r))
+					continue;
+				if (g + (s >= B52Y_K) == sh)
+					acc[s % B52Y_K] =
+						_mm256_madd52lo_epu64(
+							acc[s % B52Y_K],
+							b52y_load(a, k), bb);
+				if (g + (s + 1 >= B52Y_K) == sh)
+					acc[(s + 1) % B52Y_K] =
+						_mm256_madd52hi_epu64(
+							acc[(s + 1) % B52Y_K],
+							b52y_load(a, k), bb);
+			}
+		}
+	}
+}
+
+/*
+ * s = a^2, 40 unnormalised limbs in the column layout: limbs 0 to 19 in
+ * lo (as a number's five registers), 20 to 39 in hi.  120 IFMA: 60
+ * register products of 4 lanes for the 210 distinct products (the 20
+ * k == r ones compute their 6 cross pairs per class twice), against 200
+ * in a multiplication.  A position takes at most 40 halves of products
+ * below 2^52, so stays below 2^58.
+ */
+static __always_inline B52Y_TARGET void
+b52y_sqr_one(__m256i *lo, __m256i *hi, const u64 *a)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	int sh, k;
+
+	#pragma GCC unroll 8
+	for (sh = 0; sh <= B52Y_L / B52Y_K; sh++) {
+		__m256i acc[B52Y_K];
+
+		#pragma GCC unroll 8
+		for (k = 0; k < B52Y_K; k++)
+			acc[k] = zero;
+		b52y_sqr_rows(acc, a, sh, false);
+		#pragma GCC unroll 8
+		for (k = 0; k < B52Y_K; k++)
+			acc[k] = _mm256_add_epi64(acc[k], acc[k]);
+		b52y_sqr_rows(acc, a, sh, true);
+		/* Lane l to lane l + sh of the 8 lanes hi:lo. */
+		#pragma GCC unroll 8
+		for (k = 0; k < B52Y_K; k++) {
+			if (sh == 0) {
+				lo[k] = acc[k];
+			} else if (sh == 4) {
+				hi[k] = _mm256_add_epi64(hi[k], acc[k]);
+			} else {
+				lo[k] = _mm256_add_epi64(lo[k],
+					_mm256_alignr_epi64(acc[k], zero,
+							    4 - sh));
+				if (sh == 1)
+					hi[k] = _mm256_alignr_epi64(zero,
+							acc[k], 4 - sh);
+				else
+					hi[k] = _mm256_add_epi64(hi[k],
+						_mm256_alignr_epi64(zero,
+							acc[k], 4 - sh));
+			}
+		}
+	}
+}
+
+/*
+ * One round of the Montgomery reduction of s (b52y_sqr_one()): x += q m
+ * and the move down one limb, position 0 in *acc, as b52y_amm_round()
+ * without a b_i (10 IFMA).  The limbs of s above 19 are not in x: they
+ * do not change q, and are added after the 20 rounds.
+ *
+ * The high halves go to registers of their own (y, moved down with x;
+ * a position's value is x + y): with only 10 IFMA a round there is too
+ * little work to hide a register taking two dependent IFMA a round (lo
+ * then hi, 8 cycles), so each register takes one (run 20).
+ */
+static __always_inline B52Y_TARGET void
+b52y_redc_round(__m256i *x, __m256i *y, u64 *acc, const u64 *m, u64 k0,
+		const int r)
+{
+	u64 q = (*acc * k0) & B52_MASK;
+	u64 hi = (u64)(((unsigned __int128)m[0] * q) >> 52);
+	u64 pos1 = (u64)_mm_cvtsi128_si64(
+			_mm256_castsi256_si128(x[(1 + r) % B52Y_K])) +
+		   (u64)_mm_cvtsi128_si64(
+			_mm256_castsi256_si128(y[(1 + r) % B52Y_K]));
+	__m256i qq;
+	int k;
+
+	/*
+	 * (acc + m_0 q) / 2^52 without the 128-bit sum on the chain: the low
+	 * 52 bits of m_0 q are (-acc) mod 2^52, so acc plus them is acc
+	 * rounded up to a multiple of 2^52.
+	 */
+	*acc = ((*acc + B52_MASK) >> 52) + hi + pos1 + ((m[4] * q) & B52_MASK);
+	qq = _mm256_set1_epi64x((long long)q);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		x[(k + r) % B52Y_K] = _mm256_madd52lo_epu64(
+			x[(k + r) % B52Y_K], b52y_load(m, k), qq);
+	x[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
+					    x[r % B52Y_K], 1);
+	y[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
+					    y[r % B52Y_K], 1);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++)
+		y[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
+			y[(k + r + 1) % B52Y_K], b52y_load(m, k), qq);
+}
+
+/*
+ * r_x = a_x^2 / R mod m_x for x = 0, 1: the same value, so after
+ * b52y_normalise() the same limbs, as b52y_amm_x2(r, a, a) (q depends
+ * only on the sum mod 2^(52(i + 1)), whatever order its terms were
+ * added in), with 320 IFMA per number where that takes 400.  The
+ * squares one after the other, the reductions' rounds in turn (their
+ * chains through q are the latency to hide).
+ */
+static noinline B52Y_TARGET void
+b52y_sqr_x2(u64 *r0, const u64 *a0, const struct b52_mod *m0,
+	    u64 *r1, const u64 *a1, const struct b52_mod *m1)
+{
+	__m256i x0[B52Y_K], x1[B52Y_K], h0[B52Y_K], h1[B52Y_K];
+	__m256i y0[B52Y_K], y1[B52Y_K];
+	u64 acc0, acc1;
+	int i, k, r;
+
+	b52y_sqr_one(x0, h0, a0);
+	b52y_sqr_one(x1, h1, a1);
+	acc0 = (u64)_mm_cvtsi128_si64(_mm256_castsi256_si128(x0[0]));
+	acc1 = (u64)_mm_cvtsi128_si64(_mm256_castsi256_si128(x1[0]));
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		y0[k] = _mm256_setzero_si256();
+		y1[k] = _mm256_setzero_si256();
+	}
+	for (i = 0; i < B52Y_L / B52Y_K; i++) {
+		#pragma GCC unroll 8
+		for (r = 0; r < B52Y_K; r++) {
+			b52y_redc_round(x0, y0, &acc0, m0->m, m0->k0, r);
+			b52y_redc_round(x1, y1, &acc1, m1->m, m1->k0, r);
+		}
+	}
+	/* x + y; then position 0 (left-overs in both lanes) from acc. */
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		x0[k] = _mm256_add_epi64(x0[k], y0[k]);
+		x1[k] = _mm256_add_epi64(x1[k], y1[k]);
+	}
+	x0[0] = _mm256_mask_set1_epi64(x0[0], 1, (long long)acc0);
+	x1[0] = _mm256_mask_set1_epi64(x1[0], 1, (long long)acc1);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		x0[k] = _mm256_add_epi64(x0[k], h0[k]);
+		x1[k] = _mm256_add_epi64(x1[k], h1[k]);
+	}
+	b52y_normalise(x0);
+	b52y_normalise(x1);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		_mm256_store_si256((__m256i *)(r0 + 4 * k), x0[k]);
+		_mm256_store_si256((__m256i *)(r1 + 4 * k), x1[k]);
+	}
+}
+
+/*
  * r = table[idx], reading every entry (B52Y_K ymm each) and keeping the
  * one whose index matches by an all-ones mask: the addresses read are
  * the same for every idx.  (acc | (eq & entry) as one VPTERNLOGQ was
@@ -312,8 +517,8 @@ static B52Y_TARGET void b52y_exp_x2(struct b52_exp *s0, const u64 *e0,
 	while (pos) {
 		pos -= B52_WIN;
 		for (i = 0; i < B52_WIN; i++)
-			b52y_amm_x2(s0->acc, s0->acc, s0->acc, &s0->mod,
-				    s1->acc, s1->acc, s1->acc, &s1->mod);
+			b52y_sqr_x2(s0->acc, s0->acc, &s0->mod,
+				    s1->acc, s1->acc, &s1->mod);
 		b52y_select(s0->t, s0->table, b52_window(e0, elimbs, pos));
 		b52y_select(s1->t, s1->table, b52_window(e1, elimbs, pos));
 		b52y_amm_x2(s0->acc, s0->acc, s0->t, &s0->mod,
