@@ -302,6 +302,25 @@ b52y_sqr_rows(__m256i *acc, const u64 *a, const int sh, const bool diag)
 }
 
 /*
+ * VALIGNQ of the concatenation a:b right by @n lanes (1 to 3).  The count
+ * must be an immediate: gcc folds (4 - sh) once the loop below is
+ * unrolled, clang asks for a constant expression, hence the switch, which
+ * the unrolled code does not keep.
+ */
+static __always_inline B52Y_TARGET __m256i
+b52y_alignr(__m256i a, __m256i b, int n)
+{
+	switch (n) {
+	case 1:
+		return _mm256_alignr_epi64(a, b, 1);
+	case 2:
+		return _mm256_alignr_epi64(a, b, 2);
+	default:
+		return _mm256_alignr_epi64(a, b, 3);
+	}
+}
+
+/*
  * s = a^2, 40 unnormalised limbs in the column layout: limbs 0 to 19 in
  * lo (as a number's five registers), 20 to 39 in hi.  120 IFMA: 60
  * register products of 4 lanes for the 210 distinct products (the 20
@@ -336,15 +355,14 @@ b52y_sqr_one(__m256i *lo, __m256i *hi, const u64 *a)
 				hi[k] = _mm256_add_epi64(hi[k], acc[k]);
 			} else {
 				lo[k] = _mm256_add_epi64(lo[k],
-					_mm256_alignr_epi64(acc[k], zero,
-							    4 - sh));
+					b52y_alignr(acc[k], zero, 4 - sh));
 				if (sh == 1)
-					hi[k] = _mm256_alignr_epi64(zero,
-							acc[k], 4 - sh);
+					hi[k] = b52y_alignr(zero, acc[k],
+							    4 - sh);
 				else
 					hi[k] = _mm256_add_epi64(hi[k],
-						_mm256_alignr_epi64(zero,
-							acc[k], 4 - sh));
+						b52y_alignr(zero, acc[k],
+							    4 - sh));
 			}
 		}
 	}
