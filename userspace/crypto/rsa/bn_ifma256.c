@@ -144,6 +144,21 @@ static __always_inline B52Y_TARGET __m256i b52y_load(const u64 *x, int k)
 	return _mm256_load_si256((const __m256i *)(x + 4 * k));
 }
 
+/* Both results' carries, then out to r0 and r1 (column layout). */
+static __always_inline B52Y_TARGET void
+b52y_store_x2(u64 *r0, __m256i *x0, u64 *r1, __m256i *x1)
+{
+	int k;
+
+	b52y_normalise(x0);
+	b52y_normalise(x1);
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		_mm256_store_si256((__m256i *)(r0 + 4 * k), x0[k]);
+		_mm256_store_si256((__m256i *)(r1 + 4 * k), x1[k]);
+	}
+}
+
 /*
  * One round of r = a b / R mod m on one number in the column layout, for
  * b_i = b: position 0 of the sum kept in a general register (*acc),
@@ -242,13 +257,7 @@ b52y_amm_x2(u64 *r0, const u64 *a0, const u64 *b0, const struct b52_mod *m0,
 	/* Position 0 back into its lane, then the carries. */
 	x0[0] = _mm256_mask_set1_epi64(x0[0], 1, (long long)acc0);
 	x1[0] = _mm256_mask_set1_epi64(x1[0], 1, (long long)acc1);
-	b52y_normalise(x0);
-	b52y_normalise(x1);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++) {
-		_mm256_store_si256((__m256i *)(r0 + 4 * k), x0[k]);
-		_mm256_store_si256((__m256i *)(r1 + 4 * k), x1[k]);
-	}
+	b52y_store_x2(r0, x0, r1, x1);
 }
 
 /*
@@ -459,13 +468,7 @@ b52y_sqr_x2(u64 *r0, const u64 *a0, const struct b52_mod *m0,
 		x0[k] = _mm256_add_epi64(x0[k], h0[k]);
 		x1[k] = _mm256_add_epi64(x1[k], h1[k]);
 	}
-	b52y_normalise(x0);
-	b52y_normalise(x1);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++) {
-		_mm256_store_si256((__m256i *)(r0 + 4 * k), x0[k]);
-		_mm256_store_si256((__m256i *)(r1 + 4 * k), x1[k]);
-	}
+	b52y_store_x2(r0, x0, r1, x1);
 }
 
 /*
