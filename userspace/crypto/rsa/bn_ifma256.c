@@ -160,6 +160,25 @@ b52y_store_x2(u64 *r0, __m256i *x0, u64 *r1, __m256i *x1)
 }
 
 /*
+ * x += lo(v b) (or hi(v b), @hi) limb by limb, register k of v into
+ * x[(k + @off) % 5]: the logical registers of a round (see
+ * b52y_amm_round()), whose rotation the offset is.
+ */
+static __always_inline B52Y_TARGET void
+b52y_madd(__m256i *x, int off, const u64 *v, __m256i b, bool hi)
+{
+	int k;
+
+	#pragma GCC unroll 8
+	for (k = 0; k < B52Y_K; k++) {
+		__m256i *d = &x[(k + off) % B52Y_K];
+
+		*d = hi ? _mm256_madd52hi_epu64(*d, b52y_load(v, k), b) :
+			  _mm256_madd52lo_epu64(*d, b52y_load(v, k), b);
+	}
+}
+
+/*
  * One round of r = a b / R mod m on one number in the column layout, for
  * b_i = b: position 0 of the sum kept in a general register (*acc),
  * positions 1 to 19 in x (position 0's lane is not read: its value lives
@@ -195,31 +214,18 @@ b52y_amm_round(__m256i *x, u64 *acc, const u64 *a, const u64 *m, u64 k0,
 			_mm256_castsi256_si128(x[(1 + r) % B52Y_K]));
 	u64 q = ((u64)t * k0) & B52_MASK;
 	__m256i bb = _mm256_set1_epi64x((long long)b), qq;
-	int k;
 
 	t += (unsigned __int128)m[0] * q;
 	*acc = (u64)(t >> 52) + pos1 + ((a[4] * b) & B52_MASK) +
 	       ((m[4] * q) & B52_MASK);
 	qq = _mm256_set1_epi64x((long long)q);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++)
-		x[(k + r) % B52Y_K] = _mm256_madd52lo_epu64(
-			x[(k + r) % B52Y_K], b52y_load(a, k), bb);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++)
-		x[(k + r) % B52Y_K] = _mm256_madd52lo_epu64(
-			x[(k + r) % B52Y_K], b52y_load(m, k), qq);
+	b52y_madd(x, r, a, bb, false);
+	b52y_madd(x, r, m, qq, false);
 	/* Limbs 5j down to 5j - 1: logical register 0 becomes 4. */
 	x[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
 					    x[r % B52Y_K], 1);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++)
-		x[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
-			x[(k + r + 1) % B52Y_K], b52y_load(a, k), bb);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++)
-		x[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
-			x[(k + r + 1) % B52Y_K], b52y_load(m, k), qq);
+	b52y_madd(x, r + 1, a, bb, true);
+	b52y_madd(x, r + 1, m, qq, true);
 }
 
 /*
@@ -399,7 +405,6 @@ b52y_redc_round(__m256i *x, __m256i *y, u64 *acc, const u64 *m, u64 k0,
 		   (u64)_mm_cvtsi128_si64(
 			_mm256_castsi256_si128(y[(1 + r) % B52Y_K]));
 	__m256i qq;
-	int k;
 
 	/*
 	 * (acc + m_0 q) / 2^52 without the 128-bit sum on the chain: the low
@@ -408,18 +413,12 @@ b52y_redc_round(__m256i *x, __m256i *y, u64 *acc, const u64 *m, u64 k0,
 	 */
 	*acc = ((*acc + B52_MASK) >> 52) + hi + pos1 + ((m[4] * q) & B52_MASK);
 	qq = _mm256_set1_epi64x((long long)q);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++)
-		x[(k + r) % B52Y_K] = _mm256_madd52lo_epu64(
-			x[(k + r) % B52Y_K], b52y_load(m, k), qq);
+	b52y_madd(x, r, m, qq, false);
 	x[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
 					    x[r % B52Y_K], 1);
 	y[r % B52Y_K] = _mm256_alignr_epi64(_mm256_setzero_si256(),
 					    y[r % B52Y_K], 1);
-	#pragma GCC unroll 8
-	for (k = 0; k < B52Y_K; k++)
-		y[(k + r + 1) % B52Y_K] = _mm256_madd52hi_epu64(
-			y[(k + r + 1) % B52Y_K], b52y_load(m, k), qq);
+	b52y_madd(y, r + 1, m, qq, true);
 }
 
 /*
