@@ -7,7 +7,8 @@
  *
  *   SIGTERM, SIGINT, SIGQUIT  drain (the workers finish what is in
  *                             flight, at most --timeout-drain) and exit 0;
- *                             a second one exits at once
+ *                             a second one exits at once (but not the
+ *                             first one delivered twice: same_stop())
  *   SIGHUP                    the command line and --config FILE read
  *                             again (runconf.c, as at start):
  *                             certificates, keys, ticket keys, limits,
@@ -56,6 +57,12 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* A worker gets this long past --timeout-drain before we stop waiting. */
 #define DRAIN_GRACE_MS	5000
+
+/*
+ * A stop signal repeated this soon by the same sender is the same stop
+ * (same_stop()); an operator's "exit now" comes later than that.
+ */
+#define STOP_REPEAT_MS	1000
 
 /* How long a SIGHUP waits for every worker to pause between requests. */
 #define PAUSE_MS	3000
@@ -553,14 +560,49 @@ static void start_workers(void)
 	}
 }
 
+static bool stop_signal(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGQUIT;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/*
+ * The stop that began the drain, delivered again: the same signal from
+ * the same sender within STOP_REPEAT_MS.  timeout(1) signals its child
+ * and then its whole process group, so the child gets each signal twice,
+ * microseconds apart (merged into one only when both are pending before
+ * we take the first); so does a kill of a process group that also names
+ * the pid.  Taken as a second stop, one request to drain would cut every
+ * response in flight, depending on when this thread ran.
+ */
+static bool same_stop(const siginfo_t *first, long long first_ms,
+		      const siginfo_t *again)
+{
+	return first && again->si_signo == first->si_signo &&
+	       again->si_code == first->si_code &&
+	       again->si_pid == first->si_pid &&
+	       mono_ms() - first_ms < STOP_REPEAT_MS;
+}
+
 /*
  * Stops the workers: stopping set, each woken, then joined.  A second
- * SIGTERM/SIGINT, or a worker still there DRAIN_GRACE_MS past the drain
- * timeout, ends the wait.  The exit code, or -1 when workers still run.
+ * SIGTERM/SIGINT/SIGQUIT (not @first, the stop taken, again: same_stop();
+ * @first is NULL when a worker's failure stopped us), or a worker still
+ * there DRAIN_GRACE_MS past the drain timeout, ends the wait.  The exit
+ * code, or -1 when workers still run.
  */
-static int stop_workers(const sigset_t *sigs, bool *joined)
+static int stop_workers(const sigset_t *sigs, bool *joined,
+			const siginfo_t *first)
 {
 	struct timespec tick = { 0, 100 * 1000 * 1000 }, now, end;
+	long long first_ms = mono_ms();
 	unsigned int i, left;
 	int code = 0;
 
@@ -571,6 +613,7 @@ static int stop_workers(const sigset_t *sigs, bool *joined)
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += (conf.drain_timeout_ms + DRAIN_GRACE_MS) / 1000;
 	for (;;) {
+		siginfo_t si;
 		int sig;
 
 		left = 0;
@@ -587,8 +630,11 @@ static int stop_workers(const sigset_t *sigs, bool *joined)
 		}
 		if (!left)
 			return code;
-		sig = sigtimedwait(sigs, NULL, &tick);
-		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
+		sig = sigtimedwait(sigs, &si, &tick);
+		if (stop_signal(sig) && same_stop(first, first_ms, &si)) {
+			log_msg(LOG_INFO, "%s again from pid %d: the same stop, still draining",
+				strsignal(sig), (int)si.si_pid);
+		} else if (stop_signal(sig)) {
 			log_msg(LOG_WARN, "second stop signal: exiting without waiting for %u workers",
 				left);
 			return -1;
@@ -659,15 +705,18 @@ static int signal_loop(const sigset_t *sigs)
 {
 	struct timespec tick = { 1, 0 };
 	bool *joined = calloc(srv.nworkers, sizeof(bool));
+	const siginfo_t *first = NULL;
+	siginfo_t si;
 	unsigned int i;
 	int sig, r, code = 0;
 
 	if (!joined)
 		die(1, "out of memory");
 	for (;;) {
-		sig = sigtimedwait(sigs, NULL, &tick);
-		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
+		sig = sigtimedwait(sigs, &si, &tick);
+		if (stop_signal(sig)) {
 			log_msg(LOG_INFO, "%s: draining", strsignal(sig));
+			first = &si;
 			break;
 		}
 		if (sig == SIGHUP) {
@@ -691,7 +740,7 @@ static int signal_loop(const sigset_t *sigs)
 			ticket_keys_poll();
 		}
 	}
-	r = stop_workers(sigs, joined);
+	r = stop_workers(sigs, joined, first);
 	free(joined);
 	return r < 0 ? r : r | code;
 }
