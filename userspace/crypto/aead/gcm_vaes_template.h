@@ -1371,6 +1371,10 @@ static void gcm_oneshot(const struct tlsx_aead_key *k, bool enc,
 {
 	const struct tlsx_gcm_key *g = &k->u.gcm;
 
+	/*
+	 * Branches to direct calls, not a table of functions: in the
+	 * module an indirect call is a retpoline or an IBT-checked jump.
+	 */
 	if (GCM_USE_LOOP(ad_len, len, enc)) {
 		if (g->rounds == 10 && enc)
 			gcm_loop_seal10(g, nonce, ad, ad_len, src, dst, len,
