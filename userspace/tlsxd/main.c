@@ -601,8 +601,9 @@ static bool same_stop(const siginfo_t *first, long long first_ms,
 static int stop_workers(const sigset_t *sigs, bool *joined,
 			const siginfo_t *first)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 }, now, end;
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
 	long long first_ms = mono_ms();
+	long long end_ms = first_ms + conf.drain_timeout_ms + DRAIN_GRACE_MS;
 	unsigned int i, left;
 	int code = 0;
 
@@ -610,8 +611,6 @@ static int stop_workers(const sigset_t *sigs, bool *joined,
 	notify("STOPPING=1");
 	for (i = 0; i < srv.nworkers; i++)
 		worker_wake(&srv.workers[i]);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (conf.drain_timeout_ms + DRAIN_GRACE_MS) / 1000;
 	for (;;) {
 		siginfo_t si;
 		int sig;
@@ -639,8 +638,7 @@ static int stop_workers(const sigset_t *sigs, bool *joined,
 				left);
 			return -1;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > end.tv_sec) {
+		if (mono_ms() >= end_ms) {
 			log_msg(LOG_ERR, "%u workers still draining after %u ms: exiting",
 				left, conf.drain_timeout_ms + DRAIN_GRACE_MS);
 			return -1;
