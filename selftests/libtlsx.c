@@ -1926,9 +1926,11 @@ TEST_F_TIMEOUT(ossl, connect_resume, TIMEOUT)
 	EXPECT_TRUE(self->o.resumed);
 }
 
-/* ---- an empty alert record from OpenSSL's side ------------------------- */
+/* ---- records under OpenSSL's keys, by hand ------------------------------ */
 
+/* The first application traffic secrets, from OpenSSL's key log. */
 static char server_secret_hex[2 * 48 + 1];
+static char client_secret_hex[2 * 48 + 1];
 
 static void keylog_cb(const SSL *ssl, const char *line)
 {
@@ -1937,6 +1939,9 @@ static void keylog_cb(const SSL *ssl, const char *line)
 	(void)ssl;
 	if (p && !strncmp(line, "SERVER_TRAFFIC_SECRET_0 ", 24))
 		snprintf(server_secret_hex, sizeof(server_secret_hex), "%s",
+			 p + 1);
+	if (p && !strncmp(line, "CLIENT_TRAFFIC_SECRET_0 ", 24))
+		snprintf(client_secret_hex, sizeof(client_secret_hex), "%s",
 			 p + 1);
 }
 
@@ -1969,47 +1974,108 @@ static int expand_label(const EVP_MD *md, const unsigned char *secret,
 }
 
 /*
- * The server's first application record (sequence 0, no tickets sent),
- * an alert record with no alert in it: TLSInnerPlaintext is the content
- * type alone.  The record's 22 bytes into @out, or 0.
+ * The record protection of @suite under @secret_hex at sequence @seq:
+ * the AEAD, its key and the record's nonce (5.3).  0 or -1.
  */
-static size_t empty_alert_record(const char *suite, unsigned char *out)
+static int record_keys(const char *suite, const char *secret_hex, uint64_t seq,
+		       const EVP_CIPHER **ciph, unsigned char key[32],
+		       unsigned char nonce[12])
 {
 	bool sha384 = !strcmp(suite, "TLS_AES_256_GCM_SHA384");
 	const EVP_MD *md = sha384 ? EVP_sha384() : EVP_sha256();
-	const EVP_CIPHER *ciph = sha384 ? EVP_aes_256_gcm() :
-				 strstr(suite, "CHACHA") ?
-				 EVP_chacha20_poly1305() : EVP_aes_128_gcm();
-	unsigned char secret[48], key[32], iv[12], type = 21;
-	size_t secret_len = strlen(server_secret_hex) / 2, i;
+	size_t secret_len = strlen(secret_hex) / 2, i;
+	unsigned char secret[48];
+
+	*ciph = sha384 ? EVP_aes_256_gcm() :
+		strstr(suite, "CHACHA") ? EVP_chacha20_poly1305() :
+		EVP_aes_128_gcm();
+	if (secret_len != (size_t)EVP_MD_get_size(md))
+		return -1;
+	for (i = 0; i < secret_len; i++)
+		if (sscanf(secret_hex + 2 * i, "%2hhx", &secret[i]) != 1)
+			return -1;
+	if (expand_label(md, secret, secret_len, "key", key,
+			 (size_t)EVP_CIPHER_get_key_length(*ciph)) ||
+	    expand_label(md, secret, secret_len, "iv", nonce, 12))
+		return -1;
+	for (i = 0; i < 8; i++)
+		nonce[11 - i] ^= (unsigned char)(seq >> (8 * i));
+	return 0;
+}
+
+/*
+ * The server's record @seq of @type holding @p[0..@len) into @out (@len
+ * + 22 bytes).  Its length, or 0.
+ */
+static size_t server_record(const char *suite, uint64_t seq, unsigned char type,
+			    const void *p, size_t len, unsigned char *out)
+{
+	unsigned char key[32], nonce[12];
+	const EVP_CIPHER *ciph;
 	EVP_CIPHER_CTX *x;
 	int n, ok;
 
-	if (secret_len != (size_t)EVP_MD_get_size(md))
+	if (record_keys(suite, server_secret_hex, seq, &ciph, key, nonce))
 		return 0;
-	for (i = 0; i < secret_len; i++)
-		if (sscanf(server_secret_hex + 2 * i, "%2hhx", &secret[i]) != 1)
-			return 0;
-	if (expand_label(md, secret, secret_len, "key", key,
-			 (size_t)EVP_CIPHER_get_key_length(ciph)) ||
-	    expand_label(md, secret, secret_len, "iv", iv, sizeof(iv)))
-		return 0;
-	/* Sequence 0: the nonce is the IV itself (5.3). */
 	out[0] = 23;
 	out[1] = 3;
 	out[2] = 3;
-	out[3] = 0;
-	out[4] = 1 + 16;
+	out[3] = (unsigned char)((len + 17) >> 8);
+	out[4] = (unsigned char)(len + 17);
 	x = EVP_CIPHER_CTX_new();
 	ok = x && EVP_EncryptInit_ex(x, ciph, NULL, NULL, NULL) &&
 	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) &&
-	     EVP_EncryptInit_ex(x, NULL, NULL, key, iv) &&
+	     EVP_EncryptInit_ex(x, NULL, NULL, key, nonce) &&
 	     EVP_EncryptUpdate(x, NULL, &n, out, 5) &&
-	     EVP_EncryptUpdate(x, out + 5, &n, &type, 1) &&
-	     EVP_EncryptFinal_ex(x, out + 6, &n) &&
-	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + 6);
+	     (!len || EVP_EncryptUpdate(x, out + 5, &n, p, (int)len)) &&
+	     EVP_EncryptUpdate(x, out + 5 + len, &n, &type, 1) &&
+	     EVP_EncryptFinal_ex(x, out + 6 + len, &n) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + 6 + len);
 	EVP_CIPHER_CTX_free(x);
-	return ok ? 22 : 0;
+	return ok ? len + 22 : 0;
+}
+
+/*
+ * The client's record @seq read whole from @fd (3 s at most) and opened:
+ * its TLSInnerPlaintext into @out.  Its length, or -1.
+ */
+static int client_record(const char *suite, uint64_t seq, int fd,
+			 unsigned char *out, size_t cap)
+{
+	struct timeval tmo = { .tv_sec = 3 };
+	unsigned char rec[5 + 256], key[32], nonce[12];
+	const EVP_CIPHER *ciph;
+	EVP_CIPHER_CTX *x;
+	size_t len, got = 0;
+	int n, ok;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo));
+	while (got < 5 || got < 5 + (size_t)(rec[3] << 8 | rec[4])) {
+		ssize_t r;
+
+		if (got >= 5 && 5 + (size_t)(rec[3] << 8 | rec[4]) > sizeof(rec))
+			return -1;
+		r = read(fd, rec + got, got < 5 ? 5 - got :
+			 5 + (size_t)(rec[3] << 8 | rec[4]) - got);
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	len = got - 5;
+	if (rec[0] != 23 || len < 17 || len - 16 > cap ||
+	    record_keys(suite, client_secret_hex, seq, &ciph, key, nonce))
+		return -1;
+	x = EVP_CIPHER_CTX_new();
+	ok = x && EVP_DecryptInit_ex(x, ciph, NULL, NULL, NULL) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) &&
+	     EVP_DecryptInit_ex(x, NULL, NULL, key, nonce) &&
+	     EVP_DecryptUpdate(x, NULL, &n, rec, 5) &&
+	     EVP_DecryptUpdate(x, out, &n, rec + 5, (int)(len - 16)) &&
+	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16,
+				 rec + 5 + len - 16) &&
+	     EVP_DecryptFinal_ex(x, out + n, &n) > 0;
+	EVP_CIPHER_CTX_free(x);
+	return ok ? (int)(len - 16) : -1;
 }
 
 static void *ossl_accept_only(void *arg)
@@ -2027,25 +2093,18 @@ static void *ossl_accept_only(void *arg)
 }
 
 /*
- * RFC 8446 5.1: "a record with an Alert type MUST contain exactly one
- * message".  OpenSSL's server completes the handshake (no tickets), then
- * the test writes, under the server's application key, an alert record
- * with nothing in it: the kernel hands libtlsx 0 bytes of type alert,
- * which it must refuse with unexpected_message rather than read past
- * (tlsfuzzer's test-tls13-empty-alert.py; the userspace layer's case is
- * test_libtlsx_rec's empty_alert_record).
+ * OpenSSL's server completes the handshake (no tickets), its key log
+ * keeping both sides' first application secrets; after it the test is
+ * the server, writing records by hand on self->sfd.
  */
-TEST_F_TIMEOUT(ossl, empty_alert_record, TIMEOUT)
+static void ossl_handshake_only(struct __test_metadata *_metadata,
+				struct _test_data_ossl *self,
+				const struct _fixture_variant_ossl *variant)
 {
-	struct timeval tmo = { .tv_sec = 3 };
-	unsigned char rec[32];
-	char buf[64];
-	size_t n;
-	int ret;
-
 	SSL_CTX_set_num_tickets(self->sctx, 0);
 	SSL_CTX_set_keylog_callback(self->sctx, keylog_cb);
 	server_secret_hex[0] = 0;
+	client_secret_hex[0] = 0;
 	ASSERT_EQ(0, tcp_pair(&self->cfd, &self->sfd));
 	memset(&self->o, 0, sizeof(self->o));
 	self->o.ctx = self->sctx;
@@ -2061,7 +2120,27 @@ TEST_F_TIMEOUT(ossl, empty_alert_record, TIMEOUT)
 	self->started = false;
 	ASSERT_EQ(0, self->o.ret);
 	EXPECT_EQ(variant->rl, tlsx_conn_record_layer(self->c));
-	n = empty_alert_record(variant->suite, rec);
+}
+
+/*
+ * RFC 8446 5.1: "a record with an Alert type MUST contain exactly one
+ * message".  After the handshake the test writes, under the server's
+ * application key, an alert record with nothing in it: the kernel hands
+ * libtlsx 0 bytes of type alert, which it must refuse with
+ * unexpected_message rather than read past (tlsfuzzer's
+ * test-tls13-empty-alert.py; the userspace layer's case is
+ * test_libtlsx_rec's empty_alert_record).
+ */
+TEST_F_TIMEOUT(ossl, empty_alert_record, TIMEOUT)
+{
+	struct timeval tmo = { .tv_sec = 3 };
+	unsigned char rec[32];
+	char buf[64];
+	size_t n;
+	int ret;
+
+	ossl_handshake_only(_metadata, self, variant);
+	n = server_record(variant->suite, 0, 21, NULL, 0, rec);
 	ASSERT_EQ(22, n);
 	/* Read past it and wait for more: fail in 3 s, not hang. */
 	ASSERT_EQ(0, setsockopt(self->cfd, SOL_SOCKET, SO_RCVTIMEO, &tmo,
@@ -2070,6 +2149,96 @@ TEST_F_TIMEOUT(ossl, empty_alert_record, TIMEOUT)
 	ret = (int)tlsx_read(self->c, buf, sizeof(buf));
 	EXPECT_EQ(TLSX_E_ALERT_SENT, ret);
 	EXPECT_EQ(10, tlsx_conn_alert(self->c));	/* unexpected_message */
+}
+
+/*
+ * 5.2: a record that does not open is bad_record_mac, and the alert must
+ * reach the peer.  The kernel (net/tls's tls_err_abort(), tlsx.ko's as
+ * it) leaves the failure set on the socket, which fails every send until
+ * it is read: the alert was lost (tlsfuzzer's symetric-ciphers against
+ * tlsxd saw a bare FIN).  @own_recv: the read is the caller's own
+ * recv(2), the failure given to tlsx_conn_rx_failed() (as tlsxd does),
+ * else tlsx_read()'s.  The alert is read back and opened under the
+ * client's key.
+ */
+static void bad_tag_alert(struct __test_metadata *_metadata,
+			  struct _test_data_ossl *self,
+			  const struct _fixture_variant_ossl *variant,
+			  bool own_recv)
+{
+	/* 16 bytes and a tag that opens under no key. */
+	static const unsigned char junk[5 + 32] = { 23, 3, 3, 0, 32, 0x55 };
+	unsigned char inner[32];
+	char buf[64];
+	int ret;
+
+	ossl_handshake_only(_metadata, self, variant);
+	EXPECT_TRUE(tlsx_conn_rx_plain(self->c));
+	ASSERT_EQ(sizeof(junk), write(self->sfd, junk, sizeof(junk)));
+	if (own_recv) {
+		ASSERT_EQ(-1, recv(self->cfd, buf, sizeof(buf), 0));
+		ASSERT_EQ(EBADMSG, errno);
+		ret = tlsx_conn_rx_failed(self->c, errno);
+	} else {
+		ret = (int)tlsx_read(self->c, buf, sizeof(buf));
+	}
+	EXPECT_EQ(TLSX_E_ALERT_SENT, ret);
+	EXPECT_EQ(ALERT_BAD_RECORD_MAC, tlsx_conn_alert(self->c));
+	EXPECT_FALSE(tlsx_conn_rx_plain(self->c));
+	/* The client's first record: the alert, fatal (2), and its type. */
+	ASSERT_EQ(3, client_record(variant->suite, 0, self->sfd, inner,
+				   sizeof(inner)));
+	EXPECT_EQ(2, inner[0]);
+	EXPECT_EQ(ALERT_BAD_RECORD_MAC, inner[1]);
+	EXPECT_EQ(21, inner[2]);
+}
+
+TEST_F_TIMEOUT(ossl, bad_tag_alert_sent, TIMEOUT)
+{
+	bad_tag_alert(_metadata, self, variant, false);
+}
+
+TEST_F_TIMEOUT(ossl, bad_tag_alert_sent_own_recv, TIMEOUT)
+{
+	bad_tag_alert(_metadata, self, variant, true);
+}
+
+/*
+ * 5.1: while part of a KeyUpdate is held, the next record must be its
+ * rest, which only tlsx_read() checks: tlsx_conn_rx_plain() says a
+ * caller's own receive may not be made then (tlsxd's served the request
+ * between the pieces, tlsfuzzer's keyupdate "N/M fragmented keyupdate
+ * msg, appdata between"), and may again once the message is whole.
+ */
+TEST_F_TIMEOUT(ossl, rx_plain_mid_key_update, TIMEOUT)
+{
+	static const unsigned char ku[5] = { 24, 0, 0, 1, 0 };
+	unsigned char rec[64];
+	char buf[64];
+	size_t n;
+
+	ossl_handshake_only(_metadata, self, variant);
+	ASSERT_EQ(0, fcntl(self->cfd, F_SETFL,
+			   fcntl(self->cfd, F_GETFL) | O_NONBLOCK));
+	EXPECT_TRUE(tlsx_conn_rx_plain(self->c));
+	n = server_record(variant->suite, 0, 22, ku, 2, rec);
+	ASSERT_EQ(24, n);
+	ASSERT_EQ((ssize_t)n, write(self->sfd, rec, n));
+	ASSERT_EQ(0, wait_fd(self->cfd, POLLIN));
+	EXPECT_EQ(TLSX_WANT_READ, tlsx_read(self->c, buf, sizeof(buf)));
+	EXPECT_FALSE(tlsx_conn_rx_plain(self->c));
+	n = server_record(variant->suite, 1, 22, ku + 2, 3, rec);
+	ASSERT_EQ(25, n);
+	ASSERT_EQ((ssize_t)n, write(self->sfd, rec, n));
+	ASSERT_EQ(0, wait_fd(self->cfd, POLLIN));
+	if (variant->rl == TLSX_RL_TLS) {
+		/* 6.12's tls cannot rekey: reading ends at the KeyUpdate. */
+		EXPECT_EQ(TLSX_E_REKEY, tlsx_read(self->c, buf, sizeof(buf)));
+		EXPECT_FALSE(tlsx_conn_rx_plain(self->c));
+		return;
+	}
+	EXPECT_EQ(TLSX_WANT_READ, tlsx_read(self->c, buf, sizeof(buf)));
+	EXPECT_TRUE(tlsx_conn_rx_plain(self->c));
 }
 
 TEST_HARNESS_MAIN

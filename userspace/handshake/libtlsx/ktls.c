@@ -300,6 +300,29 @@ ssize_t tlsx__k_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
 	return total;
 }
 
+/*
+ * A receive on the kernel's layer failed with @err: the records it
+ * refused get the alert RFC 8446 names for them.  A record that failed
+ * to open leaves its error set on the socket (net/tls's tls_err_abort(),
+ * and tlsx.ko's as it), and TCP fails every send with it until it is
+ * read: read it (SO_ERROR), or the alert would not go.
+ */
+int tlsx__k_rx_failed(struct tlsx_conn *c, int err)
+{
+	int pending;
+	socklen_t len = sizeof(pending);
+
+	if (err == EBADMSG || err == EMSGSIZE)
+		getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &pending, &len);
+	switch (err) {
+	case EBADMSG:	/* a record failed to open (5.2) */
+		return tlsx__abort(c, TLSX_ALERT_BAD_RECORD_MAC);
+	case EMSGSIZE:	/* over the record size limit (5.2, 5.4) */
+		return tlsx__abort(c, TLSX_ALERT_RECORD_OVERFLOW);
+	}
+	return tlsx__sys(c, err);
+}
+
 ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 {
 	for (;;) {
@@ -321,14 +344,8 @@ ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len)
 				continue;
 			case EAGAIN:
 				return TLSX_WANT_READ;
-			case EBADMSG:	/* a record failed to open (5.2) */
-				return tlsx__abort(c,
-					TLSX_ALERT_BAD_RECORD_MAC);
-			case EMSGSIZE:	/* a record over 2^14 + 256 (5.2) */
-				return tlsx__abort(c,
-					TLSX_ALERT_RECORD_OVERFLOW);
 			}
-			return tlsx__sys(c, errno);
+			return tlsx__k_rx_failed(c, errno);
 		}
 		cm = CMSG_FIRSTHDR(&msg);
 		if (cm && cm->cmsg_level == SOL_TLS &&

@@ -282,6 +282,15 @@ int tlsx__hs_interleaved(struct tlsx_conn *c)
 }
 
 /*
+ * Part of a post-handshake message or of an alert is held (the kernel's
+ * reads come in pieces): the next record must be its rest (5.1).
+ */
+bool tlsx__rx_mid_message(const struct tlsx_conn *c)
+{
+	return c->pm_len || c->pm_skip || c->alert_len;
+}
+
+/*
  * A post-handshake message's header: refused at once where its type or
  * length cannot be right, so nothing is gathered for it.  Each type's
  * bound: KeyUpdate one byte (4.6.3); a NewSessionTicket, to a client,

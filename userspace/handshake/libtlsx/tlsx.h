@@ -408,6 +408,28 @@ TLSX_API ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len);
  * whether any wait.  0 before the handshake is done.
  */
 TLSX_API size_t tlsx_pending(const struct tlsx_conn *c);
+/*
+ * For a caller that receives application data on a kernel record layer
+ * with its own recv(2) or IORING_OP_RECV, not tlsx_read() (tlsxd): such
+ * a receive fails with EIO where a control record comes next, which
+ * tlsx_read() then takes.
+ *
+ * tlsx_conn_rx_plain(): whether such a receive may be made now.  False
+ * while libtlsx holds part of a post-handshake message or alert, whose
+ * rest must be the next record (RFC 8446 5.1: a record of another type
+ * between its pieces is unexpected_message, which only tlsx_read()
+ * checks); false on the userspace layer, before the handshake is done
+ * and after a failure.
+ *
+ * tlsx_conn_rx_failed(): such a receive failed with errno @err.  As
+ * tlsx_read() would on the same failure: a record the kernel refused
+ * gets its alert (EBADMSG: it did not open, bad_record_mac; EMSGSIZE:
+ * over the record size limit, record_overflow; RFC 8446 5.2) and
+ * TLSX_E_ALERT_SENT, another errno TLSX_E_SYSCALL (tlsx_conn_errno()).
+ * The connection has failed either way.
+ */
+TLSX_API bool tlsx_conn_rx_plain(const struct tlsx_conn *c);
+TLSX_API int tlsx_conn_rx_failed(struct tlsx_conn *c, int err);
 
 /*
  * Writes up to @len bytes; returns how many were taken (all of them on a

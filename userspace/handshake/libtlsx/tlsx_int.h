@@ -160,6 +160,12 @@ struct tlsx_rl_ops {
 	bool (*want_write)(const struct tlsx_conn *c);
 	/* Input a read has without read(2) (tlsx_pending()). */
 	size_t (*pending)(const struct tlsx_conn *c);
+	/*
+	 * Kernel layers: a receive of the caller's own failed with errno
+	 * @err (tlsx_conn_rx_failed()); NULL: the userspace layer, whose
+	 * socket carries records, not plaintext, so none is made.
+	 */
+	int (*rx_failed)(struct tlsx_conn *c, int err);
 	/* tlsx_conn_tx_reserve() and tlsx_conn_tx_left() after the checks. */
 	int (*tx_reserve)(struct tlsx_conn *c, u64 records);
 	int (*tx_left)(struct tlsx_conn *c, u64 *records);
@@ -249,6 +255,7 @@ int tlsx__fail(struct tlsx_conn *c, int err);
 int tlsx__sys(struct tlsx_conn *c, int err);
 int tlsx__abort(struct tlsx_conn *c, int alert);
 int tlsx__hs_interleaved(struct tlsx_conn *c);
+bool tlsx__rx_mid_message(const struct tlsx_conn *c);
 int tlsx__rx_nodata(struct tlsx_conn *c, bool empty);
 void tlsx__rx_data(struct tlsx_conn *c, size_t n);
 int tlsx__control(struct tlsx_conn *c, u8 type, const u8 *data, size_t len,
@@ -279,6 +286,7 @@ int tlsx__ktls_set_key(struct tlsx_conn *c, bool tx);
 
 /* ktls.c: the kernel modes' members of their tables (handoff.c). */
 ssize_t tlsx__k_read(struct tlsx_conn *c, void *buf, size_t len);
+int tlsx__k_rx_failed(struct tlsx_conn *c, int err);
 ssize_t tlsx__k_write(struct tlsx_conn *c, const void *buf, size_t len);
 ssize_t tlsx__k_sendv(struct tlsx_conn *c, const struct tlsx_piece *p,
 		      unsigned int n);

@@ -118,6 +118,25 @@ ssize_t tlsx_read(struct tlsx_conn *c, void *buf, size_t len)
 	return n;
 }
 
+bool tlsx_conn_rx_plain(const struct tlsx_conn *c)
+{
+	return c->established && !c->err && !c->rx_err && !c->rx_closed &&
+	       c->ops->rx_failed && !tlsx__rx_mid_message(c);
+}
+
+int tlsx_conn_rx_failed(struct tlsx_conn *c, int err)
+{
+	int ret = usable(c);
+
+	if (ret)
+		return ret;
+	if (c->rx_err)
+		return c->rx_err;
+	if (!c->ops->rx_failed)
+		return tlsx__sys(c, err);
+	return c->ops->rx_failed(c, err);
+}
+
 bool tlsx_conn_want_write(const struct tlsx_conn *c)
 {
 	if (!c || !c->established || c->err)
