@@ -641,12 +641,20 @@ TLSXD_VM_FILES = --with-bin curl --with-bin cmp \
 	--with-file tools/tlsxd/demo:/tlsx/tlsxd/demo \
 	--with-file tools/tlsxd/vm-tests:/tlsx/tlsxd/vm-tests \
 	--with-file $(TLSXD_VM_KU):/tlsx/tlsxd/ku-client \
+	--with-file $(TLSXD_VM_ALERT):/tlsx/tlsxd/alert-client \
 	--with-file $(TLSXD_VM_H2STALL):/tlsx/tlsxd/h2-stall-client \
 	$(if $(wildcard /etc/mime.types),--with-file /etc/mime.types:/etc/mime.types)
 # The KeyUpdate client of vm-tests (issue 26 item 1), static like tlsxd's
 # VM build.
 TLSXD_VM_KU := $(TLSXD_VM_DIR)/ku-client
 $(TLSXD_VM_KU): tools/tlsxd/ku-client.c $(LIBTLSX)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -static $< $(LIBTLSX) -lpthread \
+		-o $@
+# The client of vm-tests' alert cases: forbidden records after the
+# handshake (a bad tag, a KeyUpdate split by a request), static.
+TLSXD_VM_ALERT := $(TLSXD_VM_DIR)/alert-client
+$(TLSXD_VM_ALERT): tools/tlsxd/alert-client.c $(LIBTLSX)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -static $< $(LIBTLSX) -lpthread \
 		-o $@
@@ -659,7 +667,7 @@ $(TLSXD_VM_H2STALL): tools/tlsxd/h2-stall-client.c $(TLSXD_DIR)/h2/h2_frame.c \
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -static $(filter %.c,$^) \
 		$(LIBTLSX) -lpthread -o $@
 TLSXD_VM_DEPS := $(if $(TLSXD_STATIC),$(TLSXD_STATIC) $(TLSXD_STATIC_REKEY) \
-	$(TLSXD_VM_CERT) $(TLSXD_VM_KU) $(TLSXD_VM_H2STALL))
+	$(TLSXD_VM_CERT) $(TLSXD_VM_KU) $(TLSXD_VM_ALERT) $(TLSXD_VM_H2STALL))
 TLSXD_VM_ARGS = $(if $(TLSXD_STATIC),$(TLSXD_VM_FILES))
 TLSXD_VM_TESTS := $(if $(TLSXD_STATIC),/tlsx/tlsxd/vm-tests)
 NO_TLSXD = { echo "no tlsxd yet ($(TLSXD_DIR)/main.c)" >&2; exit 1; }

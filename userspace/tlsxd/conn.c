@@ -701,6 +701,12 @@ static void recv_buf_done(struct loop *lp, struct conn *c, int res, int bid)
 	/* 0: a TCP close without close_notify (RFC 8446 6.1). */
 	if (res < 0 && conn_is_reset(-res))
 		conn_reset(lp, c);
+	else if (res < 0)
+		/*
+		 * A record the kernel refused (a bad tag, over the size
+		 * limit): its alert, as tlsx_read() would send it.
+		 */
+		conn_tls_failed(lp, c, tlsx_conn_rx_failed(c->tls, -res));
 	else
 		conn_close(lp, c, false);
 }

@@ -122,11 +122,13 @@ static void ring_recv(struct loop *lp, struct conn *c, size_t len)
 /*
  * Request bytes: by IORING_OP_RECV with a buffer the kernel picks from
  * the worker's ring when they arrive (the connection holds none while it
- * waits), or on POLLIN where the ring could not be set up.
+ * waits), or on POLLIN where the ring could not be set up, or while
+ * libtlsx holds part of a KeyUpdate or alert: then the next record must
+ * be its rest (RFC 8446 5.1), which only tlsx_read() checks.
  */
 void conn_kernel_wait_input(struct loop *lp, struct conn *c)
 {
-	if (!lp->br)
+	if (!lp->br || !tlsx_conn_rx_plain(c->tls))
 		conn_poll(lp, c, false);
 	else
 		ring_recv(lp, c, lp->req_cap - (c->a ? c->a->len : 0));
