@@ -902,6 +902,50 @@ TEST(tlsx_both_ends)
 }
 
 /*
+ * tlsx_conn_rx_plain() and tlsx_conn_rx_failed() are for a caller's own
+ * receive on a kernel layer: before the handshake and on the userspace
+ * layer (the socket carries records) no such receive may be made, and a
+ * failure given anyway fails the connection as the system call it was.
+ * The kernel layers' cases are selftests/libtlsx.c's.
+ */
+TEST(own_receive_userspace_layer)
+{
+	struct tlsx_config *scfg = server_cfg(), *ccfg = client_cfg(ca_pem);
+	struct tlsx_server s;
+	struct tlsx_conn *c;
+	int cfd, sfd;
+
+	ASSERT_NE(NULL, scfg);
+	ASSERT_NE(NULL, ccfg);
+	if (!have_server(scfg))
+		SKIP(return, "the engine's server half is not merged");
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
+	s.cfg = scfg;
+	s.fd = sfd;
+	ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+	c = tlsx_conn_new(ccfg, cfd);
+	ASSERT_NE(NULL, c);
+	EXPECT_FALSE(tlsx_conn_rx_plain(c));
+	EXPECT_EQ(TLSX_E_INVAL, tlsx_conn_rx_failed(c, EBADMSG));
+	ASSERT_EQ(TLSX_OK, tlsx_conn_set_server_name(c, "localhost"));
+	ASSERT_EQ(TLSX_DONE, tlsx_conn_handshake(c));
+	EXPECT_EQ(TLSX_RL_USER, tlsx_conn_record_layer(c));
+	EXPECT_FALSE(tlsx_conn_rx_plain(c));
+	EXPECT_EQ(TLSX_E_SYSCALL, tlsx_conn_rx_failed(c, EBADMSG));
+	EXPECT_EQ(EBADMSG, tlsx_conn_errno(c));
+	/* Sticky, as every failure: the next call says the same. */
+	EXPECT_EQ(TLSX_E_SYSCALL, tlsx_read(c, &s, 1));
+	shutdown(cfd, SHUT_RDWR);
+	pthread_join(s.t, NULL);
+	tlsx_conn_free(c);
+	close(cfd);
+	close(sfd);
+	tlsx_config_free(scfg);
+	tlsx_config_free(ccfg);
+}
+
+/*
  * One handshake between tlsx ends, @len bytes echoed, close_notify both
  * ways; the client's facts in *@ci, the server's in *@s.  0 or the first
  * failing result.
