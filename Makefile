@@ -654,7 +654,7 @@ $(TLSXD_VM_KU): tools/tlsxd/ku-client.c $(LIBTLSX)
 # The client of vm-tests' alert cases: forbidden records after the
 # handshake (a bad tag, a KeyUpdate split by a request), static.
 TLSXD_VM_ALERT := $(TLSXD_VM_DIR)/alert-client
-$(TLSXD_VM_ALERT): tools/tlsxd/alert-client.c $(LIBTLSX)
+$(TLSXD_VM_ALERT): tools/tlsxd/alert-client.c selftests/tlsx_test.h $(LIBTLSX)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -static $< $(LIBTLSX) -lpthread \
 		-o $@

@@ -194,23 +194,6 @@ TEST_F(interop, sequence_numbers_agree)
 	EXPECT_EQ(0, memcmp(tx, rx, k.len));
 }
 
-static int send_typed(int fd, unsigned char type, const void *p, size_t n)
-{
-	char cbuf[CMSG_SPACE(1)] = { 0 };
-	struct iovec iov = { .iov_base = (void *)p, .iov_len = n };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-	cm->cmsg_level = SOL_TLS;
-	cm->cmsg_type = TLS_SET_RECORD_TYPE;
-	cm->cmsg_len = CMSG_LEN(1);
-	*CMSG_DATA(cm) = type;
-	return sendmsg(fd, &msg, 0);
-}
-
 static int recv_typed(int fd, unsigned char *type, void *p, size_t n)
 {
 	char cbuf[CMSG_SPACE(1)] = { 0 };
@@ -239,11 +222,11 @@ TEST_F(interop, record_types_both_ways)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		ASSERT_EQ(5, send_typed(self->x, types[i], "typed", 5));
+		ASSERT_EQ(5, send_type(self->x, "typed", 5, 0, types[i]));
 		ASSERT_EQ(5, recv_typed(self->k, &type, buf, sizeof(buf)));
 		EXPECT_EQ(types[i], type);
 		EXPECT_EQ(0, memcmp(buf, "typed", 5));
-		ASSERT_EQ(4, send_typed(self->k, types[i], "back", 4));
+		ASSERT_EQ(4, send_type(self->k, "back", 4, 0, types[i]));
 		ASSERT_EQ(4, recv_typed(self->x, &type, buf, sizeof(buf)));
 		EXPECT_EQ(types[i], type);
 		EXPECT_EQ(0, memcmp(buf, "back", 4));

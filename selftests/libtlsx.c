@@ -1495,25 +1495,6 @@ TEST_F_TIMEOUT(pair, fatal_alert, TIMEOUT)
 	       tlsx_alert_string(tlsx_conn_alert(self->c)));
 }
 
-/* One record of @type carrying @p[0..@len) from the kernel socket @fd. */
-static ssize_t send_typed(int fd, unsigned char type, const void *p,
-			  size_t len)
-{
-	char cbuf[CMSG_SPACE(1)] = { 0 };
-	struct iovec iov = { .iov_base = (void *)p, .iov_len = len };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-	cm->cmsg_level = SOL_TLS;
-	cm->cmsg_type = TLS_SET_RECORD_TYPE;
-	cm->cmsg_len = CMSG_LEN(1);
-	*CMSG_DATA(cm) = type;
-	return sendmsg(fd, &msg, 0);
-}
-
 /*
  * RFC 8446 5.1: "if a handshake message is split over two or more
  * records, there MUST NOT be any other records between them".  The
@@ -1532,9 +1513,9 @@ TEST_F_TIMEOUT(pair, key_update_split_by_data, TIMEOUT)
 		SKIP(return, "userspace layer: test_libtlsx_rec");
 	handshake(_metadata, self, NULL, 0);
 	EXPECT_EQ(0, transfer(self->s, self->c, 100, 0));
-	ASSERT_EQ(2, send_typed(self->cfd, 22, ku, 2));
-	ASSERT_EQ(4, send_typed(self->cfd, 23, "data", 4));
-	ASSERT_EQ(3, send_typed(self->cfd, 22, ku + 2, 3));
+	ASSERT_EQ(2, send_type(self->cfd, ku, 2, 0, 22));
+	ASSERT_EQ(4, send_type(self->cfd, "data", 4, 0, 23));
+	ASSERT_EQ(3, send_type(self->cfd, ku + 2, 3, 0, 22));
 	EXPECT_EQ(TLSX_E_ALERT_SENT, tlsx_read(self->s, buf, sizeof(buf)));
 	EXPECT_EQ(ALERT_UNEXPECTED_MESSAGE, tlsx_conn_alert(self->s));
 	EXPECT_EQ(TLSX_E_ALERT_RECEIVED, tlsx_read(self->c, buf, sizeof(buf)));

@@ -133,23 +133,6 @@ static void fail(struct dir *d, const char *what, long a, long b)
 		snprintf(d->err, sizeof(d->err), "%s (%ld, %ld)", what, a, b);
 }
 
-static int send_ctrl(int fd, int type, const void *p, size_t len)
-{
-	char cbuf[CMSG_SPACE(1)] = { 0 };
-	struct iovec iov = { .iov_base = (void *)p, .iov_len = len };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_TLS;
-	cmsg->cmsg_type = TLS_SET_RECORD_TYPE;
-	cmsg->cmsg_len = CMSG_LEN(1);
-	*CMSG_DATA(cmsg) = (unsigned char)type;
-	return sendmsg(fd, &msg, 0) == (ssize_t)len ? 0 : -1;
-}
-
 static void *sender(void *arg)
 {
 	struct dir *d = arg;
@@ -172,7 +155,8 @@ static void *sender(void *arg)
 		more = op.more;
 		if (op.ctrl) {
 			fill(&st.ctrl, buf, op.len);
-			if (send_ctrl(d->tx, op.ctrl, buf, op.len)) {
+			if (send_type(d->tx, buf, op.len, 0, op.ctrl) !=
+			    (ssize_t)op.len) {
 				fail(d, "control sendmsg", errno, op.len);
 				break;
 			}

@@ -119,6 +119,31 @@ static inline int ulp_available(const char *ulp)
 	return found;
 }
 
+/*
+ * sendmsg() of one record of @type (a TLS_SET_RECORD_TYPE cmsg), @flags
+ * as send(2)'s: the counterpart of recv_type().  Shared with the VM
+ * tests' clients (tools/tlsxd/alert-client.c).
+ */
+static inline ssize_t send_type(int fd, const void *buf, size_t len,
+				int flags, unsigned char type)
+{
+	char cbuf[CMSG_SPACE(sizeof(unsigned char))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = cbuf,
+		.msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_TLS;
+	cmsg->cmsg_type = TLS_SET_RECORD_TYPE;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(unsigned char));
+	*CMSG_DATA(cmsg) = type;
+	return sendmsg(fd, &msg, flags);
+}
+
 /* recvmsg() with room for one cmsg; *type gets the record type or -1. */
 static inline ssize_t recv_type(int fd, void *buf, size_t len, int flags,
 				int *type)

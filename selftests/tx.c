@@ -100,24 +100,6 @@ static int readable(int fd, int ms)
 	return poll(&p, 1, ms) == 1;
 }
 
-static int send_cmsg(int fd, unsigned char type, const void *data,
-		     size_t len, int flags)
-{
-	char cbuf[CMSG_SPACE(1)];
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_TLS;
-	cmsg->cmsg_type = TLS_SET_RECORD_TYPE;
-	cmsg->cmsg_len = CMSG_LEN(1);
-	*CMSG_DATA(cmsg) = type;
-	return (int)sendmsg(fd, &msg, flags);
-}
-
 static void fill(unsigned char *p, size_t n, unsigned int seed)
 {
 	size_t i;
@@ -544,7 +526,7 @@ TEST_F(tx, record_types)
 	unsigned char type;
 
 	ASSERT_EQ(3, send(self->cfd, "aaa", 3, MSG_MORE));
-	ASSERT_EQ(4, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, "bbbb", 4, 0));
+	ASSERT_EQ(4, send_type(self->cfd, "bbbb", 4, 0, REC_TYPE_HANDSHAKE));
 	ASSERT_EQ(2, send(self->cfd, "cc", 2, 0));
 	ASSERT_EQ(3, rec_read(self->sfd, &self->rk, &type, self->out));
 	EXPECT_EQ(REC_TYPE_DATA, type);
@@ -556,8 +538,8 @@ TEST_F(tx, record_types)
 	EXPECT_EQ(REC_TYPE_DATA, type);
 
 	/* Two non-data records are never merged. */
-	ASSERT_EQ(1, send_cmsg(self->cfd, REC_TYPE_ALERT, "A", 1, 0));
-	ASSERT_EQ(1, send_cmsg(self->cfd, REC_TYPE_ALERT, "B", 1, 0));
+	ASSERT_EQ(1, send_type(self->cfd, "A", 1, 0, REC_TYPE_ALERT));
+	ASSERT_EQ(1, send_type(self->cfd, "B", 1, 0, REC_TYPE_ALERT));
 	ASSERT_EQ(1, rec_read(self->sfd, &self->rk, &type, self->out));
 	EXPECT_EQ(REC_TYPE_ALERT, type);
 	EXPECT_EQ('A', self->out[0]);
@@ -615,10 +597,10 @@ TEST_F(tx, seal_limit)
 	EXPECT_EQ(-1, send(self->cfd, self->buf, 100, MSG_DONTWAIT));
 	EXPECT_FALSE(readable(self->sfd, 100));
 	/* ... but the KeyUpdate, and then the next key. */
-	ASSERT_EQ(5, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, ku, 5, 0));
+	ASSERT_EQ(5, send_type(self->cfd, ku, 5, 0, REC_TYPE_HANDSHAKE));
 	ASSERT_EQ(5, rec_read(self->sfd, &self->rk, &type, self->out));
 	EXPECT_EQ(REC_TYPE_HANDSHAKE, type);
-	EXPECT_EQ(-1, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, ku, 5, 0));
+	EXPECT_EQ(-1, send_type(self->cfd, ku, 5, 0, REC_TYPE_HANDSHAKE));
 	EXPECT_EQ(EKEYEXPIRED, errno);
 	rec_info_init(&ri, variant->version, variant->cipher, 2);
 	EXPECT_EQ(0, setsockopt(self->cfd, SOL_TLS, TLS_TX, &ri, ri.len));
@@ -639,8 +621,8 @@ TEST_F(tx, record_type_large)
 	size_t total = MAXREC + 3000;
 
 	fill(self->buf, total, 6);
-	ASSERT_EQ((int)total, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE,
-					self->buf, total, 0));
+	ASSERT_EQ((ssize_t)total, send_type(self->cfd, self->buf, total, 0,
+					    REC_TYPE_HANDSHAKE));
 	EXPECT_EQ(2, read_stream(_metadata, self, self->buf, total,
 				 REC_TYPE_HANDSHAKE));
 }
@@ -656,7 +638,7 @@ TEST_F(tx, bad_cmsgs)
 	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
 
 	/* MSG_MORE with a record type. */
-	EXPECT_EQ(-1, send_cmsg(self->cfd, REC_TYPE_ALERT, "x", 1, MSG_MORE));
+	EXPECT_EQ(-1, send_type(self->cfd, "x", 1, MSG_MORE, REC_TYPE_ALERT));
 	EXPECT_EQ(EINVAL, errno);
 	/* Unknown SOL_TLS cmsg. */
 	memset(cbuf, 0, sizeof(cbuf));
@@ -1209,8 +1191,8 @@ TEST_F(tx, max_payload_len_record_type)
 		SKIP(return, NO_MAX_PAYLOAD);
 	ASSERT_EQ(0, set_max_payload(self->cfd, 100));
 	fill(self->buf, 250, 12);
-	ASSERT_EQ(250, send_cmsg(self->cfd, REC_TYPE_HANDSHAKE, self->buf, 250,
-				 0));
+	ASSERT_EQ(250, send_type(self->cfd, self->buf, 250, 0,
+				 REC_TYPE_HANDSHAKE));
 	EXPECT_EQ(3, read_bounded(_metadata, self, self->buf, 250,
 				  REC_TYPE_HANDSHAKE, 100));
 }

@@ -25,13 +25,7 @@
 #include <unistd.h>
 
 #include "handshake/libtlsx/tlsx.h"
-
-#ifndef SOL_TLS
-#define SOL_TLS 282
-#endif
-#ifndef TLS_SET_RECORD_TYPE
-#define TLS_SET_RECORD_TYPE 1
-#endif
+#include "../../selftests/tlsx_test.h"
 
 #define ALERT_UNEXPECTED_MESSAGE	10
 #define ALERT_BAD_RECORD_MAC		20
@@ -43,21 +37,9 @@ static int fail(const char *what, int rc)
 }
 
 /* One record of @type from a kernel layer's socket (its own sealing). */
-static int send_typed(int fd, unsigned char type, const void *p, size_t len)
+static int send_record(int fd, unsigned char type, const void *p, size_t len)
 {
-	char cbuf[CMSG_SPACE(1)] = { 0 };
-	struct iovec iov = { .iov_base = (void *)p, .iov_len = len };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-	cm->cmsg_level = SOL_TLS;
-	cm->cmsg_type = TLS_SET_RECORD_TYPE;
-	cm->cmsg_len = CMSG_LEN(1);
-	*CMSG_DATA(cm) = type;
-	return sendmsg(fd, &msg, 0) == (ssize_t)len ? 0 : -1;
+	return send_type(fd, p, len, 0, type) == (ssize_t)len ? 0 : -1;
 }
 
 /* The forbidden bytes: 0, or -1 when they could not be sent. */
@@ -79,13 +61,13 @@ static int misbehave(struct tlsx_conn *c, int fd, bool ku_split)
 	 * piece and waits for more when the request comes (together, one
 	 * read of libtlsx's would meet both).
 	 */
-	if (send_typed(fd, 22, ku, 2))
+	if (send_record(fd, 22, ku, 2))
 		return -1;
 	usleep(300000);
-	if (send_typed(fd, 23, req, strlen(req)))
+	if (send_record(fd, 23, req, strlen(req)))
 		return -1;
 	usleep(300000);
-	return send_typed(fd, 22, ku + 2, 3);
+	return send_record(fd, 22, ku + 2, 3);
 }
 
 int main(int argc, char **argv)
