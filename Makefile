@@ -388,9 +388,10 @@ $(B)/test/test_tlsxd_server $(B)/test-asan/test_tlsxd_server: \
 	TEST_XSYSLIBS += -Wl,--wrap=listen_check_open
 # test_conn drives the kernel send path with no record layer: it checks
 # what conn_kernel.c reserves under the sending key by a wrapped
-# tlsx_conn_tx_reserve().
+# tlsx_conn_tx_reserve(), and receives by a wrapped tlsx_conn_rx_plain().
 $(B)/test/test_conn $(B)/test-asan/test_conn: \
-	TEST_XSYSLIBS += -Wl,--wrap=tlsx_conn_tx_reserve
+	TEST_XSYSLIBS += -Wl,--wrap=tlsx_conn_tx_reserve \
+	-Wl,--wrap=tlsx_conn_rx_plain
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 
