@@ -728,6 +728,26 @@ static void *tlsx_server_run(void *arg)
 }
 
 /*
+ * A connected pair and tlsx's server on its accepted end (@s reset, its
+ * configuration @scfg, its fd the accepted end); *@cfd the client's end.
+ * 0, or -1 with no thread started.
+ */
+static int server_start(struct tlsx_server *s, struct tlsx_config *scfg,
+			int *cfd)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = scfg;
+	if (tcp_pair(cfd, &s->fd))
+		return -1;
+	if (pthread_create(&s->t, NULL, tlsx_server_run, s)) {
+		close(*cfd);
+		close(s->fd);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Record-exact (tlsx_conn.c): OpenSSL's client over memory BIOs, its
  * Finished and its first request written into the socket in one write,
  * as one segment.  The server reads the request after the handoff.
@@ -852,18 +872,14 @@ TEST(tlsx_both_ends)
 	struct tlsx_conn *c;
 	size_t len = 0, der_len, leaf_len;
 	const uint8_t *der;
-	int cfd, sfd, round;
+	int cfd, round;
 
 	ASSERT_NE(NULL, scfg);
 	ASSERT_NE(NULL, ccfg);
 	if (!have_server(scfg))
 		SKIP(return, "the engine's server half is not merged");
 	for (round = 0; round < 2; round++) {
-		memset(&s, 0, sizeof(s));
-		ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
-		s.cfg = scfg;
-		s.fd = sfd;
-		ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+		ASSERT_EQ(0, server_start(&s, scfg, &cfd));
 		c = tlsx_conn_new(ccfg, cfd);
 		ASSERT_NE(NULL, c);
 		/* Before the handshake: no chain, and a bad call. */
@@ -895,7 +911,7 @@ TEST(tlsx_both_ends)
 		EXPECT_EQ(TLSX_OK, s.ret);
 		EXPECT_EQ(0, s.peer_certs);
 		close(cfd);
-		close(sfd);
+		close(s.fd);
 	}
 	tlsx_config_free(scfg);
 	tlsx_config_free(ccfg);
@@ -913,17 +929,13 @@ TEST(own_receive_userspace_layer)
 	struct tlsx_config *scfg = server_cfg(), *ccfg = client_cfg(ca_pem);
 	struct tlsx_server s;
 	struct tlsx_conn *c;
-	int cfd, sfd;
+	int cfd;
 
 	ASSERT_NE(NULL, scfg);
 	ASSERT_NE(NULL, ccfg);
 	if (!have_server(scfg))
 		SKIP(return, "the engine's server half is not merged");
-	memset(&s, 0, sizeof(s));
-	ASSERT_EQ(0, tcp_pair(&cfd, &sfd));
-	s.cfg = scfg;
-	s.fd = sfd;
-	ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+	ASSERT_EQ(0, server_start(&s, scfg, &cfd));
 	c = tlsx_conn_new(ccfg, cfd);
 	ASSERT_NE(NULL, c);
 	EXPECT_FALSE(tlsx_conn_rx_plain(c));
@@ -940,7 +952,7 @@ TEST(own_receive_userspace_layer)
 	pthread_join(s.t, NULL);
 	tlsx_conn_free(c);
 	close(cfd);
-	close(sfd);
+	close(s.fd);
 	tlsx_config_free(scfg);
 	tlsx_config_free(ccfg);
 }
@@ -962,10 +974,7 @@ static int ours_pair(struct tlsx_config *scfg, struct tlsx_config *ccfg,
 	int cfd, ret;
 	size_t i;
 
-	memset(s, 0, sizeof(*s));
-	s->cfg = scfg;
-	if (len > sizeof(out) || tcp_pair(&cfd, &s->fd) ||
-	    pthread_create(&s->t, NULL, tlsx_server_run, s))
+	if (len > sizeof(out) || server_start(s, scfg, &cfd))
 		return TLSX_E_INVAL;
 	for (i = 0; i < len; i++)
 		out[i] = (char)(i * 13);
@@ -1049,11 +1058,7 @@ static int resume_round(struct tlsx_config *scfg, struct tlsx_config *ccfg,
 	struct tlsx_conn *c;
 	int cfd, ret;
 
-	memset(s, 0, sizeof(*s));
-	if (tcp_pair(&cfd, &s->fd))
-		return -1;
-	s->cfg = scfg;
-	if (pthread_create(&s->t, NULL, tlsx_server_run, s))
+	if (server_start(s, scfg, &cfd))
 		return -1;
 	c = tlsx_conn_new(ccfg, cfd);
 	ret = c ? tlsx_conn_set_server_name(c, "localhost") : -1;
@@ -1290,10 +1295,7 @@ TEST(no_tickets)
 	ASSERT_EQ(TLSX_OK, tlsx_config_set_tickets(scfg, 0, 0, 0));
 	if (!have_server(scfg))
 		SKIP(return, "the engine's server half is not merged");
-	memset(&s, 0, sizeof(s));
-	s.cfg = scfg;
-	ASSERT_EQ(0, tcp_pair(&cfd, &s.fd));
-	ASSERT_EQ(0, pthread_create(&s.t, NULL, tlsx_server_run, &s));
+	ASSERT_EQ(0, server_start(&s, scfg, &cfd));
 	ASSERT_EQ(TLSX_DONE, tlsx_connect(ccfg, cfd, "localhost", &c));
 	EXPECT_EQ(0, echo_and_close(c));
 	EXPECT_EQ(TLSX_E_NO_SESSION,
@@ -1328,12 +1330,11 @@ static void *shared_run(void *arg)
 	int i;
 
 	for (i = 0; i < PER_THREAD; i++) {
-		struct tlsx_server s = { .cfg = j->scfg };
+		struct tlsx_server s;
 		struct tlsx_conn *c;
 		int cfd, ret;
 
-		if (tcp_pair(&cfd, &s.fd) ||
-		    pthread_create(&s.t, NULL, tlsx_server_run, &s)) {
+		if (server_start(&s, j->scfg, &cfd)) {
 			j->failures++;
 			continue;
 		}
