@@ -172,9 +172,10 @@ FUZZ_CORPUS := $(B)/fuzz-corpus/.stamp
 
 # The AEAD tests again with AVX hidden (TLSX_CPU_MASK, see cpu.c): the
 # legacy SSE build of the 128-bit AES-GCM engine, which a CPU with AVX
-# does not run otherwise, against the known answers, OpenSSL and the
-# constant-time check.
+# does not run otherwise, against the known answers, OpenSSL, the
+# portable engine (test_gcm_engines) and the constant-time check.
 NO_AVX_TESTS := test_aead_kat test_aead_diff test_aead_sg test_aead_tamper \
+	test_gcm_engines \
 	test_aead_ct_trace
 NO_AVX_RUNS = $(foreach t,$(NO_AVX_TESTS),\
 	'env TLSX_CPU_MASK=avx $(B)/test/$(t)') \
