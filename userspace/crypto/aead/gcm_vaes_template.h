@@ -65,11 +65,7 @@
  * Counters: the counter vector is kept byte-reversed, which makes the
  * 32-bit big-endian block counter the low dword of each lane; vpaddd then
  * increments it modulo 2^32 exactly as GCM's inc32, and one vpshufb per
- * vector turns it back into AES input.  The 512-bit engine's main loop
- * instead builds a batch's inputs from one base (gcm_batch_ctrs(): 13
- * vector operations instead of 24; on Zen 5 the plain vector instructions
- * share the AES and carry-less multiply pipes, and a batch ran 3-4 %
- * faster, docs/perf-crypto.md).  The last AES round takes the round
+ * vector turns it back into AES input.  The last AES round takes the round
  * key XORed with the input text (aesenclast(x, k ^ p) = aesenclast(x, k)
  * ^ p), saving an XOR per vector.
  *
@@ -110,17 +106,6 @@ _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #define GCM_STEP	2
 #else
 #define GCM_STEP	1
-#endif
-
-/*
- * Main-loop counters from one base per batch (gcm_batch_ctrs()): for the
- * 512-bit engine, whose batch spans 32 counters.  GCM_CTR_R_MAX is the
- * largest counter mod 32 a batch may start at: vectors 0 to GCM_NV - 2
- * must end below the next multiple of 32.
- */
-#if GCM_VW == 512
-#define GCM_CTR_LANES
-#define GCM_CTR_R_MAX	(32 - (GCM_NB - GCM_LANES))
 #endif
 
 /*
@@ -402,72 +387,6 @@ __m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
 	return gcm_prod_reduce(&prod);
 }
 
-#ifdef GCM_CTR_LANES
-/*
- * Lane k (0 <= k < 32) holds k in byte 15, the last byte of a counter
- * block: what a counter 32m + k adds to the block of counter 32m.  Then
- * the two increments of gcm_batch_ctrs().
- */
-static const struct {
-	u8 lane[32][16];
-	u8 inc_last[GCM_VB];	/* byte-reversed counters: + NB - LANES */
-	u8 inc_batch[GCM_VB];	/* + NB */
-} gcm_ctr_tab __aligned(64) = {
-	.lane = {
-		[1][15] = 1, [2][15] = 2, [3][15] = 3, [4][15] = 4,
-		[5][15] = 5, [6][15] = 6, [7][15] = 7, [8][15] = 8,
-		[9][15] = 9, [10][15] = 10, [11][15] = 11, [12][15] = 12,
-		[13][15] = 13, [14][15] = 14, [15][15] = 15, [16][15] = 16,
-		[17][15] = 17, [18][15] = 18, [19][15] = 19, [20][15] = 20,
-		[21][15] = 21, [22][15] = 22, [23][15] = 23, [24][15] = 24,
-		[25][15] = 25, [26][15] = 26, [27][15] = 27, [28][15] = 28,
-		[29][15] = 29, [30][15] = 30, [31][15] = 31,
-	},
-	.inc_last = { [0] = GCM_NB - GCM_LANES, [16] = GCM_NB - GCM_LANES,
-		      [32] = GCM_NB - GCM_LANES, [48] = GCM_NB - GCM_LANES },
-	.inc_batch = { [0] = GCM_NB, [16] = GCM_NB, [32] = GCM_NB,
-		       [48] = GCM_NB },
-};
-
-/*
- * A batch's AES inputs (counter blocks XORed with round key 0) in 13
- * vector operations instead of 24.  The batch's counters are c + t (t <
- * 32) with c = 32m + r, r <= GCM_CTR_R_MAX.  For vectors 0 to GCM_NV - 2
- * (t <= 27) r + t < 32, so counter c + t is the block of 32m with r + t
- * in its last byte, which no carry reaches: one base per batch, B = block
- * (32m) ^ k0, and each vector is B ^ (its lanes of gcm_ctr_tab).  The
- * last vector may cross a multiple of 32 (and of 256: a carry into byte
- * 14) and is counted exactly, with inc32 on the byte-reversed counter as
- * the other paths do.  Counters are public: the table index r leaks
- * nothing.
- */
-static __always_inline GCM_TARGET
-void gcm_batch_ctrs(gvec *x, gvec *ctr, gvec bswap, gvec k0, u32 r)
-{
-	/*
-	 * The table through a pointer the compiler cannot see through, as
-	 * the round keys (gcm_rk_fresh()): the two increments are loaded
-	 * in each batch, not held in registers across the loop, where they
-	 * would push the one-pass callers' values out to the stack.
-	 */
-	const u8 *t = gcm_rk_fresh((const u8 *)&gcm_ctr_tab);
-	const u8 *l = t + r * 16;
-	const u8 *inc_last = t + offsetof(typeof(gcm_ctr_tab), inc_last);
-	const u8 *inc_batch = t + offsetof(typeof(gcm_ctr_tab), inc_batch);
-	gvec base;
-	int i;
-
-	/* Lanes r..r+3 of ctr with their last byte's low 5 bits cleared. */
-	base = v_xor3(v_shuffle8(*ctr, bswap), k0, v_load(l));
-#pragma GCC unroll 16
-	for (i = 0; i < GCM_NV - 1; i++)
-		x[i] = v_xor(base, v_load(l + i * GCM_VB));
-	x[GCM_NV - 1] = v_xor(v_shuffle8(v_add32(*ctr, v_load(inc_last)),
-					 bswap), k0);
-	*ctr = v_add32(*ctr, v_load(inc_batch));
-}
-#endif
-
 /*
  * One batch: AES-CTR on GCM_NV vectors of counters, XORed with @in into
  * @out, stitched with the GHASH of @gh (GCM_NV vectors, byte order) into
@@ -477,9 +396,10 @@ static __always_inline GCM_TARGET
 __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 			   const u32 rounds, gvec *ctr, gvec bswap,
 			   const gvec *in, gvec *out, const gvec *gh,
-			   __m128i acc, u32 ctr_r)
+			   __m128i acc)
 {
 	const u8 *hp = gcm_powers(k);
+	const gvec inc = v_ctr_inc(GCM_LANES);
 	struct gcm_prod prod GCM_NOINIT;
 	gvec x[GCM_NV] GCM_NOINIT, g, kr;
 #if GCM_STEP == 2
@@ -490,14 +410,10 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 
 	rk = gcm_rk_fresh(rk);
 	kr = gcm_rk(rk, 0);
-#ifdef GCM_CTR_LANES
-	gcm_batch_ctrs(x, ctr, bswap, kr, ctr_r);
-#else
-	(void)ctr_r;
 #pragma GCC unroll 16
 	for (i = 0; i < GCM_NV; i++) {
 		x[i] = v_xor(v_shuffle8(*ctr, bswap), kr);
-		*ctr = v_add32(*ctr, v_ctr_inc(GCM_LANES));
+		*ctr = v_add32(*ctr, inc);
 		/*
 		 * One add after another: otherwise the compiler precomputes
 		 * ctr + i * inc for every i and keeps those in registers
@@ -505,7 +421,6 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 		 */
 		v_pin(*ctr);
 	}
-#endif
 #pragma GCC unroll 16
 	for (r = 1; r < rounds; r++) {
 		kr = gcm_rk(rk, r);
@@ -617,7 +532,6 @@ void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 	gvec ctr;
 	gvec in[GCM_NV] GCM_NOINIT, ct[GCM_NV] GCM_NOINIT;
 	size_t total = len;
-	u32 ctr_r = st->ctr % 32;	/* every batch's first counter, mod 32 */
 	__m128i acc;
 	int i;
 
@@ -625,26 +539,6 @@ void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 		return;
 	acc = gcm_bswap128(_mm_loadu_si128((const void *)st->acc));
 	ctr = gcm_first_ctr(st);
-#ifdef GCM_CTR_LANES
-	if (ctr_r > GCM_CTR_R_MAX && len >= GCM_BATCH) {
-		/*
-		 * Up to the next multiple of 32 first, so that the batches
-		 * can count from one base (gcm_batch_ctrs()).  A record's
-		 * text starts at counter 2 and never comes here; an update
-		 * that continues a record after a piece of another length
-		 * does.
-		 */
-		size_t n = (32 - ctr_r) * 16;
-
-		acc = gcm_crypt_tail(k, rk, rounds, ctr, bswap, src, dst, n,
-				     acc, enc);
-		ctr = v_add32(ctr, v_ctr_inc(32 - ctr_r));
-		src += n;
-		dst += n;
-		len -= n;
-		ctr_r = 0;
-	}
-#endif
 
 	if (enc && len >= GCM_BATCH) {
 		/* First batch: AES only; its GHASH rides on the next one. */
@@ -663,7 +557,7 @@ void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 			for (i = 0; i < GCM_NV; i++)
 				in[i] = v_load(src + i * GCM_VB);
 			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
-						 in, ct, ct, acc, ctr_r);
+						 in, ct, ct, acc);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
 				v_store(dst + i * GCM_VB, ct[i]);
@@ -678,7 +572,7 @@ void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 			for (i = 0; i < GCM_NV; i++)
 				in[i] = v_load(src + i * GCM_VB);
 			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
-						 in, ct, in, acc, ctr_r);
+						 in, ct, in, acc);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
 				v_store(dst + i * GCM_VB, ct[i]);
