@@ -77,6 +77,14 @@ struct crypto_opts {
 	int kpath;		/* its path: KANCHOR_NONE for the best */
 	bool sweep;		/* every size of bench_sweep_sizes() */
 	bool cold;		/* caches evicted before every record */
+	/*
+	 * --pieces HEAD,SIZE,OFFSET: tlsx's input as a segment list, a
+	 * HEAD-byte piece then SIZE-byte pieces each at OFFSET in its own
+	 * page (what tlsx.ko hands the AEAD: a head and page-cache pages
+	 * sealed into one record, or a received record where its TCP
+	 * segments lie); 0 pieces: contiguous.
+	 */
+	size_t piece_head, piece_size, piece_off;
 	struct bench_out out;
 	struct bench_progress prog;
 };
@@ -102,6 +110,9 @@ struct record {
 	EVP_CIPHER_CTX *evp;
 	struct kanchor_key *kk;	/* NULL: no kernel anchor */
 	unsigned long failures;
+	struct tlsx_aead_seg *segs;	/* --pieces: tlsx's input */
+	unsigned int nsegs;
+	u8 *pages;
 };
 
 /* The nonce of the next sealed record: the last 8 bytes count up. */
@@ -118,13 +129,23 @@ static void run_tlsx_record(struct record *r, size_t n)
 {
 	size_t i;
 
+	struct tlsx_aead_seg out = { r->out, r->len };
+
 	for (i = 0; i < n; i++) {
 		if (r->seal) {
 			next_nonce(r);
-			if (tlsx_aead_seal(&r->k, r->nonce, r->ad, AD_LEN,
+			if (r->segs ?
+			    tlsx_aead_seal_sg(&r->k, r->nonce, r->ad, AD_LEN,
+					      r->segs, r->nsegs, &out, 1,
+					      r->len, r->tag) :
+			    tlsx_aead_seal(&r->k, r->nonce, r->ad, AD_LEN,
 					   r->in, r->out, r->len, r->tag))
 				r->failures++;
-		} else if (tlsx_aead_open(&r->k, r->nonce, r->ad, AD_LEN,
+		} else if (r->segs ?
+			   tlsx_aead_open_sg(&r->k, r->nonce, r->ad, AD_LEN,
+					     r->segs, r->nsegs, &out, 1,
+					     r->len, r->tag) :
+			   tlsx_aead_open(&r->k, r->nonce, r->ad, AD_LEN,
 					  r->in, r->out, r->len, r->tag)) {
 			r->failures++;
 		}
@@ -354,6 +375,50 @@ static int kernel_agrees(struct record *r)
 }
 
 /*
+ * --pieces: r->in again as a head and page pieces (a copy: the open side
+ * reads the ciphertext made above), each piece at its offset in a page of
+ * its own.
+ */
+static int pieces_setup(struct record *r, const struct crypto_opts *o)
+{
+	size_t head = o->piece_head < r->len ? o->piece_head : r->len;
+	size_t n = 1 + (r->len - head + o->piece_size - 1) / o->piece_size;
+	size_t stride = (o->piece_off + o->piece_size + 4095) & ~(size_t)4095;
+	size_t off = 0, i;
+
+	r->segs = calloc(n, sizeof(*r->segs));
+	r->pages = aligned_alloc(4096, (n + 1) * stride);
+	if (!r->segs || !r->pages)
+		return -1;
+	for (i = 0; off < r->len; i++) {
+		size_t c = i == 0 ? head : o->piece_size;
+
+		if (c > r->len - off)
+			c = r->len - off;
+		r->segs[i].data = r->pages + i * stride + o->piece_off;
+		r->segs[i].len = c;
+		memcpy(r->segs[i].data, r->in + off, c);
+		off += c;
+	}
+	r->nsegs = (unsigned int)i;
+	if (r->seal) {
+		/* The same record as from one piece, or nothing is timed. */
+		struct tlsx_aead_seg out = { r->out, r->len };
+		u8 tag[16];
+
+		if (tlsx_aead_seal_sg(&r->k, r->nonce, r->ad, AD_LEN, r->segs,
+				      r->nsegs, &out, 1, r->len, tag) ||
+		    memcmp(tag, r->tag, 16)) {
+			fprintf(stderr, "%s %s: the record in pieces differs\n",
+				tlsx_aead_alg_name(r->alg),
+				tlsx_aead_impl_name(r->impl));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Set both sides up for @alg/@impl and one record of @len bytes; check
  * that they agree.  Returns 0, or -1 with a message.
  */
@@ -432,6 +497,8 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 	/* The anchor was checked (kanchor_check()); this record opens too. */
 	if (r->kk && kernel_agrees(r))
 		return -1;
+	if (o->piece_size && pieces_setup(r, o))
+		return -1;
 	return 0;
 }
 
@@ -442,6 +509,8 @@ static void record_free(struct record *r)
 	kanchor_key_free(r->kk);
 	free(r->in);
 	free(r->out);
+	free(r->segs);
+	free(r->pages);
 }
 
 /* The sides of a round: tlsx, OpenSSL, the kernel, the kernel in pages. */
@@ -518,6 +587,9 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	       "median [min-max] ns per record; AD %d B;\n"
 	       "# ratio: median of the per-round ratios tlsx/OpenSSL\n",
 	       o->rounds, o->batch_ms, AD_LEN);
+	if (o->piece_size)
+		printf("# tlsx's input in pieces: %zu bytes, then %zu-byte pieces at offset %zu of a page each\n",
+		       o->piece_head, o->piece_size, o->piece_off);
 	if (o->cold)
 		printf("# cold: 48 KiB of other code run and 256 KiB of other data read before\n"
 		       "# every record, each record timed alone (the evictions not counted),\n"
@@ -587,6 +659,9 @@ static void out_row(const struct record *r, enum tlsx_aead_impl impl,
 		BF_NUM("kernel_pages_ratio", p ? res->ratio[SIDE_PAGES] : NAN),
 		BF_NUM("rounds", o->rounds),
 		BF_STR("caches", o->cold ? "cold" : "warm"),
+		BF_NUM("piece_head", (double)o->piece_head),
+		BF_NUM("piece_size", (double)o->piece_size),
+		BF_NUM("piece_offset", (double)o->piece_off),
 	};
 	char panel[64], ratio[48];
 
@@ -680,6 +755,7 @@ void bench_crypto_usage(void)
 		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
 		"                         [--alg NAME] [--impl NAME] [--size N]\n"
 		"                         [--cpu N] [--setkey] [--sweep] [--cold]\n"
+		"                         [--pieces H,S,O]\n"
 		"                         [--kernel PATH | --no-kernel]\n"
 		"                         [--json FILE] [--plot FILE.svg]\n"
 		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio,\n"
@@ -703,7 +779,26 @@ void bench_crypto_usage(void)
 		"  --cold       every record on caches a server's other work\n"
 		"               left: 48 KiB of other code run and 256 KiB of\n"
 		"               other data read before it (each timed alone)\n"
+		"  --pieces H,S,O  tlsx's input in pieces, as tlsx.ko gives it:\n"
+		"               H bytes, then S-byte pieces each at offset O\n"
+		"               of its own page (300,4096,0: a head and page-\n"
+		"               cache pages; 0,1448,66: received TCP segments)\n"
 		BENCH_OUT_USAGE);
+}
+
+/* "H,S,O": a head of H bytes, S-byte pieces (1 to 65536), offset O < 4096. */
+static int parse_pieces(const char *arg, struct crypto_opts *o)
+{
+	unsigned long h, sz, off;
+	char end;
+
+	if (sscanf(arg, "%lu,%lu,%lu%c", &h, &sz, &off, &end) != 3 ||
+	    h > (1u << 24) || !sz || sz > 65536 || off >= 4096)
+		return -1;
+	o->piece_head = h;
+	o->piece_size = sz;
+	o->piece_off = off;
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct crypto_opts *o)
@@ -721,6 +816,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 		{ "no-kernel", no_argument, NULL, 'N' },
 		{ "sweep", no_argument, NULL, BENCH_OPT_SWEEP },
 		{ "cold", no_argument, NULL, 'C' },
+		{ "pieces", required_argument, NULL, 'P' },
 		{ "json", required_argument, NULL, BENCH_OPT_JSON },
 		{ "plot", required_argument, NULL, BENCH_OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
@@ -739,6 +835,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	o->kpath = KANCHOR_NONE;
 	o->sweep = false;
 	o->cold = false;
+	o->piece_head = o->piece_size = o->piece_off = 0;
 	memset(&o->out, 0, sizeof(o->out));
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
@@ -762,6 +859,10 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 			break;
 		case 'C':
 			o->cold = true;
+			break;
+		case 'P':
+			if (parse_pieces(optarg, o))
+				goto bad;
 			break;
 		case 'r':
 			if (bench_opt_int(optarg, 1, MAX_ROUNDS, &o->rounds))
@@ -810,6 +911,10 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	}
 	if ((o->sweep && (o->size || o->setkey))) {
 		fprintf(stderr, "tlsx-bench crypto: --sweep takes no --size or --setkey\n");
+		return -1;
+	}
+	if (o->piece_size && o->setkey) {
+		fprintf(stderr, "tlsx-bench crypto: --pieces takes no --setkey\n");
 		return -1;
 	}
 	return 0;
