@@ -127,9 +127,8 @@ static void next_nonce(struct record *r)
 
 static void run_tlsx_record(struct record *r, size_t n)
 {
-	size_t i;
-
 	struct tlsx_aead_seg out = { r->out, r->len };
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (r->seal) {
@@ -387,11 +386,11 @@ static int pieces_setup(struct record *r, const struct crypto_opts *o)
 	size_t off = 0, i;
 
 	r->segs = calloc(n, sizeof(*r->segs));
-	r->pages = aligned_alloc(4096, (n + 1) * stride);
+	r->pages = aligned_alloc(4096, n * stride);
 	if (!r->segs || !r->pages)
 		return -1;
 	for (i = 0; off < r->len; i++) {
-		size_t c = i == 0 ? head : o->piece_size;
+		size_t c = off < head ? head : o->piece_size;
 
 		if (c > r->len - off)
 			c = r->len - off;
