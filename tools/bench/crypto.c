@@ -78,7 +78,7 @@ struct crypto_opts {
 	bool sweep;		/* every size of bench_sweep_sizes() */
 	bool cold;		/* caches evicted before every record */
 	/*
-	 * --pieces HEAD,SIZE,OFFSET: tlsx's input as a segment list, a
+	 * --pieces HEAD,SIZE,OFFSET: the input as a segment list, a
 	 * HEAD-byte piece then SIZE-byte pieces each at OFFSET in its own
 	 * page (what tlsx.ko hands the AEAD: a head and page-cache pages
 	 * sealed into one record, or a received record where its TCP
@@ -200,9 +200,33 @@ static void run_kernel_record(struct record *r, size_t n)
 	run_kernel(r, n, 0);
 }
 
+/* --pieces: the kernel fed tlsx's pieces, as its walks cut them. */
+static void run_kernel_pieces(struct record *r, size_t n)
+{
+	struct tlsx_aead_seg out = { r->out, r->len };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r->seal) {
+			next_nonce(r);
+			if (kanchor_seal_sg(r->kk, r->nonce, r->ad, AD_LEN,
+					    r->segs, r->nsegs, &out, 1, r->len,
+					    r->tag))
+				r->failures++;
+		} else if (kanchor_open_sg(r->kk, r->nonce, r->ad, AD_LEN,
+					   r->segs, r->nsegs, &out, 1, r->len,
+					   r->tag)) {
+			r->failures++;
+		}
+	}
+}
+
 static void run_kernel_pages(struct record *r, size_t n)
 {
-	run_kernel(r, n, KANCHOR_PAGE);
+	if (r->segs)
+		run_kernel_pieces(r, n);
+	else
+		run_kernel(r, n, KANCHOR_PAGE);
 }
 
 static void run_tlsx_setkey(struct record *r, size_t n)
@@ -373,20 +397,63 @@ static int kernel_agrees(struct record *r)
 	return ret;
 }
 
+/* --pieces: the page-rounded room of a piece of @c bytes at @off. */
+static size_t piece_room(size_t off, size_t c)
+{
+	return (off + c + 4095) & ~(size_t)4095;
+}
+
 /*
- * --pieces: r->in again as a head and page pieces (a copy: the open side
- * reads the ciphertext made above), each piece at its offset in a page of
+ * Both sides agree on the record in pieces (tlsx, and the kernel anchor
+ * if there is one), or nothing is timed: sealed, the tag of the record
+ * from one piece; opened, the plaintext.
+ */
+static int pieces_agree(struct record *r)
+{
+	struct tlsx_aead_seg out = { r->out, r->len };
+	u8 tag[16];
+	int ret = 0;
+
+	if (r->seal) {
+		ret = tlsx_aead_seal_sg(&r->k, r->nonce, r->ad, AD_LEN, r->segs,
+					r->nsegs, &out, 1, r->len, tag) ||
+		      memcmp(tag, r->tag, 16);
+		if (!ret && r->kk)
+			ret = kanchor_seal_sg(r->kk, r->nonce, r->ad, AD_LEN,
+					      r->segs, r->nsegs, &out, 1,
+					      r->len, tag) ||
+			      memcmp(tag, r->tag, 16);
+	} else {
+		ret = tlsx_aead_open_sg(&r->k, r->nonce, r->ad, AD_LEN,
+					r->segs, r->nsegs, &out, 1, r->len,
+					r->tag);
+		if (!ret && r->kk)
+			ret = kanchor_open_sg(r->kk, r->nonce, r->ad, AD_LEN,
+					      r->segs, r->nsegs, &out, 1,
+					      r->len, r->tag);
+	}
+	if (ret)
+		fprintf(stderr, "%s %s: the record in pieces differs\n",
+			tlsx_aead_alg_name(r->alg),
+			tlsx_aead_impl_name(r->impl));
+	return ret ? -1 : 0;
+}
+
+/*
+ * --pieces: r->in again as a head and pieces (a copy: the open side
+ * reads the ciphertext made above), each piece at its offset in pages of
  * its own.
  */
 static int pieces_setup(struct record *r, const struct crypto_opts *o)
 {
 	size_t head = o->piece_head < r->len ? o->piece_head : r->len;
 	size_t n = 1 + (r->len - head + o->piece_size - 1) / o->piece_size;
-	size_t stride = (o->piece_off + o->piece_size + 4095) & ~(size_t)4095;
-	size_t off = 0, i;
+	size_t room, off = 0, at = 0, i;
 
+	room = piece_room(o->piece_off, head) +
+	       (n - 1) * piece_room(o->piece_off, o->piece_size);
 	r->segs = calloc(n, sizeof(*r->segs));
-	r->pages = aligned_alloc(4096, n * stride);
+	r->pages = aligned_alloc(4096, room);
 	if (!r->segs || !r->pages)
 		return -1;
 	for (i = 0; off < r->len; i++) {
@@ -394,27 +461,14 @@ static int pieces_setup(struct record *r, const struct crypto_opts *o)
 
 		if (c > r->len - off)
 			c = r->len - off;
-		r->segs[i].data = r->pages + i * stride + o->piece_off;
+		r->segs[i].data = r->pages + at + o->piece_off;
 		r->segs[i].len = c;
 		memcpy(r->segs[i].data, r->in + off, c);
+		at += piece_room(o->piece_off, c);
 		off += c;
 	}
 	r->nsegs = (unsigned int)i;
-	if (r->seal) {
-		/* The same record as from one piece, or nothing is timed. */
-		struct tlsx_aead_seg out = { r->out, r->len };
-		u8 tag[16];
-
-		if (tlsx_aead_seal_sg(&r->k, r->nonce, r->ad, AD_LEN, r->segs,
-				      r->nsegs, &out, 1, r->len, tag) ||
-		    memcmp(tag, r->tag, 16)) {
-			fprintf(stderr, "%s %s: the record in pieces differs\n",
-				tlsx_aead_alg_name(r->alg),
-				tlsx_aead_impl_name(r->impl));
-			return -1;
-		}
-	}
-	return 0;
+	return pieces_agree(r);
 }
 
 /*
@@ -426,6 +480,7 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 			const struct crypto_opts *o)
 {
 	size_t kl = tlsx_aead_key_len(alg), i;
+	size_t align = o->piece_size ? 4096 : 64;
 	u8 tag_tlsx[16];
 	int ret;
 
@@ -439,8 +494,12 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 	for (i = 0; i < sizeof(r->nonce); i++)
 		r->nonce[i] = (u8)(0xa0 + i);
 	memcpy(r->ad, "\x17\x03\x03\x40\x11", AD_LEN);
-	r->in = aligned_alloc(64, len + 64);
-	r->out = aligned_alloc(64, len + 64);
+	/*
+	 * --pieces: the output from a page start, as a received record's
+	 * plaintext skb (the kernel's walk cuts it at page boundaries).
+	 */
+	r->in = aligned_alloc(align, (len + 64 + align - 1) & ~(align - 1));
+	r->out = aligned_alloc(align, (len + 64 + align - 1) & ~(align - 1));
 	r->evp = EVP_CIPHER_CTX_new();
 	if (!r->in || !r->out || !r->evp)
 		return -1;
@@ -536,7 +595,7 @@ static int measure(struct record *r, struct crypto_opts *o,
 	memset(res, 0, sizeof(*res));
 	res->has[SIDE_TLSX] = res->has[SIDE_EVP] = true;
 	res->has[SIDE_KERNEL] = r->kk;
-	res->has[SIDE_PAGES] = r->kk && r->len > KANCHOR_PAGE;
+	res->has[SIDE_PAGES] = r->kk && (r->segs || r->len > KANCHOR_PAGE);
 	nsides = res->has[SIDE_PAGES] ? 4 : res->has[SIDE_KERNEL] ? 3 : 2;
 	for (sd = 0; sd < nsides; sd++)
 		n[sd] = batch_size(run[sd], r, o->batch_ms, o->cold);
@@ -587,7 +646,8 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	       "# ratio: median of the per-round ratios tlsx/OpenSSL\n",
 	       o->rounds, o->batch_ms, AD_LEN);
 	if (o->piece_size)
-		printf("# tlsx's input in pieces: %zu bytes, then %zu-byte pieces at offset %zu of a page each\n",
+		printf("# input in pieces: %zu bytes, then %zu-byte pieces at offset %zu of a page each;\n"
+		       "# output one buffer from a page start\n",
 		       o->piece_head, o->piece_size, o->piece_off);
 	if (o->cold)
 		printf("# cold: 48 KiB of other code run and 256 KiB of other data read before\n"
@@ -596,9 +656,11 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	if (o->kernel && !o->setkey)
 		printf("# kernel: Linux 6.12's asm on path kpath, as kTLS calls it; "
 		       "t/k: ratio tlsx/kernel;\n"
-		       "# kpg: the kernel fed 4 KiB pieces (records over 4 KiB); "
-		       "t/kpg: tlsx/that\n"
+		       "# kpg: the kernel fed %s; t/kpg: tlsx/that\n"
 		       "# kernel anchor: %lu records agree with OpenSSL\n",
+		       o->piece_size ?
+		       "the same pieces, walked as 6.12 walks a scatterlist" :
+		       "4 KiB pieces (records over 4 KiB)",
 		       checked);
 	printf("%-18s %-4s %6s %-7s %22s %6s %6s %22s %6s %6s %6s",
 	       "alg", "op", "size", "impl", "tlsx ns [min-max]", "GB/s",
@@ -778,10 +840,12 @@ void bench_crypto_usage(void)
 		"  --cold       every record on caches a server's other work\n"
 		"               left: 48 KiB of other code run and 256 KiB of\n"
 		"               other data read before it (each timed alone)\n"
-		"  --pieces H,S,O  tlsx's input in pieces, as tlsx.ko gives it:\n"
+		"  --pieces H,S,O  the input in pieces, as tlsx.ko gives it:\n"
 		"               H bytes, then S-byte pieces each at offset O\n"
 		"               of its own page (300,4096,0: a head and page-\n"
-		"               cache pages; 0,1448,66: received TCP segments)\n"
+		"               cache pages; 0,1448,66: received TCP segments);\n"
+		"               tlsx and the kpg column (the kernel's walk)\n"
+		"               take them, OpenSSL and the kernel column not\n"
 		BENCH_OUT_USAGE);
 }
 

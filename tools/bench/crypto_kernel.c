@@ -34,6 +34,7 @@
 #include "aead/test/aead_evp.h"
 #include "crypto_kernel.h"
 #include "crypto_kernel_asm.h"
+#include "crypto_kernel_walk.h"
 
 /* --- keys --------------------------------------------------------------- */
 
@@ -81,6 +82,20 @@ struct kanchor_key {
 	} __aligned(64);
 	enum tlsx_aead_alg alg;
 	enum kanchor_path path;
+};
+
+/*
+ * A record's data: one buffer, handed over in @seg-byte pieces (0: at
+ * once), or segment lists walked as the kernel walks a scatterlist
+ * (@sin non-NULL).
+ */
+struct kanchor_data {
+	const u8 *in;
+	u8 *out;
+	size_t seg;
+	const struct tlsx_aead_seg *sin, *sout;
+	unsigned int nin, nout;
+	size_t len;
 };
 
 static const char *const path_names[KANCHOR_PATH_COUNT] = {
@@ -326,8 +341,12 @@ static void gcm_update(const struct kanchor_key *k, bool enc,
 
 /* The data in pieces of @seg bytes (0: one piece), as the walk gives it. */
 static void gcm_data(const struct kanchor_key *k, bool enc, u32 ctr[4],
-		     u8 acc[16], const u8 *in, u8 *out, size_t len, size_t seg)
+		     u8 acc[16], const struct kanchor_data *d)
 {
+	const u8 *in = d->in;
+	u8 *out = d->out;
+	size_t len = d->len, seg = d->seg;
+
 	while (seg && len > seg) {
 		gcm_update(k, enc, ctr, acc, in, out, seg);
 		ctr[0] += (u32)(seg / 16);
@@ -336,6 +355,28 @@ static void gcm_data(const struct kanchor_key *k, bool enc, u32 ctr[4],
 		len -= seg;
 	}
 	gcm_update(k, enc, ctr, acc, in, out, len);
+}
+
+/*
+ * gcm_crypt()'s loop over the skcipher_walk: a non-last step rounded down
+ * to whole blocks, what it leaves starting the next step.
+ */
+static void gcm_data_sg(const struct kanchor_key *k, bool enc, u32 ctr[4],
+			u8 acc[16], const struct kanchor_data *d)
+{
+	struct kwalk w;
+	size_t n;
+
+	kwalk_start(&w, d->sin, d->nin, d->sout, d->nout, d->len, 16);
+	while ((n = w.nbytes) < w.total) {
+		n &= ~(size_t)15;
+		gcm_update(k, enc, ctr, acc, w.src, w.dst, n);
+		ctr[0] += (u32)(n / 16);
+		kwalk_done(&w, w.nbytes - n);
+	}
+	gcm_update(k, enc, ctr, acc, w.src, w.dst, n);
+	if (n)
+		kwalk_done(&w, 0);
 }
 
 static void gcm_ctr_init(u32 ctr[4], const u8 *nonce)
@@ -347,35 +388,42 @@ static void gcm_ctr_init(u32 ctr[4], const u8 *nonce)
 }
 
 static void gcm_seal(const struct kanchor_key *k, const u8 *nonce,
-		     const u8 *ad, size_t ad_len, const u8 *in, u8 *out,
-		     size_t len, u8 *tag, size_t seg)
+		     const u8 *ad, size_t ad_len, const struct kanchor_data *d,
+		     u8 *tag)
 {
 	u8 acc[16] __aligned(16);
 	u32 ctr[4];
 
 	gcm_ctr_init(ctr, nonce);
 	gcm_aad(k, acc, ad, ad_len);
-	gcm_data(k, true, ctr, acc, in, out, len, seg);
-	if (k->path <= KANCHOR_GCM_AVX10_256)
-		aes_gcm_enc_final_vaes_avx10(k, ctr, acc, ad_len, len);
-	else if (k->path == KANCHOR_GCM_AESNI_AVX)
-		aes_gcm_enc_final_aesni_avx(k, ctr, acc, ad_len, len);
+	if (d->sin)
+		gcm_data_sg(k, true, ctr, acc, d);
 	else
-		aes_gcm_enc_final_aesni(k, ctr, acc, ad_len, len);
+		gcm_data(k, true, ctr, acc, d);
+	if (k->path <= KANCHOR_GCM_AVX10_256)
+		aes_gcm_enc_final_vaes_avx10(k, ctr, acc, ad_len, d->len);
+	else if (k->path == KANCHOR_GCM_AESNI_AVX)
+		aes_gcm_enc_final_aesni_avx(k, ctr, acc, ad_len, d->len);
+	else
+		aes_gcm_enc_final_aesni(k, ctr, acc, ad_len, d->len);
 	memcpy(tag, acc, 16);
 }
 
 static int gcm_open(const struct kanchor_key *k, const u8 *nonce,
-		    const u8 *ad, size_t ad_len, const u8 *in, u8 *out,
-		    size_t len, const u8 *tag, size_t seg)
+		    const u8 *ad, size_t ad_len, const struct kanchor_data *d,
+		    const u8 *tag)
 {
 	u8 acc[16] __aligned(16);
+	size_t len = d->len;
 	u32 ctr[4];
 	bool ok;
 
 	gcm_ctr_init(ctr, nonce);
 	gcm_aad(k, acc, ad, ad_len);
-	gcm_data(k, false, ctr, acc, in, out, len, seg);
+	if (d->sin)
+		gcm_data_sg(k, false, ctr, acc, d);
+	else
+		gcm_data(k, false, ctr, acc, d);
 	if (k->path <= KANCHOR_GCM_AVX10_256)
 		ok = aes_gcm_dec_final_vaes_avx10(k, ctr, acc, ad_len, len,
 						  tag, 16);
@@ -440,23 +488,33 @@ static void chacha_simd(bool avx512, u32 *st, u8 *dst, const u8 *src,
 	st[12] += chacha_blocks_used(n, 8);
 }
 
-/* chacha_simd_stream_xor(): RFC 8439 section 2.3 state, then the pieces. */
-static void chacha_stream(const struct kanchor_key *k, u32 counter,
-			  const u8 *nonce, u8 *dst, const u8 *src, size_t len,
-			  size_t seg)
+/* chacha_init_generic(): RFC 8439 section 2.3's state. */
+static void chacha_state(const struct kanchor_key *k, u32 counter,
+			 const u8 *nonce, u32 st[16])
 {
-	u32 st[16] __aligned(8) = {
+	static const u32 sigma[4] = {
 		0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
 	};
-	bool avx512 = k->path == KANCHOR_CHACHA_AVX512;
 	int i;
 
+	memcpy(st, sigma, sizeof(sigma));
 	for (i = 0; i < 8; i++)
 		st[4 + i] = k->chacha[i];
 	st[12] = counter;
 	st[13] = get_le32(nonce);
 	st[14] = get_le32(nonce + 4);
 	st[15] = get_le32(nonce + 8);
+}
+
+/* chacha_simd_stream_xor() over one buffer in @seg-byte pieces. */
+static void chacha_stream(const struct kanchor_key *k, u32 counter,
+			  const u8 *nonce, u8 *dst, const u8 *src, size_t len,
+			  size_t seg)
+{
+	u32 st[16] __aligned(8);
+	bool avx512 = k->path == KANCHOR_CHACHA_AVX512;
+
+	chacha_state(k, counter, nonce, st);
 	while (seg && len > seg) {
 		chacha_simd(avx512, st, dst, src, (unsigned int)seg);
 		src += seg;
@@ -464,6 +522,27 @@ static void chacha_stream(const struct kanchor_key *k, u32 counter,
 		len -= seg;
 	}
 	chacha_simd(avx512, st, dst, src, (unsigned int)len);
+}
+
+/* chacha_simd_stream_xor() over the walk: non-last steps whole blocks. */
+static void chacha_stream_sg(const struct kanchor_key *k, const u8 *nonce,
+			     const struct kanchor_data *d)
+{
+	u32 st[16] __aligned(8);
+	bool avx512 = k->path == KANCHOR_CHACHA_AVX512;
+	struct kwalk w;
+
+	chacha_state(k, 1, nonce, st);
+	kwalk_start(&w, d->sin, d->nin, d->sout, d->nout, d->len,
+		    CHACHA_BLOCK);
+	while (w.nbytes) {
+		size_t n = w.nbytes;
+
+		if (n < w.total)
+			n &= ~(size_t)(CHACHA_BLOCK - 1);
+		chacha_simd(avx512, st, w.dst, w.src, (unsigned int)n);
+		kwalk_done(&w, w.nbytes - n);
+	}
 }
 
 /* struct poly1305_desc_ctx with room for the assembly's state. */
@@ -570,93 +649,296 @@ static void poly_final(struct kanchor_poly *p, u8 mac[16])
 	OPENSSL_cleanse(p, sizeof(*p));
 }
 
-/* The hash of the template: poly_setkey .. poly_tail, over the ciphertext. */
-static void chachapoly_tag(const struct kanchor_key *k, const u8 *nonce,
-			   const u8 *ad, size_t ad_len, const u8 *ct,
-			   size_t len, size_t seg, u8 tag[16])
+/* The template's poly_setkey .. poly_ad: the one-time key, the AD, a pad. */
+static void poly_begin(struct kanchor_poly *p, const struct kanchor_key *k,
+		       const u8 *nonce, const u8 *ad, size_t ad_len)
 {
 	static const u8 zero[16];
-	struct kanchor_poly p;
 	u8 otk[32] = { 0 };
-	size_t total = len;
-	u8 tail[16];
-	int i;
 
 	/* poly_genkey: 32 zero bytes encrypted with counter 0. */
 	chacha_stream(k, 0, nonce, otk, otk, sizeof(otk), 0);
-	memset(&p, 0, sizeof(p));
-	p.avx512 = k->path == KANCHOR_CHACHA_AVX512;
-	poly_update(&p, otk, sizeof(otk));
-	poly_update(&p, ad, ad_len);
-	poly_update(&p, zero, -ad_len & 15);
-	while (seg && len > seg) {
-		poly_update(&p, ct, seg);
-		ct += seg;
-		len -= seg;
-	}
-	poly_update(&p, ct, len);
-	poly_update(&p, zero, -total & 15);
-	for (i = 0; i < 8; i++) {
-		tail[i] = (u8)((u64)ad_len >> (8 * i));
-		tail[8 + i] = (u8)((u64)total >> (8 * i));
-	}
-	poly_update(&p, tail, sizeof(tail));
-	poly_final(&p, tag);
+	memset(p, 0, sizeof(*p));
+	p->avx512 = k->path == KANCHOR_CHACHA_AVX512;
+	poly_update(p, otk, sizeof(otk));
+	poly_update(p, ad, ad_len);
+	poly_update(p, zero, -ad_len & 15);
 	OPENSSL_cleanse(otk, sizeof(otk));
 }
 
-static void chachapoly_seal(const struct kanchor_key *k, const u8 *nonce,
-			    const u8 *ad, size_t ad_len, const u8 *in,
-			    u8 *out, size_t len, u8 *tag, size_t seg)
+/* poly_cipherpad .. poly_tail, after the ciphertext. */
+static void poly_end(struct kanchor_poly *p, size_t ad_len, size_t len,
+		     u8 tag[16])
 {
-	chacha_stream(k, 1, nonce, out, in, len, seg);
-	chachapoly_tag(k, nonce, ad, ad_len, out, len, seg, tag);
+	static const u8 zero[16];
+	u8 tail[16];
+	int i;
+
+	poly_update(p, zero, -len & 15);
+	for (i = 0; i < 8; i++) {
+		tail[i] = (u8)((u64)ad_len >> (8 * i));
+		tail[8 + i] = (u8)((u64)len >> (8 * i));
+	}
+	poly_update(p, tail, sizeof(tail));
+	poly_final(p, tag);
 }
 
+/*
+ * The tag over the ciphertext @ct: the buffer in @d->seg-byte pieces, or
+ * (@ct NULL) the list @d->sout when sealing, @d->sin when opening, page
+ * by page as crypto_hash_walk gives it to poly1305_simd_update().
+ */
+static void chachapoly_tag(const struct kanchor_key *k, const u8 *nonce,
+			   const u8 *ad, size_t ad_len, const u8 *ct,
+			   const struct kanchor_data *d, bool seal, u8 tag[16])
+{
+	struct kanchor_poly p;
+	size_t len = d->len, seg = d->seg;
+
+	poly_begin(&p, k, nonce, ad, ad_len);
+	if (!ct) {
+		struct kwalk_pos pos = {
+			.seg = seal ? d->sout : d->sin,
+			.nseg = seal ? d->nout : d->nin,
+		};
+		const u8 *piece;
+		size_t n;
+
+		while ((n = khash_next(&pos, &len, &piece)))
+			poly_update(&p, piece, n);
+	} else {
+		while (seg && len > seg) {
+			poly_update(&p, ct, seg);
+			ct += seg;
+			len -= seg;
+		}
+		poly_update(&p, ct, len);
+	}
+	poly_end(&p, ad_len, d->len, tag);
+}
+
+static void chachapoly_seal(const struct kanchor_key *k, const u8 *nonce,
+			    const u8 *ad, size_t ad_len,
+			    const struct kanchor_data *d, u8 *tag)
+{
+	if (d->sin)
+		chacha_stream_sg(k, nonce, d);
+	else
+		chacha_stream(k, 1, nonce, d->out, d->in, d->len, d->seg);
+	chachapoly_tag(k, nonce, ad, ad_len, d->sin ? NULL : d->out, d, true,
+		       tag);
+}
+
+/* The template hashes first and decrypts only after the tags compare. */
 static int chachapoly_open(const struct kanchor_key *k, const u8 *nonce,
-			   const u8 *ad, size_t ad_len, const u8 *in, u8 *out,
-			   size_t len, const u8 *tag, size_t seg)
+			   const u8 *ad, size_t ad_len,
+			   const struct kanchor_data *d, const u8 *tag)
 {
 	u8 want[16];
 
-	chachapoly_tag(k, nonce, ad, ad_len, in, len, seg, want);
+	chachapoly_tag(k, nonce, ad, ad_len, d->sin ? NULL : d->in, d, false,
+		       want);
 	if (CRYPTO_memcmp(want, tag, 16))
 		return -1;
-	chacha_stream(k, 1, nonce, out, in, len, seg);
+	if (d->sin)
+		chacha_stream_sg(k, nonce, d);
+	else
+		chacha_stream(k, 1, nonce, d->out, d->in, d->len, d->seg);
 	return 0;
+}
+
+static void data_seal(const struct kanchor_key *k, const u8 *nonce,
+		      const u8 *ad, size_t ad_len,
+		      const struct kanchor_data *d, u8 *tag)
+{
+	if (is_gcm(k->alg))
+		gcm_seal(k, nonce, ad, ad_len, d, tag);
+	else
+		chachapoly_seal(k, nonce, ad, ad_len, d, tag);
+}
+
+static int data_open(const struct kanchor_key *k, const u8 *nonce,
+		     const u8 *ad, size_t ad_len,
+		     const struct kanchor_data *d, const u8 *tag)
+{
+	if (is_gcm(k->alg))
+		return gcm_open(k, nonce, ad, ad_len, d, tag);
+	return chachapoly_open(k, nonce, ad, ad_len, d, tag);
 }
 
 void kanchor_seal(const struct kanchor_key *k, const u8 *nonce, const u8 *ad,
 		  size_t ad_len, const u8 *in, u8 *out, size_t len, u8 *tag,
 		  size_t seg)
 {
-	if (is_gcm(k->alg))
-		gcm_seal(k, nonce, ad, ad_len, in, out, len, tag, seg);
-	else
-		chachapoly_seal(k, nonce, ad, ad_len, in, out, len, tag, seg);
+	struct kanchor_data d = { .in = in, .out = out, .seg = seg,
+				  .len = len };
+
+	data_seal(k, nonce, ad, ad_len, &d, tag);
 }
 
 int kanchor_open(const struct kanchor_key *k, const u8 *nonce, const u8 *ad,
 		 size_t ad_len, const u8 *in, u8 *out, size_t len,
 		 const u8 *tag, size_t seg)
 {
-	if (is_gcm(k->alg))
-		return gcm_open(k, nonce, ad, ad_len, in, out, len, tag, seg);
-	return chachapoly_open(k, nonce, ad, ad_len, in, out, len, tag, seg);
+	struct kanchor_data d = { .in = in, .out = out, .seg = seg,
+				  .len = len };
+
+	return data_open(k, nonce, ad, ad_len, &d, tag);
+}
+
+/* Whether a list holds @len bytes: the walks read no further. */
+static bool segs_hold(const struct tlsx_aead_seg *s, unsigned int n,
+		      size_t len)
+{
+	size_t have = 0;
+
+	while (n--)
+		have += s++->len;
+	return have >= len;
+}
+
+int kanchor_seal_sg(const struct kanchor_key *k, const u8 *nonce,
+		    const u8 *ad, size_t ad_len,
+		    const struct tlsx_aead_seg *in, unsigned int nin,
+		    const struct tlsx_aead_seg *out, unsigned int nout,
+		    size_t len, u8 *tag)
+{
+	struct kanchor_data d = { .sin = in, .nin = nin, .sout = out,
+				  .nout = nout, .len = len };
+
+	if (!in || !out || !segs_hold(in, nin, len) ||
+	    !segs_hold(out, nout, len))
+		return -EINVAL;
+	data_seal(k, nonce, ad, ad_len, &d, tag);
+	return 0;
+}
+
+int kanchor_open_sg(const struct kanchor_key *k, const u8 *nonce,
+		    const u8 *ad, size_t ad_len,
+		    const struct tlsx_aead_seg *in, unsigned int nin,
+		    const struct tlsx_aead_seg *out, unsigned int nout,
+		    size_t len, const u8 *tag)
+{
+	struct kanchor_data d = { .sin = in, .nin = nin, .sout = out,
+				  .nout = nout, .len = len };
+
+	if (!in || !out || !segs_hold(in, nin, len) ||
+	    !segs_hold(out, nout, len))
+		return -EINVAL;
+	return data_open(k, nonce, ad, ad_len, &d, tag) ? -EBADMSG : 0;
 }
 
 /* --- the check against OpenSSL ------------------------------------------ */
 
 #define CHECK_MAX	(16384 + 4096)
 
+/*
+ * Segment lists the check walks: a head, then pieces, each at an offset
+ * in a page of its own (0 size: one segment).  A head and page-cache
+ * pages into one buffer; TCP segments of one MSS; cuts of both lists
+ * everywhere, most of them inside a block.
+ */
+static const struct check_layout {
+	size_t head, size, off;		/* the input */
+	size_t out_size, out_off;	/* the output */
+} check_layouts[] = {
+	{ 300, 4096, 0, 0, 0 },
+	{ 0, 1448, 66, 0, 0 },
+	{ 7, 33, 4080, 100, 4000 },
+};
+
+#define CHECK_SEGS	1024
+#define CHECK_POOL	(CHECK_SEGS * 8192)
+
+struct check_bufs {
+	u8 *pt, *ct_ref, *ct, *back;	/* CHECK_MAX bytes each */
+	u8 *pool_in, *pool_out;		/* CHECK_POOL, page-aligned */
+	struct tlsx_aead_seg in[CHECK_SEGS], out[CHECK_SEGS];
+};
+
+/* @len bytes of @data (NULL: zeros) as a head and pieces in @pool. */
+static unsigned int layout_build(struct tlsx_aead_seg *seg, u8 *pool,
+				 const u8 *data, size_t len, size_t head,
+				 size_t size, size_t off)
+{
+	size_t stride, done = 0;
+	unsigned int i;
+
+	if (!size) {
+		head = len;
+		size = 1;
+	}
+	stride = (off + (head > size ? head : size) + 4095) & ~(size_t)4095;
+	for (i = 0; done < len && i < CHECK_SEGS; i++) {
+		size_t c = i == 0 && head ? head : size;
+
+		if (c > len - done)
+			c = len - done;
+		if ((size_t)(i + 1) * stride > CHECK_POOL)
+			break;
+		seg[i].data = pool + i * stride + off;
+		seg[i].len = c;
+		if (data)
+			memcpy(seg[i].data, data + done, c);
+		else
+			memset(seg[i].data, 0, c);
+		done += c;
+	}
+	return done == len ? i : 0;
+}
+
+static void layout_gather(u8 *dst, const struct tlsx_aead_seg *seg,
+			  unsigned int n)
+{
+	while (n--) {
+		memcpy(dst, seg->data, seg->len);
+		dst += seg++->len;
+	}
+}
+
+/* The record of check_one() in segment lists: seal, open, a forgery. */
+static int check_sg(struct kanchor_key *k, struct check_bufs *b,
+		    const struct check_layout *l, const u8 *nonce,
+		    const u8 *ad, size_t ad_len, size_t len,
+		    const u8 *tag_ref)
+{
+	unsigned int nin, nout;
+	u8 tag[16];
+
+	nin = layout_build(b->in, b->pool_in, b->pt, len, l->head, l->size,
+			   l->off);
+	nout = layout_build(b->out, b->pool_out, NULL, len, 0, l->out_size,
+			    l->out_off);
+	if (len && (!nin || !nout))
+		return -1;
+	if (kanchor_seal_sg(k, nonce, ad, ad_len, b->in, nin, b->out, nout,
+			    len, tag))
+		return -1;
+	layout_gather(b->ct, b->out, nout);
+	if (memcmp(b->ct, b->ct_ref, len) || memcmp(tag, tag_ref, 16))
+		return -1;
+	nin = layout_build(b->in, b->pool_in, b->ct_ref, len, l->head,
+			   l->size, l->off);
+	nout = layout_build(b->out, b->pool_out, NULL, len, 0, l->out_size,
+			    l->out_off);
+	if (kanchor_open_sg(k, nonce, ad, ad_len, b->in, nin, b->out, nout,
+			    len, tag))
+		return -1;
+	layout_gather(b->back, b->out, nout);
+	if (memcmp(b->back, b->pt, len))
+		return -1;
+	tag[(len + ad_len) % 16] ^= 0x20;	/* a forgery */
+	return kanchor_open_sg(k, nonce, ad, ad_len, b->in, nin, b->out, nout,
+			       len, tag) == -EBADMSG ? 0 : -1;
+}
+
 /* One record of @len bytes and @ad_len bytes of AD, whole and in pieces. */
 static int check_one(struct kanchor_key *k, EVP_CIPHER_CTX *enc,
-		     EVP_CIPHER_CTX *dec, size_t len, size_t ad_len, u8 *buf,
-		     unsigned long *cases)
+		     EVP_CIPHER_CTX *dec, size_t len, size_t ad_len,
+		     struct check_bufs *b, unsigned long *cases)
 {
 	static const size_t segs[] = { 0, 64, 4096 };
-	u8 *pt = buf, *ct_ref = buf + CHECK_MAX, *ct = buf + 2 * CHECK_MAX;
-	u8 *back = buf + 3 * CHECK_MAX;
+	u8 *pt = b->pt, *ct_ref = b->ct_ref, *ct = b->ct, *back = b->back;
 	u8 ad[64], nonce[12], tag_ref[16], tag[16];
 	size_t i, s;
 
@@ -684,6 +966,20 @@ static int check_one(struct kanchor_key *k, EVP_CIPHER_CTX *enc,
 			goto bad;
 		(*cases)++;
 	}
+	for (s = 0; s < sizeof(check_layouts) / sizeof(*check_layouts); s++) {
+		if (check_sg(k, b, &check_layouts[s], nonce, ad, ad_len, len,
+			     tag_ref)) {
+			fprintf(stderr,
+				"kernel anchor: %s %s disagrees with OpenSSL: %zu B, AD %zu B, in lists %zu,%zu,%zu / %zu,%zu\n",
+				tlsx_aead_alg_name(k->alg),
+				kanchor_path_name(k->path), len, ad_len,
+				check_layouts[s].head, check_layouts[s].size,
+				check_layouts[s].off, check_layouts[s].out_size,
+				check_layouts[s].out_off);
+			return -1;
+		}
+		(*cases)++;
+	}
 	/* And OpenSSL opens what the kernel's code sealed. */
 	if (!aead_evp_open(dec, k->alg, nonce, ad, ad_len, ct_ref, len, back,
 			   tag_ref) || memcmp(back, pt, len))
@@ -708,13 +1004,22 @@ int kanchor_check(unsigned long *cases)
 				      16385, 16384 + 4096 };
 	static const size_t ads[] = { 0, 5, 13, 16, 17, 64 };
 	EVP_CIPHER_CTX *enc = EVP_CIPHER_CTX_new(), *dec = EVP_CIPHER_CTX_new();
+	struct check_bufs *b = calloc(1, sizeof(*b));
 	u8 *buf = malloc(4 * CHECK_MAX);
 	u8 key[32];
 	size_t a, i, len, ad;
 	int p, ret = -1;
 
 	*cases = 0;
-	if (!enc || !dec || !buf)
+	if (!enc || !dec || !buf || !b)
+		goto out;
+	b->pt = buf;
+	b->ct_ref = buf + CHECK_MAX;
+	b->ct = buf + 2 * CHECK_MAX;
+	b->back = buf + 3 * CHECK_MAX;
+	b->pool_in = aligned_alloc(4096, CHECK_POOL);
+	b->pool_out = aligned_alloc(4096, CHECK_POOL);
+	if (!b->pool_in || !b->pool_out)
 		goto out;
 	for (a = 0; a < sizeof(algs) / sizeof(*algs); a++) {
 		for (p = 0; p < KANCHOR_PATH_COUNT; p++) {
@@ -733,11 +1038,11 @@ int kanchor_check(unsigned long *cases)
 			for (ad = 0; ad < sizeof(ads) / sizeof(*ads); ad++) {
 				for (len = 0; len <= 300; len++)
 					if (check_one(k, enc, dec, len, ads[ad],
-						      buf, cases))
+						      b, cases))
 						goto fail;
 				for (i = 0; i < sizeof(big) / sizeof(*big); i++)
 					if (check_one(k, enc, dec, big[i],
-						      ads[ad], buf, cases))
+						      ads[ad], b, cases))
 						goto fail;
 			}
 			kanchor_key_free(k);
@@ -751,6 +1056,11 @@ fail:
 out:
 	EVP_CIPHER_CTX_free(enc);
 	EVP_CIPHER_CTX_free(dec);
+	if (b) {
+		free(b->pool_in);
+		free(b->pool_out);
+	}
+	free(b);
 	free(buf);
 	return ret;
 }

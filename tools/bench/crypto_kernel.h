@@ -56,6 +56,23 @@ int kanchor_open(const struct kanchor_key *k, const uint8_t *nonce,
 		 uint8_t *out, size_t len, const uint8_t *tag, size_t seg);
 
 /*
+ * The same with the data in segment lists (as tlsx_aead_seal_sg() takes
+ * them), walked as 6.12 walks a scatterlist (crypto_kernel_walk.h): cut
+ * at every segment end and 4 KiB page boundary of either list.  0,
+ * -EINVAL (a list shorter than @len) or, opening, -EBADMSG.
+ */
+int kanchor_seal_sg(const struct kanchor_key *k, const uint8_t *nonce,
+		    const uint8_t *ad, size_t ad_len,
+		    const struct tlsx_aead_seg *in, unsigned int nin,
+		    const struct tlsx_aead_seg *out, unsigned int nout,
+		    size_t len, uint8_t *tag);
+int kanchor_open_sg(const struct kanchor_key *k, const uint8_t *nonce,
+		    const uint8_t *ad, size_t ad_len,
+		    const struct tlsx_aead_seg *in, unsigned int nin,
+		    const struct tlsx_aead_seg *out, unsigned int nout,
+		    size_t len, const uint8_t *tag);
+
+/*
  * Every path this CPU runs against OpenSSL's EVP on many lengths of data
  * and AD, whole and in pieces, and a forged tag: 0, or -1 with the first
  * mismatch on stderr.  @cases counts the records compared.
