@@ -345,39 +345,12 @@ static void tlsx_aead_state_wipe(union tlsx_aead_state *st, u32 alg)
 
 /* --- scattered buffers ----------------------------------------------- */
 
-/* A position in a segment list. */
-struct tlsx_sg_pos {
-	const struct tlsx_aead_seg *seg;
-	unsigned int nseg;	/* segments left, the current one included */
-	size_t off;		/* offset in the current segment */
-};
-
 static void tlsx_sg_start(struct tlsx_sg_pos *p,
 			  const struct tlsx_aead_seg *seg, unsigned int nseg)
 {
 	p->seg = seg;
 	p->nseg = nseg;
 	p->off = 0;
-}
-
-/*
- * Bytes contiguous at @p, skipping finished and empty segments.  The
- * caller has checked that the list holds every byte it asks for, so
- * this is never called at the end of the list.
- */
-static size_t tlsx_sg_avail(struct tlsx_sg_pos *p)
-{
-	while (p->off == p->seg->len) {
-		p->seg++;
-		p->nseg--;
-		p->off = 0;
-	}
-	return p->seg->len - p->off;
-}
-
-static u8 *tlsx_sg_ptr(const struct tlsx_sg_pos *p)
-{
-	return p->seg->data + p->off;
 }
 
 /* Copy @n bytes at @p to @buf (@to_buf) or from @buf, and advance. */
@@ -439,6 +412,8 @@ struct tlsx_aead_run {
 	void (*crypt)(union tlsx_aead_state *st,
 		      const struct tlsx_aead_key *k,
 		      const u8 *src, u8 *dst, size_t len);
+	bool enc;
+	bool engine_sg;		/* the engine's update_sg() takes the lists */
 	bool simd;		/* inside a SIMD section */
 	size_t section;		/* text bytes in the current section */
 	size_t section_max;	/* the most text bytes of one section */
@@ -503,6 +478,8 @@ static int tlsx_run_start(struct tlsx_aead_run *r,
 			return -EINVAL;
 	}
 	r->crypt = enc ? r->ops->encrypt : r->ops->decrypt;
+	r->enc = enc;
+	r->engine_sg = false;
 	return 0;
 }
 
@@ -554,6 +531,21 @@ static bool tlsx_run_sg(struct tlsx_aead_run *r, struct tlsx_sg_pos *src,
 			break;
 		}
 		room = r->simd ? r->section_max - r->section : left;
+		if (r->simd && r->engine_sg) {
+			/*
+			 * The engine walks the segments itself: the section's
+			 * room in one call, whatever the pieces.
+			 */
+			n = room < left ? room & ~(size_t)(TLSX_AEAD_BLOCK - 1) :
+					  left;
+			if (n) {
+				r->ops->update_sg(&r->st, r->k, r->enc, src,
+						  dst, n);
+				r->done += n;
+				r->section += n;
+				continue;
+			}
+		}
 		n = tlsx_sg_avail(src);
 		if (n > tlsx_sg_avail(dst))
 			n = tlsx_sg_avail(dst);
@@ -617,6 +609,33 @@ static void tlsx_undo_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 }
 
 /*
+ * Whether update_sg() may take @len bytes of a list: every segment
+ * strictly inside them holds a vector (TLSX_AEAD_BLOCK bytes) or none, so
+ * no vector of the engine spans more than two segments.  The first and
+ * the last may be shorter.  (skb fragments and pages pass; a list of
+ * tiny pieces takes the per-piece path.)
+ */
+static bool tlsx_sg_engine_fits(const struct tlsx_aead_seg *seg,
+				unsigned int nseg, size_t len)
+{
+	bool first = true;
+	size_t seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < nseg && seen < len; i++) {
+		size_t l = seg[i].len;
+
+		if (!l)
+			continue;
+		if (!first && seen + l < len && l < TLSX_AEAD_BLOCK)
+			return false;
+		first = false;
+		seen += l;
+	}
+	return true;
+}
+
+/*
  * The whole operation over segment lists, writing the tag of the text
  * (computed over the ciphertext either way) to @tag.
  */
@@ -637,6 +656,9 @@ static int tlsx_aead_crypt_sg(const struct tlsx_aead_key *k, bool enc,
 		if (ret)
 			return ret;
 		r.ops->init(&r.st, k, nonce, ad, ad_len, len);
+		r.engine_sg = r.ops->update_sg &&
+			      tlsx_sg_engine_fits(src, nsrc, len) &&
+			      tlsx_sg_engine_fits(dst, ndst, len);
 		tlsx_sg_start(&s, src, nsrc);
 		tlsx_sg_start(&d, dst, ndst);
 		if (likely(tlsx_run_sg(&r, &s, &d, len)))

@@ -35,6 +35,36 @@ union tlsx_aead_state {
 	struct tlsx_ccm_state ccm;
 };
 
+/*
+ * A position in a segment list (the dispatcher's scattered operations,
+ * and engines with update_sg()).
+ */
+struct tlsx_sg_pos {
+	const struct tlsx_aead_seg *seg;
+	unsigned int nseg;	/* segments left, the current one included */
+	size_t off;		/* offset in the current segment */
+};
+
+/*
+ * Bytes contiguous at @p, skipping finished and empty segments.  The
+ * caller has checked that the list holds every byte it asks for, so
+ * this is never called at the end of the list.
+ */
+static inline size_t tlsx_sg_avail(struct tlsx_sg_pos *p)
+{
+	while (p->off == p->seg->len) {
+		p->seg++;
+		p->nseg--;
+		p->off = 0;
+	}
+	return p->seg->len - p->off;
+}
+
+static inline u8 *tlsx_sg_ptr(const struct tlsx_sg_pos *p)
+{
+	return p->seg->data + p->off;
+}
+
 struct tlsx_aead_ops {
 	const char *name;
 	void (*init)(union tlsx_aead_state *st, const struct tlsx_aead_key *k,
@@ -61,6 +91,19 @@ struct tlsx_aead_ops {
 			const u8 *src, u8 *dst, size_t len, u8 *tag);
 	/* The longest text oneshot() takes; 0: TLSX_AEAD_SIMD_CHUNK. */
 	size_t oneshot_max;
+	/*
+	 * Optional: encrypt() (@enc) or decrypt() over segment lists,
+	 * advancing @src and @dst by @len bytes (same rules for @len).  The
+	 * engine loads and stores the vectors that straddle two segments
+	 * itself, so a record in pieces is one pass, not one per piece
+	 * with the straddling blocks bounced between them.  Every segment
+	 * strictly inside the text holds TLSX_AEAD_UPDATE_ALIGN bytes or
+	 * none (the dispatcher checks; other lists go piece by piece).
+	 */
+	void (*update_sg)(union tlsx_aead_state *st,
+			  const struct tlsx_aead_key *k, bool enc,
+			  struct tlsx_sg_pos *src, struct tlsx_sg_pos *dst,
+			  size_t len);
 };
 
 /*

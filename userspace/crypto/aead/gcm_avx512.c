@@ -103,4 +103,5 @@ const struct tlsx_aead_ops tlsx_gcm_avx512_ops = {
 	.decrypt = gcm_decrypt,
 	.final = gcm_final,
 	.oneshot = gcm_oneshot,
+	.update_sg = gcm_update_sg,
 };

@@ -101,6 +101,11 @@
 #endif
 _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #define GCM_TABLE_BLOCKS (GCM_NPOW + GCM_LANES - 1)
+/* Segment lists in the engine (update_sg()): byte masks, AVX-512BW. */
+#if GCM_VW == 512
+#define GCM_SG
+#endif
+
 /* Vectors hashed per GHASH step of the main loop (gcm_prod_add2()). */
 #if GCM_VW == 512
 #define GCM_STEP	2
@@ -471,14 +476,216 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 }
 
 /*
+ * Where an update's text comes from and goes to, a batch (or the tail)
+ * at a time: @src and @dst point at it.  Contiguous buffers just
+ * advance.  With @sg (the 512-bit engine's update_sg()) they are segment
+ * lists: a batch that lies inside one segment of a list is worked where
+ * it lies; one that spans segments is gathered into @buf (and its output
+ * scattered from there), a vector at a time, each vector from at most
+ * two segments by byte-masked loads and stores (a masked-off byte is
+ * neither read nor written, nor can it fault, so a vector may start
+ * before its segment's first byte).  That takes every segment strictly
+ * inside the text to hold a vector (update_sg()'s rule, checked by the
+ * dispatcher).  The copies are inline, with no call: around a call the
+ * compiler would save the GHASH accumulator and the ciphertext on the
+ * stack.  Segment lengths are public, as the other lengths are.
+ */
+#ifdef GCM_SG
+/* A position in a segment list, held in locals while the update runs. */
+struct gcm_sg_cur {
+	const struct tlsx_aead_seg *seg;
+	u8 *ptr;		/* the next byte */
+	size_t left;		/* bytes left in *seg from ptr */
+};
+#endif
+
+struct gcm_io {
+	const u8 *src;
+	u8 *dst;
+#ifdef GCM_SG
+	struct gcm_sg_cur s, d;
+	u8 *buf;		/* GCM_BATCH bytes for a spanning batch */
+	bool dst_in_buf;
+	bool buf_used;
+#endif
+};
+
+#ifdef GCM_SG
+_Static_assert(GCM_VB == TLSX_AEAD_UPDATE_ALIGN,
+	       "update_sg()'s inner segments hold a vector");
+
+/* Bytes @lo to @lo + @n - 1 of a vector (1 <= @n, @lo + @n <= 64). */
+static __always_inline __mmask64 gcm_byte_range(size_t lo, size_t n)
+{
+	return (~(__mmask64)0 >> (64 - n)) << lo;
+}
+
+static inline void gcm_sg_cur_get(struct gcm_sg_cur *c,
+				  struct tlsx_sg_pos *p)
+{
+	tlsx_sg_avail(p);
+	c->seg = p->seg;
+	c->ptr = tlsx_sg_ptr(p);
+	c->left = p->seg->len - p->off;
+}
+
+static inline void gcm_sg_cur_put(const struct gcm_sg_cur *c,
+				  struct tlsx_sg_pos *p)
+{
+	p->nseg -= (unsigned int)(c->seg - p->seg);
+	p->seg = c->seg;
+	p->off = (size_t)(c->ptr - c->seg->data);
+}
+
+/* The next segment with bytes in it (the caller knows there is one). */
+static __always_inline void gcm_sg_cur_next(struct gcm_sg_cur *c)
+{
+	do
+		c->seg++;
+	while (!c->seg->len);
+	c->ptr = c->seg->data;
+	c->left = c->seg->len;
+}
+
+/* Where @n bytes at @c lie, if in one segment (then past them), or NULL. */
+static __always_inline u8 *gcm_sg_cur_take(struct gcm_sg_cur *c, size_t n)
+{
+	u8 *p;
+
+	if (unlikely(!c->left))
+		gcm_sg_cur_next(c);
+	if (unlikely(c->left < n))
+		return NULL;
+	p = c->ptr;
+	c->ptr += n;
+	c->left -= n;
+	return p;
+}
+
+/*
+ * Copy @n bytes between @c and @buf (@in: into @buf), a vector at a time,
+ * each from the rest of a segment and the start of the next.
+ */
+static __always_inline GCM_TARGET
+void gcm_sg_copy(struct gcm_sg_cur *c, u8 *buf, size_t n, const bool in)
+{
+	size_t off, m, a;
+	gvec v;
+
+#pragma GCC unroll 1
+	for (off = 0; off < n; off += m) {
+		m = n - off < GCM_VB ? n - off : GCM_VB;
+		if (!c->left)
+			gcm_sg_cur_next(c);
+		a = c->left < m ? c->left : m;
+		if (in) {
+			v = _mm512_maskz_loadu_epi8(gcm_byte_range(0, a),
+						    c->ptr);
+		} else {
+			v = _mm512_maskz_loadu_epi8(gcm_byte_range(0, m),
+						    buf + off);
+			_mm512_mask_storeu_epi8(c->ptr, gcm_byte_range(0, a),
+						v);
+		}
+		c->ptr += a;
+		c->left -= a;
+		if (a < m) {
+			gcm_sg_cur_next(c);
+			if (in)
+				v = _mm512_mask_loadu_epi8(v,
+					gcm_byte_range(a, m - a),
+					(const void *)((uintptr_t)c->ptr - a));
+			else
+				_mm512_mask_storeu_epi8((void *)
+					((uintptr_t)c->ptr - a),
+					gcm_byte_range(a, m - a), v);
+			c->ptr += m - a;
+			c->left -= m - a;
+		}
+		if (in)
+			_mm512_mask_storeu_epi8(buf + off,
+						gcm_byte_range(0, m), v);
+	}
+}
+#endif
+
+/* Point @io at the next @n bytes (1 to GCM_BATCH) of text. */
+static __always_inline GCM_TARGET
+void gcm_io_begin(struct gcm_io *io, size_t n, const bool sg)
+{
+#ifdef GCM_SG
+	if (sg) {
+		u8 *p = gcm_sg_cur_take(&io->s, n);
+
+		if (!p) {
+			gcm_sg_copy(&io->s, io->buf, n, true);
+			io->buf_used = true;
+			p = io->buf;
+		}
+		io->src = p;
+		p = gcm_sg_cur_take(&io->d, n);
+		io->dst_in_buf = !p;
+		if (!p) {
+			io->buf_used = true;
+			p = io->buf;
+		}
+		io->dst = p;
+	}
+#else
+	(void)io;
+	(void)n;
+	(void)sg;
+#endif
+}
+
+/* Those @n bytes are done: on to the next ones. */
+static __always_inline GCM_TARGET
+void gcm_io_end(struct gcm_io *io, size_t n, const bool sg)
+{
+#ifdef GCM_SG
+	if (sg) {
+		if (io->dst_in_buf)
+			gcm_sg_copy(&io->d, io->buf, n, false);
+		return;
+	}
+#else
+	(void)sg;
+#endif
+	io->src += n;
+	io->dst += n;
+}
+
+/* Vector @i of the current batch or tail (@n bytes of it, 1 to 64). */
+static __always_inline GCM_TARGET
+gvec gcm_io_load(struct gcm_io *io, size_t i, size_t n, const bool sg)
+{
+	(void)sg;
+	if (n == GCM_VB)
+		return v_load(io->src + i * GCM_VB);
+	return v_load_part(io->src + i * GCM_VB, n);
+}
+
+static __always_inline GCM_TARGET
+void gcm_io_store(struct gcm_io *io, size_t i, gvec v, size_t n,
+		  const bool sg)
+{
+	(void)sg;
+	if (n == GCM_VB)
+		v_store(io->dst + i * GCM_VB, v);
+	else
+		v_store_part(io->dst + i * GCM_VB, v, n);
+}
+
+/*
  * The last (short) part of an update: @len < GCM_BATCH bytes, counters
  * from @ctr.  Keystream vector by vector, then one aggregated GHASH of
  * the ciphertext (zero beyond the text).
  */
 static __always_inline GCM_TARGET
 __m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const u8 *rk,
-		       const u32 rounds, gvec ctr, gvec bswap, const u8 *src,
-		       u8 *dst, size_t len, __m128i acc, const bool enc)
+		       const u32 rounds, gvec ctr, gvec bswap,
+		       struct gcm_io *io, size_t len, __m128i acc,
+		       const bool enc, const bool sg)
 {
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	size_t nb = (len + 15) / 16;
@@ -490,14 +697,14 @@ __m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const u8 *rk,
 	for (i = 0; i * GCM_VB < len; i++) {
 		n = len - i * GCM_VB;
 		if (n >= GCM_VB) {
-			in = v_load(src + i * GCM_VB);
+			in = gcm_io_load(io, i, GCM_VB, sg);
 			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
-			v_store(dst + i * GCM_VB, out);
+			gcm_io_store(io, i, out, GCM_VB, sg);
 			c = enc ? out : in;
 		} else {
-			in = v_load_part(src + i * GCM_VB, n);
+			in = gcm_io_load(io, i, n, sg);
 			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
-			v_store_part(dst + i * GCM_VB, out, n);
+			gcm_io_store(io, i, out, n, sg);
 			c = enc ? v_zero_beyond(out, n) : in;
 		}
 		ctr = v_add32(ctr, inc);
@@ -523,9 +730,9 @@ gvec gcm_first_ctr(const struct tlsx_gcm_state *st)
 }
 
 static __always_inline GCM_TARGET
-void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
-		const u8 *src, u8 *dst, size_t len, const bool enc,
-		const u32 rounds)
+void gcm_update_io(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
+		   struct gcm_io *io, size_t len, const bool enc,
+		   const u32 rounds, const bool sg)
 {
 	const gvec bswap = gcm_bswap_mask();
 	const u8 *rk = k->rk;
@@ -542,52 +749,65 @@ void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 
 	if (enc && len >= GCM_BATCH) {
 		/* First batch: AES only; its GHASH rides on the next one. */
+		gcm_io_begin(io, GCM_BATCH, sg);
 #pragma GCC unroll 16
 		for (i = 0; i < GCM_NV; i++) {
 			ct[i] = gcm_aes_xor(rk, rounds, ctr, bswap,
-					    v_load(src + i * GCM_VB));
+					    gcm_io_load(io, i, GCM_VB, sg));
 			ctr = v_add32(ctr, v_ctr_inc(GCM_LANES));
-			v_store(dst + i * GCM_VB, ct[i]);
+			gcm_io_store(io, i, ct[i], GCM_VB, sg);
 		}
-		src += GCM_BATCH;
-		dst += GCM_BATCH;
+		gcm_io_end(io, GCM_BATCH, sg);
 		len -= GCM_BATCH;
 		while (len >= GCM_BATCH) {
+			gcm_io_begin(io, GCM_BATCH, sg);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				in[i] = v_load(src + i * GCM_VB);
+				in[i] = gcm_io_load(io, i, GCM_VB, sg);
 			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
 						 in, ct, ct, acc);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				v_store(dst + i * GCM_VB, ct[i]);
-			src += GCM_BATCH;
-			dst += GCM_BATCH;
+				gcm_io_store(io, i, ct[i], GCM_VB, sg);
+			gcm_io_end(io, GCM_BATCH, sg);
 			len -= GCM_BATCH;
 		}
 		acc = gcm_ghash_batch(k, acc, ct, bswap);
 	} else if (!enc) {
 		while (len >= GCM_BATCH) {
+			gcm_io_begin(io, GCM_BATCH, sg);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				in[i] = v_load(src + i * GCM_VB);
+				in[i] = gcm_io_load(io, i, GCM_VB, sg);
 			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
 						 in, ct, in, acc);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				v_store(dst + i * GCM_VB, ct[i]);
-			src += GCM_BATCH;
-			dst += GCM_BATCH;
+				gcm_io_store(io, i, ct[i], GCM_VB, sg);
+			gcm_io_end(io, GCM_BATCH, sg);
 			len -= GCM_BATCH;
 		}
 	}
-	if (len)
-		acc = gcm_crypt_tail(k, rk, rounds, ctr, bswap, src, dst, len,
-				     acc, enc);
+	if (len) {
+		gcm_io_begin(io, len, sg);
+		acc = gcm_crypt_tail(k, rk, rounds, ctr, bswap, io, len, acc,
+				     enc, sg);
+		gcm_io_end(io, len, sg);
+	}
 
 	_mm_storeu_si128((void *)st->acc, gcm_bswap128(acc));
 	st->ctr += (u32)((total + 15) / 16);
 	st->text_len += total;
+}
+
+static __always_inline GCM_TARGET
+void gcm_update(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
+		const u8 *src, u8 *dst, size_t len, const bool enc,
+		const u32 rounds)
+{
+	struct gcm_io io = { .src = src, .dst = dst };
+
+	gcm_update_io(st, k, &io, len, enc, rounds, false);
 }
 
 GCM_TARGET static void gcm_encrypt(union tlsx_aead_state *st,
@@ -609,6 +829,58 @@ GCM_TARGET static void gcm_decrypt(union tlsx_aead_state *st,
 	else
 		gcm_update(&st->gcm, &k->u.gcm, src, dst, len, false, 14);
 }
+
+#ifdef GCM_SG
+/*
+ * update_sg(): one function per direction and key size, as update(), each
+ * with the batch buffer in its frame (well under the kernel's 2 KiB).
+ */
+#define GCM_UPDATE_SG(name, enc, rounds)				\
+static noinline GCM_TARGET void name(struct tlsx_gcm_state *st,		\
+				     const struct tlsx_gcm_key *k,	\
+				     struct tlsx_sg_pos *src,		\
+				     struct tlsx_sg_pos *dst, size_t len)\
+{									\
+	u8 buf[GCM_BATCH] __aligned(64) GCM_NOINIT;			\
+	struct gcm_io io = { .buf = buf };				\
+									\
+	gcm_sg_cur_get(&io.s, src);					\
+	gcm_sg_cur_get(&io.d, dst);					\
+	gcm_update_io(st, k, &io, len, enc, rounds, true);		\
+	gcm_sg_cur_put(&io.s, src);					\
+	gcm_sg_cur_put(&io.d, dst);					\
+	if (io.buf_used)	/* text went through it */		\
+		memzero_explicit(buf, sizeof(buf));			\
+}
+
+GCM_UPDATE_SG(gcm_update_sg_enc10, true, 10)
+GCM_UPDATE_SG(gcm_update_sg_enc14, true, 14)
+GCM_UPDATE_SG(gcm_update_sg_dec10, false, 10)
+GCM_UPDATE_SG(gcm_update_sg_dec14, false, 14)
+
+GCM_TARGET static void gcm_update_sg(union tlsx_aead_state *st,
+				     const struct tlsx_aead_key *k, bool enc,
+				     struct tlsx_sg_pos *src,
+				     struct tlsx_sg_pos *dst, size_t len)
+{
+	struct tlsx_gcm_state *g = &st->gcm;
+	const struct tlsx_gcm_key *gk = &k->u.gcm;
+
+	if (!len)
+		return;
+	if (gk->rounds == 10) {
+		if (enc)
+			gcm_update_sg_enc10(g, gk, src, dst, len);
+		else
+			gcm_update_sg_dec10(g, gk, src, dst, len);
+	} else {
+		if (enc)
+			gcm_update_sg_enc14(g, gk, src, dst, len);
+		else
+			gcm_update_sg_dec14(g, gk, src, dst, len);
+	}
+}
+#endif
 
 GCM_TARGET static void gcm_init(union tlsx_aead_state *st,
 				const struct tlsx_aead_key *k,

@@ -44,9 +44,34 @@ static size_t pick_len(u64 *rng, size_t left)
 }
 
 /*
+ * A segment of style 4: the first of any length (a head, or what is left
+ * of a page), then pieces that hold a vector each (skb fragments, pages),
+ * some empty; the last is what is left.  The lists the wide engines walk
+ * themselves (update_sg()).
+ */
+static size_t pick_vector_len(u64 *rng, unsigned int i, size_t left)
+{
+	size_t r = rng_below(rng, 100), len;
+
+	if (i == 0)
+		len = rng_below(rng, 200);
+	else if (r < 8)
+		len = 0;
+	else if (r < 30)
+		len = 64 + rng_below(rng, 3) * 16 + rng_below(rng, 2);
+	else if (r < 45)
+		len = 4096;
+	else if (r < 60)
+		len = 1448;
+	else
+		len = 64 + rng_below(rng, 3000);
+	return len < left ? len : left;
+}
+
+/*
  * Lay @total bytes out in random segments with random gaps.  @style 0:
  * random lengths; 1: one segment; 2: all 1-byte segments (short texts
- * only); 3: segments of 63 bytes.
+ * only); 3: segments of 63 bytes; 4: pieces of a vector or more.
  */
 static void layout_make(struct layout *l, u64 *rng, size_t total, int style)
 {
@@ -65,6 +90,9 @@ static void layout_make(struct layout *l, u64 *rng, size_t total, int style)
 			break;
 		case 3:
 			c = left < 63 ? left : 63;
+			break;
+		case 4:
+			c = pick_vector_len(rng, n, left);
 			break;
 		default:
 			c = pick_len(rng, left);
@@ -288,11 +316,18 @@ static bool sg_round(struct __test_metadata *_metadata, struct sg_ctx *c,
 			      ref_tag));
 
 	layout_make(src, c->rng, len + rng_below(c->rng, extra + 1), style);
-	if (in_place)
+	if (in_place && style == 4) {
+		/* In place over the same cut: the engine's own pass. */
+		memcpy(dst->seg, src->seg, src->n * sizeof(*src->seg));
+		dst->n = src->n;
+		dst->total = src->total;
+		dst->arena.base = NULL;
+	} else if (in_place) {
 		layout_recut(dst, src, c->rng);
-	else
+	} else {
 		layout_make(dst, c->rng, len + rng_below(c->rng, extra + 1),
-			    rng_below(c->rng, 4));
+			    style == 4 ? 4 : (int)rng_below(c->rng, 4));
+	}
 	layout_scatter(src, pt, len);
 
 	ASSERT_EQ(0, tlsx_aead_seal_sg(c->k, nonce, ad, ad_len, src->seg,
@@ -372,6 +407,23 @@ TEST_F(aead, random_segmentations)
 
 		ASSERT_TRUE(sg_round(_metadata, &c, len, 40, i & 1,
 				     rng_below(&self->rng, 4) ? 0 : 3));
+	}
+}
+
+/*
+ * Lists whose inner pieces hold a vector, as tlsx.ko's are (a head then
+ * pages; skb fragments): the wide AES-GCM engine walks these itself, a
+ * vector across two pieces loaded and stored in halves.
+ */
+TEST_F(aead, vector_pieces)
+{
+	struct sg_ctx c = SG_CTX(self, variant);
+	int i;
+
+	for (i = 0; i < 600; i++) {
+		size_t len = pick_text_len(&self->rng);
+
+		ASSERT_TRUE(sg_round(_metadata, &c, len, 40, i & 1, 4));
 	}
 }
 
