@@ -447,11 +447,12 @@ static int pieces_agree(struct record *r)
 static int pieces_setup(struct record *r, const struct crypto_opts *o)
 {
 	size_t head = o->piece_head < r->len ? o->piece_head : r->len;
-	size_t n = 1 + (r->len - head + o->piece_size - 1) / o->piece_size;
+	size_t body = (r->len - head + o->piece_size - 1) / o->piece_size;
+	size_t n = (head ? 1 : 0) + body;
 	size_t room, off = 0, at = 0, i;
 
-	room = piece_room(o->piece_off, head) +
-	       (n - 1) * piece_room(o->piece_off, o->piece_size);
+	room = (head ? piece_room(o->piece_off, head) : 0) +
+	       body * piece_room(o->piece_off, o->piece_size);
 	r->segs = calloc(n, sizeof(*r->segs));
 	r->pages = aligned_alloc(4096, room);
 	if (!r->segs || !r->pages)
