@@ -85,6 +85,7 @@ struct crypto_opts {
 	 * segments lie); 0 pieces: contiguous.
 	 */
 	size_t piece_head, piece_size, piece_off;
+	size_t piece_out_off;	/* the output's offset in its page */
 	struct bench_out out;
 	struct bench_progress prog;
 };
@@ -112,6 +113,7 @@ struct record {
 	unsigned long failures;
 	struct tlsx_aead_seg *segs;	/* --pieces: tlsx's input */
 	unsigned int nsegs;
+	u8 *pout;			/* --pieces: the output */
 	u8 *pages;
 };
 
@@ -127,7 +129,7 @@ static void next_nonce(struct record *r)
 
 static void run_tlsx_record(struct record *r, size_t n)
 {
-	struct tlsx_aead_seg out = { r->out, r->len };
+	struct tlsx_aead_seg out = { r->pout, r->len };
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -203,7 +205,7 @@ static void run_kernel_record(struct record *r, size_t n)
 /* --pieces: the kernel fed tlsx's pieces, as its walks cut them. */
 static void run_kernel_pieces(struct record *r, size_t n)
 {
-	struct tlsx_aead_seg out = { r->out, r->len };
+	struct tlsx_aead_seg out = { r->pout, r->len };
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -410,7 +412,7 @@ static size_t piece_room(size_t off, size_t c)
  */
 static int pieces_agree(struct record *r)
 {
-	struct tlsx_aead_seg out = { r->out, r->len };
+	struct tlsx_aead_seg out = { r->pout, r->len };
 	u8 tag[16];
 	int ret = 0;
 
@@ -469,6 +471,7 @@ static int pieces_setup(struct record *r, const struct crypto_opts *o)
 		off += c;
 	}
 	r->nsegs = (unsigned int)i;
+	r->pout = r->out + o->piece_out_off;
 	return pieces_agree(r);
 }
 
@@ -499,8 +502,8 @@ static int record_setup(struct record *r, enum tlsx_aead_alg alg,
 	 * --pieces: the output from a page start, as a received record's
 	 * plaintext skb (the kernel's walk cuts it at page boundaries).
 	 */
-	r->in = aligned_alloc(align, (len + 64 + align - 1) & ~(align - 1));
-	r->out = aligned_alloc(align, (len + 64 + align - 1) & ~(align - 1));
+	r->in = aligned_alloc(align, (len + 64 + 2 * align - 1) & ~(align - 1));
+	r->out = aligned_alloc(align, (len + 64 + 2 * align - 1) & ~(align - 1));
 	r->evp = EVP_CIPHER_CTX_new();
 	if (!r->in || !r->out || !r->evp)
 		return -1;
@@ -648,8 +651,9 @@ static void print_header(const struct crypto_opts *o, unsigned long checked)
 	       o->rounds, o->batch_ms, AD_LEN);
 	if (o->piece_size)
 		printf("# input in pieces: %zu bytes, then %zu-byte pieces at offset %zu of a page each;\n"
-		       "# output one buffer from a page start\n",
-		       o->piece_head, o->piece_size, o->piece_off);
+		       "# output one buffer from offset %zu of a page\n",
+		       o->piece_head, o->piece_size, o->piece_off,
+		       o->piece_out_off);
 	if (o->cold)
 		printf("# cold: 48 KiB of other code run and 256 KiB of other data read before\n"
 		       "# every record, each record timed alone (the evictions not counted),\n"
@@ -724,6 +728,7 @@ static void out_row(const struct record *r, enum tlsx_aead_impl impl,
 		BF_NUM("piece_head", (double)o->piece_head),
 		BF_NUM("piece_size", (double)o->piece_size),
 		BF_NUM("piece_offset", (double)o->piece_off),
+		BF_NUM("piece_out_offset", (double)o->piece_out_off),
 	};
 	char panel[64], ratio[48];
 
@@ -817,7 +822,7 @@ void bench_crypto_usage(void)
 		"Usage: tlsx-bench crypto [--csv] [--rounds N] [--batch-ms MS]\n"
 		"                         [--alg NAME] [--impl NAME] [--size N]\n"
 		"                         [--cpu N] [--setkey] [--sweep] [--cold]\n"
-		"                         [--pieces H,S,O]\n"
+		"                         [--pieces H,S,O[,D]]\n"
 		"                         [--kernel PATH | --no-kernel]\n"
 		"                         [--json FILE] [--plot FILE.svg]\n"
 		"  --csv        rows alg,op,size,impl,ns,openssl_ns,ratio,\n"
@@ -841,27 +846,34 @@ void bench_crypto_usage(void)
 		"  --cold       every record on caches a server's other work\n"
 		"               left: 48 KiB of other code run and 256 KiB of\n"
 		"               other data read before it (each timed alone)\n"
-		"  --pieces H,S,O  the input in pieces, as tlsx.ko gives it:\n"
-		"               H bytes, then S-byte pieces each at offset O\n"
-		"               of its own page (300,4096,0: a head and page-\n"
+		"  --pieces H,S,O[,D]  the input in pieces, as tlsx.ko gets\n"
+		"               it: H bytes, then S-byte pieces each at offset\n"
+		"               O of its own page (300,4096,0: a head and page-\n"
 		"               cache pages; 0,1448,66: received TCP segments);\n"
+		"               the output from offset D of a page (0)\n"
 		"               tlsx and the kpg column (the kernel's walk)\n"
 		"               take them, OpenSSL and the kernel column not\n"
 		BENCH_OUT_USAGE);
 }
 
-/* "H,S,O": a head of H bytes, S-byte pieces (1 to 65536), offset O < 4096. */
+/*
+ * "H,S,O[,D]": a head of H bytes, S-byte pieces (1 to 65536), offset
+ * O < 4096; the output at offset D < 4096 of a page (default 0).
+ */
 static int parse_pieces(const char *arg, struct crypto_opts *o)
 {
-	unsigned long h, sz, off;
+	unsigned long h, sz, off, d = 0;
 	char end;
+	int n;
 
-	if (sscanf(arg, "%lu,%lu,%lu%c", &h, &sz, &off, &end) != 3 ||
-	    h > (1u << 24) || !sz || sz > 65536 || off >= 4096)
+	n = sscanf(arg, "%lu,%lu,%lu,%lu%c", &h, &sz, &off, &d, &end);
+	if ((n != 3 && n != 4) || h > (1u << 24) || !sz || sz > 65536 ||
+	    off >= 4096 || d >= 4096)
 		return -1;
 	o->piece_head = h;
 	o->piece_size = sz;
 	o->piece_off = off;
+	o->piece_out_off = d;
 	return 0;
 }
 
@@ -900,6 +912,7 @@ static int parse_opts(int argc, char **argv, struct crypto_opts *o)
 	o->sweep = false;
 	o->cold = false;
 	o->piece_head = o->piece_size = o->piece_off = 0;
+	o->piece_out_off = 0;
 	memset(&o->out, 0, sizeof(o->out));
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
