@@ -717,14 +717,21 @@ static void chachapoly_tag(const struct kanchor_key *k, const u8 *nonce,
 	poly_end(&p, ad_len, d->len, tag);
 }
 
-static void chachapoly_seal(const struct kanchor_key *k, const u8 *nonce,
-			    const u8 *ad, size_t ad_len,
-			    const struct kanchor_data *d, u8 *tag)
+/* The text: one buffer in @d->seg-byte pieces, or the walk over lists. */
+static void chachapoly_text(const struct kanchor_key *k, const u8 *nonce,
+			    const struct kanchor_data *d)
 {
 	if (d->sin)
 		chacha_stream_sg(k, nonce, d);
 	else
 		chacha_stream(k, 1, nonce, d->out, d->in, d->len, d->seg);
+}
+
+static void chachapoly_seal(const struct kanchor_key *k, const u8 *nonce,
+			    const u8 *ad, size_t ad_len,
+			    const struct kanchor_data *d, u8 *tag)
+{
+	chachapoly_text(k, nonce, d);
 	chachapoly_tag(k, nonce, ad, ad_len, d->sin ? NULL : d->out, d, true,
 		       tag);
 }
@@ -740,10 +747,7 @@ static int chachapoly_open(const struct kanchor_key *k, const u8 *nonce,
 		       want);
 	if (CRYPTO_memcmp(want, tag, 16))
 		return -1;
-	if (d->sin)
-		chacha_stream_sg(k, nonce, d);
-	else
-		chacha_stream(k, 1, nonce, d->out, d->in, d->len, d->seg);
+	chachapoly_text(k, nonce, d);
 	return 0;
 }
 

@@ -657,19 +657,16 @@ void gcm_io_end(struct gcm_io *io, size_t n, const bool sg)
 
 /* Vector @i of the current batch or tail (@n bytes of it, 1 to 64). */
 static __always_inline GCM_TARGET
-gvec gcm_io_load(struct gcm_io *io, size_t i, size_t n, const bool sg)
+gvec gcm_io_load(const struct gcm_io *io, size_t i, size_t n)
 {
-	(void)sg;
 	if (n == GCM_VB)
 		return v_load(io->src + i * GCM_VB);
 	return v_load_part(io->src + i * GCM_VB, n);
 }
 
 static __always_inline GCM_TARGET
-void gcm_io_store(struct gcm_io *io, size_t i, gvec v, size_t n,
-		  const bool sg)
+void gcm_io_store(const struct gcm_io *io, size_t i, gvec v, size_t n)
 {
-	(void)sg;
 	if (n == GCM_VB)
 		v_store(io->dst + i * GCM_VB, v);
 	else
@@ -684,8 +681,8 @@ void gcm_io_store(struct gcm_io *io, size_t i, gvec v, size_t n,
 static __always_inline GCM_TARGET
 __m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const u8 *rk,
 		       const u32 rounds, gvec ctr, gvec bswap,
-		       struct gcm_io *io, size_t len, __m128i acc,
-		       const bool enc, const bool sg)
+		       const struct gcm_io *io, size_t len, __m128i acc,
+		       const bool enc)
 {
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	size_t nb = (len + 15) / 16;
@@ -697,14 +694,14 @@ __m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const u8 *rk,
 	for (i = 0; i * GCM_VB < len; i++) {
 		n = len - i * GCM_VB;
 		if (n >= GCM_VB) {
-			in = gcm_io_load(io, i, GCM_VB, sg);
+			in = gcm_io_load(io, i, GCM_VB);
 			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
-			gcm_io_store(io, i, out, GCM_VB, sg);
+			gcm_io_store(io, i, out, GCM_VB);
 			c = enc ? out : in;
 		} else {
-			in = gcm_io_load(io, i, n, sg);
+			in = gcm_io_load(io, i, n);
 			out = gcm_aes_xor(rk, rounds, ctr, bswap, in);
-			gcm_io_store(io, i, out, n, sg);
+			gcm_io_store(io, i, out, n);
 			c = enc ? v_zero_beyond(out, n) : in;
 		}
 		ctr = v_add32(ctr, inc);
@@ -753,9 +750,9 @@ void gcm_update_io(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 #pragma GCC unroll 16
 		for (i = 0; i < GCM_NV; i++) {
 			ct[i] = gcm_aes_xor(rk, rounds, ctr, bswap,
-					    gcm_io_load(io, i, GCM_VB, sg));
+					    gcm_io_load(io, i, GCM_VB));
 			ctr = v_add32(ctr, v_ctr_inc(GCM_LANES));
-			gcm_io_store(io, i, ct[i], GCM_VB, sg);
+			gcm_io_store(io, i, ct[i], GCM_VB);
 		}
 		gcm_io_end(io, GCM_BATCH, sg);
 		len -= GCM_BATCH;
@@ -763,12 +760,12 @@ void gcm_update_io(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 			gcm_io_begin(io, GCM_BATCH, sg);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				in[i] = gcm_io_load(io, i, GCM_VB, sg);
+				in[i] = gcm_io_load(io, i, GCM_VB);
 			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
 						 in, ct, ct, acc);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				gcm_io_store(io, i, ct[i], GCM_VB, sg);
+				gcm_io_store(io, i, ct[i], GCM_VB);
 			gcm_io_end(io, GCM_BATCH, sg);
 			len -= GCM_BATCH;
 		}
@@ -778,12 +775,12 @@ void gcm_update_io(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 			gcm_io_begin(io, GCM_BATCH, sg);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				in[i] = gcm_io_load(io, i, GCM_VB, sg);
+				in[i] = gcm_io_load(io, i, GCM_VB);
 			acc = gcm_stitched_batch(k, rk, rounds, &ctr, bswap,
 						 in, ct, in, acc);
 #pragma GCC unroll 16
 			for (i = 0; i < GCM_NV; i++)
-				gcm_io_store(io, i, ct[i], GCM_VB, sg);
+				gcm_io_store(io, i, ct[i], GCM_VB);
 			gcm_io_end(io, GCM_BATCH, sg);
 			len -= GCM_BATCH;
 		}
@@ -791,7 +788,7 @@ void gcm_update_io(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 	if (len) {
 		gcm_io_begin(io, len, sg);
 		acc = gcm_crypt_tail(k, rk, rounds, ctr, bswap, io, len, acc,
-				     enc, sg);
+				     enc);
 		gcm_io_end(io, len, sg);
 	}
 
