@@ -26,6 +26,14 @@ enum tlsx_aead_impl;
 #define TLSX_POLY1305_BLOCK	16
 #define TLSX_POLY1305_KEY_LEN	32
 #define TLSX_POLY1305_TAG_LEN	16
+/*
+ * The bytes tlsx_poly1305_update() keeps for the next call: less than a
+ * block, or while a vector engine's lanes hold the accumulator, less than
+ * a group of that engine's width (8 blocks for IFMA), so that a message
+ * fed in pieces that are not multiples of the group is not folded back
+ * to scalar form at every piece (poly1305_generic.c).
+ */
+#define TLSX_POLY1305_BUF_BYTES		128
 /* Room for a vector engine's powers of r and lanes (poly1305_impl.h). */
 #define TLSX_POLY1305_SIMD_BYTES	736
 
@@ -33,7 +41,7 @@ struct tlsx_poly1305_state {
 	u64 h[3];		/* accumulator, radix 2^64, h < 2^131 */
 	u64 r[2];		/* clamped r */
 	u64 s[2];		/* s, added at the end */
-	u8 buf[TLSX_POLY1305_BLOCK];	/* partial block */
+	u8 buf[TLSX_POLY1305_BUF_BYTES];	/* bytes not yet absorbed */
 	u32 buf_len;		/* bytes in @buf */
 	u32 engine;		/* POLY1305_ENGINE_* (poly1305_impl.h) */
 	u32 simd_ready;		/* @simd holds the engine's powers of r */

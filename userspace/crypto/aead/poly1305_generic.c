@@ -78,9 +78,33 @@ static void poly1305_fold(struct tlsx_poly1305_state *st)
 		tlsx_poly1305_fold_avx2(st);
 }
 
-/* Absorb @nblocks whole blocks, with a vector engine if they are many. */
-static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
-			    size_t nblocks)
+/*
+ * What @buf gathers before it is absorbed: a block, or while a vector
+ * engine's lanes hold the accumulator, a group of the engine's width.
+ * Folding the lanes back into scalar form costs a multiplication by
+ * each power of r and a horizontal sum (about as much as a group of
+ * eight blocks), so a run of blocks that does not end on a group keeps
+ * its last blocks here for the next call instead: a record fed in pieces
+ * (the pages of a file behind a header, TCP segments) then folds once,
+ * at the tag, as a record fed whole does.
+ */
+static size_t poly1305_buf_cap(const struct tlsx_poly1305_state *st)
+{
+	if (!st->simd_lanes)
+		return TLSX_POLY1305_BLOCK;
+	if (st->engine == POLY1305_ENGINE_IFMA)
+		return POLY1305_IFMA_WIDTH * TLSX_POLY1305_BLOCK;
+	return POLY1305_AVX2_WIDTH * TLSX_POLY1305_BLOCK;
+}
+
+/*
+ * Absorb whole blocks at @p, at most @nblocks, with a vector engine if
+ * they are many, and return how many.  All of them unless a vector
+ * engine's lanes hold the accumulator at the end: then the blocks past
+ * its last whole group (fewer than its width) are left to the caller.
+ */
+static size_t poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
+			      size_t nblocks)
 {
 	size_t done = 0, nblocks_min;
 
@@ -101,42 +125,45 @@ static void poly1305_blocks(struct tlsx_poly1305_state *st, const u8 *p,
 		done = tlsx_poly1305_blocks_ifma(st, p, nblocks);
 	if (st->engine == POLY1305_ENGINE_AVX2 && nblocks >= nblocks_min)
 		done = tlsx_poly1305_blocks_avx2(st, p, nblocks);
-	if (done < nblocks) {
-		poly1305_fold(st);
+	if (done < nblocks && !st->simd_lanes)
 		tlsx_poly1305_blocks_scalar(st->h, st->r,
 					    p + done * TLSX_POLY1305_BLOCK,
 					    nblocks - done, 1);
-	}
+	else
+		nblocks = done;
+	return nblocks;
 }
 
 void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 			  size_t len)
 {
-	size_t n;
+	size_t n, cap;
 
 	if (!len)
 		return;		/* @data may be NULL then */
 	if (st->buf_len) {
-		n = TLSX_POLY1305_BLOCK - st->buf_len;
+		cap = poly1305_buf_cap(st);
+		n = cap - st->buf_len;
 		if (n > len)
 			n = len;
 		memcpy(st->buf + st->buf_len, data, n);
 		st->buf_len += n;
 		data += n;
 		len -= n;
-		if (st->buf_len < TLSX_POLY1305_BLOCK)
+		if (st->buf_len < cap)
 			return;
-		poly1305_fold(st);
-		tlsx_poly1305_blocks_scalar(st->h, st->r, st->buf, 1, 1);
+		/* A block, or a whole group for the lanes: all absorbed. */
+		poly1305_blocks(st, st->buf, cap / TLSX_POLY1305_BLOCK);
 		st->buf_len = 0;
 	}
 	n = len / TLSX_POLY1305_BLOCK;
 	if (n) {
-		poly1305_blocks(st, data, n);
-		data += n * TLSX_POLY1305_BLOCK;
-		len -= n * TLSX_POLY1305_BLOCK;
+		n = poly1305_blocks(st, data, n) * TLSX_POLY1305_BLOCK;
+		data += n;
+		len -= n;
 	}
 	if (len) {
+		/* Less than a block, or than a group after a vector run. */
 		memcpy(st->buf, data, len);
 		st->buf_len = len;
 	}
@@ -144,16 +171,20 @@ void tlsx_poly1305_update(struct tlsx_poly1305_state *st, const u8 *data,
 
 void tlsx_poly1305_final(struct tlsx_poly1305_state *st, u8 tag[16])
 {
+	size_t whole = st->buf_len / TLSX_POLY1305_BLOCK;
+	size_t part = st->buf_len % TLSX_POLY1305_BLOCK;
+	u8 *last = st->buf + whole * TLSX_POLY1305_BLOCK;
 	unsigned __int128 d;
 	u64 h0, h1;
 
 	poly1305_fold(st);
-	if (st->buf_len) {
+	/* Whole blocks a vector run left behind, then the partial one. */
+	tlsx_poly1305_blocks_scalar(st->h, st->r, st->buf, whole, 1);
+	if (part) {
 		/* The last partial block, padded with 1 then zeros. */
-		st->buf[st->buf_len] = 1;
-		memset(st->buf + st->buf_len + 1, 0,
-		       TLSX_POLY1305_BLOCK - st->buf_len - 1);
-		tlsx_poly1305_blocks_scalar(st->h, st->r, st->buf, 1, 0);
+		last[part] = 1;
+		memset(last + part + 1, 0, TLSX_POLY1305_BLOCK - part - 1);
+		tlsx_poly1305_blocks_scalar(st->h, st->r, last, 1, 0);
 	}
 
 	poly1305_reduce(st->h);

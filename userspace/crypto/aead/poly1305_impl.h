@@ -15,8 +15,9 @@
  * engine keeps its lanes in the state between calls instead (and sets
  * st->simd_lanes): the first call takes the scalar accumulator @h into
  * lane 0, later calls go on from the stored lanes, and the lanes are
- * combined back into @h only when the scalar code needs it (a short run
- * of blocks, the last partial block, or the tag): tlsx_poly1305_*_fold().
+ * combined back into @h only for the tag: tlsx_poly1305_*_fold().  Blocks
+ * short of a whole group wait in the state's buffer for the next call
+ * (poly1305_generic.c), so a message fed in pieces folds once too.
  */
 #ifndef TLSX_CRYPTO_POLY1305_IMPL_H
 #define TLSX_CRYPTO_POLY1305_IMPL_H
