@@ -21,8 +21,11 @@
  * ten double rounds are unrolled (a loop back edge makes it spill), so
  * that core is unrolled: about 12 KB of code.  The input state for the
  * final addition is broadcast again from the key and nonce words, so no
- * copy of the key lies in a stack array, and keystream never goes to
- * memory.
+ * copy of the key lies in a stack array.  Finishing one set (adding the
+ * input, transposing) while the other's sixteen vectors are live takes
+ * more than 32 registers, so GCC spills two or three vectors of state
+ * there (objdump: the vprold results of the last round stored to the
+ * frame); they are not wiped (docs/ct-aead.md, "What is not covered").
  *
  * Output: after the rounds and the addition of the input state, a 4x4
  * transpose of 32-bit words within each 128-bit lane (VPUNPCK{L,H}DQ,
@@ -40,6 +43,10 @@
  * partial block (or 32-byte piece) is read and written under a byte mask
  * (AVX-512 BW): no keystream goes through memory.
  *
+ * Segment lists (tlsx_chacha20_xor_sg_avx512(), the AEAD's update_sg()):
+ * the same passes run on across the pieces of a record, each block XORed
+ * where it lies (struct chacha_io).
+ *
  * The first pass of an AEAD operation (tlsx_chacha20_xor0_avx512())
  * computes block 0, the Poly1305 key, in general-purpose registers
  * alongside blocks 1-8 or 1-16 (see chacha_x8_template.h), so a 1 KiB
@@ -52,6 +59,7 @@
 #include <immintrin.h>
 #include "aead/platform.h"
 #include "aead/chacha_engines.h"
+#include "aead/sg_avx512.h"
 
 #define X8_TARGET __attribute__((target("avx512f,avx512vl,avx512bw")))
 #define X8_ROL(v, n) _mm256_rol_epi32(v, n)
@@ -89,6 +97,66 @@ X16_TARGET static __always_inline void x16_xor64(const u8 *src, u8 *dst,
 		_mm512_mask_storeu_epi8(dst + off, k, _mm512_xor_si512(
 			_mm512_maskz_loadu_epi8(k, src + off), ks));
 	}
+}
+
+/*
+ * Where a pass's text comes from and goes to: contiguous buffers (@src,
+ * @dst, advanced by the caller after each pass), or with @sg segment
+ * lists (tlsx_chacha20_xor_sg_avx512()).  There the cursors @s and @d
+ * stand at the end of a window, bytes @lo to @end - 1 of the pass that
+ * lie in one segment of each list, and @src and @dst are set so that
+ * byte @off of the pass is at @src + @off while it is in the window: its
+ * blocks are XORed as in a buffer.  A block past the window, which spans
+ * two segments of a list, goes through the cursors in two byte-masked
+ * parts (sg_avx512.h), and the next window starts after it.
+ */
+struct chacha_io {
+	const u8 *src;
+	u8 *dst;
+	struct tlsx_sg_cur s, d;
+	size_t lo, end;
+};
+
+/* The window from byte @at of a pass of @n bytes (@at < @n). */
+static __always_inline void chacha_io_window(struct chacha_io *io,
+					     size_t at, size_t n)
+{
+	size_t f;
+
+	tlsx_sg_cur_has(&io->s, 1);	/* onto a segment with bytes */
+	tlsx_sg_cur_has(&io->d, 1);
+	f = io->s.left < io->d.left ? io->s.left : io->d.left;
+	if (f >= n - at)
+		f = n - at;
+	else
+		f &= ~(size_t)(TLSX_CHACHA_BLOCK - 1);
+	io->src = (const u8 *)((uintptr_t)io->s.ptr - at);
+	io->dst = (u8 *)((uintptr_t)io->d.ptr - at);
+	io->lo = at;
+	io->end = at + f;
+	tlsx_sg_cur_skip(&io->s, f);
+	tlsx_sg_cur_skip(&io->d, f);
+}
+
+/* XOR keystream block @ks into the text at @off of a pass of @len bytes. */
+X16_TARGET static __always_inline void x16_xor64_io(struct chacha_io *io,
+						    const bool sg,
+						    size_t len, size_t off,
+						    __m512i ks)
+{
+	size_t m;
+
+	if (!sg || off - io->lo < io->end - io->lo) {
+		x16_xor64(io->src, io->dst, sg ? io->end : len, off, ks);
+		return;
+	}
+	if (off >= len)
+		return;
+	m = len - off < TLSX_CHACHA_BLOCK ? len - off : TLSX_CHACHA_BLOCK;
+	tlsx_sg_store64(&io->d, m, _mm512_xor_si512(
+				tlsx_sg_load64(&io->s, m), ks));
+	if (off + m < len)
+		chacha_io_window(io, off + m, len);
 }
 
 #include "aead/chacha_x8_template.h"
@@ -193,10 +261,10 @@ X16_TARGET static __always_inline __m512i x16_input(const u32 key[8],
 
 /*
  * After the rounds of the sixteen blocks from @ctr in p0..p15: add the
- * input state, transpose (block j into one vector) and XOR into @n bytes
- * (at most 1024) of @s to @d.
+ * input state, transpose (block j into one vector) and XOR into the text
+ * of @io at @base.. of a pass of @n bytes.
  */
-#define X16_FINISH(p, ctr, s, d, n) do {				\
+#define X16_FINISH(p, ctr, io, sg, n, base) do {			\
 	const u32 *k_ = key, *n_ = nonce;				\
 									\
 	tlsx_chacha_reload(k_, n_);					\
@@ -209,22 +277,22 @@ X16_TARGET static __always_inline __m512i x16_input(const u32 key[8],
 	X16_LANES4(p##1, p##5, p##9, p##13);				\
 	X16_LANES4(p##2, p##6, p##10, p##14);				\
 	X16_LANES4(p##3, p##7, p##11, p##15);				\
-	x16_xor64(s, d, n, 0, p##0);					\
-	x16_xor64(s, d, n, 64, p##1);					\
-	x16_xor64(s, d, n, 128, p##2);					\
-	x16_xor64(s, d, n, 192, p##3);					\
-	x16_xor64(s, d, n, 256, p##4);					\
-	x16_xor64(s, d, n, 320, p##5);					\
-	x16_xor64(s, d, n, 384, p##6);					\
-	x16_xor64(s, d, n, 448, p##7);					\
-	x16_xor64(s, d, n, 512, p##8);					\
-	x16_xor64(s, d, n, 576, p##9);					\
-	x16_xor64(s, d, n, 640, p##10);					\
-	x16_xor64(s, d, n, 704, p##11);					\
-	x16_xor64(s, d, n, 768, p##12);					\
-	x16_xor64(s, d, n, 832, p##13);					\
-	x16_xor64(s, d, n, 896, p##14);					\
-	x16_xor64(s, d, n, 960, p##15);					\
+	x16_xor64_io(io, sg, n, (base) + 0, p##0);			\
+	x16_xor64_io(io, sg, n, (base) + 64, p##1);			\
+	x16_xor64_io(io, sg, n, (base) + 128, p##2);			\
+	x16_xor64_io(io, sg, n, (base) + 192, p##3);			\
+	x16_xor64_io(io, sg, n, (base) + 256, p##4);			\
+	x16_xor64_io(io, sg, n, (base) + 320, p##5);			\
+	x16_xor64_io(io, sg, n, (base) + 384, p##6);			\
+	x16_xor64_io(io, sg, n, (base) + 448, p##7);			\
+	x16_xor64_io(io, sg, n, (base) + 512, p##8);			\
+	x16_xor64_io(io, sg, n, (base) + 576, p##9);			\
+	x16_xor64_io(io, sg, n, (base) + 640, p##10);			\
+	x16_xor64_io(io, sg, n, (base) + 704, p##11);			\
+	x16_xor64_io(io, sg, n, (base) + 768, p##12);			\
+	x16_xor64_io(io, sg, n, (base) + 832, p##13);			\
+	x16_xor64_io(io, sg, n, (base) + 896, p##14);			\
+	x16_xor64_io(io, sg, n, (base) + 960, p##15);			\
 } while (0)
 
 /*
@@ -235,8 +303,9 @@ X16_TARGET static __always_inline __m512i x16_input(const u32 key[8],
 X16_TARGET static __always_inline void chacha20_x16_pass(const u32 key[8],
 							 const u32 nonce[3],
 							 u32 counter,
-							 const u8 *src,
-							 u8 *dst, size_t len,
+							 struct chacha_io *io,
+							 const bool sg,
+							 size_t len,
 							 bool with_otk,
 							 u8 *otk)
 {
@@ -276,7 +345,7 @@ X16_TARGET static __always_inline void chacha20_x16_pass(const u32 key[8],
 	}
 	if (with_otk)
 		chacha20_s_otk(s, key, otk);
-	X16_FINISH(x, counter, src, dst, len);
+	X16_FINISH(x, counter, io, sg, len, 0);
 }
 
 /*
@@ -287,8 +356,9 @@ X16_TARGET static __always_inline void chacha20_x16_pass(const u32 key[8],
 X16_TARGET static __always_inline void chacha20_x32_pass(const u32 key[8],
 							 const u32 nonce[3],
 							 u32 counter,
-							 const u8 *src,
-							 u8 *dst, size_t len)
+							 struct chacha_io *io,
+							 const bool sg,
+							 size_t len)
 {
 	__m512i x0, x1, x2, x3, x4, x5, x6, x7;
 	__m512i x8, x9, x10, x11, x12, x13, x14, x15;
@@ -303,8 +373,8 @@ X16_TARGET static __always_inline void chacha20_x32_pass(const u32 key[8],
 		X16_DOUBLE_ROUND(x);
 		X16_DOUBLE_ROUND(y);
 	}
-	X16_FINISH(x, counter, src, dst, 1024);
-	X16_FINISH(y, counter + 16, src + 1024, dst + 1024, len - 1024);
+	X16_FINISH(x, counter, io, sg, len, 0);
+	X16_FINISH(y, counter + 16, io, sg, len, 1024);
 }
 
 /* The last @len (1..1024) bytes: sixteen, eight or one block wide. */
@@ -312,8 +382,10 @@ X16_TARGET static void chacha20_tail(const u32 key[8], const u32 nonce[3],
 				     u32 counter, const u8 *src, u8 *dst,
 				     size_t len)
 {
+	struct chacha_io io = { .src = src, .dst = dst };
+
 	if (len > 512)
-		chacha20_x16_pass(key, nonce, counter, src, dst, len, false,
+		chacha20_x16_pass(key, nonce, counter, &io, false, len, false,
 				  NULL);
 	else if (len > TLSX_CHACHA_BLOCK)
 		chacha20_x8_pass(key, nonce, counter, src, dst, len, false,
@@ -326,17 +398,69 @@ X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
 					 const u32 nonce[3], u32 counter,
 					 const u8 *src, u8 *dst, size_t len)
 {
+	struct chacha_io io = { .src = src, .dst = dst };
+
 	while (len > 1024) {
 		size_t n = len < 2048 ? len : 2048;
 
-		chacha20_x32_pass(key, nonce, counter, src, dst, n);
-		src += n;
-		dst += n;
+		chacha20_x32_pass(key, nonce, counter, &io, false, n);
+		io.src += n;
+		io.dst += n;
 		len -= n;
 		counter += 32;
 	}
 	if (len)
-		chacha20_tail(key, nonce, counter, src, dst, len);
+		chacha20_tail(key, nonce, counter, io.src, io.dst, len);
+}
+
+/*
+ * The same over segment lists, from @src to @dst (positions moved on by
+ * @len bytes).  A pass that lies in one segment of each list runs as for
+ * a buffer; one that crosses a boundary runs its blocks through windows
+ * (struct chacha_io), a block across the boundary in two byte-masked
+ * parts.  So a record in pieces costs about the passes of a record whole,
+ * without a pass cut or a block bounced at every piece.  A pass whose
+ * first 1 KiB lies in one segment and the rest not takes that 1 KiB as
+ * for a buffer and leaves the rest to the next pass, which then starts
+ * at or just before the boundary.
+ */
+X16_TARGET void tlsx_chacha20_xor_sg_avx512(const u32 key[8],
+					    const u32 nonce[3], u32 counter,
+					    struct tlsx_sg_pos *src,
+					    struct tlsx_sg_pos *dst,
+					    size_t len)
+{
+	struct chacha_io io;
+	size_t n, back;
+
+	if (!len)
+		return;
+	tlsx_sg_cur_get(&io.s, src);
+	tlsx_sg_cur_get(&io.d, dst);
+	while (len) {
+		n = len < 2048 ? len : 2048;
+		chacha_io_window(&io, 0, n);
+		if (io.end < n && io.end >= 1024) {
+			back = io.end - 1024;	/* to the cursors again */
+			io.s.ptr -= back;
+			io.s.left += back;
+			io.d.ptr -= back;
+			io.d.left += back;
+			n = io.end = 1024;
+		}
+		if (io.end == n)
+			tlsx_chacha20_xor_avx512(key, nonce, counter, io.src,
+						 io.dst, n);
+		else if (n > 1024)
+			chacha20_x32_pass(key, nonce, counter, &io, true, n);
+		else
+			chacha20_x16_pass(key, nonce, counter, &io, true, n,
+					  false, NULL);
+		len -= n;
+		counter += (u32)(n / TLSX_CHACHA_BLOCK);
+	}
+	tlsx_sg_cur_put(&io.s, src);
+	tlsx_sg_cur_put(&io.d, dst);
 }
 
 /* One ChaCha quarter round on the four rows of two blocks (RFC 8439 2.1). */
@@ -410,5 +534,7 @@ X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
 	else if (len <= 512)
 		chacha20_x8_pass(key, nonce, 1, src, dst, len, true, otk);
 	else
-		chacha20_x16_pass(key, nonce, 1, src, dst, len, true, otk);
+		chacha20_x16_pass(key, nonce, 1,
+				  &(struct chacha_io){ .src = src, .dst = dst },
+				  false, len, true, otk);
 }

@@ -97,6 +97,15 @@ void tlsx_chacha20_xor_avx512(const u32 key[8], const u32 nonce[3],
 void tlsx_chacha20_xor0_avx512(const u32 key[8], const u32 nonce[3],
 			       u8 otk[32], const u8 *src, u8 *dst,
 			       size_t len);
+/*
+ * tlsx_chacha20_xor() over segment lists (aead_impl.h), moving @src and
+ * @dst on by @len bytes: the engine's update_sg(), under its rule (every
+ * segment strictly inside the text holds 64 bytes or none).
+ */
+struct tlsx_sg_pos;
+void tlsx_chacha20_xor_sg_avx512(const u32 key[8], const u32 nonce[3],
+				 u32 counter, struct tlsx_sg_pos *src,
+				 struct tlsx_sg_pos *dst, size_t len);
 
 /*
  * A whole AEAD record with its tag, in one call (chachapoly_avx512.c):

@@ -212,7 +212,8 @@ static __always_inline void chachapoly_final(union tlsx_aead_state *ust,
  * xor_NAME and xor0_NAME), its first-pass and batch sizes and the impl
  * handed to Poly1305.
  */
-#define CHACHAPOLY_ENGINE(NAME, IMPL, FIRST, BATCH, ONESHOT, ONESHOT_MAX) \
+#define CHACHAPOLY_ENGINE(NAME, IMPL, FIRST, BATCH, ONESHOT, ONESHOT_MAX, \
+			  UPDATE_SG)					\
 static void chachapoly_init_##NAME(union tlsx_aead_state *st,		\
 				   const struct tlsx_aead_key *k,	\
 				   const u8 *nonce, const u8 *ad,	\
@@ -256,6 +257,7 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
 	.final = chachapoly_final_##NAME,				\
 	.oneshot = ONESHOT,						\
 	.oneshot_max = ONESHOT_MAX,					\
+	.update_sg = UPDATE_SG,						\
 }
 
 /*
@@ -266,13 +268,13 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
  * the dispatcher's chunk.
  */
 CHACHAPOLY_ENGINE(generic, TLSX_IMPL_GENERIC, TLSX_CHACHA_FIRST_GENERIC,
-		  256, NULL, 0);
+		  256, NULL, 0, NULL);
 CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
-		  NULL, 0);
+		  NULL, 0, NULL);
 CHACHAPOLY_ENGINE(ssse3_vex, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
-		  NULL, 0);
+		  NULL, 0, NULL);
 CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096,
-		  NULL, 0);
+		  NULL, 0, NULL);
 
 /*
  * AVX-512: records up to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call
@@ -293,8 +295,86 @@ static void chachapoly_oneshot_avx512(const struct tlsx_aead_key *k,
 					     ad, ad_len, src, dst, len, tag);
 }
 
+/* Feed Poly1305 the next @len bytes at @p (a copy of a list position). */
+static void chachapoly_mac_sg(struct tlsx_poly1305_state *poly,
+			      struct tlsx_sg_pos p, size_t len)
+{
+	size_t n;
+
+	while (len) {
+		n = tlsx_sg_avail(&p);
+		if (n > len)
+			n = len;
+		tlsx_poly1305_update(poly, tlsx_sg_ptr(&p), n);
+		p.off += n;
+		len -= n;
+	}
+}
+
+/*
+ * update_sg(): the first pass on what the first segments hold whole (it
+ * keys Poly1305), then batches of the text as chachapoly_crypt() runs
+ * them, the keystream XORed across the segments in one pass
+ * (tlsx_chacha20_xor_sg_avx512()) and the ciphertext MACed piece by
+ * piece while it is in L1 (after the XOR when sealing, before when
+ * opening, so in place works both ways).
+ */
+static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
+					const struct tlsx_aead_key *k,
+					bool enc, struct tlsx_sg_pos *src,
+					struct tlsx_sg_pos *dst, size_t len)
+{
+	struct tlsx_chachapoly_state *st = &ust->chachapoly;
+	const u32 *key = k->u.chachapoly.k;
+	struct tlsx_sg_pos mac;
+	size_t n;
+
+	if (!len)
+		return;
+	if (!st->counter) {
+		n = len < TLSX_CHACHA_FIRST_AVX512 ? len :
+			TLSX_CHACHA_FIRST_AVX512;
+		if (n > tlsx_sg_avail(src))
+			n = tlsx_sg_avail(src);
+		if (n > tlsx_sg_avail(dst))
+			n = tlsx_sg_avail(dst);
+		if (n < len)
+			n &= ~(size_t)(TLSX_CHACHA_BLOCK - 1);
+		/* n may be 0: then only block 0, and the MAC starts */
+		chachapoly_crypt(ust, k, tlsx_sg_ptr(src), tlsx_sg_ptr(dst), n,
+				 tlsx_chacha20_xor_avx512,
+				 tlsx_chacha20_xor0_avx512,
+				 TLSX_CHACHA_FIRST_AVX512, 4096,
+				 TLSX_IMPL_AVX512, enc);
+		src->off += n;
+		dst->off += n;
+		len -= n;
+	}
+	st->text_len += len;
+	while (len) {
+		/*
+		 * Batches end where the text's 4 KiB do, so pages that start
+		 * with the text (a file's, sent whole) get whole passes, as
+		 * chachapoly_crypt() gives a buffer.
+		 */
+		n = 4096 - ((st->counter - 1) * TLSX_CHACHA_BLOCK) % 4096;
+		if (n > len)
+			n = len;
+		mac = enc ? *dst : *src;
+		if (!enc)
+			chachapoly_mac_sg(&st->poly, mac, n);
+		tlsx_chacha20_xor_sg_avx512(key, st->nonce, st->counter, src,
+					    dst, n);
+		if (enc)
+			chachapoly_mac_sg(&st->poly, mac, n);
+		st->counter += (u32)((n + 63) / 64);
+		len -= n;
+	}
+}
+
 CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512, 4096,
-		  chachapoly_oneshot_avx512, TLSX_CHACHAPOLY_SHORT_MAX);
+		  chachapoly_oneshot_avx512, TLSX_CHACHAPOLY_SHORT_MAX,
+		  chachapoly_update_sg_avx512);
 
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl)
 {

@@ -104,6 +104,7 @@ _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 /* Segment lists in the engine (update_sg()): byte masks, AVX-512BW. */
 #if GCM_VW == 512
 #define GCM_SG
+#include "aead/sg_avx512.h"
 #endif
 
 /* Vectors hashed per GHASH step of the main loop (gcm_prod_add2()). */
@@ -479,31 +480,15 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
  * Where an update's text comes from and goes to, a batch (or the tail)
  * at a time: @src and @dst point at it.  Contiguous buffers just
  * advance.  With @sg (the 512-bit engine's update_sg()) they are segment
- * lists: a batch that lies inside one segment of a list is worked where
- * it lies; one that spans segments is gathered into @buf (and its output
- * scattered from there), a vector at a time, each vector from at most
- * two segments by byte-masked loads and stores (a masked-off byte is
- * neither read nor written, nor can it fault, so a vector may start
- * before its segment's first byte).  That takes every segment strictly
- * inside the text to hold a vector (update_sg()'s rule, checked by the
- * dispatcher).  The copies are inline, with no call: around a call the
- * compiler would save the GHASH accumulator and the ciphertext on the
- * stack.  Segment lengths are public, as the other lengths are.
+ * lists (sg_avx512.h): a batch that lies inside one segment of a list is
+ * worked where it lies; one that spans segments is gathered into @buf
+ * (and its output scattered from there), a vector at a time.
  */
-#ifdef GCM_SG
-/* A position in a segment list, held in locals while the update runs. */
-struct gcm_sg_cur {
-	const struct tlsx_aead_seg *seg;
-	u8 *ptr;		/* the next byte */
-	size_t left;		/* bytes left in *seg from ptr */
-};
-#endif
-
 struct gcm_io {
 	const u8 *src;
 	u8 *dst;
 #ifdef GCM_SG
-	struct gcm_sg_cur s, d;
+	struct tlsx_sg_cur s, d;
 	u8 *buf;		/* GCM_BATCH bytes for a spanning batch */
 	bool dst_in_buf;
 	bool buf_used;
@@ -514,97 +499,22 @@ struct gcm_io {
 _Static_assert(GCM_VB == TLSX_AEAD_UPDATE_ALIGN,
 	       "update_sg()'s inner segments hold a vector");
 
-/* Bytes @lo to @lo + @n - 1 of a vector (1 <= @n, @lo + @n <= 64). */
-static __always_inline __mmask64 gcm_byte_range(size_t lo, size_t n)
-{
-	return (~(__mmask64)0 >> (64 - n)) << lo;
-}
-
-static inline void gcm_sg_cur_get(struct gcm_sg_cur *c,
-				  struct tlsx_sg_pos *p)
-{
-	tlsx_sg_avail(p);
-	c->seg = p->seg;
-	c->ptr = tlsx_sg_ptr(p);
-	c->left = p->seg->len - p->off;
-}
-
-static inline void gcm_sg_cur_put(const struct gcm_sg_cur *c,
-				  struct tlsx_sg_pos *p)
-{
-	p->nseg -= (unsigned int)(c->seg - p->seg);
-	p->seg = c->seg;
-	p->off = (size_t)(c->ptr - c->seg->data);
-}
-
-/* The next segment with bytes in it (the caller knows there is one). */
-static __always_inline void gcm_sg_cur_next(struct gcm_sg_cur *c)
-{
-	do
-		c->seg++;
-	while (!c->seg->len);
-	c->ptr = c->seg->data;
-	c->left = c->seg->len;
-}
-
-/* Where @n bytes at @c lie, if in one segment (then past them), or NULL. */
-static __always_inline u8 *gcm_sg_cur_take(struct gcm_sg_cur *c, size_t n)
-{
-	u8 *p;
-
-	if (unlikely(!c->left))
-		gcm_sg_cur_next(c);
-	if (unlikely(c->left < n))
-		return NULL;
-	p = c->ptr;
-	c->ptr += n;
-	c->left -= n;
-	return p;
-}
-
-/*
- * Copy @n bytes between @c and @buf (@in: into @buf), a vector at a time,
- * each from the rest of a segment and the start of the next.
- */
+/* Copy @n bytes between @c and @buf (@in: into @buf), a vector at a time. */
 static __always_inline GCM_TARGET
-void gcm_sg_copy(struct gcm_sg_cur *c, u8 *buf, size_t n, const bool in)
+void gcm_sg_copy(struct tlsx_sg_cur *c, u8 *buf, size_t n, const bool in)
 {
-	size_t off, m, a;
-	gvec v;
+	size_t off, m;
 
 #pragma GCC unroll 1
 	for (off = 0; off < n; off += m) {
 		m = n - off < GCM_VB ? n - off : GCM_VB;
-		if (!c->left)
-			gcm_sg_cur_next(c);
-		a = c->left < m ? c->left : m;
-		if (in) {
-			v = _mm512_maskz_loadu_epi8(gcm_byte_range(0, a),
-						    c->ptr);
-		} else {
-			v = _mm512_maskz_loadu_epi8(gcm_byte_range(0, m),
-						    buf + off);
-			_mm512_mask_storeu_epi8(c->ptr, gcm_byte_range(0, a),
-						v);
-		}
-		c->ptr += a;
-		c->left -= a;
-		if (a < m) {
-			gcm_sg_cur_next(c);
-			if (in)
-				v = _mm512_mask_loadu_epi8(v,
-					gcm_byte_range(a, m - a),
-					(const void *)((uintptr_t)c->ptr - a));
-			else
-				_mm512_mask_storeu_epi8((void *)
-					((uintptr_t)c->ptr - a),
-					gcm_byte_range(a, m - a), v);
-			c->ptr += m - a;
-			c->left -= m - a;
-		}
 		if (in)
 			_mm512_mask_storeu_epi8(buf + off,
-						gcm_byte_range(0, m), v);
+						tlsx_sg_range(0, m),
+						tlsx_sg_load64(c, m));
+		else
+			tlsx_sg_store64(c, m, _mm512_maskz_loadu_epi8(
+					tlsx_sg_range(0, m), buf + off));
 	}
 }
 #endif
@@ -615,7 +525,7 @@ void gcm_io_begin(struct gcm_io *io, size_t n, const bool sg)
 {
 #ifdef GCM_SG
 	if (sg) {
-		u8 *p = gcm_sg_cur_take(&io->s, n);
+		u8 *p = tlsx_sg_cur_take(&io->s, n);
 
 		if (!p) {
 			gcm_sg_copy(&io->s, io->buf, n, true);
@@ -623,7 +533,7 @@ void gcm_io_begin(struct gcm_io *io, size_t n, const bool sg)
 			p = io->buf;
 		}
 		io->src = p;
-		p = gcm_sg_cur_take(&io->d, n);
+		p = tlsx_sg_cur_take(&io->d, n);
 		io->dst_in_buf = !p;
 		if (!p) {
 			io->buf_used = true;
@@ -841,11 +751,11 @@ static noinline GCM_TARGET void name(struct tlsx_gcm_state *st,		\
 	u8 buf[GCM_BATCH] __aligned(64) GCM_NOINIT;			\
 	struct gcm_io io = { .buf = buf };				\
 									\
-	gcm_sg_cur_get(&io.s, src);					\
-	gcm_sg_cur_get(&io.d, dst);					\
+	tlsx_sg_cur_get(&io.s, src);					\
+	tlsx_sg_cur_get(&io.d, dst);					\
 	gcm_update_io(st, k, &io, len, enc, rounds, true);		\
-	gcm_sg_cur_put(&io.s, src);					\
-	gcm_sg_cur_put(&io.d, dst);					\
+	tlsx_sg_cur_put(&io.s, src);					\
+	tlsx_sg_cur_put(&io.d, dst);					\
 	if (io.buf_used)	/* text went through it */		\
 		memzero_explicit(buf, sizeof(buf));			\
 }

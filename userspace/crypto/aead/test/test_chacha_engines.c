@@ -6,11 +6,13 @@
  * (the VEX one when it has AVX), so the legacy-SSE copy is tested here.
  * All lengths 0..1100 and a few long ones, counters near the 32-bit wrap,
  * in place and out of place, and the first pass (xor0) up to its size.
+ * The AVX-512 engine's walk over segment lists against the same.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "kselftest_harness.h"
 #include "aead/platform.h"
+#include "aead/aead_impl.h"
 #include "aead/chacha_engines.h"
 
 typedef void (*xor_fn)(const u32 key[8], const u32 nonce[3], u32 counter,
@@ -127,6 +129,93 @@ TEST(keystream)
 		}
 	}
 	TH_LOG("%u engines tested", tested);
+	free(src);
+	free(want);
+	free(got);
+}
+
+static u32 rng = 0x12345678;
+
+static u32 rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+/*
+ * Cut @len bytes at @buf into segments as the record layer hands them: a
+ * head of 0..300 bytes, then pieces of 64 bytes to 4 KiB (some exactly 64,
+ * the rule's least), empty segments among them.  Returns the count.
+ */
+static unsigned int cut(struct tlsx_aead_seg *seg, u8 *buf, size_t len)
+{
+	unsigned int n = 0;
+	size_t at = 0, l;
+
+	while (at < len) {
+		if (!at)
+			l = rnd() % 301;
+		else if (rnd() % 8 == 0)
+			l = 0;
+		else if (rnd() % 6 == 0)
+			l = 64;
+		else
+			l = 64 + rnd() % 4033;
+		if (l > len - at)
+			l = len - at;
+		seg[n].data = buf + at;
+		seg[n].len = l;
+		n++;
+		at += l;
+	}
+	seg[n].data = buf + len;	/* an empty one at the end */
+	seg[n].len = 0;
+	return n + 1;
+}
+
+TEST(keystream_sg)
+{
+	static const u32 counters[] = { 1, 7, 0xfffffff0 };
+	static struct tlsx_aead_seg ss[MAXLEN / 64 + 8], ds[MAXLEN / 64 + 8];
+	const struct tlsx_cpu *cpu = tlsx_cpu_features();
+	u8 *src = malloc(MAXLEN), *want = malloc(MAXLEN),
+	   *got = malloc(MAXLEN);
+	u32 key[8], nonce[3] = { 0x11223344, 0x55667788, 0x99aabbcc };
+	unsigned int i, c, ns, nd;
+	size_t len;
+
+	ASSERT_TRUE(src && want && got);
+	if (!has_avx512(cpu))
+		SKIP(return, "no AVX-512");
+	for (i = 0; i < 8; i++)
+		key[i] = 0x7f4a7c15u * (u32)(i + 3);
+	fill(src, MAXLEN, 9);
+	for (i = 0; i < 3000; i++) {
+		struct tlsx_sg_pos a, b;
+		bool in_place = i % 3 == 0;
+
+		len = i < 2000 ? 1 + rnd() % 17000 : 1 + rnd() % MAXLEN;
+		c = counters[i % ARRAY_SIZE(counters)];
+		tlsx_chacha20_xor_generic(key, nonce, c, src, want, len);
+		if (in_place)
+			memcpy(got, src, len);
+		else
+			memset(got, 0, len);
+		ns = cut(ss, in_place ? got : src, len);
+		nd = cut(ds, got, len);
+		a = (struct tlsx_sg_pos){ ss, ns, 0 };
+		b = (struct tlsx_sg_pos){ ds, nd, 0 };
+		tlsx_chacha20_xor_sg_avx512(key, nonce, c, &a, &b, len);
+		ASSERT_EQ(0, memcmp(got, want, len)) {
+			TH_LOG("case %u len %zu counter %u in place %d", i, len,
+			       c, in_place);
+		}
+		/* both positions moved on by exactly len bytes */
+		ASSERT_EQ(tlsx_sg_ptr(&a), (in_place ? got : src) + len);
+		ASSERT_EQ(tlsx_sg_ptr(&b), got + len);
+	}
 	free(src);
 	free(want);
 	free(got);
