@@ -24,7 +24,8 @@ TLSX_AEAD_SRCS := \
 	ccm.c \
 	ccm_generic.c \
 	chacha_generic.c \
-	poly1305_generic.c
+	poly1305_generic.c \
+	stack_wipe.c
 
 TLSX_AEAD_SIMD_SRCS := \
 	gcm_aesni.c \

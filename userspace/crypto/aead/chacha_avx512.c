@@ -25,7 +25,8 @@
  * input, transposing) while the other's sixteen vectors are live takes
  * more than 32 registers, so GCC spills two or three vectors of state
  * there (objdump: the vprold results of the last round stored to the
- * frame); they are not wiped (docs/ct-aead.md, "What is not covered").
+ * frame), which the entry points wipe after their worker returns
+ * (stack_wipe.h).
  *
  * Output: after the rounds and the addition of the input state, a 4x4
  * transpose of 32-bit words within each 128-bit lane (VPUNPCK{L,H}DQ,
@@ -60,6 +61,10 @@
 #include "aead/platform.h"
 #include "aead/chacha_engines.h"
 #include "aead/sg_avx512.h"
+#include "aead/stack_wipe.h"
+
+/* What the entry points wipe (stack_wipe.h; test_chacha_engines fails at 1 KiB). */
+#define CHACHA_AVX512_WIPE	1792
 
 #define X8_TARGET __attribute__((target("avx512f,avx512vl,avx512bw")))
 #define X8_ROL(v, n) _mm256_rol_epi32(v, n)
@@ -394,9 +399,15 @@ X16_TARGET static void chacha20_tail(const u32 key[8], const u32 nonce[3],
 		tlsx_chacha20_xor_generic(key, nonce, counter, src, dst, len);
 }
 
-X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
-					 const u32 nonce[3], u32 counter,
-					 const u8 *src, u8 *dst, size_t len)
+/*
+ * The workers (noinline) and the entry points that wipe what the workers'
+ * frames held (stack_wipe.h): the 32-block pass, the first pass's scalar
+ * block 0 and the one-block code spill round state there.
+ */
+static noinline X16_TARGET void chacha20_xor(const u32 key[8],
+					     const u32 nonce[3], u32 counter,
+					     const u8 *src, u8 *dst,
+					     size_t len)
 {
 	struct chacha_io io = { .src = src, .dst = dst };
 
@@ -413,6 +424,14 @@ X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
 		chacha20_tail(key, nonce, counter, io.src, io.dst, len);
 }
 
+X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
+					 const u32 nonce[3], u32 counter,
+					 const u8 *src, u8 *dst, size_t len)
+{
+	chacha20_xor(key, nonce, counter, src, dst, len);
+	tlsx_stack_wipe(CHACHA_AVX512_WIPE);
+}
+
 /*
  * The same over segment lists, from @src to @dst (positions moved on by
  * @len bytes).  A pass that lies in one segment of each list runs as for
@@ -424,11 +443,12 @@ X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
  * for a buffer and leaves the rest to the next pass, which then starts
  * at or just before the boundary.
  */
-X16_TARGET void tlsx_chacha20_xor_sg_avx512(const u32 key[8],
-					    const u32 nonce[3], u32 counter,
-					    struct tlsx_sg_pos *src,
-					    struct tlsx_sg_pos *dst,
-					    size_t len)
+static noinline X16_TARGET void chacha20_xor_sg(const u32 key[8],
+						const u32 nonce[3],
+						u32 counter,
+						struct tlsx_sg_pos *src,
+						struct tlsx_sg_pos *dst,
+						size_t len)
 {
 	struct chacha_io io;
 	size_t n, back;
@@ -449,8 +469,7 @@ X16_TARGET void tlsx_chacha20_xor_sg_avx512(const u32 key[8],
 			n = io.end = 1024;
 		}
 		if (io.end == n)
-			tlsx_chacha20_xor_avx512(key, nonce, counter, io.src,
-						 io.dst, n);
+			chacha20_xor(key, nonce, counter, io.src, io.dst, n);
 		else if (n > 1024)
 			chacha20_x32_pass(key, nonce, counter, &io, true, n);
 		else
@@ -461,6 +480,16 @@ X16_TARGET void tlsx_chacha20_xor_sg_avx512(const u32 key[8],
 	}
 	tlsx_sg_cur_put(&io.s, src);
 	tlsx_sg_cur_put(&io.d, dst);
+}
+
+X16_TARGET void tlsx_chacha20_xor_sg_avx512(const u32 key[8],
+					    const u32 nonce[3], u32 counter,
+					    struct tlsx_sg_pos *src,
+					    struct tlsx_sg_pos *dst,
+					    size_t len)
+{
+	chacha20_xor_sg(key, nonce, counter, src, dst, len);
+	tlsx_stack_wipe(CHACHA_AVX512_WIPE);
 }
 
 /* One ChaCha quarter round on the four rows of two blocks (RFC 8439 2.1). */
@@ -525,9 +554,10 @@ X8_TARGET static void chacha20_rows_first(const u32 key[8],
  * one block at most, else in scalar registers alongside blocks 1-8 (YMM)
  * or 1-16 (ZMM), whichever covers @len (at most 1024).
  */
-X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
-					  const u32 nonce[3], u8 otk[32],
-					  const u8 *src, u8 *dst, size_t len)
+static noinline X16_TARGET void chacha20_xor0(const u32 key[8],
+					      const u32 nonce[3], u8 otk[32],
+					      const u8 *src, u8 *dst,
+					      size_t len)
 {
 	if (len <= TLSX_CHACHA_BLOCK)
 		chacha20_rows_first(key, nonce, otk, src, dst, len);
@@ -537,4 +567,12 @@ X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
 		chacha20_x16_pass(key, nonce, 1,
 				  &(struct chacha_io){ .src = src, .dst = dst },
 				  false, len, true, otk);
+}
+
+X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
+					  const u32 nonce[3], u8 otk[32],
+					  const u8 *src, u8 *dst, size_t len)
+{
+	chacha20_xor0(key, nonce, otk, src, dst, len);
+	tlsx_stack_wipe(CHACHA_AVX512_WIPE);
 }
