@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include "kselftest_harness.h"
+#include "aead/test/aead_test.h"
 #include "aead/aead.h"
 #include "aead/poly1305.h"
 
@@ -33,14 +34,12 @@ static void ossl_poly1305(const u8 key[32], const u8 *msg, size_t len,
 	EVP_MAC_free(mac);
 }
 
-static u32 rng_state = 0x2545f491;
+static u64 rng = 0x2545f491;
 
+/* The next random number (aead_test.h's generator). */
 static u32 rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return rng_state;
+	return (u32)rng_next(&rng);
 }
 
 /* The next piece of a cut in @style, at most @left bytes. */
