@@ -171,11 +171,11 @@ FUZZ_RUNS = $(foreach f,$(FUZZ),'tools/fuzz-run $(f) $(FUZZ_SECONDS)')
 FUZZ_CORPUS := $(B)/fuzz-corpus/.stamp
 
 # The AEAD tests again with AVX hidden (TLSX_CPU_MASK, see cpu.c): the
-# legacy SSE build of the 128-bit AES-GCM engine, which a CPU with AVX
-# does not run otherwise, against the known answers, OpenSSL, the
-# portable engine (test_gcm_engines) and the constant-time check.
+# legacy SSE builds of the 128-bit engines, which a CPU with AVX does
+# not run otherwise, against the known answers, OpenSSL, the portable
+# engine (test_gcm_engines), the stack checks and the constant-time check.
 NO_AVX_TESTS := test_aead_kat test_aead_diff test_aead_sg test_aead_tamper \
-	test_gcm_engines \
+	test_gcm_engines test_aead_stack test_aead_wipe_depth \
 	test_aead_ct_trace
 NO_AVX_RUNS = $(foreach t,$(NO_AVX_TESTS),\
 	'env TLSX_CPU_MASK=avx $(B)/test/$(t)') \
@@ -393,6 +393,11 @@ $(B)/test/test_tlsxd_server $(B)/test-asan/test_tlsxd_server: \
 $(B)/test/test_conn $(B)/test-asan/test_conn: \
 	TEST_XSYSLIBS += -Wl,--wrap=tlsx_conn_tx_reserve \
 	-Wl,--wrap=tlsx_conn_rx_plain
+# test_aead_wipe_depth measures where the AEAD dispatcher's stack wipes
+# would reach, through wrapped wipes (stack_wipe.c) that wipe nothing.
+$(B)/test/test_aead_wipe_depth $(B)/test-asan/test_aead_wipe_depth: \
+	TEST_XSYSLIBS += -Wl,--wrap=tlsx_stack_wipe_shallow \
+	-Wl,--wrap=tlsx_stack_wipe_deep
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 

@@ -42,11 +42,15 @@
  * buffer, processed there and scattered back.
  *
  * Secrets on the stack (the engine state, the bounce buffer, the
- * computed tag) are wiped before returning.  The tag comparison is
+ * computed tag) are wiped before returning, and so is what the engine's
+ * own frames left below ours: each operation ends with a wipe as deep as
+ * its engine reaches (ops->stack_wipe and stack_wipe_sg; nothing for the
+ * engines that leave nothing, nor after oneshot(), which wipes itself).  The tag comparison is
  * constant time; only its result, which is public, selects a branch.
  */
 #include "aead/platform.h"
 #include "aead/aead_impl.h"
+#include "aead/stack_wipe.h"
 
 /*
  * Test seam: the constant-time check compiles this file itself with
@@ -295,6 +299,8 @@ int tlsx_aead_setkey(struct tlsx_aead_key *k, enum tlsx_aead_alg alg,
 	ret = tlsx_aead_alg_setkey(k, alg, impl, key, key_len);
 	if (impl != TLSX_IMPL_GENERIC)
 		tlsx_simd_end();
+	/* The key schedule's spills: rare enough to wipe the deepest. */
+	tlsx_stack_wipe(TLSX_STACK_WIPE_MAX);
 	if (ret) {
 		memzero_explicit(k, sizeof(*k));
 		return ret;
@@ -341,6 +347,17 @@ static void tlsx_aead_state_wipe(union tlsx_aead_state *st, u32 alg)
 		memzero_explicit(&st->ccm, sizeof(st->ccm));
 	else
 		tlsx_chachapoly_state_wipe(&st->chachapoly);
+}
+
+/*
+ * Zero the @depth bytes (ops->stack_wipe or stack_wipe_sg) the engine
+ * may have left secrets in below the frame that called it (stack_wipe.h):
+ * once per operation, by that frame.
+ */
+static __always_inline void tlsx_aead_stack_wipe(unsigned int depth)
+{
+	if (depth)
+		tlsx_stack_wipe(depth);
 }
 
 /* --- scattered buffers ----------------------------------------------- */
@@ -606,6 +623,7 @@ static void tlsx_undo_sg(const struct tlsx_aead_key *k, const u8 *nonce,
 	tlsx_sg_start(&b, dst, ndst);
 	tlsx_run_sg(&r, &a, &b, done);
 	tlsx_run_end(&r);
+	tlsx_aead_stack_wipe(r.ops->stack_wipe_sg);
 }
 
 /*
@@ -665,11 +683,13 @@ static int tlsx_aead_crypt_sg(const struct tlsx_aead_key *k, bool enc,
 			break;
 		/* SIMD lost between chunks (see the top of this file). */
 		tlsx_run_end(&r);
+		tlsx_aead_stack_wipe(r.ops->stack_wipe_sg);
 		tlsx_undo_sg(k, nonce, dst, ndst, r.done);
 		generic = true;
 	}
 	r.ops->final(&r.st, k, tag);
 	tlsx_run_end(&r);
+	tlsx_aead_stack_wipe(r.ops->stack_wipe_sg);
 	return 0;
 }
 
@@ -703,10 +723,12 @@ static noinline int tlsx_aead_crypt_run(const struct tlsx_aead_key *k,
 	r.crypt(&r.st, k, src + r.done, dst + r.done, len - r.done);
 	r.ops->final(&r.st, k, tag);
 	tlsx_run_end(&r);
+	tlsx_aead_stack_wipe(r.ops->stack_wipe);
 	return 0;
 
 lost:
 	tlsx_run_end(&r);
+	tlsx_aead_stack_wipe(r.ops->stack_wipe);
 	d.data = dst;
 	d.len = len;
 	tlsx_undo_sg(k, nonce, &d, 1, r.done);

@@ -104,6 +104,20 @@ struct tlsx_aead_ops {
 			  const struct tlsx_aead_key *k, bool enc,
 			  struct tlsx_sg_pos *src, struct tlsx_sg_pos *dst,
 			  size_t len);
+	/*
+	 * How deep below the dispatcher's frame the engine's calls may leave
+	 * secrets in the stack (registers the compiler spilled: round state,
+	 * MAC sums, text), or 0 where they leave nothing: for an operation
+	 * on one buffer and for one over segment lists (update_sg(), or the
+	 * pieces one by one), whose frames reach deeper.  The dispatcher
+	 * zeroes that many bytes once after each operation (stack_wipe.h).
+	 * oneshot() leaves nothing: an engine whose one call spills wipes
+	 * what it spilled before returning, as deep as the path it took.
+	 * test_aead_stack checks nothing is left, test_aead_wipe_depth that
+	 * every depth has a quarter to spare.
+	 */
+	unsigned short stack_wipe;
+	unsigned short stack_wipe_sg;
 };
 
 /*

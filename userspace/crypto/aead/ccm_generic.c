@@ -166,6 +166,9 @@ const struct tlsx_aead_ops tlsx_ccm_generic_ops = {
 	.encrypt = ccm_generic_encrypt,
 	.decrypt = ccm_generic_decrypt,
 	.final = ccm_generic_final,
+	/* table-free AES, CBC-MAC and CTR state: 944 / 1072 bytes down */
+	.stack_wipe = 1216,
+	.stack_wipe_sg = 1408,
 };
 
 void tlsx_ccm_generic_crypt(const struct tlsx_ccm_key *k, const u8 *nonce,

@@ -26,10 +26,6 @@
 #include <immintrin.h>
 #include "aead/platform.h"
 #include "aead/chacha_engines.h"
-#include "aead/stack_wipe.h"
-
-/* What the entry points wipe (stack_wipe.h; test_chacha_engines fails at 1.75 KiB). */
-#define CHACHA_AVX2_WIPE	2560
 
 #define X8_TARGET __attribute__((target("avx2")))
 
@@ -450,8 +446,9 @@ X8_TARGET static noinline void chacha20_xor0_x16(const u32 key[8],
 }
 
 /*
- * The entry points: the worker, then a wipe of the stack its frames used
- * (the passes' state spills there; stack_wipe.h).
+ * The entry points: the 1 KiB passes and the eight-block tail one after
+ * the other, so that neither frame lies below the other (the AEAD
+ * dispatcher wipes as deep as the engine reaches: stack_wipe.h).
  */
 X8_TARGET void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 				      u32 counter, const u8 *src, u8 *dst,
@@ -459,13 +456,11 @@ X8_TARGET void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 {
 	size_t n = len & ~(size_t)1023;
 
-	/* the two workers one after the other: neither frame below the other */
 	if (n)
 		chacha20_xor_x16(key, nonce, counter, src, dst, n);
 	if (len > n)
 		chacha20_xor_x8(key, nonce, counter + (u32)(n / 64), src + n,
 				dst + n, len - n);
-	tlsx_stack_wipe(CHACHA_AVX2_WIPE);
 }
 
 X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
@@ -476,5 +471,4 @@ X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 		chacha20_x8_pass0(key, nonce, otk, src, dst, len);
 	else
 		chacha20_xor0_x16(key, nonce, otk, src, dst, len);
-	tlsx_stack_wipe(CHACHA_AVX2_WIPE);
 }

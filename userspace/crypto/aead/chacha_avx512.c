@@ -25,7 +25,7 @@
  * input, transposing) while the other's sixteen vectors are live takes
  * more than 32 registers, so GCC spills two or three vectors of state
  * there (objdump: the vprold results of the last round stored to the
- * frame), which the entry points wipe after their worker returns
+ * frame), which the AEAD dispatcher wipes after the operation
  * (stack_wipe.h).
  *
  * Output: after the rounds and the addition of the input state, a 4x4
@@ -61,10 +61,6 @@
 #include "aead/platform.h"
 #include "aead/chacha_engines.h"
 #include "aead/sg_avx512.h"
-#include "aead/stack_wipe.h"
-
-/* What the entry points wipe (stack_wipe.h; test_chacha_engines fails at 1 KiB). */
-#define CHACHA_AVX512_WIPE	1792
 
 /*
  * clang's ASan checks a masked access byte by byte: with the two-part
@@ -423,15 +419,9 @@ X16_TARGET static void chacha20_tail(const u32 key[8], const u32 nonce[3],
 		tlsx_chacha20_xor_generic(key, nonce, counter, src, dst, len);
 }
 
-/*
- * The workers (noinline) and the entry points that wipe what the workers'
- * frames held (stack_wipe.h): the 32-block pass, the first pass's scalar
- * block 0 and the one-block code spill round state there.
- */
-static noinline X16_TARGET void chacha20_xor(const u32 key[8],
-					     const u32 nonce[3], u32 counter,
-					     const u8 *src, u8 *dst,
-					     size_t len)
+X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
+					 const u32 nonce[3], u32 counter,
+					 const u8 *src, u8 *dst, size_t len)
 {
 	struct chacha_io io = { .src = src, .dst = dst };
 
@@ -448,14 +438,6 @@ static noinline X16_TARGET void chacha20_xor(const u32 key[8],
 		chacha20_tail(key, nonce, counter, io.src, io.dst, len);
 }
 
-X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
-					 const u32 nonce[3], u32 counter,
-					 const u8 *src, u8 *dst, size_t len)
-{
-	chacha20_xor(key, nonce, counter, src, dst, len);
-	tlsx_stack_wipe(CHACHA_AVX512_WIPE);
-}
-
 /*
  * The same over segment lists, from @src to @dst (positions moved on by
  * @len bytes).  A pass that lies in one segment of each list runs as for
@@ -467,10 +449,10 @@ X16_TARGET void tlsx_chacha20_xor_avx512(const u32 key[8],
  * for a buffer and leaves the rest to the next pass, which then starts
  * at or just before the boundary.
  */
-static noinline X16_TARGET CHACHA_SG_NO_ASAN
-void chacha20_xor_sg(const u32 key[8], const u32 nonce[3], u32 counter,
-		     struct tlsx_sg_pos *src, struct tlsx_sg_pos *dst,
-		     size_t len)
+X16_TARGET CHACHA_SG_NO_ASAN
+void tlsx_chacha20_xor_sg_avx512(const u32 key[8], const u32 nonce[3],
+				 u32 counter, struct tlsx_sg_pos *src,
+				 struct tlsx_sg_pos *dst, size_t len)
 {
 	struct chacha_io io;
 	size_t n, back;
@@ -491,7 +473,8 @@ void chacha20_xor_sg(const u32 key[8], const u32 nonce[3], u32 counter,
 			n = io.end = 1024;
 		}
 		if (io.end == n)
-			chacha20_xor(key, nonce, counter, io.src, io.dst, n);
+			tlsx_chacha20_xor_avx512(key, nonce, counter, io.src,
+						 io.dst, n);
 		else if (n > 1024)
 			chacha20_x32_pass(key, nonce, counter, &io, true, n);
 		else
@@ -502,16 +485,6 @@ void chacha20_xor_sg(const u32 key[8], const u32 nonce[3], u32 counter,
 	}
 	tlsx_sg_cur_put(&io.s, src);
 	tlsx_sg_cur_put(&io.d, dst);
-}
-
-X16_TARGET void tlsx_chacha20_xor_sg_avx512(const u32 key[8],
-					    const u32 nonce[3], u32 counter,
-					    struct tlsx_sg_pos *src,
-					    struct tlsx_sg_pos *dst,
-					    size_t len)
-{
-	chacha20_xor_sg(key, nonce, counter, src, dst, len);
-	tlsx_stack_wipe(CHACHA_AVX512_WIPE);
 }
 
 /* One ChaCha quarter round on the four rows of two blocks (RFC 8439 2.1). */
@@ -576,10 +549,9 @@ X8_TARGET static void chacha20_rows_first(const u32 key[8],
  * one block at most, else in scalar registers alongside blocks 1-8 (YMM)
  * or 1-16 (ZMM), whichever covers @len (at most 1024).
  */
-static noinline X16_TARGET void chacha20_xor0(const u32 key[8],
-					      const u32 nonce[3], u8 otk[32],
-					      const u8 *src, u8 *dst,
-					      size_t len)
+X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
+					  const u32 nonce[3], u8 otk[32],
+					  const u8 *src, u8 *dst, size_t len)
 {
 	if (len <= TLSX_CHACHA_BLOCK)
 		chacha20_rows_first(key, nonce, otk, src, dst, len);
@@ -589,12 +561,4 @@ static noinline X16_TARGET void chacha20_xor0(const u32 key[8],
 		chacha20_x16_pass(key, nonce, 1,
 				  &(struct chacha_io){ .src = src, .dst = dst },
 				  false, len, true, otk);
-}
-
-X16_TARGET void tlsx_chacha20_xor0_avx512(const u32 key[8],
-					  const u32 nonce[3], u8 otk[32],
-					  const u8 *src, u8 *dst, size_t len)
-{
-	chacha20_xor0(key, nonce, otk, src, dst, len);
-	tlsx_stack_wipe(CHACHA_AVX512_WIPE);
 }

@@ -8,10 +8,6 @@
  */
 #include "aead/platform.h"
 #include "aead/chacha_engines.h"
-#include "aead/stack_wipe.h"
-
-/* What the entry points wipe (stack_wipe.h; test_chacha_engines fails at 640 bytes). */
-#define CHACHA_GENERIC_WIPE	1024
 
 #define QR TLSX_CHACHA_QR
 
@@ -52,8 +48,8 @@ static void chacha20_block_words(const u32 key[8], const u32 nonce[3],
 	memzero_explicit(in, sizeof(in));
 }
 
-static noinline void chacha20_block(const u32 key[8], const u32 nonce[3],
-				    u32 counter, u8 out[64])
+void tlsx_chacha20_block_generic(const u32 key[8], const u32 nonce[3],
+				 u32 counter, u8 out[64])
 {
 	u32 ks[16];
 	int i;
@@ -64,9 +60,9 @@ static noinline void chacha20_block(const u32 key[8], const u32 nonce[3],
 	memzero_explicit(ks, sizeof(ks));
 }
 
-static noinline void chacha20_xor(const u32 key[8], const u32 nonce[3],
-				  u32 counter, const u8 *src, u8 *dst,
-				  size_t len)
+void tlsx_chacha20_xor_generic(const u32 key[8], const u32 nonce[3],
+			       u32 counter, const u8 *src, u8 *dst,
+			       size_t len)
 {
 	u32 ks[16];
 	u8 tail[64];
@@ -80,7 +76,7 @@ static noinline void chacha20_xor(const u32 key[8], const u32 nonce[3],
 	}
 	if (len) {
 		/* The length is public: a byte loop over the tail is fine. */
-		chacha20_block(key, nonce, counter, tail);
+		tlsx_chacha20_block_generic(key, nonce, counter, tail);
 		for (i = 0; i < len; i++)
 			dst[i] = src[i] ^ tail[i];
 		memzero_explicit(tail, sizeof(tail));
@@ -88,41 +84,14 @@ static noinline void chacha20_xor(const u32 key[8], const u32 nonce[3],
 	memzero_explicit(ks, sizeof(ks));
 }
 
-static noinline void chacha20_xor0(const u32 key[8], const u32 nonce[3],
-				   u8 otk[32], const u8 *src, u8 *dst,
-				   size_t len)
-{
-	u8 block0[64];
-
-	chacha20_block(key, nonce, 0, block0);
-	memcpy(otk, block0, 32);
-	memzero_explicit(block0, sizeof(block0));
-	chacha20_xor(key, nonce, 1, src, dst, len);
-}
-
-/*
- * The entry points: the worker, then a wipe of the stack its frames used
- * (the scalar state spills there; stack_wipe.h).
- */
-void tlsx_chacha20_block_generic(const u32 key[8], const u32 nonce[3],
-				 u32 counter, u8 out[64])
-{
-	chacha20_block(key, nonce, counter, out);
-	tlsx_stack_wipe(CHACHA_GENERIC_WIPE);
-}
-
-void tlsx_chacha20_xor_generic(const u32 key[8], const u32 nonce[3],
-			       u32 counter, const u8 *src, u8 *dst,
-			       size_t len)
-{
-	chacha20_xor(key, nonce, counter, src, dst, len);
-	tlsx_stack_wipe(CHACHA_GENERIC_WIPE);
-}
-
 void tlsx_chacha20_xor0_generic(const u32 key[8], const u32 nonce[3],
 				u8 otk[32], const u8 *src, u8 *dst,
 				size_t len)
 {
-	chacha20_xor0(key, nonce, otk, src, dst, len);
-	tlsx_stack_wipe(CHACHA_GENERIC_WIPE);
+	u8 block0[64];
+
+	tlsx_chacha20_block_generic(key, nonce, 0, block0);
+	memcpy(otk, block0, 32);
+	memzero_explicit(block0, sizeof(block0));
+	tlsx_chacha20_xor_generic(key, nonce, 1, src, dst, len);
 }

@@ -40,10 +40,6 @@
 #include <immintrin.h>
 #include "aead/platform.h"
 #include "aead/chacha_engines.h"
-#include "aead/stack_wipe.h"
-
-/* What the entry points wipe (stack_wipe.h; test_chacha_engines fails at 1 KiB). */
-#define CHACHA_SSSE3_WIPE	1536
 
 #define TARGET __attribute__((target("ssse3")))
 #define VEX_TARGET __attribute__((target("avx")))
@@ -236,70 +232,30 @@ TARGET static __always_inline void chacha20_xor0_x4(const u32 key[8],
 	memzero_explicit(in, sizeof(in));
 }
 
-/*
- * The entry points: a worker (noinline), then a wipe of the stack its
- * frame used (the rounds' state spills there; stack_wipe.h).
- */
-
 /* Legacy SSE encoding: for CPUs without AVX. */
-TARGET static noinline void chacha20_xor_sse(const u32 key[8],
-					     const u32 nonce[3], u32 counter,
-					     const u8 *src, u8 *dst,
-					     size_t len)
-{
-	chacha20_xor_x4(key, nonce, counter, src, dst, len, chacha20_x4_sse);
-}
-
-TARGET static noinline void chacha20_xor0_sse(const u32 key[8],
-					      const u32 nonce[3], u8 otk[32],
-					      const u8 *src, u8 *dst,
-					      size_t len)
-{
-	chacha20_xor0_x4(key, nonce, otk, src, dst, len, chacha20_x4_sse);
-}
-
 TARGET void tlsx_chacha20_xor_ssse3(const u32 key[8], const u32 nonce[3],
 				    u32 counter, const u8 *src, u8 *dst,
 				    size_t len)
 {
-	chacha20_xor_sse(key, nonce, counter, src, dst, len);
-	tlsx_stack_wipe(CHACHA_SSSE3_WIPE);
+	chacha20_xor_x4(key, nonce, counter, src, dst, len, chacha20_x4_sse);
 }
 
 TARGET void tlsx_chacha20_xor0_ssse3(const u32 key[8], const u32 nonce[3],
 				     u8 otk[32], const u8 *src, u8 *dst,
 				     size_t len)
 {
-	chacha20_xor0_sse(key, nonce, otk, src, dst, len);
-	tlsx_stack_wipe(CHACHA_SSSE3_WIPE);
+	chacha20_xor0_x4(key, nonce, otk, src, dst, len, chacha20_x4_sse);
 }
 
 /*
  * The same code VEX-encoded, for CPUs with AVX (see the top of the file):
  * the SSSE3 helpers inline into these, and take the caller's encoding.
  */
-VEX_TARGET static noinline void chacha20_xor_vex(const u32 key[8],
-						 const u32 nonce[3],
-						 u32 counter, const u8 *src,
-						 u8 *dst, size_t len)
-{
-	chacha20_xor_x4(key, nonce, counter, src, dst, len, chacha20_x4_vex);
-}
-
-VEX_TARGET static noinline void chacha20_xor0_vex(const u32 key[8],
-						  const u32 nonce[3],
-						  u8 otk[32], const u8 *src,
-						  u8 *dst, size_t len)
-{
-	chacha20_xor0_x4(key, nonce, otk, src, dst, len, chacha20_x4_vex);
-}
-
 VEX_TARGET void tlsx_chacha20_xor_ssse3_vex(const u32 key[8],
 					    const u32 nonce[3], u32 counter,
 					    const u8 *src, u8 *dst, size_t len)
 {
-	chacha20_xor_vex(key, nonce, counter, src, dst, len);
-	tlsx_stack_wipe(CHACHA_SSSE3_WIPE);
+	chacha20_xor_x4(key, nonce, counter, src, dst, len, chacha20_x4_vex);
 }
 
 VEX_TARGET void tlsx_chacha20_xor0_ssse3_vex(const u32 key[8],
@@ -307,6 +263,5 @@ VEX_TARGET void tlsx_chacha20_xor0_ssse3_vex(const u32 key[8],
 					     const u8 *src, u8 *dst,
 					     size_t len)
 {
-	chacha20_xor0_vex(key, nonce, otk, src, dst, len);
-	tlsx_stack_wipe(CHACHA_SSSE3_WIPE);
+	chacha20_xor0_x4(key, nonce, otk, src, dst, len, chacha20_x4_vex);
 }

@@ -37,6 +37,7 @@
 #include "aead/platform.h"
 #include "aead/aead_impl.h"
 #include "aead/chacha_engines.h"
+#include "aead/stack_wipe.h"
 
 /* Most bytes of an in-place decryption's first pass (a stack copy). */
 #define CHACHAPOLY_FIRST_INPLACE	512
@@ -213,7 +214,7 @@ static __always_inline void chachapoly_final(union tlsx_aead_state *ust,
  * handed to Poly1305.
  */
 #define CHACHAPOLY_ENGINE(NAME, IMPL, FIRST, BATCH, ONESHOT, ONESHOT_MAX, \
-			  UPDATE_SG)					\
+			  UPDATE_SG, STACK_WIPE, STACK_WIPE_SG)		\
 static void chachapoly_init_##NAME(union tlsx_aead_state *st,		\
 				   const struct tlsx_aead_key *k,	\
 				   const u8 *nonce, const u8 *ad,	\
@@ -258,6 +259,8 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
 	.oneshot = ONESHOT,						\
 	.oneshot_max = ONESHOT_MAX,					\
 	.update_sg = UPDATE_SG,						\
+	.stack_wipe = STACK_WIPE,					\
+	.stack_wipe_sg = STACK_WIPE_SG,					\
 }
 
 /*
@@ -266,33 +269,50 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
  * for moving its accumulator in and out of vector form (about 36 TSC
  * cycles for the IFMA engine on Zen 5), so the SIMD engines take 4 KiB,
  * the dispatcher's chunk.
+ *
+ * The last two numbers: how deep the dispatcher wipes the stack after an
+ * operation on one buffer and over segment lists (aead_impl.h), a
+ * quarter or more beyond the deepest secret test_aead_wipe_depth finds
+ * on Zen 5 (generic 1400 / 1544 bytes, SSSE3 1728 / 1872, AVX2 2656 /
+ * 2800, AVX-512 1264 / 2112; the last two vary by up to 48 bytes with the
+ * stack's alignment, their frames being aligned to 32 and 64 bytes).
  */
 CHACHAPOLY_ENGINE(generic, TLSX_IMPL_GENERIC, TLSX_CHACHA_FIRST_GENERIC,
-		  256, NULL, 0, NULL);
+		  256, NULL, 0, NULL, 1792, 2048);
 CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
-		  NULL, 0, NULL);
+		  NULL, 0, NULL, 2176, 2368);
 CHACHAPOLY_ENGINE(ssse3_vex, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
-		  NULL, 0, NULL);
+		  NULL, 0, NULL, 2176, 2368);
 CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096,
-		  NULL, 0, NULL);
+		  NULL, 0, NULL, 3392, 3584);
 
 /*
  * AVX-512: records up to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call
  * (chachapoly_avx512.c), without the streaming state; at most one block
- * of text with its rounds and MAC in registers.
+ * of text with its rounds and MAC in registers.  Each path then wipes as
+ * deep as it reaches (stack_wipe.h; test_aead_wipe_depth measures up to
+ * 312 and 1944 bytes on Zen 5, give or take 48 with the stack's
+ * alignment): a 64-byte record need not pay for the short path's 1.8 KiB
+ * frame.
  */
+#define CHACHAPOLY_TINY_WIPE	512
+#define CHACHAPOLY_SHORT_WIPE	2496
+
 static void chachapoly_oneshot_avx512(const struct tlsx_aead_key *k,
 				      bool enc, const u8 *nonce,
 				      const u8 *ad, size_t ad_len,
 				      const u8 *src, u8 *dst, size_t len,
 				      u8 *tag)
 {
-	if (len <= TLSX_CHACHA_BLOCK)
+	if (len <= TLSX_CHACHA_BLOCK) {
 		tlsx_chachapoly_tiny_avx512(k->u.chachapoly.k, nonce, enc, ad,
 					    ad_len, src, dst, len, tag);
-	else
+		tlsx_stack_wipe(CHACHAPOLY_TINY_WIPE);
+	} else {
 		tlsx_chachapoly_short_avx512(k->u.chachapoly.k, nonce, enc,
 					     ad, ad_len, src, dst, len, tag);
+		tlsx_stack_wipe(CHACHAPOLY_SHORT_WIPE);
+	}
 }
 
 /* Feed Poly1305 the next @len bytes at @p (a copy of a list position). */
@@ -374,7 +394,7 @@ static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
 
 CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512, 4096,
 		  chachapoly_oneshot_avx512, TLSX_CHACHAPOLY_SHORT_MAX,
-		  chachapoly_update_sg_avx512);
+		  chachapoly_update_sg_avx512, 1664, 2752);
 
 const struct tlsx_aead_ops *tlsx_chachapoly_ops(enum tlsx_aead_impl impl)
 {

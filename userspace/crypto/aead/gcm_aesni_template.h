@@ -602,4 +602,7 @@ const struct tlsx_aead_ops AESNI_OPS = {
 	.encrypt = gcm_aesni_encrypt,
 	.decrypt = gcm_aesni_decrypt,
 	.final = gcm_aesni_final,
+	/* round keys and GHASH sums: 368 / 512 bytes down */
+	.stack_wipe = 512,
+	.stack_wipe_sg = 640,
 };

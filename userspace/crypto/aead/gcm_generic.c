@@ -705,4 +705,7 @@ const struct tlsx_aead_ops tlsx_gcm_generic_ops = {
 	.encrypt = gcm_generic_encrypt,
 	.decrypt = gcm_generic_decrypt,
 	.final = gcm_generic_final,
+	/* the bitsliced AES and GHASH state: 1104 / 1200 bytes down */
+	.stack_wipe = 1408,
+	.stack_wipe_sg = 1536,
 };

@@ -5,15 +5,16 @@
  * address or padding of a second one is left between wiped parts.  The
  * frame is larger than the kernel's 2 KiB warning, which is about stack
  * depth: this one lies where the engine's own frames just were, about as
- * deep (the AVX2 ChaCha20 passes reach 2 KiB), so it adds little to the
- * deepest point of the call.
+ * deep, so it adds little to the deepest point of the call; and the
+ * deeper frame is only taken by a wipe that asks for more than the
+ * shallow one holds.
  */
 #include "aead/stack_wipe.h"
 
 /*
  * The kernel zeroes every local at entry (-ftrivial-auto-var-init=zero):
- * all TLSX_STACK_WIPE_MAX bytes, whatever @bytes asks.  Exempt the area;
- * memzero_explicit() does the wipe.
+ * the whole area, whatever @bytes asks.  Exempt it; memzero_explicit()
+ * does the wipe.
  */
 #if __has_attribute(__uninitialized__)
 #define WIPE_NOINIT	__attribute__((__uninitialized__))
@@ -23,7 +24,14 @@
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wframe-larger-than="
-noinline void tlsx_stack_wipe(size_t bytes)
+noinline void tlsx_stack_wipe_shallow(size_t bytes)
+{
+	u8 area[TLSX_STACK_WIPE_SHALLOW] WIPE_NOINIT;
+
+	memzero_explicit(area + sizeof(area) - bytes, bytes);
+}
+
+noinline void tlsx_stack_wipe_deep(size_t bytes)
 {
 	u8 area[TLSX_STACK_WIPE_MAX] WIPE_NOINIT;
 

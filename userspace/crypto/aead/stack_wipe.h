@@ -3,30 +3,44 @@
  * stack_wipe.h - what an engine leaves in the stack below its caller.
  *
  * An engine wipes the arrays it keeps secrets in, but the compiler also
- * spills registers to the frame when it runs out of them: ChaCha20's
- * round state, key words among it, in the SIMD passes and the scalar
- * block.  No C code can wipe a frame that has returned, so such an
- * engine's entry point calls a worker (noinline) that does the work, then
- * tlsx_stack_wipe(), whose own frame lies where the worker's did (both
- * are called from the entry point's frame) and which zeroes @bytes of
- * the stack there: the worker chain's frames and, in userspace, the
- * 128-byte red zone below them.  Each engine names its depth (measured:
- * test_chacha_engines' stack_left_behind reads 8 KiB below and fails on
- * any byte that depends on the key).
+ * spills registers to its frames when it runs out of them: ChaCha20's
+ * round state (key words among it), GHASH and Poly1305 sums, a block of
+ * text.  No C code can wipe a frame that has returned, so the AEAD
+ * dispatcher (aead.c), once an operation is done, calls
+ * tlsx_stack_wipe(), whose own frame lies where the engine's did (both
+ * called from the dispatcher's frame) and which zeroes as many bytes
+ * below that frame as the engine's calls reach (ops->stack_wipe,
+ * aead_impl.h): their frames and, in userspace, the 128-byte red zone
+ * below them.  test_aead_stack checks nothing is left after an
+ * operation; test_aead_wipe_depth that each depth is a quarter more than
+ * the engine needs.
  */
 #ifndef TLSX_CRYPTO_STACK_WIPE_H
 #define TLSX_CRYPTO_STACK_WIPE_H
 
 #include "aead/platform.h"
 
-/* The deepest wipe (stack_wipe.c: one frame). */
-#define TLSX_STACK_WIPE_MAX	2560
+/* The deepest wipe, and the deepest of the shallow frame. */
+#define TLSX_STACK_WIPE_MAX	4096
+#define TLSX_STACK_WIPE_SHALLOW	2048
+
+void tlsx_stack_wipe_shallow(size_t bytes);
+void tlsx_stack_wipe_deep(size_t bytes);
 
 /*
  * tlsx_stack_wipe() - zero @bytes (at most TLSX_STACK_WIPE_MAX) of the
  * stack below the caller's frame.  Plain C (stack_wipe.c): callable
- * inside or outside a SIMD section.
+ * inside or outside a SIMD section.  Inline, so that the wipe's frame
+ * is the caller's next, as the engine's was; a wipe of the shallow
+ * frame's size or less takes that frame, which keeps the stack's
+ * deepest point where the engine's was.
  */
-void tlsx_stack_wipe(size_t bytes);
+static __always_inline void tlsx_stack_wipe(size_t bytes)
+{
+	if (bytes <= TLSX_STACK_WIPE_SHALLOW)
+		tlsx_stack_wipe_shallow(bytes);
+	else
+		tlsx_stack_wipe_deep(bytes);
+}
 
 #endif /* TLSX_CRYPTO_STACK_WIPE_H */
