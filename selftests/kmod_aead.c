@@ -4,8 +4,9 @@
  * engines built for userspace: records sealed in the kernel open in
  * userspace and the reverse, for every implementation the guest CPU has
  * on either side, contiguous and scattered, in place and not, and with
- * the FPU unusable (the kernel's portable fallback).  The kernel side is
- * reached through /sys/kernel/debug/tlsx/aead (kmod/debugfs_aead.c).
+ * the FPU unusable (the kernel's portable fallback); and the kernel
+ * build leaves no secret in its stack.  The kernel side is reached
+ * through /sys/kernel/debug/tlsx/aead (kmod/debugfs_aead.c).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -21,25 +22,28 @@
 
 struct kreq {
 	struct tlsx_dbg_aead_req h;
-	u8 body[TLSX_DBG_AEAD_MAX_AD + TLSX_DBG_AEAD_MAX_LEN];
+	u8 body[TLSX_DBG_AEAD_MAX_AD + 2 * TLSX_DBG_AEAD_MAX_LEN];
 };
 
 struct kresp {
 	struct tlsx_dbg_aead_resp h;
-	u8 out[TLSX_DBG_AEAD_MAX_LEN];
+	u8 out[TLSX_DBG_AEAD_MAX_LEN + 2 * TLSX_DBG_AEAD_STACK_BYTES];
 };
 
 /* Run one request in the kernel.  Return: the kernel's status, or -errno. */
 static int kernel_aead(struct kreq *rq, struct kresp *rs)
 {
-	size_t len = sizeof(rq->h) + rq->h.ad_len + rq->h.len;
+	bool stack = rq->h.op & TLSX_DBG_AEAD_STACK;
+	size_t len = sizeof(rq->h) + rq->h.ad_len +
+		     (stack ? 2 : 1) * rq->h.len;
+	size_t want = sizeof(rs->h) + rq->h.len +
+		      (stack ? 2 * TLSX_DBG_AEAD_STACK_BYTES : 0);
 	int fd = open(DBG_AEAD, O_RDWR), ret;
 
 	if (fd < 0)
 		return -errno;
 	ret = write(fd, rq, len) == (ssize_t)len ? 0 : -errno;
-	if (!ret && read(fd, rs, sizeof(*rs)) <
-		    (ssize_t)(sizeof(rs->h) + rq->h.len))
+	if (!ret && read(fd, rs, sizeof(*rs)) < (ssize_t)want)
 		ret = -EIO;
 	close(fd);
 	return ret ? ret : rs->h.status;
@@ -301,6 +305,254 @@ TEST_F_TIMEOUT(aead, kernel_scattered_and_no_fpu_paths_agree, 600)
 		}
 	}
 	EXPECT_GT(checked, 0);
+}
+
+/*
+ * Seal @len bytes of @pt in the kernel with @key and the nonce and AD of
+ * @rq's header and body, on impl @impl, into @ct and @tag.
+ */
+static int kernel_seal(struct kreq *rq, struct kresp *rs, const u8 *key,
+		       unsigned int impl, const u8 *pt, size_t len, u8 *ct,
+		       u8 *tag)
+{
+	struct tlsx_dbg_aead_req *h = &rq->h;
+	int ret;
+
+	h->op = TLSX_DBG_AEAD_SEAL;
+	h->impl = impl;
+	h->len = len;
+	memcpy(h->key, key, sizeof(h->key));
+	memcpy(rq->body + h->ad_len, pt, len);
+	ret = kernel_aead(rq, rs);
+	if (!ret) {
+		memcpy(ct, rs->out, len);
+		memcpy(tag, rs->h.tag, 16);
+	}
+	return ret;
+}
+
+/* The buffers of the stack probes (kernel_leaves_no_secret_in_stack). */
+struct stack_bufs {
+	u8 *zero, *ks, *pt[2];
+};
+
+static bool stack_bufs_alloc(struct stack_bufs *b)
+{
+	b->zero = calloc(1, TLSX_DBG_AEAD_MAX_LEN);
+	b->ks = malloc(TLSX_DBG_AEAD_MAX_LEN);
+	b->pt[0] = malloc(TLSX_DBG_AEAD_MAX_LEN);
+	b->pt[1] = malloc(TLSX_DBG_AEAD_MAX_LEN);
+	return b->zero && b->ks && b->pt[0] && b->pt[1];
+}
+
+static void stack_bufs_free(struct stack_bufs *b)
+{
+	free(b->zero);
+	free(b->ks);
+	free(b->pt[0]);
+	free(b->pt[1]);
+}
+
+/*
+ * One probed operation: @op (SEAL or OPEN, with @flags) of @len bytes on
+ * impl @impl, on one buffer or (@sg) a 300-byte head then pages, twice
+ * with everything public equal (nonce, AD, lengths, segments, and the
+ * ciphertext @ct: each run's plaintext is @ct XOR its key's keystream)
+ * and the key and text different.  Returns the kernel's status
+ * (-EOPNOTSUPP: no such impl, -ENODEV: no probe in this kernel), or
+ * -EPROTO if an answer was wrong; the reads follow rs->out + @len.
+ */
+static int stack_case(struct kreq *rq, struct kresp *rs,
+		      struct stack_bufs *b, u8 *ct, enum tlsx_aead_alg alg,
+		      unsigned int impl, size_t len, bool sg,
+		      unsigned int op, unsigned int flags)
+{
+	struct tlsx_dbg_aead_req *h = &rq->h;
+	u8 keys[2][32], tags[2][16], ad[13];
+	unsigned int k, i;
+	int ret;
+
+	fill_random(keys, sizeof(keys));
+	fill_random(ad, sizeof(ad));
+	fill_random(ct, len);
+	memset(h, 0, sizeof(*h));
+	h->alg = alg;
+	h->key_len = tlsx_aead_key_len(alg);
+	h->ad_len = sizeof(ad);
+	fill_random(h->nonce, sizeof(h->nonce));
+	memcpy(rq->body, ad, sizeof(ad));
+	for (k = 0; k < 2; k++) {
+		ret = kernel_seal(rq, rs, keys[k], impl, b->zero, len, b->ks,
+				  tags[k]);
+		if (ret)
+			return ret;
+		for (i = 0; i < len; i++)
+			b->pt[k][i] = ct[i] ^ b->ks[i];
+		ret = kernel_seal(rq, rs, keys[k], impl, b->pt[k], len, b->ks,
+				  tags[k]);
+		if (ret)
+			return ret;
+		if (memcmp(b->ks, ct, len))
+			return -EPROTO;
+	}
+	h->op = op | TLSX_DBG_AEAD_STACK | flags;
+	memcpy(h->key, keys[0], sizeof(h->key));
+	memcpy(h->key2, keys[1], sizeof(h->key2));
+	memcpy(h->tag, tags[0], 16);
+	memcpy(h->tag2, tags[1], 16);
+	if (sg) {
+		h->nsegs = 5;
+		h->seg_len[0] = 300;
+		for (i = 1; i < h->nsegs; i++)
+			h->seg_len[i] = 4096;
+	}
+	for (k = 0; k < 2; k++)
+		memcpy(rq->body + sizeof(ad) + k * len,
+		       op == TLSX_DBG_AEAD_SEAL ? b->pt[k] : ct, len);
+	ret = kernel_aead(rq, rs);
+	if (!ret && memcmp(rs->out, op == TLSX_DBG_AEAD_SEAL ? ct : b->pt[1],
+			   len))
+		ret = -EPROTO;
+	return ret;
+}
+
+/*
+ * The bytes where the two reads after a stack_case() differ: how many,
+ * and the offset of the lowest (the deepest) in *@low.
+ */
+static unsigned int stack_diff(const struct kresp *rs, size_t len,
+			       size_t *low)
+{
+	const u8 *r0 = rs->out + len, *r1 = r0 + TLSX_DBG_AEAD_STACK_BYTES;
+	unsigned int bad = 0;
+	size_t i;
+
+	*low = 0;
+	for (i = 0; i < TLSX_DBG_AEAD_STACK_BYTES; i++) {
+		if (r0[i] == r1[i])
+			continue;
+		if (!bad++)
+			*low = i;
+	}
+	return bad;
+}
+
+static const size_t stack_lens[] = { 64, 1024, 16384 + 1 };
+
+#define STACK_CASES	(2 * 2 * ARRAY_SIZE(stack_lens))
+#define STACK_LEN(c)	stack_lens[(c) % ARRAY_SIZE(stack_lens)]
+#define STACK_SG(c)	((c) / ARRAY_SIZE(stack_lens) % 2)
+#define STACK_OP(c)	((c) / ARRAY_SIZE(stack_lens) / 2 ? \
+			 TLSX_DBG_AEAD_OPEN : TLSX_DBG_AEAD_SEAL)
+
+/*
+ * What the kernel's AEAD leaves in its stack (docs/ct-aead.md section 4):
+ * stack_case() on every impl the guest has, seal and open, one buffer
+ * and pages; the kernel fills the stack below the operation before each
+ * run, interrupts off, and reads it after.  The two reads must be equal:
+ * a byte that differs is a secret left behind (a register an engine
+ * spilled that the dispatcher's wipe did not reach).
+ */
+TEST_F_TIMEOUT(aead, kernel_leaves_no_secret_in_stack, 900)
+{
+	struct stack_bufs b;
+	unsigned int ki, c, bad, checked = 0;
+	size_t low;
+	int ret;
+
+	ASSERT_TRUE(stack_bufs_alloc(&b));
+	for (ki = TLSX_IMPL_GENERIC; ki < TLSX_IMPL_COUNT; ki++) {
+		for (c = 0; c < STACK_CASES; c++) {
+			ret = stack_case(self->rq, self->rs, &b, self->ct,
+					 variant->alg, ki, STACK_LEN(c),
+					 STACK_SG(c), STACK_OP(c), 0);
+			if (ret == -EOPNOTSUPP)
+				break;	/* the guest lacks this impl */
+			if (ret == -ENODEV)
+				SKIP(goto out, "no stack probe in this kernel (KASAN)");
+			ASSERT_EQ(0, ret);
+			bad = stack_diff(self->rs, STACK_LEN(c), &low);
+			EXPECT_EQ(0, bad) {
+				TH_LOG("%s on %s, %s %zu bytes%s: %u bytes of the kernel stack depend on the secrets, the deepest %zu bytes below the probe's top",
+				       tlsx_aead_alg_name(variant->alg),
+				       tlsx_aead_impl_name(ki),
+				       STACK_OP(c) == TLSX_DBG_AEAD_SEAL ?
+				       "seal" : "open", STACK_LEN(c),
+				       STACK_SG(c) ? " over pages" : "", bad,
+				       TLSX_DBG_AEAD_STACK_BYTES - low);
+			}
+			checked++;
+		}
+	}
+	EXPECT_GT(checked, 0);
+out:
+	stack_bufs_free(&b);
+}
+
+/*
+ * The kernel build's own depths (test_aead_wipe_depth measures
+ * userspace's): the same cases with the wipes recording only, what is
+ * left must lie inside the deepest wipe with a quarter and at least 128
+ * bytes to spare.  Logs the deepest need of each depth of wipe.
+ */
+TEST_F_TIMEOUT(aead, kernel_wipe_has_room, 900)
+{
+	struct { unsigned int bytes, need; } seen[8];
+	unsigned int ki, c, i, nseen, top, bytes, need, checked = 0;
+	struct stack_bufs b;
+	size_t low;
+	int ret;
+
+	ASSERT_TRUE(stack_bufs_alloc(&b));
+	for (ki = TLSX_IMPL_GENERIC; ki < TLSX_IMPL_COUNT; ki++) {
+		nseen = 0;
+		for (c = 0; c < STACK_CASES; c++) {
+			ret = stack_case(self->rq, self->rs, &b, self->ct,
+					 variant->alg, ki, STACK_LEN(c),
+					 STACK_SG(c), STACK_OP(c),
+					 TLSX_DBG_AEAD_NO_WIPE);
+			if (ret == -EOPNOTSUPP)
+				break;
+			if (ret == -ENODEV)
+				SKIP(goto out, "no stack probe in this kernel (KASAN)");
+			ASSERT_EQ(0, ret);
+			checked++;
+			if (!stack_diff(self->rs, STACK_LEN(c), &low))
+				continue;
+			/* the wipes of the two runs are the same */
+			top = self->rs->h.wipe_top[1];
+			bytes = self->rs->h.wipe_bytes[1];
+			ASSERT_TRUE(top > low) {
+				TH_LOG("%s on %s, case %u: secrets left and no wipe above them",
+				       tlsx_aead_alg_name(variant->alg),
+				       tlsx_aead_impl_name(ki), c);
+			}
+			need = top - low;
+			EXPECT_GE(bytes, need + (need / 4 > 128 ? need / 4 : 128)) {
+				TH_LOG("%s on %s, %s %zu bytes%s: a secret %u bytes below the wipe's start, which zeroes %u",
+				       tlsx_aead_alg_name(variant->alg),
+				       tlsx_aead_impl_name(ki),
+				       STACK_OP(c) == TLSX_DBG_AEAD_SEAL ?
+				       "seal" : "open", STACK_LEN(c),
+				       STACK_SG(c) ? " over pages" : "",
+				       need, bytes);
+			}
+			for (i = 0; i < nseen && seen[i].bytes != bytes; i++)
+				;
+			if (i == nseen && nseen < ARRAY_SIZE(seen))
+				seen[nseen++] = (typeof(seen[0])){ bytes, 0 };
+			if (i < nseen && need > seen[i].need)
+				seen[i].need = need;
+		}
+		for (i = 0; i < nseen; i++)
+			TH_LOG("%s on %s: a wipe of %u bytes, the deepest secret %u bytes down",
+			       tlsx_aead_alg_name(variant->alg),
+			       tlsx_aead_impl_name(ki), seen[i].bytes,
+			       seen[i].need);
+	}
+	EXPECT_GT(checked, 0);
+out:
+	stack_bufs_free(&b);
 }
 
 /* A wrong tag is refused and no plaintext comes back. */

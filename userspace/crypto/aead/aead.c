@@ -45,8 +45,9 @@
  * computed tag) are wiped before returning, and so is what the engine's
  * own frames left below ours: each operation ends with a wipe as deep as
  * its engine reaches (ops->stack_wipe and stack_wipe_sg; nothing for the
- * engines that leave nothing, nor after oneshot(), which wipes itself).  The tag comparison is
- * constant time; only its result, which is public, selects a branch.
+ * engines that leave nothing, nor after oneshot(), which wipes itself).
+ * The tag comparison is constant time; only its result, which is public,
+ * selects a branch.
  */
 #include "aead/platform.h"
 #include "aead/aead_impl.h"

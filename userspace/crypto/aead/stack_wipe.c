@@ -22,19 +22,49 @@
 #define WIPE_NOINIT
 #endif
 
+#ifdef TLSX_TEST_HOOKS
+#include <linux/sched.h>
+
+struct tlsx_stack_wipe_probe tlsx_stack_wipe_probe;
+
+/* Record a wipe of @bytes below @top; true: wipe nothing (stack_wipe.h). */
+static noinline bool tlsx_stack_wipe_test(const u8 *top, size_t bytes)
+{
+	struct tlsx_stack_wipe_probe *p = &tlsx_stack_wipe_probe;
+	unsigned long end = (unsigned long)top;
+
+	if (READ_ONCE(p->task) != current)
+		return false;
+	if (!p->top || end - bytes < p->top - p->bytes) {
+		p->top = end;
+		p->bytes = bytes;
+	}
+	return p->skip;
+}
+#else
+static inline bool tlsx_stack_wipe_test(const u8 *top, size_t bytes)
+{
+	(void)top;
+	(void)bytes;
+	return false;
+}
+#endif
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wframe-larger-than="
 noinline void tlsx_stack_wipe_shallow(size_t bytes)
 {
 	u8 area[TLSX_STACK_WIPE_SHALLOW] WIPE_NOINIT;
 
-	memzero_explicit(area + sizeof(area) - bytes, bytes);
+	if (!tlsx_stack_wipe_test(area + sizeof(area), bytes))
+		memzero_explicit(area + sizeof(area) - bytes, bytes);
 }
 
 noinline void tlsx_stack_wipe_deep(size_t bytes)
 {
 	u8 area[TLSX_STACK_WIPE_MAX] WIPE_NOINIT;
 
-	memzero_explicit(area + sizeof(area) - bytes, bytes);
+	if (!tlsx_stack_wipe_test(area + sizeof(area), bytes))
+		memzero_explicit(area + sizeof(area) - bytes, bytes);
 }
 #pragma GCC diagnostic pop

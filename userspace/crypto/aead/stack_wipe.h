@@ -27,6 +27,23 @@
 void tlsx_stack_wipe_shallow(size_t bytes);
 void tlsx_stack_wipe_deep(size_t bytes);
 
+#ifdef TLSX_TEST_HOOKS
+/*
+ * Test builds of tlsx.ko only (kmod/debugfs_aead.c, the stack probe):
+ * the wipes of one task are recorded, the one that reaches deepest kept,
+ * and with @skip set they wipe nothing, so the probe sees what they
+ * would have had to reach.
+ */
+struct tlsx_stack_wipe_probe {
+	const void *task;	/* the task whose wipes are recorded */
+	bool skip;		/* record only */
+	unsigned long top;	/* the deepest wipe's upper end, or 0 */
+	size_t bytes;		/* its depth */
+};
+
+extern struct tlsx_stack_wipe_probe tlsx_stack_wipe_probe;
+#endif
+
 /*
  * tlsx_stack_wipe() - zero @bytes (at most TLSX_STACK_WIPE_MAX) of the
  * stack below the caller's frame.  Plain C (stack_wipe.c): callable
