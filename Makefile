@@ -179,7 +179,12 @@ NO_AVX_TESTS := test_aead_kat test_aead_diff test_aead_sg test_aead_tamper \
 	test_aead_ct_trace
 NO_AVX_RUNS = $(foreach t,$(NO_AVX_TESTS),\
 	'env TLSX_CPU_MASK=avx $(B)/test/$(t)') \
-	'env TLSX_CPU_MASK=avx tools/ctgrind $(B)/test/ct_aead'
+	'env TLSX_CPU_MASK=avx tools/ctgrind $(B)/test/ct_aead' \
+	$(foreach t,test_stack_left test_stack_depth,\
+	'env TLSX_CPU_MASK=$(PORTABLE_MASK) $(B)/test/$(t)')
+# The handshake primitives' stack checks again on their portable code
+# (X25519, P-256, ML-KEM, the bignums, SHA-2), whose frames go deeper.
+PORTABLE_MASK := avx512f,avx2,adx,bmi2,avx512ifma,sha
 
 # --- tools ------------------------------------------------------------
 BENCH_SRCS := $(wildcard tools/bench/*.c)
@@ -398,6 +403,9 @@ $(B)/test/test_conn $(B)/test-asan/test_conn: \
 $(B)/test/test_aead_wipe_depth $(B)/test-asan/test_aead_wipe_depth: \
 	TEST_XSYSLIBS += -Wl,--wrap=tlsx_stack_wipe_shallow \
 	-Wl,--wrap=tlsx_stack_wipe_deep
+# test_stack_depth does the same for the handshake primitives' wipes.
+$(B)/test/test_stack_depth $(B)/test-asan/test_stack_depth: \
+	TEST_XSYSLIBS += -Wl,--wrap=tlsx_stack_wipe_user
 # test_tlsxd_main runs the daemon itself.
 $(B)/test/test_tlsxd_main $(B)/test-asan/test_tlsxd_main: | $(TLSXD)
 

@@ -68,3 +68,12 @@ noinline void tlsx_stack_wipe_deep(size_t bytes)
 		memzero_explicit(area + sizeof(area) - bytes, bytes);
 }
 #pragma GCC diagnostic pop
+
+#ifndef __KERNEL__
+noinline void tlsx_stack_wipe_user(size_t bytes)
+{
+	u8 area[bytes];		/* userspace: no frame limit to keep */
+
+	memzero_explicit(area, bytes);
+}
+#endif

@@ -27,6 +27,17 @@
 void tlsx_stack_wipe_shallow(size_t bytes);
 void tlsx_stack_wipe_deep(size_t bytes);
 
+#ifndef __KERNEL__
+/*
+ * tlsx_stack_wipe_user() - the same for userspace's handshake primitives
+ * (X25519, Ed25519, P-256, ML-KEM, RSA), whose frames reach further than
+ * the kernel's stack could hold (ML-KEM about 17 KiB, RSA about 48 KiB):
+ * @bytes (> 0) of any size, in a frame of that size.  Their public entry
+ * points run a worker (noinline) and then this, from the same frame.
+ */
+void tlsx_stack_wipe_user(size_t bytes);
+#endif
+
 #ifdef TLSX_TEST_HOOKS
 /*
  * Test builds of tlsx.ko only (kmod/debugfs_aead.c, the stack probe):

@@ -43,12 +43,14 @@ const struct c25519_impl *c25519_impl_get(void);
  * ed25519.h does on c25519_impl_get(), for tests of every one.
  */
 struct tlsx_ed25519_key;
-void c25519_ed25519_key_from_seed(const struct c25519_impl *impl,
-				   struct tlsx_ed25519_key *k,
-				   const u8 seed[32]);
-void c25519_ed25519_sign(const struct c25519_impl *impl, u8 sig[64],
-			 const struct tlsx_ed25519_key *k,
-			 const u8 *msg, size_t len);
+/* noinline: their frames lie under the entry points' stack wipe */
+noinline void c25519_ed25519_key_from_seed(const struct c25519_impl *impl,
+					    struct tlsx_ed25519_key *k,
+					    const u8 seed[32]);
+noinline void c25519_ed25519_sign(const struct c25519_impl *impl,
+				  u8 sig[64],
+				  const struct tlsx_ed25519_key *k,
+				  const u8 *msg, size_t len);
 int c25519_ed25519_verify(const struct c25519_impl *impl, const u8 sig[64],
 			  const u8 pub[32], const u8 *msg, size_t len);
 

@@ -7,6 +7,15 @@
 #include "hash/sha3.h"
 #include "mlkem/mlkem.h"
 #include "mlkem/mlkem_kpke.h"
+#include "aead/stack_wipe.h"
+
+/*
+ * The public entry points run a worker and then wipe this much of the
+ * stack below them (stack_wipe.h): the polynomial vectors and matrices of
+ * K-PKE live in the workers' frames, to about 16.7 KiB below the caller
+ * (decapsulation; test_stack_depth).
+ */
+#define MLKEM_STACK_WIPE	(21 * 1024)
 
 /* dk's parts (FIPS 203 algorithm 16 step 3). */
 #define DK_PKE		0
@@ -28,12 +37,21 @@ void mlkem768_keygen_variant(u8 ek[MLKEM_PKE_EK_BYTES],
 	memcpy(dk + DK_Z, z, MLKEM_SYM_BYTES);
 }
 
+static noinline void mlkem_keygen_work(u8 ek[MLKEM768_EK_SIZE],
+				       u8 dk[MLKEM768_DK_SIZE],
+				       const u8 d[MLKEM_SEED_SIZE],
+				       const u8 z[MLKEM_SEED_SIZE])
+{
+	mlkem768_keygen_variant(ek, dk, d, z, false);
+}
+
 void tlsx_mlkem768_keygen_internal(u8 ek[MLKEM768_EK_SIZE],
 				   u8 dk[MLKEM768_DK_SIZE],
 				   const u8 d[MLKEM_SEED_SIZE],
 				   const u8 z[MLKEM_SEED_SIZE])
 {
-	mlkem768_keygen_variant(ek, dk, d, z, false);
+	mlkem_keygen_work(ek, dk, d, z);
+	tlsx_stack_wipe_user(MLKEM_STACK_WIPE);
 }
 
 int tlsx_mlkem768_check_ek(const u8 ek[MLKEM768_EK_SIZE])
@@ -56,10 +74,10 @@ int tlsx_mlkem768_check_dk(const u8 dk[MLKEM768_DK_SIZE])
 	return memcmp(h, dk + DK_H, sizeof(h)) ? -EINVAL : 0;
 }
 
-int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
-				  u8 ss[MLKEM_SS_SIZE],
-				  const u8 ek[MLKEM768_EK_SIZE],
-				  const u8 m[MLKEM_SEED_SIZE])
+static noinline int mlkem_encaps_work(u8 ct[MLKEM768_CT_SIZE],
+				      u8 ss[MLKEM_SS_SIZE],
+				      const u8 ek[MLKEM768_EK_SIZE],
+				      const u8 m[MLKEM_SEED_SIZE])
 {
 	u8 in[2 * MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES];
 	struct mlkem_polyvec at[MLKEM_K];
@@ -90,6 +108,17 @@ int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
 	return 0;
 }
 
+int tlsx_mlkem768_encaps_internal(u8 ct[MLKEM768_CT_SIZE],
+				  u8 ss[MLKEM_SS_SIZE],
+				  const u8 ek[MLKEM768_EK_SIZE],
+				  const u8 m[MLKEM_SEED_SIZE])
+{
+	int err = mlkem_encaps_work(ct, ss, ek, m);
+
+	tlsx_stack_wipe_user(MLKEM_STACK_WIPE);
+	return err;
+}
+
 /*
  * All-ones when @a and @b (@len bytes) are equal, else zero, with no
  * branch on their contents and no early exit (a memcmp() or strcmp()
@@ -112,9 +141,9 @@ static u8 ct_eq_mask(const u8 *a, const u8 *b, size_t len)
 	return (u8)((((acc | (0 - acc)) >> 63) & 1) - 1);
 }
 
-void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],
-			  const u8 dk[MLKEM768_DK_SIZE],
-			  const u8 ct[MLKEM768_CT_SIZE])
+static noinline void mlkem_decaps_work(u8 ss[MLKEM_SS_SIZE],
+				       const u8 dk[MLKEM768_DK_SIZE],
+				       const u8 ct[MLKEM768_CT_SIZE])
 {
 	u8 in[2 * MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES];
 	u8 kbar[MLKEM_SS_SIZE], ct2[MLKEM768_CT_SIZE], mask;
@@ -146,4 +175,12 @@ void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],
 	memzero_explicit(kr, sizeof(kr));
 	memzero_explicit(kbar, sizeof(kbar));
 	memzero_explicit(ct2, sizeof(ct2));
+}
+
+void tlsx_mlkem768_decaps(u8 ss[MLKEM_SS_SIZE],
+			  const u8 dk[MLKEM768_DK_SIZE],
+			  const u8 ct[MLKEM768_CT_SIZE])
+{
+	mlkem_decaps_work(ss, dk, ct);
+	tlsx_stack_wipe_user(MLKEM_STACK_WIPE);
 }

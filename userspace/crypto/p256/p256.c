@@ -12,6 +12,7 @@
 #include "p256/p256_field.h"
 #include "p256/p256_internal.h"
 #include "rand/random.h"
+#include "aead/stack_wipe.h"
 
 /*
  * The curve operations of the implementation p256_impl.c chose: the
@@ -90,8 +91,8 @@ static void p256_encode_point(u8 out[P256_POINT_SIZE], const u64 x[4],
 
 /* --- keys and ECDH --------------------------------------------------- */
 
-int tlsx_p256_public(u8 pub[P256_POINT_SIZE],
-		     const u8 priv[P256_SCALAR_SIZE])
+static noinline int p256_public_work(u8 pub[P256_POINT_SIZE],
+				     const u8 priv[P256_SCALAR_SIZE])
 {
 	u64 d[4], x[4], y[4];
 
@@ -102,6 +103,14 @@ int tlsx_p256_public(u8 pub[P256_POINT_SIZE],
 	p256_encode_point(pub, x, y);
 	memzero_explicit(d, sizeof(d));
 	return 0;
+}
+
+int tlsx_p256_public(u8 pub[P256_POINT_SIZE], const u8 priv[P256_SCALAR_SIZE])
+{
+	int err = p256_public_work(pub, priv);
+
+	tlsx_stack_wipe_user(P256_STACK_WIPE);
+	return err;
 }
 
 /*
@@ -123,9 +132,9 @@ int tlsx_p256_keygen(u8 priv[P256_SCALAR_SIZE], u8 pub[P256_POINT_SIZE])
 	return -EIO;
 }
 
-int tlsx_p256_ecdh(u8 shared[P256_SCALAR_SIZE],
-		   const u8 priv[P256_SCALAR_SIZE],
-		   const u8 *peer, size_t peer_len)
+static noinline int p256_ecdh_work(u8 shared[P256_SCALAR_SIZE],
+				   const u8 priv[P256_SCALAR_SIZE],
+				   const u8 *peer, size_t peer_len)
 {
 	u64 d[4], px[4], py[4], x[4], y[4];
 
@@ -143,6 +152,15 @@ int tlsx_p256_ecdh(u8 shared[P256_SCALAR_SIZE],
 	memzero_explicit(x, sizeof(x));
 	memzero_explicit(y, sizeof(y));
 	return 0;
+}
+
+int tlsx_p256_ecdh(u8 shared[P256_SCALAR_SIZE], const u8 priv[P256_SCALAR_SIZE],
+		   const u8 *peer, size_t peer_len)
+{
+	int err = p256_ecdh_work(shared, priv, peer, peer_len);
+
+	tlsx_stack_wipe_user(P256_STACK_WIPE);
+	return err;
 }
 
 /* --- verification (public data: variable time) ----------------------- */

@@ -15,6 +15,7 @@
 #include "p256/p256.h"
 #include "p256/p256_internal.h"
 #include "rand/random.h"
+#include "aead/stack_wipe.h"
 
 struct p256_drbg {
 	enum tlsx_hash_alg alg;
@@ -95,10 +96,10 @@ int tlsx_p256_sign(u8 sig[P256_SIG_SIZE], const u8 priv[P256_SCALAR_SIZE],
 	return err;
 }
 
-int tlsx_p256_sign_extra(u8 sig[P256_SIG_SIZE],
-			 const u8 priv[P256_SCALAR_SIZE],
-			 enum tlsx_hash_alg hash, const u8 *digest,
-			 size_t digest_len, const u8 extra_in[32])
+static noinline int p256_sign_work(u8 sig[P256_SIG_SIZE],
+				   const u8 priv[P256_SCALAR_SIZE],
+				   enum tlsx_hash_alg hash, const u8 *digest,
+				   size_t digest_len, const u8 extra_in[32])
 {
 	bool hedge = extra_in;
 	struct p256_drbg drbg;
@@ -152,4 +153,16 @@ int tlsx_p256_sign_extra(u8 sig[P256_SIG_SIZE],
 	memzero_explicit(xb, sizeof(xb));
 	memzero_explicit(extra, sizeof(extra));
 	return 0;
+}
+
+int tlsx_p256_sign_extra(u8 sig[P256_SIG_SIZE],
+			 const u8 priv[P256_SCALAR_SIZE],
+			 enum tlsx_hash_alg hash, const u8 *digest,
+			 size_t digest_len, const u8 extra_in[32])
+{
+	int err = p256_sign_work(sig, priv, hash, digest, digest_len,
+				 extra_in);
+
+	tlsx_stack_wipe_user(P256_STACK_WIPE);
+	return err;
 }

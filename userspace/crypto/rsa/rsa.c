@@ -28,6 +28,15 @@
 #include "rsa/rsa_pad.h"
 #include "rsa/bignum.h"
 #include "rand/random.h"
+#include "aead/stack_wipe.h"
+
+/*
+ * The entry points that use the private key run a worker and then wipe
+ * this much of the stack below them (stack_wipe.h): the CRT
+ * exponentiations' frames, whose arrays are sized for the largest key,
+ * reach about 47 KiB below the caller (the key check; test_stack_depth).
+ */
+#define RSA_STACK_WIPE		(60 * 1024)
 
 /*
  * Seams for the tests, which compile this file into themselves:
@@ -379,10 +388,10 @@ out:
 	return err;
 }
 
-int tlsx_rsa_pss_sign_salt(u8 *sig, size_t sig_len,
-			   const struct tlsx_rsa_private *k,
-			   enum tlsx_hash_alg hash, const u8 *digest,
-			   size_t digest_len, const u8 *salt)
+static noinline int rsa_pss_sign_work(u8 *sig, size_t sig_len,
+				      const struct tlsx_rsa_private *k,
+				      enum tlsx_hash_alg hash, const u8 *digest,
+				      size_t digest_len, const u8 *salt)
 {
 	u8 em[RSA_MAX_BYTES];
 	size_t hlen = tlsx_hash_digest_size(hash), em_bits, em_len, n_len;
@@ -401,6 +410,18 @@ int tlsx_rsa_pss_sign_salt(u8 *sig, size_t sig_len,
 	if (!err)
 		err = rsa_private_op(sig, k, em);
 	memzero_explicit(em, sizeof(em));
+	return err;
+}
+
+int tlsx_rsa_pss_sign_salt(u8 *sig, size_t sig_len,
+			   const struct tlsx_rsa_private *k,
+			   enum tlsx_hash_alg hash, const u8 *digest,
+			   size_t digest_len, const u8 *salt)
+{
+	int err = rsa_pss_sign_work(sig, sig_len, k, hash, digest,
+				    digest_len, salt);
+
+	tlsx_stack_wipe_user(RSA_STACK_WIPE);
 	return err;
 }
 
@@ -504,7 +525,7 @@ static int rsa_be_less(const u8 *a, size_t alen, const u8 *b, size_t blen)
 	return lt;
 }
 
-int tlsx_rsa_check_private(const struct tlsx_rsa_private *k)
+static noinline int rsa_check_private_work(const struct tlsx_rsa_private *k)
 {
 	struct tlsx_rsa_crt c;
 	u64 pq[BN_MAX_LIMBS], n[BN_MAX_LIMBS];
@@ -543,6 +564,14 @@ out:
 	rsa_priv_wipe(&c);
 	memzero_explicit(pq, sizeof(pq));
 	memzero_explicit(s, sizeof(s));
+	return err;
+}
+
+int tlsx_rsa_check_private(const struct tlsx_rsa_private *k)
+{
+	int err = rsa_check_private_work(k);
+
+	tlsx_stack_wipe_user(RSA_STACK_WIPE);
 	return err;
 }
 

@@ -17,9 +17,10 @@
 #define TLSX_AEAD_STACK_PROBE_H
 
 #include "aead/test/aead_test.h"
+#include "test/stack_region.h"
 
 #define STACK_PROBE	8192
-#define PROBED		(STACK_PROBE - 256)
+#define PROBED		(STACK_PROBE - STACK_REGION_TOP)
 #define PROBE_MAXLEN	(16384 + 1)
 #define PROBE_MAXSEG	200
 
@@ -62,34 +63,6 @@ struct probe_pair {
 	u8 keys[2][32];
 	u8 seen[2][PROBED];
 };
-
-/* The lowest address probe_fill() and probe_read() cover. */
-static noinline u8 *probe_base(void)
-{
-	return (u8 *)__builtin_frame_address(0) - STACK_PROBE;
-}
-
-static noinline void probe_fill(void)
-{
-	u8 *p = (u8 *)__builtin_frame_address(0) - STACK_PROBE;
-
-	memset(p, 0xa5, PROBED);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
-/*
- * Read the region into one buffer for both runs: a pointer to where it
- * goes, spilled while copying, must not differ between them.
- */
-static u8 probe_got[PROBED];
-
-static noinline void probe_read(void)
-{
-	u8 *p = (u8 *)__builtin_frame_address(0) - STACK_PROBE;
-
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-	memcpy(probe_got, p, PROBED);
-}
 
 /* Cut @len bytes at @p into @seg as @lay lays them out. */
 static unsigned int probe_cut(struct tlsx_aead_seg *seg, u8 *p, size_t len,
@@ -234,20 +207,20 @@ static int probe_op(struct probe_pair *p, enum tlsx_aead_alg alg,
 	for (k = 0; k < 2; k++) {
 		if (probe_prepare(p, alg, impl, k, op, lay, len))
 			return -1;
-		probe_fill();
+		stack_region_fill(PROBED);
 		if (before)
 			before();
 		if (probe_run_op(alg, impl, op, lay, len))
 			return -1;
-		probe_read();
-		memcpy(p->seen[k], probe_got, PROBED);
+		stack_region_read(PROBED);
+		memcpy(p->seen[k], stack_region_got, PROBED);
 	}
 	*lowest = NULL;
 	for (j = 0; j < PROBED; j++) {
 		if (p->seen[0][j] == p->seen[1][j])
 			continue;
 		if (!bad++)
-			*lowest = probe_base() + j;
+			*lowest = stack_region_base(PROBED) + j;
 	}
 	return bad;
 }

@@ -46,7 +46,7 @@ static void check(struct __test_metadata *_metadata, struct probe_pair *p,
 	EXPECT_EQ(0, bad) {
 		TH_LOG("%s %zu bytes %s: %d bytes of stack depend on the secrets, the deepest %td bytes below the probe's frame",
 		       names[op], len, probe_layout_names[lay], bad,
-		       probe_base() + STACK_PROBE - lowest);
+		       stack_region_base(PROBED) + STACK_PROBE - lowest);
 	}
 }
 
