@@ -437,6 +437,32 @@ static unsigned int stack_diff(const struct kresp *rs, size_t len,
 	return bad;
 }
 
+/*
+ * stack_case() until the two reads agree, at most three times: how many
+ * bytes differed the last time (-errno if a run failed).  A secret left
+ * behind differs every time.  Public state may differ once in a while:
+ * a record's SIMD section yields between pieces when the scheduler
+ * wants the CPU (tlsx_simd_should_yield(); another CPU can ask even with
+ * interrupts off), and the dispatcher's section count in its frame then
+ * ends on another value in one run than in the other.
+ */
+static int stack_case_settled(struct kreq *rq, struct kresp *rs,
+			      struct stack_bufs *b, u8 *ct,
+			      enum tlsx_aead_alg alg, unsigned int impl,
+			      size_t len, bool sg, unsigned int op,
+			      unsigned int flags, size_t *low)
+{
+	int tries, ret = 0, bad = 0;
+
+	for (tries = 0; tries < 3 && (!tries || bad); tries++) {
+		ret = stack_case(rq, rs, b, ct, alg, impl, len, sg, op, flags);
+		if (ret)
+			return ret;
+		bad = (int)stack_diff(rs, len, low);
+	}
+	return bad;
+}
+
 static const size_t stack_lens[] = { 64, 1024, 16384 + 1 };
 
 #define STACK_CASES	(2 * 2 * ARRAY_SIZE(stack_lens))
@@ -463,15 +489,16 @@ TEST_F_TIMEOUT(aead, kernel_leaves_no_secret_in_stack, 900)
 	ASSERT_TRUE(stack_bufs_alloc(&b));
 	for (ki = TLSX_IMPL_GENERIC; ki < TLSX_IMPL_COUNT; ki++) {
 		for (c = 0; c < STACK_CASES; c++) {
-			ret = stack_case(self->rq, self->rs, &b, self->ct,
-					 variant->alg, ki, STACK_LEN(c),
-					 STACK_SG(c), STACK_OP(c), 0);
+			ret = stack_case_settled(self->rq, self->rs, &b,
+						 self->ct, variant->alg, ki,
+						 STACK_LEN(c), STACK_SG(c),
+						 STACK_OP(c), 0, &low);
 			if (ret == -EOPNOTSUPP)
 				break;	/* the guest lacks this impl */
 			if (ret == -ENODEV)
 				SKIP(goto out, "no stack probe in this kernel (KASAN)");
-			ASSERT_EQ(0, ret);
-			bad = stack_diff(self->rs, STACK_LEN(c), &low);
+			ASSERT_LE(0, ret);
+			bad = (unsigned int)ret;
 			EXPECT_EQ(0, bad) {
 				TH_LOG("%s on %s, %s %zu bytes%s: %u bytes of the kernel stack depend on the secrets, the deepest %zu bytes below the probe's top",
 				       tlsx_aead_alg_name(variant->alg),
@@ -518,6 +545,20 @@ TEST_F_TIMEOUT(aead, kernel_wipe_has_room, 900)
 			ASSERT_EQ(0, ret);
 			checked++;
 			if (!stack_diff(self->rs, STACK_LEN(c), &low))
+				continue;
+			/*
+			 * Nothing is wiped, so secrets differ every time;
+			 * a read whose lowest difference lies above the
+			 * wipe may be a section's yield (see
+			 * stack_case_settled()): take the case again.
+			 */
+			if (self->rs->h.wipe_top[1] <= low &&
+			    stack_case_settled(self->rq, self->rs, &b,
+					       self->ct, variant->alg, ki,
+					       STACK_LEN(c), STACK_SG(c),
+					       STACK_OP(c),
+					       TLSX_DBG_AEAD_NO_WIPE,
+					       &low) <= 0)
 				continue;
 			/* the wipes of the two runs are the same */
 			top = self->rs->h.wipe_top[1];
