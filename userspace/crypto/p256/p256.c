@@ -109,7 +109,7 @@ int tlsx_p256_public(u8 pub[P256_POINT_SIZE], const u8 priv[P256_SCALAR_SIZE])
 {
 	int err = p256_public_work(pub, priv);
 
-	tlsx_stack_wipe_user(P256_STACK_WIPE);
+	tlsx_stack_wipe_user(p256_curve()->stack_wipe);
 	return err;
 }
 
@@ -159,7 +159,7 @@ int tlsx_p256_ecdh(u8 shared[P256_SCALAR_SIZE], const u8 priv[P256_SCALAR_SIZE],
 {
 	int err = p256_ecdh_work(shared, priv, peer, peer_len);
 
-	tlsx_stack_wipe_user(P256_STACK_WIPE);
+	tlsx_stack_wipe_user(p256_curve()->stack_wipe);
 	return err;
 }
 

@@ -8,6 +8,7 @@
  *	P256_SELECT_AFFINE, P256_SELECT_JACOBIAN
  *					the constant-time table scans
  *	P256_CURVE_OPS, P256_CURVE_NAME	the struct p256_curve_ops it exports
+ *	P256_CURVE_STACK_WIPE		its stack_wipe
  *
  * Points are Jacobian (X:Y:Z), x = X/Z^2, y = Y/Z^3, coordinates in
  * Montgomery form; Z = 0 is the point at infinity.  The curve is
@@ -786,6 +787,7 @@ static bool verify(const u64 u1[4], const u64 u2[4], const u64 qx[4],
 
 const struct p256_curve_ops P256_CURVE_OPS = {
 	.name = P256_CURVE_NAME,
+	.stack_wipe = P256_CURVE_STACK_WIPE,
 	.base_mul = base_mul,
 	.sign_mul = sign_mul,
 	.var_mul = var_mul,

@@ -60,6 +60,12 @@ void p256_select_jacobian_avx2(struct p256_jacobian *out,
  */
 struct p256_curve_ops {
 	const char *name;
+	/*
+	 * How much of the stack the entry points that take a private key
+	 * wipe after their work on this engine (stack_wipe.h): its deepest
+	 * reach below them with a quarter to spare (test_stack_depth).
+	 */
+	unsigned int stack_wipe;
 	/* (x, y) = k*G, constant-time in k. */
 	void (*base_mul)(u64 x[4], u64 y[4], const u64 k[4]);
 	/*
@@ -137,13 +143,5 @@ void p256_sc_inv_mont(u64 r[4], const u64 a[4]);
 #ifndef p256_declassify
 #define p256_declassify(p, n) ((void)(p), (void)(n))
 #endif
-
-/*
- * The public entry points that touch a private key run a worker and then
- * wipe this much of the stack below them (stack_wipe.h): the field
- * elements and scalars the compiler spilled, to about 3 KiB below the
- * caller with ADX, 8.5 KiB on the portable code (ECDH; test_stack_depth).
- */
-#define P256_STACK_WIPE		(11 * 1024)
 
 #endif /* TLSX_P256_INTERNAL_H */

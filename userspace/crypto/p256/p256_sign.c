@@ -163,6 +163,6 @@ int tlsx_p256_sign_extra(u8 sig[P256_SIG_SIZE],
 	int err = p256_sign_work(sig, priv, hash, digest, digest_len,
 				 extra_in);
 
-	tlsx_stack_wipe_user(P256_STACK_WIPE);
+	tlsx_stack_wipe_user(p256_curve()->stack_wipe);
 	return err;
 }
