@@ -85,7 +85,7 @@ $(error $(filter-out $(AEAD_SRCS) $(AEAD_SIMD),$(wildcard $(AEAD)/*.c)) \
 	not listed in $(AEAD)/aead.mk)
 endif
 # Handshake primitives (userspace only): the other families' sources.
-HS_SRCS := $(filter-out $(AEAD)/%,$(wildcard $(CRYPTO)/*/*.c))
+HS_SRCS := $(filter-out $(AEAD)/% $(CRYPTO)/test/%,$(wildcard $(CRYPTO)/*/*.c))
 LIB_SRCS := $(AEAD_SRCS) $(AEAD_SIMD) $(HS_SRCS)
 
 LIB := $(B)/lib/libtlsx_crypto.a
