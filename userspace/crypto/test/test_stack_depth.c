@@ -33,27 +33,7 @@ static void wipes_reset(void)
 	nwipes = 0;
 }
 
-FIXTURE(hs) {
-	int unused;
-};
-
-FIXTURE_VARIANT(hs) {
-	enum hs_op op;
-};
-
-#include "test/hs_variants.h"
-
-FIXTURE_SETUP(hs)
-{
-#ifdef __SANITIZE_ADDRESS__
-	SKIP(return, "the frames under ASan are not the product's");
-#endif
-	ASSERT_EQ(0, hs_inputs_init());
-}
-
-FIXTURE_TEARDOWN(hs)
-{
-}
+#include "test/hs_fixture.h"
 
 TEST_F_TIMEOUT(hs, wipe_has_room, 120)
 {

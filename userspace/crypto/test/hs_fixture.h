@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hs_variants.h - every primitive of hs_probe.h as a variant of the
- * kselftest fixture "hs".  Include once, after FIXTURE_VARIANT(hs) {
- * enum hs_op op; }.
+ * hs_fixture.h - the kselftest fixture "hs" of the two stack programs
+ * (test_stack_left, test_stack_depth): every primitive of hs_probe.h as
+ * a variant, its inputs set up once per test.  Include once, after
+ * kselftest_harness.h and hs_probe.h.
  */
+
+FIXTURE(hs) {
+	int unused;
+};
+
+FIXTURE_VARIANT(hs) {
+	enum hs_op op;
+};
 
 FIXTURE_VARIANT_ADD(hs, x25519) {
 	.op = HS_X25519,
@@ -56,3 +65,15 @@ FIXTURE_VARIANT_ADD(hs, rsa4096_sign) {
 FIXTURE_VARIANT_ADD(hs, rsa_check) {
 	.op = HS_RSA_CHECK,
 };
+
+FIXTURE_SETUP(hs)
+{
+#ifdef __SANITIZE_ADDRESS__
+	SKIP(return, "the frames under ASan are not the product's");
+#endif
+	ASSERT_EQ(0, hs_inputs_init());
+}
+
+FIXTURE_TEARDOWN(hs)
+{
+}
