@@ -10,29 +10,7 @@
 #include "kselftest_harness.h"
 #include "aead/test/stack_probe.h"
 
-FIXTURE(aead) {
-	struct probe_pair p;
-};
-
-FIXTURE_VARIANT(aead) {
-	enum tlsx_aead_alg alg;
-	enum tlsx_aead_impl impl;
-};
-
-#include "aead/test/aead_variants.h"
-
-FIXTURE_SETUP(aead)
-{
-	const char *why = probe_skip(variant->alg, variant->impl);
-
-	if (why)
-		SKIP(return, "%s", why);
-	probe_pair_init(&self->p);
-}
-
-FIXTURE_TEARDOWN(aead)
-{
-}
+#include "aead/test/stack_fixture.h"
 
 static void check(struct __test_metadata *_metadata, struct probe_pair *p,
 		  enum tlsx_aead_alg alg, enum tlsx_aead_impl impl,

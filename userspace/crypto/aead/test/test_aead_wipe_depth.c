@@ -52,37 +52,7 @@ static void wipes_reset(void)
 	nwipes = 0;
 }
 
-/* For each depth of wipe seen, the deepest secret it had to reach. */
-#define MAX_DEPTHS	8
-
-FIXTURE(aead) {
-	struct probe_pair p;
-	struct {
-		size_t given, need;
-	} depths[MAX_DEPTHS];
-	unsigned int ndepths;
-};
-
-FIXTURE_VARIANT(aead) {
-	enum tlsx_aead_alg alg;
-	enum tlsx_aead_impl impl;
-};
-
-#include "aead/test/aead_variants.h"
-
-FIXTURE_SETUP(aead)
-{
-	const char *why = probe_skip(variant->alg, variant->impl);
-
-	if (why)
-		SKIP(return, "%s", why);
-	probe_pair_init(&self->p);
-	self->ndepths = 0;
-}
-
-FIXTURE_TEARDOWN(aead)
-{
-}
+#include "aead/test/stack_fixture.h"
 
 /* (struct _test_data_aead is FIXTURE_DATA(aead), spelt out for checkpatch) */
 static void check(struct __test_metadata *_metadata,
