@@ -2,9 +2,11 @@
 /*
  * hkdf.c - HKDF (RFC 5869) and TLS 1.3's HKDF-Expand-Label and
  * Derive-Secret (RFC 8446 section 7.1).  Secrets pass only through HMAC
- * and are wiped from every buffer here.
+ * and are wiped from every buffer here; Extract (tlsx_hmac()) and Expand
+ * also wipe the stack their work touched (aead/stack_wipe.h).
  */
 #include "aead/platform.h"
+#include "aead/stack_wipe.h"
 #include "hash/hkdf.h"
 #include "hash/hmac.h"
 
@@ -26,14 +28,17 @@ int tlsx_hkdf_extract(enum tlsx_hash_alg alg, const u8 *salt,
 	return tlsx_hmac(alg, salt, salt_len, ikm, ikm_len, prk);
 }
 
+/* Expand's frame (two HMAC states, a T(i)) above HMAC's. */
+#define HKDF_EXPAND_FRAMES	768
+
 /*
  * T(i) = HMAC(PRK, T(i-1) || info || i), T(0) empty; the output is
  * T(1) || T(2) || ... cut to @out_len.  The keyed state (HMAC of the PRK
  * padded with ipad/opad) is computed once and copied for each T(i).
  */
-int tlsx_hkdf_expand(enum tlsx_hash_alg alg, const u8 *prk, size_t prk_len,
-		     const u8 *info, size_t info_len, u8 *out,
-		     size_t out_len)
+static noinline int hkdf_expand(enum tlsx_hash_alg alg, const u8 *prk,
+				size_t prk_len, const u8 *info,
+				size_t info_len, u8 *out, size_t out_len)
 {
 	struct tlsx_hmac keyed, m;
 	u8 t[TLSX_HASH_MAX_DIGEST];
@@ -59,6 +64,18 @@ int tlsx_hkdf_expand(enum tlsx_hash_alg alg, const u8 *prk, size_t prk_len,
 	memzero_explicit(t, sizeof(t));
 	memzero_explicit(&keyed, sizeof(keyed));
 	return 0;
+}
+
+int tlsx_hkdf_expand(enum tlsx_hash_alg alg, const u8 *prk, size_t prk_len,
+		     const u8 *info, size_t info_len, u8 *out,
+		     size_t out_len)
+{
+	int ret = hkdf_expand(alg, prk, prk_len, info, info_len, out,
+			      out_len);
+
+	tlsx_stack_wipe_user(HKDF_EXPAND_FRAMES + TLSX_HMAC_FRAMES +
+			     tlsx_hash_stack_reach(alg));
+	return ret;
 }
 
 /*

@@ -7,8 +7,14 @@
  * than a block.  The only branch is on the key's length; its bytes are
  * copied, XORed and hashed, never compared.  The padded key and the
  * inner digest are wiped; the contexts are wiped by final.
+ *
+ * The block functions leave words of the padded key and of the text in
+ * the stack (message schedules, spilled state), so tlsx_hmac() wipes as
+ * deep as they reach once its work is done (aead/stack_wipe.h); the
+ * streaming functions leave that to their caller's entry point.
  */
 #include "aead/platform.h"
+#include "aead/stack_wipe.h"
 #include "hash/hmac.h"
 
 int tlsx_hmac_init(struct tlsx_hmac *m, enum tlsx_hash_alg alg,
@@ -57,8 +63,9 @@ void tlsx_hmac_final(struct tlsx_hmac *m, u8 *out)
 	memzero_explicit(inner, sizeof(inner));
 }
 
-int tlsx_hmac(enum tlsx_hash_alg alg, const u8 *key, size_t key_len,
-	      const void *data, size_t len, u8 *out)
+noinline int __tlsx_hmac(enum tlsx_hash_alg alg, const u8 *key,
+			  size_t key_len, const void *data, size_t len,
+			  u8 *out)
 {
 	struct tlsx_hmac m;
 	int ret = tlsx_hmac_init(&m, alg, key, key_len);
@@ -68,4 +75,13 @@ int tlsx_hmac(enum tlsx_hash_alg alg, const u8 *key, size_t key_len,
 	tlsx_hmac_update(&m, data, len);
 	tlsx_hmac_final(&m, out);
 	return 0;
+}
+
+int tlsx_hmac(enum tlsx_hash_alg alg, const u8 *key, size_t key_len,
+	      const void *data, size_t len, u8 *out)
+{
+	int ret = __tlsx_hmac(alg, key, key_len, data, len, out);
+
+	tlsx_stack_wipe_user(TLSX_HMAC_FRAMES + tlsx_hash_stack_reach(alg));
+	return ret;
 }

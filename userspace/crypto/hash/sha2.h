@@ -88,4 +88,11 @@ int tlsx_hash(enum tlsx_hash_alg alg, const void *data, size_t len, u8 *out);
 const char *tlsx_sha256_impl(void);
 const char *tlsx_sha512_impl(void);
 
+/*
+ * How deep hashing with @alg's block function reaches below the caller
+ * of tlsx_hash_update()/_final(): what a wipe after hashing a secret
+ * covers (HMAC, hmac.c).  0 for an unknown algorithm.
+ */
+size_t tlsx_hash_stack_reach(enum tlsx_hash_alg alg);
+
 #endif /* TLSX_SHA2_H */

@@ -40,7 +40,7 @@ static void drbg_update(struct p256_drbg *d, u8 sep, const u8 x[32],
 			tlsx_hmac_update(&m, extra, extra_len);
 	}
 	tlsx_hmac_final(&m, d->k);
-	tlsx_hmac(d->alg, d->k, d->hlen, d->v, d->hlen, d->v);
+	__tlsx_hmac(d->alg, d->k, d->hlen, d->v, d->hlen, d->v);
 }
 
 /* RFC 6979 3.2 steps b-f. */
@@ -70,7 +70,7 @@ static void drbg_next(struct p256_drbg *d, u64 k[4], bool reseed)
 	if (reseed)
 		drbg_update(d, 0x00, NULL, NULL, NULL, 0);
 	for (;;) {
-		tlsx_hmac(d->alg, d->k, d->hlen, d->v, d->hlen, d->v);
+		__tlsx_hmac(d->alg, d->k, d->hlen, d->v, d->hlen, d->v);
 		p256_from_be(k, d->v);
 		ok = p256_sc_valid_mask(k);
 		p256_declassify(&ok, sizeof(ok));

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hs_probe.h - the handshake's secret-key primitives under the stack
- * probe (stack_region.h): X25519, Ed25519, P-256, ML-KEM-768 and
- * RSA-PSS, each run twice with its public inputs equal (peer key,
- * message, ciphertext, salt) and its private key different.  For
+ * probe (stack_region.h): X25519, Ed25519, P-256, ML-KEM-768, RSA-PSS,
+ * and the HMAC and HKDF of the key schedule, each run twice with its
+ * public inputs equal (peer key, message, ciphertext, salt, label) and
+ * its private key or secret different.  For
  * test_stack_left (nothing may be left) and test_stack_depth (the
  * wipes reach past all the stack the work touched).  Include after
  * kselftest_harness.h.
@@ -17,6 +18,9 @@
 #include "mlkem/mlkem.h"
 #include "rsa/rsa.h"
 #include "rsa/test/rsa_test.h"
+#include "hash/hmac.h"
+#include "hash/hkdf.h"
+#include "hash/sha2_impl.h"
 #include "rand/random.h"
 #include "test/stack_region.h"
 
@@ -31,13 +35,14 @@ static struct hs_inputs {
 	u8 mlkem_ct[MLKEM768_CT_SIZE];
 	u8 x25519_peer[32], p256_peer[P256_POINT_SIZE];
 	u8 msg[64], salt[64], extra[32];
+	u8 secret[64];	/* run k's HMAC key or HKDF secret, one address */
 	u8 out[2 * MLKEM768_DK_SIZE];
 } hs;
 
 static u8 hs_seen[2][HS_REGION];
 
-/* The keys and the public inputs; 0 or -1. */
-static int hs_inputs_init(void)
+/* The keys and the public inputs (RSA's if @rsa: slow); 0 or -1. */
+static int hs_inputs_init(bool rsa)
 {
 	EVP_PKEY *k;
 	int i;
@@ -52,6 +57,8 @@ static int hs_inputs_init(void)
 		tlsx_ed25519_key_from_seed(&hs.ed[i], hs.seed[i]);
 		tlsx_mlkem768_keygen_internal(hs.mlkem_ek[i], hs.mlkem_dk[i],
 					      hs.seed[i], hs.seed[i] + 32);
+		if (!rsa)
+			continue;
 		k = rt_keygen(2048);
 		if (!k || rt_export(k, &hs.rsa2048[i]))
 			return -1;
@@ -73,7 +80,8 @@ enum hs_op {
 	HS_X25519, HS_X25519_PUBLIC, HS_ED25519_FROM_SEED, HS_ED25519_SIGN,
 	HS_P256_PUBLIC, HS_P256_ECDH, HS_P256_SIGN, HS_MLKEM_KEYGEN,
 	HS_MLKEM_ENCAPS, HS_MLKEM_DECAPS, HS_RSA2048_SIGN, HS_RSA4096_SIGN,
-	HS_RSA_CHECK, HS_OP_COUNT
+	HS_RSA_CHECK, HS_HMAC_SHA256, HS_HMAC_SHA384, HS_HKDF_EXTRACT,
+	HS_HKDF_EXPAND_SHA256, HS_HKDF_EXPAND_SHA384, HS_OP_COUNT
 };
 
 static const char *const hs_op_names[HS_OP_COUNT] = {
@@ -81,6 +89,8 @@ static const char *const hs_op_names[HS_OP_COUNT] = {
 	"Ed25519 sign", "P-256 public key", "P-256 ECDH", "P-256 sign",
 	"ML-KEM-768 keygen", "ML-KEM-768 encaps", "ML-KEM-768 decaps",
 	"RSA-2048 PSS sign", "RSA-4096 PSS sign", "RSA-2048 key check",
+	"HMAC-SHA256", "HMAC-SHA384", "HKDF-Extract (SHA-256)",
+	"HKDF-Expand-Label (SHA-256)", "HKDF-Expand-Label (SHA-384)",
 };
 
 /* Run @op with run @k's secret; 0 or the primitive's error. */
@@ -88,6 +98,15 @@ static noinline int hs_run(enum hs_op op, int k)
 {
 	const u8 *s = hs.seed[k];
 
+	/*
+	 * The key schedule's callers keep a pointer to the secret in their
+	 * frames (above the wipe): these take run k's secret from one
+	 * address, so the pointer is the same in both runs.
+	 */
+	if (op >= HS_HMAC_SHA256) {
+		memcpy(hs.secret, s, sizeof(hs.secret));
+		s = hs.secret;
+	}
 	switch (op) {
 	case HS_X25519:
 		return tlsx_x25519(hs.out, s, hs.x25519_peer);
@@ -130,6 +149,23 @@ static noinline int hs_run(enum hs_op op, int k)
 					      hs.salt);
 	case HS_RSA_CHECK:
 		return tlsx_rsa_check_private(&hs.rsa2048[k]);
+	case HS_HMAC_SHA256:
+		return tlsx_hmac(TLSX_HASH_SHA256, s, 32, hs.msg,
+				 sizeof(hs.msg), hs.out);
+	case HS_HMAC_SHA384:
+		return tlsx_hmac(TLSX_HASH_SHA384, s, 48, hs.msg,
+				 sizeof(hs.msg), hs.out);
+	case HS_HKDF_EXTRACT:	/* the (EC)DHE secret is the IKM */
+		return tlsx_hkdf_extract(TLSX_HASH_SHA256, hs.salt, 32, s, 32,
+					 hs.out);
+	case HS_HKDF_EXPAND_SHA256:	/* two blocks: T(1) feeds T(2) */
+		return tlsx_hkdf_expand_label(TLSX_HASH_SHA256, s,
+					      "c hs traffic", hs.msg, 32,
+					      hs.out, 48);
+	case HS_HKDF_EXPAND_SHA384:
+		return tlsx_hkdf_expand_label(TLSX_HASH_SHA384, s,
+					      "s ap traffic", hs.msg, 48,
+					      hs.out, 64);
 	default:
 		return -1;
 	}
