@@ -19,12 +19,19 @@
  * dependency chain is shorter than a vector pass.  The first pass of an
  * operation computes block 0 alongside blocks 1-8
  * (tlsx_chacha20_xor0_avx2()).
+ *
+ * Segment lists (tlsx_chacha20_xor_sg_avx2(), the AEAD's update_sg()):
+ * what lies in one segment of each list runs as for a buffer, in whole
+ * groups of eight blocks; the group across a boundary is gathered into a
+ * stack buffer, run there and scattered.  AVX2 has no byte-masked loads
+ * and stores to do what the AVX-512 engine does in place.
  */
 #ifdef __KERNEL__
 #define _MM_MALLOC_H_INCLUDED
 #endif
 #include <immintrin.h>
 #include "aead/platform.h"
+#include "aead/aead_impl.h"
 #include "aead/chacha_engines.h"
 
 #define X8_TARGET __attribute__((target("avx2")))
@@ -471,4 +478,84 @@ X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 		chacha20_x8_pass0(key, nonce, otk, src, dst, len);
 	else
 		chacha20_xor0_x16(key, nonce, otk, src, dst, len);
+}
+
+/* --- segment lists ---------------------------------------------------- */
+
+/* The group gathered across a boundary: one eight-block pass. */
+#define CHACHA_SG_GROUP	512
+
+/* Copy @n bytes at @p into @buf (@in) or out of it, moving @p on. */
+static __always_inline void chacha_sg_move(struct tlsx_sg_pos *p, u8 *buf,
+					   size_t n, bool in)
+{
+	size_t c;
+
+	while (n) {
+		c = tlsx_sg_avail(p);
+		if (c > n)
+			c = n;
+		if (in)
+			memcpy(buf, tlsx_sg_ptr(p), c);
+		else
+			memcpy(tlsx_sg_ptr(p), buf, c);
+		p->off += c;
+		buf += c;
+		n -= c;
+	}
+}
+
+/*
+ * @n bytes (at most a group) across a boundary, through a buffer in this
+ * frame, which the passes' frames lie beside, not below: the walk's
+ * depth stays that of a buffer's passes.
+ */
+X8_TARGET static noinline void chacha20_xor_sg_cross(const u32 key[8],
+						     const u32 nonce[3],
+						     u32 counter,
+						     struct tlsx_sg_pos *src,
+						     struct tlsx_sg_pos *dst,
+						     size_t n)
+{
+	u8 buf[CHACHA_SG_GROUP] __aligned(32);
+
+	chacha_sg_move(src, buf, n, true);
+	chacha20_xor_x8(key, nonce, counter, buf, buf, n);
+	chacha_sg_move(dst, buf, n, false);
+	x16_wipe(buf, sizeof(buf));	/* text, in or out */
+}
+
+/*
+ * The same as tlsx_chacha20_xor_avx2() from @src to @dst (moved on by
+ * @len bytes): the bytes that lie in one segment of each list in whole
+ * groups (or to the end) as for a buffer, then the group across the
+ * boundary gathered.  So a piece boundary costs one full pass and a
+ * 512-byte copy in and out, not a pass cut short and a lone block in
+ * scalar code.
+ */
+X8_TARGET void tlsx_chacha20_xor_sg_avx2(const u32 key[8], const u32 nonce[3],
+					 u32 counter, struct tlsx_sg_pos *src,
+					 struct tlsx_sg_pos *dst, size_t len)
+{
+	size_t m, n;
+
+	while (len) {
+		m = tlsx_sg_avail(src);
+		n = tlsx_sg_avail(dst);
+		if (n < m)
+			m = n;
+		n = m >= len ? len : m & ~(size_t)(CHACHA_SG_GROUP - 1);
+		if (n) {
+			tlsx_chacha20_xor_avx2(key, nonce, counter,
+					       tlsx_sg_ptr(src),
+					       tlsx_sg_ptr(dst), n);
+			src->off += n;
+			dst->off += n;
+		} else {
+			n = len < CHACHA_SG_GROUP ? len : CHACHA_SG_GROUP;
+			chacha20_xor_sg_cross(key, nonce, counter, src, dst, n);
+		}
+		len -= n;
+		counter += (u32)(n / TLSX_CHACHA_BLOCK);
+	}
 }

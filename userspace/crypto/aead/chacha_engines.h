@@ -88,6 +88,11 @@ void tlsx_chacha20_xor_avx2(const u32 key[8], const u32 nonce[3],
 			    u32 counter, const u8 *src, u8 *dst, size_t len);
 void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 			     u8 otk[32], const u8 *src, u8 *dst, size_t len);
+struct tlsx_sg_pos;
+/* tlsx_chacha20_xor_avx2() over segment lists, as the AVX-512 one below. */
+void tlsx_chacha20_xor_sg_avx2(const u32 key[8], const u32 nonce[3],
+			       u32 counter, struct tlsx_sg_pos *src,
+			       struct tlsx_sg_pos *dst, size_t len);
 
 /* Sixteen blocks at a time in 512-bit vectors (chacha_avx512.c). */
 #define TLSX_CHACHA_FIRST_AVX512	1024
@@ -102,7 +107,6 @@ void tlsx_chacha20_xor0_avx512(const u32 key[8], const u32 nonce[3],
  * @dst on by @len bytes: the engine's update_sg(), under its rule (every
  * segment strictly inside the text holds 64 bytes or none).
  */
-struct tlsx_sg_pos;
 void tlsx_chacha20_xor_sg_avx512(const u32 key[8], const u32 nonce[3],
 				 u32 counter, struct tlsx_sg_pos *src,
 				 struct tlsx_sg_pos *dst, size_t len);

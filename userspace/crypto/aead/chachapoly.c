@@ -274,9 +274,10 @@ static const struct tlsx_aead_ops chachapoly_##NAME##_ops = {		\
  * operation on one buffer and over segment lists (aead_impl.h), a
  * quarter or more beyond the deepest secret test_aead_wipe_depth finds
  * on Zen 5 (generic 1400 / 1544 bytes, SSSE3 1728 / 1872, AVX2 2656 /
- * 2800, AVX-512 1264 / 2112; the last two vary by up to 48 bytes with the
+ * 2832, AVX-512 1264 / 2112; the last two vary by up to 48 bytes with the
  * stack's alignment, their frames being aligned to 32 and 64 bytes), and
- * in tlsx.ko (selftests/kmod_aead.c: the AVX2 engine 2736 / 2224).
+ * in tlsx.ko (selftests/kmod_aead.c: the AVX2 engine 2736 / 2352).  The
+ * AVX2 and AVX-512 engines are defined after their update_sg() below.
  */
 CHACHAPOLY_ENGINE(generic, TLSX_IMPL_GENERIC, TLSX_CHACHA_FIRST_GENERIC,
 		  256, NULL, 0, NULL, 1792, 2048);
@@ -284,8 +285,6 @@ CHACHAPOLY_ENGINE(ssse3, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
 		  NULL, 0, NULL, 2176, 2368);
 CHACHAPOLY_ENGINE(ssse3_vex, TLSX_IMPL_SSE, TLSX_CHACHA_FIRST_SSSE3, 4096,
 		  NULL, 0, NULL, 2176, 2368);
-CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096,
-		  NULL, 0, NULL, 3520, 3584);
 
 /*
  * AVX-512: records up to TLSX_CHACHAPOLY_SHORT_MAX bytes in one call
@@ -332,18 +331,29 @@ static void chachapoly_mac_sg(struct tlsx_poly1305_state *poly,
 	}
 }
 
+typedef void (*chacha_xor_sg_fn)(const u32 key[8], const u32 nonce[3],
+				 u32 counter, struct tlsx_sg_pos *src,
+				 struct tlsx_sg_pos *dst, size_t len);
+
 /*
  * update_sg(): the first pass on what the first segments hold whole (it
  * keys Poly1305), then batches of the text as chachapoly_crypt() runs
- * them, the keystream XORed across the segments in one pass
- * (tlsx_chacha20_xor_sg_avx512()) and the ciphertext MACed piece by
- * piece while it is in L1 (after the XOR when sealing, before when
- * opening, so in place works both ways).
+ * them, the keystream XORed across the segments in one pass (the
+ * engine's @xor_sg) and the ciphertext MACed piece by piece while it is
+ * in L1 (after the XOR when sealing, before when opening, so in place
+ * works both ways).
  */
-static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
-					const struct tlsx_aead_key *k,
-					bool enc, struct tlsx_sg_pos *src,
-					struct tlsx_sg_pos *dst, size_t len)
+static __always_inline void chachapoly_update_sg(union tlsx_aead_state *ust,
+						 const struct tlsx_aead_key *k,
+						 bool enc,
+						 struct tlsx_sg_pos *src,
+						 struct tlsx_sg_pos *dst,
+						 size_t len,
+						 chacha_xor_sg_fn xor_sg,
+						 chacha_xor_fn xor,
+						 chacha_xor0_fn xor0,
+						 size_t first,
+						 enum tlsx_aead_impl impl)
 {
 	struct tlsx_chachapoly_state *st = &ust->chachapoly;
 	const u32 *key = k->u.chachapoly.k;
@@ -353,8 +363,7 @@ static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
 	if (!len)
 		return;
 	if (!st->counter) {
-		n = len < TLSX_CHACHA_FIRST_AVX512 ? len :
-			TLSX_CHACHA_FIRST_AVX512;
+		n = len < first ? len : first;
 		if (n > tlsx_sg_avail(src))
 			n = tlsx_sg_avail(src);
 		if (n > tlsx_sg_avail(dst))
@@ -363,10 +372,7 @@ static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
 			n &= ~(size_t)(TLSX_CHACHA_BLOCK - 1);
 		/* n may be 0: then only block 0, and the MAC starts */
 		chachapoly_crypt(ust, k, tlsx_sg_ptr(src), tlsx_sg_ptr(dst), n,
-				 tlsx_chacha20_xor_avx512,
-				 tlsx_chacha20_xor0_avx512,
-				 TLSX_CHACHA_FIRST_AVX512, 4096,
-				 TLSX_IMPL_AVX512, enc);
+				 xor, xor0, first, 4096, impl, enc);
 		src->off += n;
 		dst->off += n;
 		len -= n;
@@ -384,8 +390,7 @@ static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
 		mac = enc ? *dst : *src;
 		if (!enc)
 			chachapoly_mac_sg(&st->poly, mac, n);
-		tlsx_chacha20_xor_sg_avx512(key, st->nonce, st->counter, src,
-					    dst, n);
+		xor_sg(key, st->nonce, st->counter, src, dst, n);
 		if (enc)
 			chachapoly_mac_sg(&st->poly, mac, n);
 		st->counter += (u32)((n + 63) / 64);
@@ -393,6 +398,31 @@ static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
 	}
 }
 
+static void chachapoly_update_sg_avx2(union tlsx_aead_state *ust,
+				      const struct tlsx_aead_key *k,
+				      bool enc, struct tlsx_sg_pos *src,
+				      struct tlsx_sg_pos *dst, size_t len)
+{
+	chachapoly_update_sg(ust, k, enc, src, dst, len,
+			     tlsx_chacha20_xor_sg_avx2, tlsx_chacha20_xor_avx2,
+			     tlsx_chacha20_xor0_avx2, TLSX_CHACHA_FIRST_AVX2,
+			     TLSX_IMPL_AVX2);
+}
+
+static void chachapoly_update_sg_avx512(union tlsx_aead_state *ust,
+					const struct tlsx_aead_key *k,
+					bool enc, struct tlsx_sg_pos *src,
+					struct tlsx_sg_pos *dst, size_t len)
+{
+	chachapoly_update_sg(ust, k, enc, src, dst, len,
+			     tlsx_chacha20_xor_sg_avx512,
+			     tlsx_chacha20_xor_avx512,
+			     tlsx_chacha20_xor0_avx512,
+			     TLSX_CHACHA_FIRST_AVX512, TLSX_IMPL_AVX512);
+}
+
+CHACHAPOLY_ENGINE(avx2, TLSX_IMPL_AVX2, TLSX_CHACHA_FIRST_AVX2, 4096,
+		  NULL, 0, chachapoly_update_sg_avx2, 3520, 3584);
 CHACHAPOLY_ENGINE(avx512, TLSX_IMPL_AVX512, TLSX_CHACHA_FIRST_AVX512, 4096,
 		  chachapoly_oneshot_avx512, TLSX_CHACHAPOLY_SHORT_MAX,
 		  chachapoly_update_sg_avx512, 1664, 2752);

@@ -6,7 +6,8 @@
  * (the VEX one when it has AVX), so the legacy-SSE copy is tested here.
  * All lengths 0..1100 and a few long ones, counters near the 32-bit wrap,
  * in place and out of place, and the first pass (xor0) up to its size.
- * The AVX-512 engine's walk over segment lists against the same.
+ * The AVX2 and AVX-512 engines' walks over segment lists against the
+ * same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -174,11 +175,14 @@ static unsigned int cut(struct tlsx_aead_seg *seg, u8 *buf, size_t len)
 	return n + 1;
 }
 
-TEST(keystream_sg)
+typedef void (*xor_sg_fn)(const u32 key[8], const u32 nonce[3],
+			  u32 counter, struct tlsx_sg_pos *src,
+			  struct tlsx_sg_pos *dst, size_t len);
+
+static void keystream_sg(struct __test_metadata *_metadata, xor_sg_fn xor_sg)
 {
 	static const u32 counters[] = { 1, 7, 0xfffffff0 };
 	static struct tlsx_aead_seg ss[MAXLEN / 64 + 8], ds[MAXLEN / 64 + 8];
-	const struct tlsx_cpu *cpu = tlsx_cpu_features();
 	u8 *src = malloc(MAXLEN), *want = malloc(MAXLEN),
 	   *got = malloc(MAXLEN);
 	u32 key[8], nonce[3] = { 0x11223344, 0x55667788, 0x99aabbcc };
@@ -186,8 +190,6 @@ TEST(keystream_sg)
 	size_t len;
 
 	ASSERT_TRUE(src && want && got);
-	if (!has_avx512(cpu))
-		SKIP(return, "no AVX-512");
 	for (i = 0; i < 8; i++)
 		key[i] = 0x7f4a7c15u * (u32)(i + 3);
 	fill(src, MAXLEN, 9);
@@ -206,7 +208,7 @@ TEST(keystream_sg)
 		nd = cut(ds, got, len);
 		a = (struct tlsx_sg_pos){ ss, ns, 0 };
 		b = (struct tlsx_sg_pos){ ds, nd, 0 };
-		tlsx_chacha20_xor_sg_avx512(key, nonce, c, &a, &b, len);
+		xor_sg(key, nonce, c, &a, &b, len);
 		ASSERT_EQ(0, memcmp(got, want, len)) {
 			TH_LOG("case %u len %zu counter %u in place %d", i, len,
 			       c, in_place);
@@ -218,6 +220,20 @@ TEST(keystream_sg)
 	free(src);
 	free(want);
 	free(got);
+}
+
+TEST(keystream_sg_avx2)
+{
+	if (!has_avx2(tlsx_cpu_features()))
+		SKIP(return, "no AVX2");
+	keystream_sg(_metadata, tlsx_chacha20_xor_sg_avx2);
+}
+
+TEST(keystream_sg_avx512)
+{
+	if (!has_avx512(tlsx_cpu_features()))
+		SKIP(return, "no AVX-512");
+	keystream_sg(_metadata, tlsx_chacha20_xor_sg_avx512);
 }
 
 TEST_HARNESS_MAIN
