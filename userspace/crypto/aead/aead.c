@@ -371,25 +371,6 @@ static void tlsx_sg_start(struct tlsx_sg_pos *p,
 	p->off = 0;
 }
 
-/* Copy @n bytes at @p to @buf (@to_buf) or from @buf, and advance. */
-static void tlsx_sg_copy(struct tlsx_sg_pos *p, u8 *buf, size_t n,
-			 bool to_buf)
-{
-	while (n) {
-		size_t c = tlsx_sg_avail(p);
-
-		if (c > n)
-			c = n;
-		if (to_buf)
-			memcpy(buf, tlsx_sg_ptr(p), c);
-		else
-			memcpy(tlsx_sg_ptr(p), buf, c);
-		p->off += c;
-		buf += c;
-		n -= c;
-	}
-}
-
 /* Do @seg hold at least @len bytes, none of them at NULL? */
 static bool tlsx_sg_holds(const struct tlsx_aead_seg *seg, unsigned int nseg,
 			  size_t len)

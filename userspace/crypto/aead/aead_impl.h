@@ -65,6 +65,26 @@ static inline u8 *tlsx_sg_ptr(const struct tlsx_sg_pos *p)
 	return p->seg->data + p->off;
 }
 
+/* Copy @n bytes at @p to @buf (@to_buf) or from @buf, and advance. */
+static inline void tlsx_sg_copy(struct tlsx_sg_pos *p, u8 *buf, size_t n,
+				bool to_buf)
+{
+	size_t c;
+
+	while (n) {
+		c = tlsx_sg_avail(p);
+		if (c > n)
+			c = n;
+		if (to_buf)
+			memcpy(buf, tlsx_sg_ptr(p), c);
+		else
+			memcpy(tlsx_sg_ptr(p), buf, c);
+		p->off += c;
+		buf += c;
+		n -= c;
+	}
+}
+
 struct tlsx_aead_ops {
 	const char *name;
 	void (*init)(union tlsx_aead_state *st, const struct tlsx_aead_key *k,

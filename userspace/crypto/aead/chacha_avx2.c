@@ -485,26 +485,6 @@ X8_TARGET void tlsx_chacha20_xor0_avx2(const u32 key[8], const u32 nonce[3],
 /* The group gathered across a boundary: one eight-block pass. */
 #define CHACHA_SG_GROUP	512
 
-/* Copy @n bytes at @p into @buf (@in) or out of it, moving @p on. */
-static __always_inline void chacha_sg_move(struct tlsx_sg_pos *p, u8 *buf,
-					   size_t n, bool in)
-{
-	size_t c;
-
-	while (n) {
-		c = tlsx_sg_avail(p);
-		if (c > n)
-			c = n;
-		if (in)
-			memcpy(buf, tlsx_sg_ptr(p), c);
-		else
-			memcpy(tlsx_sg_ptr(p), buf, c);
-		p->off += c;
-		buf += c;
-		n -= c;
-	}
-}
-
 /*
  * @n bytes (at most a group) across a boundary, through a buffer in this
  * frame, which the passes' frames lie beside, not below: the walk's
@@ -519,9 +499,9 @@ X8_TARGET static noinline void chacha20_xor_sg_cross(const u32 key[8],
 {
 	u8 buf[CHACHA_SG_GROUP] __aligned(32);
 
-	chacha_sg_move(src, buf, n, true);
+	tlsx_sg_copy(src, buf, n, true);
 	chacha20_xor_x8(key, nonce, counter, buf, buf, n);
-	chacha_sg_move(dst, buf, n, false);
+	tlsx_sg_copy(dst, buf, n, false);
 	x16_wipe(buf, sizeof(buf));	/* text, in or out */
 }
 
