@@ -116,10 +116,12 @@ const struct tlsx_aead_ops tlsx_gcm_vaes_avx2_ops = {
 	.encrypt = gcm_encrypt,
 	.decrypt = gcm_decrypt,
 	.final = gcm_final,
+	.update_sg = gcm_update_sg,
 	/*
-	 * the GHASH sums its 16 registers spill: to 488 / 632 bytes down,
-	 * 48 more or less with the stack's alignment (32-byte frames)
+	 * the GHASH sums its 16 registers spill: to 488 / 1104 bytes down
+	 * (update_sg()'s frame holds a batch of text), 48 more or less with
+	 * the stack's alignment (32-byte frames)
 	 */
 	.stack_wipe = 704,
-	.stack_wipe_sg = 896,
+	.stack_wipe_sg = 1536,
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sg_avx512.h - segment lists inside the AVX-512 engines' update_sg()
- * (aead_impl.h): a cursor over a list held in locals while an update
- * runs, and 64-byte vectors loaded from and stored to it.
+ * (aead_impl.h): 64-byte vectors loaded from and stored to a cursor
+ * (sg_cursor.h).
  *
  * A vector that spans two segments is two byte-masked accesses: a
  * masked-off byte is neither read nor written, nor can it fault, so the
@@ -20,80 +20,17 @@
 #ifndef TLSX_CRYPTO_SG_AVX512_H
 #define TLSX_CRYPTO_SG_AVX512_H
 
-#include "aead/aead_impl.h"
+#include "aead/sg_cursor.h"
 
 #define TLSX_SG_TARGET __attribute__((target("avx512f,avx512bw")))
 
 _Static_assert(TLSX_AEAD_UPDATE_ALIGN == 64,
 	       "update_sg()'s inner segments hold a 64-byte vector");
 
-/* A position in a segment list, held in locals while an update runs. */
-struct tlsx_sg_cur {
-	const struct tlsx_aead_seg *seg;
-	u8 *ptr;		/* the next byte */
-	size_t left;		/* bytes left in *seg from ptr */
-};
-
 /* Bytes @lo to @lo + @n - 1 of a vector (1 <= @n, @lo + @n <= 64). */
 static __always_inline __mmask64 tlsx_sg_range(size_t lo, size_t n)
 {
 	return (~(__mmask64)0 >> (64 - n)) << lo;
-}
-
-/* Take @p's position (which has bytes left) into @c. */
-static inline void tlsx_sg_cur_get(struct tlsx_sg_cur *c,
-				   struct tlsx_sg_pos *p)
-{
-	tlsx_sg_avail(p);
-	c->seg = p->seg;
-	c->ptr = tlsx_sg_ptr(p);
-	c->left = p->seg->len - p->off;
-}
-
-/* Give @c's position back to @p. */
-static inline void tlsx_sg_cur_put(const struct tlsx_sg_cur *c,
-				   struct tlsx_sg_pos *p)
-{
-	p->nseg -= (unsigned int)(c->seg - p->seg);
-	p->seg = c->seg;
-	p->off = (size_t)(c->ptr - c->seg->data);
-}
-
-/* The next segment with bytes in it (the caller knows there is one). */
-static __always_inline void tlsx_sg_cur_next(struct tlsx_sg_cur *c)
-{
-	do
-		c->seg++;
-	while (!c->seg->len);
-	c->ptr = c->seg->data;
-	c->left = c->seg->len;
-}
-
-/* Whether the next @n bytes at @c (there are so many) lie in one segment. */
-static __always_inline bool tlsx_sg_cur_has(struct tlsx_sg_cur *c, size_t n)
-{
-	if (unlikely(!c->left))
-		tlsx_sg_cur_next(c);
-	return c->left >= n;
-}
-
-/* @n bytes at @c, of one segment, are done: past them. */
-static __always_inline void tlsx_sg_cur_skip(struct tlsx_sg_cur *c, size_t n)
-{
-	c->ptr += n;
-	c->left -= n;
-}
-
-/* Where @n bytes at @c lie, if in one segment (then past them), or NULL. */
-static __always_inline u8 *tlsx_sg_cur_take(struct tlsx_sg_cur *c, size_t n)
-{
-	u8 *p;
-
-	if (unlikely(!tlsx_sg_cur_has(c, n)))
-		return NULL;
-	p = c->ptr;
-	tlsx_sg_cur_skip(c, n);
-	return p;
 }
 
 /*
