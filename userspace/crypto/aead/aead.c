@@ -545,9 +545,7 @@ static bool tlsx_run_sg(struct tlsx_aead_run *r, struct tlsx_sg_pos *src,
 				continue;
 			}
 		}
-		n = tlsx_sg_avail(src);
-		if (n > tlsx_sg_avail(dst))
-			n = tlsx_sg_avail(dst);
+		n = tlsx_sg_run(src, dst);
 		if (r->simd && n > room && left > room &&
 		    room < r->section_max / 4) {
 			/*

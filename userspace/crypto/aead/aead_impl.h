@@ -65,6 +65,15 @@ static inline u8 *tlsx_sg_ptr(const struct tlsx_sg_pos *p)
 	return p->seg->data + p->off;
 }
 
+/* Bytes contiguous at both @src and @dst: a run one call can take. */
+static inline size_t tlsx_sg_run(struct tlsx_sg_pos *src,
+				 struct tlsx_sg_pos *dst)
+{
+	size_t s = tlsx_sg_avail(src), d = tlsx_sg_avail(dst);
+
+	return s < d ? s : d;
+}
+
 /* Copy @n bytes at @p to @buf (@to_buf) or from @buf, and advance. */
 static inline void tlsx_sg_copy(struct tlsx_sg_pos *p, u8 *buf, size_t n,
 				bool to_buf)

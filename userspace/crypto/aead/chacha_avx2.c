@@ -520,10 +520,7 @@ X8_TARGET void tlsx_chacha20_xor_sg_avx2(const u32 key[8], const u32 nonce[3],
 	size_t m, n;
 
 	while (len) {
-		m = tlsx_sg_avail(src);
-		n = tlsx_sg_avail(dst);
-		if (n < m)
-			m = n;
+		m = tlsx_sg_run(src, dst);
 		n = m >= len ? len : m & ~(size_t)(CHACHA_SG_GROUP - 1);
 		if (n) {
 			tlsx_chacha20_xor_avx2(key, nonce, counter,

@@ -363,11 +363,11 @@ static __always_inline void chachapoly_update_sg(union tlsx_aead_state *ust,
 	if (!len)
 		return;
 	if (!st->counter) {
-		n = len < first ? len : first;
-		if (n > tlsx_sg_avail(src))
-			n = tlsx_sg_avail(src);
-		if (n > tlsx_sg_avail(dst))
-			n = tlsx_sg_avail(dst);
+		n = tlsx_sg_run(src, dst);
+		if (n > first)
+			n = first;
+		if (n > len)
+			n = len;
 		if (n < len)
 			n &= ~(size_t)(TLSX_CHACHA_BLOCK - 1);
 		/* n may be 0: then only block 0, and the MAC starts */

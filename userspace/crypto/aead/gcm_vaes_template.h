@@ -832,10 +832,7 @@ GCM_TARGET static void gcm_update_sg(union tlsx_aead_state *st,
 	size_t m, n;
 
 	while (len) {
-		m = tlsx_sg_avail(src);
-		n = tlsx_sg_avail(dst);
-		if (n < m)
-			m = n;
+		m = tlsx_sg_run(src, dst);
 		if (m < len && m % GCM_BATCH)
 			break;
 		n = m < len ? m : len;
