@@ -120,16 +120,10 @@ _Static_assert(GCM_NPOW >= GCM_NB, "fewer powers of H than a batch");
 #endif
 
 /*
- * The kernel builds with -ftrivial-auto-var-init=zero, which zeroes local
- * arrays of vectors and thereby keeps them in memory: the main loop's
- * registers end up on a 2.5 KiB stack frame.  Every such array here is
- * written before it is read, so exempt them.
+ * Arrays of vectors here are TLSX_NOINIT (platform.h): zeroed at entry
+ * in the kernel, they would be kept in memory, the main loop's registers
+ * on a 2.5 KiB stack frame.
  */
-#if __has_attribute(__uninitialized__)
-#define GCM_NOINIT	__attribute__((__uninitialized__))
-#else
-#define GCM_NOINIT
-#endif
 
 #ifdef GCM_KX_TABLE
 _Static_assert(GCM_TABLE_BLOCKS * 32 <= TLSX_GCM_SIMD_BYTES,
@@ -336,7 +330,7 @@ __m128i gcm_ghash_part(const struct tlsx_gcm_key *k, __m128i acc, const u8 *p,
 	const gvec bswap = gcm_bswap_mask();
 	size_t nb = (len + 15) / 16;
 	const u8 *hp = gcm_powers(k) + (GCM_NB - nb) * 16;
-	struct gcm_prod prod GCM_NOINIT;
+	struct gcm_prod prod TLSX_NOINIT;
 	size_t i, n;
 	gvec x;
 
@@ -377,7 +371,7 @@ __m128i gcm_ghash_batch(const struct tlsx_gcm_key *k, __m128i acc,
 			const gvec *ct, gvec bswap)
 {
 	const u8 *hp = gcm_powers(k);
-	struct gcm_prod prod GCM_NOINIT;
+	struct gcm_prod prod TLSX_NOINIT;
 	int i;
 
 	gcm_prod_init(&prod, v_xor(v_shuffle8(ct[0], bswap), v_zext128(acc)),
@@ -411,8 +405,8 @@ __m128i gcm_stitched_batch(const struct tlsx_gcm_key *k, const u8 *rk,
 {
 	const u8 *hp = gcm_powers(k);
 	const gvec inc = v_ctr_inc(GCM_LANES);
-	struct gcm_prod prod GCM_NOINIT;
-	gvec x[GCM_NV] GCM_NOINIT, g, kr;
+	struct gcm_prod prod TLSX_NOINIT;
+	gvec x[GCM_NV] TLSX_NOINIT, g, kr;
 #if GCM_STEP == 2
 	gvec g2;
 #endif
@@ -625,7 +619,7 @@ __m128i gcm_crypt_tail(const struct tlsx_gcm_key *k, const u8 *rk,
 	const gvec inc = v_ctr_inc(GCM_LANES);
 	size_t nb = (len + 15) / 16;
 	const u8 *hp = gcm_powers(k) + (GCM_NB - nb) * 16;
-	struct gcm_prod prod GCM_NOINIT;
+	struct gcm_prod prod TLSX_NOINIT;
 	size_t i, n;
 	gvec in, out, c;
 
@@ -672,7 +666,7 @@ void gcm_update_io(struct tlsx_gcm_state *st, const struct tlsx_gcm_key *k,
 	const gvec bswap = gcm_bswap_mask();
 	const u8 *rk = k->rk;
 	gvec ctr;
-	gvec in[GCM_NV] GCM_NOINIT, ct[GCM_NV] GCM_NOINIT;
+	gvec in[GCM_NV] TLSX_NOINIT, ct[GCM_NV] TLSX_NOINIT;
 	size_t total = len;
 	__m128i acc;
 	int i;
@@ -775,7 +769,7 @@ static noinline GCM_TARGET void name(struct tlsx_gcm_state *st,		\
 				     struct tlsx_sg_pos *src,		\
 				     struct tlsx_sg_pos *dst, size_t len)\
 {									\
-	u8 buf[GCM_BATCH] __aligned(64) GCM_NOINIT;			\
+	u8 buf[GCM_BATCH] __aligned(64) TLSX_NOINIT;			\
 	struct gcm_io io = { .buf = buf };				\
 									\
 	tlsx_sg_cur_get(&io.s, src);					\
@@ -1094,8 +1088,8 @@ void gcm_mid(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	 * takes K_(nb2 - b), the lengths block K_1.
 	 */
 	const u8 *hp = gcm_powers(k), *hp2 = gcm_power(k, nb2 + 1);
-	struct gcm_prod prod GCM_NOINIT, prod2 GCM_NOINIT;
-	gvec x[GCM_NV] GCM_NOINIT, ct[GCM_NV] GCM_NOINIT;
+	struct gcm_prod prod TLSX_NOINIT, prod2 TLSX_NOINIT;
+	gvec x[GCM_NV] TLSX_NOINIT, ct[GCM_NV] TLSX_NOINIT;
 	__m128i j0 = gcm_j0(nonce), ej0, a, c128;
 	gvec ctr, kr, g, g2;
 	u32 r;
@@ -1393,7 +1387,7 @@ void gcm_loop_step(const gvec *kr, const u32 rounds, const bool enc,
 		   __m128i acc)
 {
 	const gvec inc = v_ctr_inc(GCM_LANES);
-	gvec x[GCM_LOOP_NV] GCM_NOINIT, in[GCM_LOOP_NV] GCM_NOINIT;
+	gvec x[GCM_LOOP_NV] TLSX_NOINIT, in[GCM_LOOP_NV] TLSX_NOINIT;
 	u32 r;
 	int i;
 
@@ -1444,9 +1438,9 @@ void gcm_loop(const struct tlsx_gcm_key *k, const u32 rounds, const bool enc,
 	int last_pos = (int)((steps - 1) % GCM_LOOP_SPC), pos, prev_pos, i;
 	__mmask64 last_m[GCM_LOOP_NV], m[GCM_LOOP_NV];
 	const u8 *last_hp[GCM_LOOP_NV], *hp[GCM_LOOP_NV];
-	struct gcm_prod prod GCM_NOINIT;
-	gvec kr[15] GCM_NOINIT;
-	gvec out[GCM_LOOP_NV] GCM_NOINIT, prev[GCM_LOOP_NV] GCM_NOINIT;
+	struct gcm_prod prod TLSX_NOINIT;
+	gvec kr[15] TLSX_NOINIT;
+	gvec out[GCM_LOOP_NV] TLSX_NOINIT, prev[GCM_LOOP_NV] TLSX_NOINIT;
 	__m128i j0 = gcm_j0(nonce), ej0, acc, a, c128;
 	ptrdiff_t rem;
 	bool last;

@@ -172,6 +172,18 @@ static inline bool tlsx_simd_should_yield(void)
 #endif /* __KERNEL__ */
 
 /*
+ * A local the code writes before it reads: exempt it from the kernel's
+ * -ftrivial-auto-var-init=zero, which would zero it at every call (a
+ * stack wipe's whole area; a batch buffer; arrays of vectors, which it
+ * would also keep in memory rather than in registers).
+ */
+#if __has_attribute(__uninitialized__)
+#define TLSX_NOINIT	__attribute__((__uninitialized__))
+#else
+#define TLSX_NOINIT
+#endif
+
+/*
  * CPU features the crypto code dispatches on.  Each flag is set only when
  * the instruction set is present *and* the OS saves the register state it
  * needs (XCR0), so a path may rely on its flags alone.

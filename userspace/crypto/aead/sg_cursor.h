@@ -5,8 +5,9 @@
  * inline, so that an engine's vector state stays in registers around
  * them.  Segment lengths are public, as the other lengths are.  The
  * AVX-512 engines load and store vectors through it (sg_avx512.h); the
- * 256-bit AES-GCM engine copies a batch across a boundary through it
- * (gcm_vaes_template.h).
+ * 256-bit and 128-bit AES-GCM engines copy a batch across a boundary
+ * through it (gcm_vaes_template.h in 32-byte vectors, tlsx_sg_cur_copy()
+ * for gcm_aesni_template.h).
  */
 #ifndef TLSX_CRYPTO_SG_CURSOR_H
 #define TLSX_CRYPTO_SG_CURSOR_H
@@ -74,6 +75,43 @@ static __always_inline u8 *tlsx_sg_cur_take(struct tlsx_sg_cur *c, size_t n)
 	p = c->ptr;
 	tlsx_sg_cur_skip(c, n);
 	return p;
+}
+
+/*
+ * Copy @n bytes between @c and @buf (@in: into @buf), and past them: each
+ * segment's part in 16-byte pieces, then 8-byte words, then bytes,
+ * inline.  A call to memcpy() would make
+ * the caller's batch loop save its vectors around it; and the kernel's
+ * memcpy() is a rep movsb, which TCG's instruction count weighs byte by
+ * byte.
+ */
+static __always_inline void tlsx_sg_cur_copy(struct tlsx_sg_cur *c, u8 *buf,
+					     size_t n, const bool in)
+{
+	const u8 *from;
+	u8 *to;
+	size_t m, i;
+
+#pragma GCC unroll 1
+	while (n) {
+		if (!c->left)
+			tlsx_sg_cur_next(c);
+		m = c->left < n ? c->left : n;
+		from = in ? c->ptr : buf;
+		to = in ? buf : c->ptr;
+#pragma GCC unroll 1
+		for (i = 0; i + 16 <= m; i += 16)
+			__builtin_memcpy(to + i, from + i, 16);
+#pragma GCC unroll 1
+		for (; i + 8 <= m; i += 8)
+			__builtin_memcpy(to + i, from + i, 8);
+#pragma GCC unroll 1
+		for (; i < m; i++)
+			to[i] = from[i];
+		tlsx_sg_cur_skip(c, m);
+		buf += m;
+		n -= m;
+	}
 }
 
 #endif /* TLSX_CRYPTO_SG_CURSOR_H */

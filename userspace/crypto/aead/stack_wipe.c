@@ -12,15 +12,9 @@
 #include "aead/stack_wipe.h"
 
 /*
- * The kernel zeroes every local at entry (-ftrivial-auto-var-init=zero):
- * the whole area, whatever @bytes asks.  Exempt it; memzero_explicit()
- * does the wipe.
+ * The areas are TLSX_NOINIT: the kernel would zero the whole area at
+ * entry, whatever @bytes asks; memzero_explicit() does the wipe.
  */
-#if __has_attribute(__uninitialized__)
-#define WIPE_NOINIT	__attribute__((__uninitialized__))
-#else
-#define WIPE_NOINIT
-#endif
 
 #ifdef TLSX_TEST_HOOKS
 #include <linux/sched.h>
@@ -54,7 +48,7 @@ static inline bool tlsx_stack_wipe_test(const u8 *top, size_t bytes)
 #pragma GCC diagnostic ignored "-Wframe-larger-than="
 noinline void tlsx_stack_wipe_shallow(size_t bytes)
 {
-	u8 area[TLSX_STACK_WIPE_SHALLOW] WIPE_NOINIT;
+	u8 area[TLSX_STACK_WIPE_SHALLOW] TLSX_NOINIT;
 
 	if (!tlsx_stack_wipe_test(area + sizeof(area), bytes))
 		memzero_explicit(area + sizeof(area) - bytes, bytes);
@@ -62,7 +56,7 @@ noinline void tlsx_stack_wipe_shallow(size_t bytes)
 
 noinline void tlsx_stack_wipe_deep(size_t bytes)
 {
-	u8 area[TLSX_STACK_WIPE_MAX] WIPE_NOINIT;
+	u8 area[TLSX_STACK_WIPE_MAX] TLSX_NOINIT;
 
 	if (!tlsx_stack_wipe_test(area + sizeof(area), bytes))
 		memzero_explicit(area + sizeof(area) - bytes, bytes);
