@@ -17,5 +17,6 @@
 #define AESNI_OPS		tlsx_gcm_aesni_ops
 #define AESNI_NAME		"gcm-aesni"
 #define AESNI_PRECOMPUTE	tlsx_gcm_precompute_aesni
+#define AESNI_SPLIT_UPDATE	/* update() per key size (the template) */
 
 #include "aead/gcm_aesni_template.h"

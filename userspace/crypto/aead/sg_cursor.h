@@ -80,10 +80,10 @@ static __always_inline u8 *tlsx_sg_cur_take(struct tlsx_sg_cur *c, size_t n)
 /*
  * Copy @n bytes between @c and @buf (@in: into @buf), and past them: each
  * segment's part in 16-byte pieces, then 8-byte words, then bytes,
- * inline.  A call to memcpy() would make
- * the caller's batch loop save its vectors around it; and the kernel's
- * memcpy() is a rep movsb, which TCG's instruction count weighs byte by
- * byte.
+ * inline.  A call to memcpy() would make the caller's batch loop save its
+ * vectors around it; and the kernel's memcpy() is a rep movsb on CPUs
+ * with ERMS (6.1) or FSRM (6.12), which TCG's instruction count weighs
+ * byte by byte.
  */
 static __always_inline void tlsx_sg_cur_copy(struct tlsx_sg_cur *c, u8 *buf,
 					     size_t n, const bool in)
